@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { OrgsModule } from './orgs/orgs.module';
+import { AccessGuard } from './platform/auth/access.guard';
+import { AppConfig } from './platform/config/app-config';
+import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
+import { PlatformModule } from './platform/platform.module';
+import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
+import { SeedModule } from './seed/seed.module';
+import { UsersModule } from './users/users.module';
+
+/** Domain modules, one per area of the API. A new area is one more import here. */
+const DOMAIN_MODULES = [UsersModule, OrgsModule, SeedModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(config, databaseUrl), ...DOMAIN_MODULES],
+      providers: [
+        // Order matters: rate limit, then authentication and access, for every route.
+        { provide: APP_GUARD, useClass: TokenThrottlerGuard },
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { AppConfig, ConfigurationError, loadConfig } from './platform/config/app-config';
+import { BinderyApp, createApp } from './setup';
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const config = loadConfig();
+  const bindery = await createApp(config);
+  await bindery.app.listen(config.PORT, config.HOST);
+  printBanner(bindery, config, performance.now() - startedAt);
+}
+
+function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number): void {
+  const lines = [
+    '',
+    `Bindery is ready on ${config.publicUrl} (${Math.round(elapsedMs)} ms, ${
+      bindery.database.embedded ? `embedded database in ${config.inMemory ? 'memory' : config.DATA_DIR}` : 'PostgreSQL'
+    })`,
+    `  Swagger UI:        ${config.publicUrl}/docs`,
+  ];
+  if (bindery.generatedAdminToken) {
+    lines.push(`  Admin token:       ${bindery.generatedAdminToken}   (shown once: keep it)`);
+  }
+  if (bindery.demo) {
+    lines.push(
+      `  Demo user:         ${bindery.demo.userEmail}`,
+      `  Demo API token:    ${bindery.demo.token}`,
+      `  Demo organization: ${bindery.demo.organizationId}`,
+      `  Try it:            curl -H "Authorization: Bearer ${bindery.demo.token}" ${config.publicUrl}/v1/orgs/${bindery.demo.organizationId}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigurationError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Bindery failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import type { UserActor } from '../platform/auth/actor';
+import type { ResolvedAccess } from '../platform/policy/access';
+import { PageQueryDto } from '../platform/pagination/page-query.dto';
+import { mapPage, Page, PageOf } from '../platform/pagination/page';
+import { CreateOrganizationDto } from './dto/create-organization.dto';
+import { OrganizationResponse } from './dto/organization.response';
+import { OrganizationsPresenter } from './organizations.presenter';
+import { OrganizationsService } from './organizations.service';
+
+@ApiTags('organizations')
+@Controller('orgs')
+export class OrganizationsController {
+  constructor(
+    private readonly organizations: OrganizationsService,
+    private readonly presenter: OrganizationsPresenter,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @Access.user()
+  @ApiOperation({
+    operationId: 'createOrganization',
+    summary: 'Create an organization',
+    description: 'The caller becomes its admin member.',
+  })
+  @ApiCreatedResponse({ type: OrganizationResponse })
+  async create(
+    @CurrentUser() actor: UserActor,
+    @Body() body: CreateOrganizationDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationResponse> {
+    const organization = await this.organizations.create(actor.userId, body);
+    const presented = this.presenter.present(organization, 'admin');
+    response.location(presented.urls.location);
+    return presented;
+  }
+
+  @Get()
+  @Access.user()
+  @ApiOperation({
+    operationId: 'listOrganizationsForAuthenticatedUser',
+    summary: 'List the organizations of the authenticated user',
+  })
+  @ApiOkResponse({ type: PageOf(OrganizationResponse) })
+  async list(@CurrentUser() actor: UserActor, @Query() query: PageQueryDto): Promise<Page<OrganizationResponse>> {
+    const page = await this.organizations.listForUser(actor.userId, query);
+    return mapPage(page, (member) => this.presenter.present(member.organization!, member.role));
+  }
+
+  @Get(':organizationId')
+  @Access('organization', 'view')
+  @ApiOperation({ operationId: 'getOrganizationById', summary: 'Get an organization by its ID' })
+  @ApiOkResponse({ type: OrganizationResponse })
+  async get(@Granted() access: ResolvedAccess): Promise<OrganizationResponse> {
+    return this.presenter.present(await this.organizations.get(access.id), access.role);
+  }
+}

@@ -1,0 +1,72 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ErrorBody } from '../errors/error-body';
+import {
+  AccessLevel,
+  AccessRequirement,
+  describeRequirement,
+  ResolvedAccess,
+  ResourceType,
+} from '../policy/access';
+import type { AuthenticatedRequest, UserActor } from './actor';
+
+export const ACCESS_METADATA = 'bindery:access';
+
+function declare(requirement: AccessRequirement) {
+  const documentation =
+    requirement.kind === 'public'
+      ? []
+      : [
+          ApiBearerAuth('user'),
+          ApiUnauthorizedResponse({ type: ErrorBody, description: 'Missing, unknown or revoked token.' }),
+          ApiForbiddenResponse({ type: ErrorBody, description: 'The caller may not do this.' }),
+          ApiTooManyRequestsResponse({ type: ErrorBody, description: 'Rate limit exceeded.' }),
+        ];
+  const notFound =
+    requirement.kind === 'resource'
+      ? [ApiNotFoundResponse({ type: ErrorBody, description: `No such ${requirement.resource}, or not visible to the caller.` })]
+      : [];
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, requirement),
+    ApiExtension('x-bindery-access', describeRequirement(requirement)),
+    ...documentation,
+    ...notFound,
+  );
+}
+
+/**
+ * The access requirement of a route, enforced by the guards and written into the API document.
+ * `@Access('organization', 'admin')` needs the admin role on the organization named by the
+ * `organizationId` route parameter (or `param`); `'view'` only needs to see it.
+ */
+export function Access(resource: ResourceType, level: AccessLevel, param = `${resource}Id`) {
+  return declare({ kind: 'resource', resource, level, param });
+}
+
+/** Any authenticated user, whatever the resource. */
+Access.user = () => declare({ kind: 'user' });
+/** Only the instance administrator's token (the admin API). */
+Access.admin = () => declare({ kind: 'admin' });
+/** No token needed. */
+Access.public = () => declare({ kind: 'public' });
+
+/** The authenticated user of a route declared with `Access(...)` or `Access.user()`. */
+export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const actor = context.switchToHttp().getRequest<AuthenticatedRequest>().actor;
+  if (actor?.kind !== 'user') throw new Error('CurrentUser used on a route without a user');
+  return actor as UserActor;
+});
+
+/** The caller's access to the route's resource, as decided by the access guard. */
+export const Granted = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
+  if (!request.granted) throw new Error('Granted used on a route without a resource requirement');
+  return request.granted;
+});

@@ -1,0 +1,23 @@
+import type { Request } from 'express';
+import type { ResolvedAccess } from '../policy/access';
+
+export interface UserActor {
+  kind: 'user';
+  userId: string;
+  /** SHA-256 of the token used, for per-token rate limits and audit. */
+  tokenHash: string;
+}
+
+export interface AdminActor {
+  kind: 'admin';
+  tokenHash: string;
+}
+
+export type Actor = UserActor | AdminActor;
+
+/** What the guards leave on the request for handlers and presenters. */
+export interface AuthenticatedRequest extends Request {
+  actor?: Actor;
+  /** Access decided for this request, by `resource:id`, so it is computed once. */
+  access?: Map<string, ResolvedAccess | null>;
+}

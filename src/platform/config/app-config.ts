@@ -1,0 +1,185 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const normalized = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+  if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+  return value;
+};
+const toInteger = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting Bindery reads, with its default. This is the only place that reads the
+ * environment; `.env.example` mirrors it line by line.
+ */
+export class AppConfig {
+  /** TCP port the HTTP server listens on. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Interface the HTTP server binds to. */
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** PostgreSQL connection string; when unset, the embedded database (PGlite) is used. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  /** Size of the `pg` connection pool. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  /** Folder for the embedded database and blobs; `memory` keeps the database in memory. */
+  @IsString()
+  @MinLength(1)
+  DATA_DIR = './.data';
+
+  /** Run pending migrations at start. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  MIGRATIONS_RUN = true;
+
+  /** Token of the instance administrator (admin API); generated and printed once when unset. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'ADMIN_TOKEN must be at least 32 characters' })
+  ADMIN_TOKEN?: string;
+
+  /** Public base URL of the API, used in `urls.location`; defaults to http://localhost:PORT. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
+  PUBLIC_URL?: string;
+
+  /** Base URL of the web app, used in `urls.app`; defaults to PUBLIC_URL. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'APP_URL must be an http(s) URL' })
+  APP_URL?: string;
+
+  /** On an empty database, create a demo user, organization and API token. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  SEED_DEMO = true;
+
+  /** Log level of the JSON logs. */
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** Largest accepted request body (bytes, or with a unit: 512kb, 10mb). */
+  @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1048576, 512kb or 10mb' })
+  BODY_LIMIT = '10mb';
+
+  /** Requests per minute per API token; 0 turns rate limiting off. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 600;
+
+  /** `true` lets outbound requests reach private and loopback addresses (tests, local use). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  OUTBOUND_ALLOW_PRIVATE = false;
+
+  /** Timeout of one outbound request, in milliseconds. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  OUTBOUND_TIMEOUT_MS = 15000;
+
+  /** Largest outbound response body, in bytes. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  OUTBOUND_MAX_BYTES = 20 * 1024 * 1024;
+
+  /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  JOBS_IN_PROCESS = true;
+
+  /** Secret for signed URLs and visitor tokens; generated and stored in the database when unset. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters' })
+  SECRET_KEY?: string;
+
+  get publicUrl(): string {
+    return trimSlash(this.PUBLIC_URL ?? `http://localhost:${this.PORT}`);
+  }
+
+  get appUrl(): string {
+    return trimSlash(this.APP_URL ?? this.publicUrl);
+  }
+
+  get embeddedDatabase(): boolean {
+    return !this.DATABASE_URL;
+  }
+
+  get inMemory(): boolean {
+    return this.DATA_DIR === 'memory';
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+/** Builds the configuration from an environment, or throws a ConfigurationError naming each bad setting. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Record<keyof AppConfig, unknown>> = {},
+): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const raw: Record<string, unknown> = {};
+  for (const key of [...known, 'DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY']) {
+    if (env[key] !== undefined) raw[key] = env[key];
+  }
+  Object.assign(raw, overrides);
+  const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new ConfigurationError(errors.flatMap(describe));
+  return config;
+}
+
+function describe(error: ValidationError): string[] {
+  const messages = Object.values(error.constraints ?? {});
+  return messages.map((m) => `${m} (got ${JSON.stringify(error.value)})`);
+}

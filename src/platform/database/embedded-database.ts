@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+
+export interface EmbeddedDatabaseOptions {
+  /** Folder of the database files; undefined keeps everything in memory. */
+  dataDir?: string;
+  /** A `dumpDataDir()` archive to start from when the folder is empty (or in memory). */
+  template?: Blob;
+  /** Connections the socket server accepts at once (the `pg` pool size plus the job queue's). */
+  maxConnections: number;
+}
+
+/**
+ * PostgreSQL compiled to WebAssembly (PGlite), running in this process and served on a
+ * loopback port so that the ordinary `pg` driver, TypeORM and pg-boss use it unchanged.
+ * The socket server runs one query at a time and keeps a transaction's queries together,
+ * so concurrent transactions from different pool connections are serialized.
+ */
+export class EmbeddedDatabase {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly server: PGLiteSocketServer,
+    readonly url: string,
+  ) {}
+
+  static async start(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+    const { dataDir, template } = options;
+    const fresh = !dataDir || isEmptyFolder(dataDir);
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    const db = await PGlite.create({
+      dataDir,
+      loadDataDir: fresh ? template : undefined,
+    });
+    const server = new PGLiteSocketServer({
+      db,
+      host: '127.0.0.1',
+      port: 0,
+      maxConnections: options.maxConnections,
+    });
+    await server.start();
+    const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    return new EmbeddedDatabase(db, server, url);
+  }
+
+  /** The whole database as an archive that `start({ template })` can begin from. */
+  dump(): Promise<Blob> {
+    return this.db.dumpDataDir('gzip') as Promise<Blob>;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop();
+    await this.db.close();
+  }
+}
+
+function isEmptyFolder(folder: string): boolean {
+  return !existsSync(folder) || readdirSync(folder).length === 0;
+}

@@ -1,0 +1,90 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError, statusOfKind } from './domain-error';
+import { errorBody } from './error-body';
+
+interface Mapped {
+  status: number;
+  message: string;
+}
+
+/** Turns every failure into `{"error":{"code","message"}}`; details of 500s go to the log only. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const mapped = map(exception) ?? this.unexpected(exception, request);
+    if (response.headersSent) return;
+    response.status(mapped.status).json(errorBody(mapped.status, mapped.message));
+  }
+
+  private unexpected(exception: unknown, request: Request): Mapped {
+    const requestId = String(request.id ?? 'unknown');
+    this.logger.error(
+      { err: exception, requestId, method: request.method, url: request.originalUrl },
+      'Unexpected failure',
+    );
+    return { status: 500, message: `Internal error. Reference: ${requestId}.` };
+  }
+}
+
+function map(exception: unknown): Mapped | undefined {
+  if (exception instanceof DomainError) {
+    return { status: statusOfKind(exception.kind), message: exception.message };
+  }
+  if (exception instanceof HttpException) return mapHttpException(exception);
+  if (exception instanceof QueryFailedError) return mapDatabaseError(exception);
+  return mapBodyParserError(exception);
+}
+
+function mapHttpException(exception: HttpException): Mapped {
+  const status = exception.getStatus();
+  if (status === 404) return { status, message: routeNotFound(exception.message) };
+  if (status === 429) return { status, message: 'Too many requests. Retry after the delay in Retry-After.' };
+  if (status >= 500) return { status, message: 'The service is unavailable.' };
+  const body = exception.getResponse();
+  const detail =
+    typeof body === 'object' && body !== null && 'message' in body ? body.message : exception.message;
+  return { status, message: Array.isArray(detail) ? detail.join('; ') : String(detail) };
+}
+
+/** Nest's router says "Cannot GET /x"; say it in Bindery's words. */
+function routeNotFound(message: string): string {
+  const match = /^Cannot (\w+) (.*)$/.exec(message);
+  return match ? `No route ${match[1]} ${match[2]}.` : message;
+}
+
+const DATABASE_ERRORS: Record<string, Mapped> = {
+  '23505': { status: 409, message: 'This conflicts with an existing resource.' },
+  '23503': { status: 400, message: 'A referenced resource does not exist.' },
+  '22001': { status: 400, message: 'A value is too long.' },
+  '22P02': { status: 400, message: 'A value has an invalid format.' },
+};
+
+function mapDatabaseError(error: QueryFailedError): Mapped | undefined {
+  const code = (error.driverError as { code?: string } | undefined)?.code;
+  return code ? DATABASE_ERRORS[code] : undefined;
+}
+
+/** body-parser reports malformed and oversized bodies as errors carrying `type` and `status`. */
+function mapBodyParserError(exception: unknown): Mapped | undefined {
+  if (typeof exception !== 'object' || exception === null || !('type' in exception)) return undefined;
+  switch ((exception as { type: unknown }).type) {
+    case 'entity.parse.failed':
+      return { status: 400, message: 'The request body is not valid JSON.' };
+    case 'entity.too.large':
+      return { status: 413, message: 'The request body is too large.' };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, message: 'The request body encoding is not supported.' };
+    case 'request.aborted':
+      return { status: 400, message: 'The request was aborted.' };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,10 @@
+export { isPublicAddress } from './address-policy';
+export { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound-http.constants';
+export { OutboundHttpError, type OutboundHttpErrorCode } from './outbound-http.error';
+export { OutboundHttpModule } from './outbound-http.module';
+export {
+  OutboundHttp,
+  type OutboundHttpMethod,
+  type OutboundRequestInit,
+  type OutboundResponse,
+} from './outbound-http.service';

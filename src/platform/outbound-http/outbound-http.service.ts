@@ -1,0 +1,343 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import { addressNotAllowed, isPublicAddress, publicOnlyLookup } from './address-policy';
+import {
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_USER_AGENT,
+  OUTBOUND_HTTP_OPTIONS,
+  type OutboundHttpOptions,
+} from './outbound-http.constants';
+import { OutboundHttpError } from './outbound-http.error';
+
+export { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound-http.constants';
+export { OutboundHttpError, type OutboundHttpErrorCode } from './outbound-http.error';
+
+export type OutboundHttpMethod = 'GET' | 'HEAD' | 'POST';
+
+export interface OutboundRequestInit {
+  method?: OutboundHttpMethod;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Overrides the configured total timeout for this call. */
+  timeoutMs?: number;
+  /** Overrides the configured body size limit for this call. */
+  maxBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** Lower-case names; repeated headers are joined with ', '. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The URL that produced this response, after redirects, without any user:password part. */
+  url: string;
+}
+
+/** One request in a redirect chain. */
+interface Hop {
+  url: URL;
+  method: OutboundHttpMethod;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+interface Limits {
+  signal: AbortSignal;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NO_BODY_STATUSES = new Set([204, 304]);
+// Credentials given for one origin must not be handed to the origin it redirects to.
+const ORIGIN_BOUND_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+const BODY_HEADERS = ['content-type', 'content-length'];
+const UNDICI_TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * The one way Bindery fetches URLs supplied by users (OpenAPI sources, git remotes, file URLs).
+ * It only speaks http(s), bounds time and size, follows redirects itself so every hop is checked,
+ * and, unless `allowPrivate`, refuses non-public addresses both as literals and as DNS answers.
+ */
+@Injectable()
+export class OutboundHttp implements OnModuleDestroy {
+  private readonly agent: Agent;
+  private readonly maxRedirects: number;
+  private readonly userAgent: string;
+
+  constructor(@Inject(OUTBOUND_HTTP_OPTIONS) private readonly options: OutboundHttpOptions) {
+    assertValidOptions(options);
+    this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    // The lookup runs for every connection the agent opens, so a host name cannot resolve to a
+    // public address when checked and to a private one when connected.
+    this.agent = new Agent({ connect: options.allowPrivate ? {} : { lookup: publicOnlyLookup } });
+  }
+
+  async fetch(url: string, init: OutboundRequestInit = {}): Promise<OutboundResponse> {
+    const first = this.firstHop(url, init);
+    const controller = new AbortController();
+    const timeoutMs = init.timeoutMs ?? this.options.timeoutMs;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      return await this.follow(first, {
+        signal: controller.signal,
+        timeoutMs,
+        maxBytes: init.maxBytes ?? this.options.maxBytes,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private firstHop(raw: string, init: OutboundRequestInit): Hop {
+    const headers = lowerCaseKeys(init.headers ?? {});
+    headers['user-agent'] ??= this.userAgent;
+    return withUrl({ method: init.method ?? 'GET', headers, body: init.body }, parseUrl(raw));
+  }
+
+  private async follow(first: Hop, limits: Limits): Promise<OutboundResponse> {
+    let hop = first;
+    try {
+      for (let redirects = 0; ; redirects += 1) {
+        this.assertAllowedTarget(hop.url);
+        const response = await this.send(hop, limits.signal);
+        const location = redirectLocation(response);
+        if (location === undefined) return await readResponse(hop, response, limits.maxBytes);
+        discard(response.body);
+        if (redirects >= this.maxRedirects) throw tooManyRedirects(this.maxRedirects);
+        hop = redirectedHop(hop, response.statusCode, location);
+      }
+    } catch (error) {
+      throw toOutboundError(error, hop.url, limits);
+    }
+  }
+
+  private assertAllowedTarget(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new OutboundHttpError(
+        'scheme_not_allowed',
+        `Only http and https URLs can be fetched, not ${url.protocol.slice(0, -1)}.`,
+      );
+    }
+    if (this.options.allowPrivate) return;
+    // Literal addresses never reach the DNS lookup, so they are checked here, before connecting.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(host) !== 0 && !isPublicAddress(host)) throw addressNotAllowed(host, host);
+  }
+
+  private send(hop: Hop, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    return request(hop.url, {
+      dispatcher: this.agent,
+      method: hop.method,
+      headers: hop.headers,
+      body: hop.body,
+      signal,
+    });
+  }
+}
+
+function assertValidOptions(options: OutboundHttpOptions): void {
+  if (!(options.timeoutMs > 0)) throw new Error('OutboundHttp: timeoutMs must be positive');
+  if (!(options.maxBytes >= 0)) throw new Error('OutboundHttp: maxBytes must not be negative');
+  if (options.maxRedirects !== undefined && !(options.maxRedirects >= 0)) {
+    throw new Error('OutboundHttp: maxRedirects must not be negative');
+  }
+}
+
+function parseUrl(raw: string, base?: URL): URL {
+  try {
+    return new URL(raw, base);
+  } catch {
+    throw new OutboundHttpError(
+      'invalid_url',
+      base
+        ? `${base.host} redirected to an invalid URL.`
+        : 'The URL is not valid; expected an absolute URL such as https://example.com/file.',
+    );
+  }
+}
+
+/**
+ * Points a hop at `url`. A user:password part is moved into an Authorization header (git remotes
+ * often carry tokens this way) so that it never appears in the URL we send or return.
+ */
+function withUrl(hop: Omit<Hop, 'url'>, url: URL): Hop {
+  if (url.username === '' && url.password === '') return { ...hop, url };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  const credentials = `${decodeUserInfo(url.username)}:${decodeUserInfo(url.password)}`;
+  const headers = { ...hop.headers };
+  headers.authorization ??= `Basic ${Buffer.from(credentials).toString('base64')}`;
+  return { ...hop, headers, url: bare };
+}
+
+function decodeUserInfo(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new OutboundHttpError(
+      'invalid_url',
+      'The user name or password in the URL is malformed.',
+    );
+  }
+}
+
+function redirectLocation(response: Dispatcher.ResponseData): string | undefined {
+  if (!REDIRECT_STATUSES.has(response.statusCode)) return undefined;
+  const location = response.headers.location;
+  return Array.isArray(location) ? location[0] : location;
+}
+
+/** The next request, following the rules browsers apply (RFC 9110 §15.4, Fetch §4.4). */
+function redirectedHop(previous: Hop, status: number, location: string): Hop {
+  const url = parseUrl(location, previous.url);
+  let { method, headers, body } = previous;
+  if (url.origin !== previous.url.origin) headers = omit(headers, ORIGIN_BOUND_HEADERS);
+  const becomesGet =
+    status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
+  if (becomesGet) {
+    method = 'GET';
+    body = undefined;
+    headers = omit(headers, BODY_HEADERS);
+  }
+  return withUrl({ method, headers, body }, url);
+}
+
+async function readResponse(
+  hop: Hop,
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+): Promise<OutboundResponse> {
+  const hasBody = hop.method !== 'HEAD' && !NO_BODY_STATUSES.has(response.statusCode);
+  const announced = Number(response.headers['content-length']);
+  if (hasBody && announced > maxBytes) {
+    discard(response.body);
+    throw tooLarge(maxBytes);
+  }
+  return {
+    status: response.statusCode,
+    headers: flattenHeaders(response.headers),
+    body: await readBody(response.body, maxBytes),
+    url: hop.url.href,
+  };
+}
+
+/** Reads the body, stopping the transfer as soon as it grows past `maxBytes`. */
+async function readBody(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      discard(body);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Stops a transfer we have no use for; the abort error it causes is expected, not a failure. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function toOutboundError(error: unknown, url: URL, limits: Limits): OutboundHttpError {
+  if (error instanceof OutboundHttpError) return error;
+  if (limits.signal.aborted) return timedOut(url, limits.timeoutMs);
+  const refused = findInCauses(error, (e) => e instanceof OutboundHttpError);
+  if (refused) return refused as OutboundHttpError;
+  const code = errorCode(error);
+  if (code !== undefined && UNDICI_TIMEOUT_CODES.has(code)) return timedOut(url, limits.timeoutMs);
+  return new OutboundHttpError(
+    'network_error',
+    `Could not fetch from ${url.host}: ${describeNetworkFailure(code)}.`,
+    { cause: error },
+  );
+}
+
+function describeNetworkFailure(code: string | undefined): string {
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'ECONNREFUSED':
+      return 'the connection was refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed unexpectedly';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the host is unreachable';
+    case undefined:
+      return 'the request failed';
+    default:
+      return /CERT|TLS|SSL/.test(code)
+        ? 'its TLS certificate could not be verified'
+        : `the request failed (${code})`;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const withCode = findInCauses(error, (e) => typeof (e as { code?: unknown }).code === 'string');
+  return (withCode as { code?: string } | undefined)?.code;
+}
+
+function findInCauses(error: unknown, test: (e: object) => boolean): object | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    if (test(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function timedOut(url: URL, timeoutMs: number): OutboundHttpError {
+  return new OutboundHttpError('timeout', `${url.host} did not respond within ${timeoutMs} ms.`);
+}
+
+function tooLarge(maxBytes: number): OutboundHttpError {
+  return new OutboundHttpError(
+    'too_large',
+    `The response is larger than the ${maxBytes}-byte limit.`,
+  );
+}
+
+function tooManyRedirects(maxRedirects: number): OutboundHttpError {
+  return new OutboundHttpError(
+    'too_many_redirects',
+    `Gave up after ${maxRedirects} redirect${maxRedirects === 1 ? '' : 's'}.`,
+  );
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+}
+
+function omit(headers: Record<string, string>, names: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)));
+}

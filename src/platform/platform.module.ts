@@ -1,0 +1,50 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminToken } from './auth/admin-token';
+import { BlobStoreModule } from './blob-store/blob-store.module';
+import { Clock } from './clock/clock';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
+import { LoggingModule } from './logging/logging.module';
+import { OutboundHttpModule } from './outbound-http/outbound-http.module';
+import { PolicyService } from './policy/policy.service';
+import { RateLimitModule } from './rate-limit/rate-limit';
+import { SettingsModule } from './settings/settings.module';
+import { UrlBuilder } from './urls/url-builder';
+
+/** Cross-cutting services every domain module may inject. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(databaseUrl),
+        JobsModule.forRoot(databaseUrl),
+        LoggingModule,
+        RateLimitModule,
+        SettingsModule,
+        HealthModule,
+        BlobStoreModule.register({ root: blobRoot(config) }),
+        OutboundHttpModule.register({
+          timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+          maxBytes: config.OUTBOUND_MAX_BYTES,
+          allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+        }),
+      ],
+      providers: [Clock, UrlBuilder, PolicyService, AdminToken],
+      exports: [Clock, UrlBuilder, PolicyService, AdminToken, BlobStoreModule, OutboundHttpModule],
+    };
+  }
+}
+
+function blobRoot(config: AppConfig): string {
+  return config.inMemory ? mkdtempSync(join(tmpdir(), 'bindery-blobs-')) : join(config.DATA_DIR, 'blobs');
+}

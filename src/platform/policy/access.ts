@@ -1,0 +1,41 @@
+import type { Role } from './roles';
+
+/**
+ * Resource types the policy knows. A module adds its own by augmentation, next to its
+ * resolver:  declare module '../platform/policy/access' { interface ResourceTypes { space: true } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ResourceTypes {
+  organization: true;
+}
+export type ResourceType = keyof ResourceTypes;
+
+/** `view`: the caller may see the resource at all (e.g. a guest member); otherwise a minimum role. */
+export type AccessLevel = 'view' | Role;
+
+/** What the caller may do on one resource: its effective role (null = sees it, holds no role). */
+export interface ResolvedAccess {
+  resource: ResourceType;
+  id: string;
+  organizationId: string;
+  role: Role | null;
+}
+
+export type AccessRequirement =
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'admin' }
+  | { kind: 'resource'; resource: ResourceType; param: string; level: AccessLevel };
+
+export function describeRequirement(requirement: AccessRequirement): string {
+  switch (requirement.kind) {
+    case 'public':
+      return 'public';
+    case 'user':
+      return 'any user';
+    case 'admin':
+      return 'instance administrator';
+    case 'resource':
+      return `${requirement.resource}:${requirement.level}`;
+  }
+}

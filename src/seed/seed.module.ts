@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { OrgsModule } from '../orgs/orgs.module';
+import { UsersModule } from '../users/users.module';
+import { DemoSeed } from './demo-seed.service';
+
+@Module({
+  imports: [UsersModule, OrgsModule],
+  providers: [DemoSeed],
+  exports: [DemoSeed],
+})
+export class SeedModule {}

@@ -1,0 +1,78 @@
+import { DynamicModule, INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AdminToken } from './platform/auth/admin-token';
+import { AppConfig } from './platform/config/app-config';
+import { Database, openDatabase } from './platform/database/database';
+import { runMigrations } from './platform/database/migrations';
+import { setupSwagger } from './platform/swagger/openapi';
+import { createValidationPipe } from './platform/validation/validation.pipe';
+import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
+
+export interface BinderyApp {
+  app: INestApplication;
+  config: AppConfig;
+  database: Database;
+  /** Set when this start generated the administrator token (shown once). */
+  generatedAdminToken?: string;
+  /** Set when this start seeded the demo data. */
+  demo?: DemoSeedResult;
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  /** Archive to start an empty embedded database from (tests start from a migrated one). */
+  template?: Blob;
+  /** Builds the Nest application from the root module; tests compile a testing module here. */
+  compile?: (root: DynamicModule) => Promise<INestApplication>;
+}
+
+const compileDefault = (root: DynamicModule) =>
+  NestFactory.create<NestExpressApplication>(root, { bodyParser: false, bufferLogs: true });
+
+/**
+ * Everything between "configuration is valid" and "ready to serve": database (embedded or
+ * not), migrations, the Nest application with its pipes, filters and Swagger, the
+ * administrator token and the demo seed. `main.ts` and the test app factory both use it.
+ */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<BinderyApp> {
+  const database = await openDatabase(config, { template: options.template });
+  let app: INestApplication | undefined;
+  try {
+    if (config.MIGRATIONS_RUN) await runMigrations(database.url);
+    app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database.url));
+    configureApp(app as NestExpressApplication, config);
+    await app.init();
+    const generatedAdminToken = await app.get(AdminToken).initialize();
+    const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
+    const started = app;
+    return {
+      app: started,
+      config,
+      database,
+      generatedAdminToken,
+      demo,
+      close: async () => {
+        await started.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  app.useBodyParser('json', { limit: config.BODY_LIMIT });
+  app.set('trust proxy', 'loopback');
+  app.disable('x-powered-by');
+  app.setGlobalPrefix('v1', { exclude: ['health'] });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  setupSwagger(app, config.publicUrl);
+}

@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+
+export class CreateUserDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  @ApiProperty({ example: 'Ada Lovelace', minLength: 1, maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  displayName!: string;
+
+  @ApiPropertyOptional({ format: 'uri' })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
+  @MaxLength(2048)
+  photoURL?: string;
+}
+
+export class UpdateUserDto {
+  @ApiProperty({ description: 'A disabled user cannot authenticate; its tokens stop working at once.' })
+  @IsBoolean()
+  disabled!: boolean;
+}
+
+export class CreateTokenDto {
+  @ApiPropertyOptional({ description: 'A label to recognize the token by.', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  label?: string;
+}

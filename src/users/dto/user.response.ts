@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class LocationUrls {
+  @ApiProperty({ format: 'uri', description: 'API URL of the resource.' })
+  location!: string;
+}
+
+/** GitBook's `User`. */
+export class UserResponse {
+  @ApiProperty({ enum: ['user'] })
+  object!: 'user';
+
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty()
+  displayName!: string;
+
+  @ApiPropertyOptional()
+  email?: string;
+
+  @ApiPropertyOptional({ format: 'uri' })
+  photoURL?: string;
+
+  @ApiProperty({ type: LocationUrls })
+  urls!: LocationUrls;
+}
+
+/** A user as the instance administrator sees it. */
+export class AdminUserResponse extends UserResponse {
+  @ApiProperty({ description: 'A disabled user cannot authenticate.' })
+  disabled!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+}
+
+export class CreatedUserResponse {
+  @ApiProperty({ type: AdminUserResponse })
+  user!: AdminUserResponse;
+
+  @ApiProperty({ description: 'An API token of the new user. Shown only once.' })
+  token!: string;
+}
+
+export class CreatedTokenResponse {
+  @ApiProperty({ description: 'The new API token. Shown only once.' })
+  token!: string;
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { User } from './user.entity';
+
+/** An API token; only its SHA-256 is kept, the token itself is shown once. */
+@Entity('api_tokens')
+export class ApiToken {
+  @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_api_tokens' })
+  id!: string;
+
+  @Index('IDX_api_tokens_user_id')
+  @Column({ type: 'varchar', length: 32 })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_api_tokens_user_id' })
+  user?: User;
+
+  @Index('UQ_api_tokens_token_hash', { unique: true })
+  @Column({ type: 'char', length: 64 })
+  tokenHash!: string;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  label!: string | null;
+
+  @Column({ type: 'timestamptz' })
+  createdAt!: Date;
+}

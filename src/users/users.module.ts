@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Authenticator } from '../platform/auth/authenticator';
+import { AdminUsersController } from './admin-users.controller';
+import { ApiToken } from './entities/api-token.entity';
+import { User } from './entities/user.entity';
+import { TokensService } from './tokens.service';
+import { UsersController } from './users.controller';
+import { UsersPresenter } from './users.presenter';
+import { UsersService } from './users.service';
+
+/** Users, their API tokens, and the admin API that manages them. */
+@Module({
+  imports: [TypeOrmModule.forFeature([User, ApiToken])],
+  controllers: [UsersController, AdminUsersController],
+  providers: [
+    UsersService,
+    UsersPresenter,
+    TokensService,
+    { provide: Authenticator, useExisting: TokensService },
+  ],
+  exports: [UsersService, UsersPresenter, TokensService, Authenticator],
+})
+export class UsersModule {}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { UrlBuilder } from '../platform/urls/url-builder';
+import { AdminUserResponse, UserResponse } from './dto/user.response';
+import { User } from './entities/user.entity';
+
+@Injectable()
+export class UsersPresenter {
+  constructor(private readonly urls: UrlBuilder) {}
+
+  user(user: User): UserResponse {
+    return {
+      object: 'user',
+      id: user.id,
+      displayName: user.displayName,
+      email: user.email,
+      ...(user.photoUrl ? { photoURL: user.photoUrl } : {}),
+      urls: { location: this.urls.api('users', user.id) },
+    };
+  }
+
+  adminUser(user: User): AdminUserResponse {
+    return { ...this.user(user), disabled: user.disabled, createdAt: user.createdAt.toISOString() };
+  }
+}

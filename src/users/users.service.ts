@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { Clock } from '../platform/clock/clock';
+import { DomainError, notFound } from '../platform/errors/domain-error';
+import { newId } from '../platform/ids/ids';
+import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { Page } from '../platform/pagination/page';
+import { CreateUserDto } from './dto/admin-user.dto';
+import { User } from './entities/user.entity';
+import { TokensService } from './tokens.service';
+
+const userNotFound = () => notFound('User');
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tokens: TokensService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a user with a first API token, in one transaction (the caller's, when given). */
+  create(input: CreateUserDto, outer?: EntityManager): Promise<{ user: User; token: string }> {
+    const email = input.email.trim().toLowerCase();
+    const work = async (manager: EntityManager) => {
+      const taken = await manager.existsBy(User, { email });
+      if (taken) throw new DomainError('conflict', 'UserEmailTaken', `A user with email ${email} already exists.`);
+      const now = this.clock.now();
+      const user = manager.create(User, {
+        id: newId(),
+        email,
+        displayName: input.displayName.trim(),
+        photoUrl: input.photoURL ?? null,
+        disabled: false,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await manager.insert(User, user);
+      const token = await this.tokens.issue(user.id, 'initial', manager);
+      return { user, token };
+    };
+    return outer ? work(outer) : this.dataSource.transaction(work);
+  }
+
+  async get(userId: string): Promise<User> {
+    const user = await this.users.findOneBy({ id: userId });
+    if (!user) throw userNotFound();
+    return user;
+  }
+
+  /** A user the caller may see: itself, or someone sharing an organization with it. */
+  async getVisibleTo(callerId: string, userId: string): Promise<User> {
+    if (callerId === userId) return this.get(userId);
+    const user = await this.users
+      .createQueryBuilder('u')
+      .where('u.id = :userId', { userId })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM organization_members theirs
+                   JOIN organization_members mine ON mine.organization_id = theirs.organization_id
+                  WHERE theirs.user_id = u.id AND mine.user_id = :callerId)`,
+        { callerId },
+      )
+      .getOne();
+    if (!user) throw userNotFound();
+    return user;
+  }
+
+  list(request: PageRequest): Promise<Page<User>> {
+    return paginate(this.users.createQueryBuilder('u'), request, {
+      keys: [
+        { sql: 'u.created_at', of: (u) => u.createdAt },
+        { sql: 'u.id', of: (u) => u.id },
+      ],
+      direction: 'DESC',
+    });
+  }
+
+  async setDisabled(userId: string, disabled: boolean): Promise<User> {
+    const user = await this.get(userId);
+    user.disabled = disabled;
+    user.updatedAt = this.clock.now();
+    await this.users.update({ id: userId }, { disabled, updatedAt: user.updatedAt });
+    return user;
+  }
+
+  async issueToken(userId: string, label?: string): Promise<string> {
+    await this.get(userId);
+    return this.tokens.issue(userId, label ?? null);
+  }
+}

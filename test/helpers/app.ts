@@ -1,0 +1,76 @@
+import { DynamicModule } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../src/platform/clock/clock';
+import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { BinderyApp, createApp } from '../../src/setup';
+import { Client } from './client';
+import { TestClock } from './clock';
+import { freshDatabase } from './database';
+import { Factories } from './factories';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789abcdef';
+export const TEST_PUBLIC_URL = 'http://bindery.test';
+
+export interface TestApp {
+  bindery: BinderyApp;
+  config: AppConfig;
+  server: Server;
+  clock: TestClock;
+  dataSource: DataSource;
+  /** The instance administrator. */
+  admin: Client;
+  /** No token at all. */
+  anonymous: Client;
+  as(token: string): Client;
+  factories: Factories;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole application, as `main.ts` builds it, on a fresh migrated database of its own.
+ * Call once per test file (beforeAll) and close it in afterAll.
+ */
+export async function createTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+  const database = await freshDatabase();
+  const config = loadConfig({
+    DATA_DIR: 'memory',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    RATE_LIMIT_PER_MINUTE: '0',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    DATABASE_POOL_SIZE: '5',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...settings,
+  });
+  const clock = new TestClock();
+  const compile = async (root: DynamicModule) => {
+    const moduleRef = await Test.createTestingModule({ imports: [root] })
+      .overrideProvider(Clock)
+      .useValue(clock)
+      .compile();
+    return moduleRef.createNestApplication({ bodyParser: false });
+  };
+  const bindery = await createApp(config, { template: database.template, compile });
+  const server = bindery.app.getHttpServer() as Server;
+  const admin = new Client(server, TEST_ADMIN_TOKEN);
+  const dataSource = bindery.app.get(DataSource);
+  return {
+    bindery,
+    config,
+    server,
+    clock,
+    dataSource,
+    admin,
+    anonymous: new Client(server),
+    as: (token) => new Client(server, token),
+    factories: new Factories(admin, (token) => new Client(server, token), dataSource),
+    close: async () => {
+      await bindery.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,278 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+/**
+ * Validates HTTP responses against the schemas of GitBook's public OpenAPI document
+ * (`@gitbook/api/spec/openapi.json`), so wire compatibility is checked by tests, not by eye.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+interface OpenApiResponse {
+  $ref?: string;
+  description?: string;
+  content?: Record<string, { schema?: JsonObject }>;
+}
+
+interface OpenApiOperation {
+  operationId?: string;
+  responses?: Record<string, OpenApiResponse>;
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation | unknown>>;
+  components: JsonObject;
+}
+
+interface LocatedOperation {
+  operation: OpenApiOperation;
+  /** JSON pointer segments of the operation inside the document. */
+  pointer: string[];
+}
+
+interface LocatedResponse {
+  /** The key under `responses` that matched: `"200"`, `"2XX"` or `"default"`. */
+  key: string;
+  /** JSON pointer segments of the JSON body schema, or null when no JSON body is declared. */
+  schemaPointer: string[] | null;
+}
+
+const SPEC_ID = 'gitbook-openapi';
+const JSON_MEDIA_TYPE = 'application/json';
+const MAX_LISTED_ERRORS = 20;
+const MAX_BODY_CHARS = 1500;
+// Formats GitBook uses without defining a syntax; registered as "anything goes" so Ajv stays quiet.
+const OPAQUE_FORMATS = ['emoji', 'icon'];
+// Values of these keys are data, not schemas, so normalisation must not rewrite them.
+const DATA_KEYWORDS = new Set(['example', 'examples', 'enum', 'const', 'default']);
+
+let cachedSpec: OpenApiDocument | undefined;
+let cachedOperations: Map<string, LocatedOperation> | undefined;
+let cachedAjv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+export function expectConforms(
+  response: { status: number; body: unknown },
+  operationId: string,
+): void {
+  const located = locateResponse(operationId, response.status);
+  if (located.schemaPointer === null) {
+    assertEmptyBody(response, operationId, located.key);
+    return;
+  }
+  const validate = validatorFor(operationId, located.key, located.schemaPointer);
+  if (!validate(response.body)) {
+    throw new Error(describeFailure(operationId, response, located.key, validate.errors ?? []));
+  }
+}
+
+export function gitbookSchemaFor(operationId: string, status: number): object {
+  const located = locateResponse(operationId, status);
+  if (located.schemaPointer === null) {
+    throw new Error(
+      `GitBook's spec declares no JSON body for ${operationId} → ${status} (responses["${located.key}"])`,
+    );
+  }
+  const schema = valueAt(loadSpec(), located.schemaPointer) as JsonObject;
+  const target =
+    typeof schema.$ref === 'string' ? valueAt(loadSpec(), refToPointer(schema.$ref)) : schema;
+  return structuredClone(target) as object;
+}
+
+export function listGitbookOperationIds(): string[] {
+  return [...loadOperations().keys()].sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spec lookup
+
+function loadSpec(): OpenApiDocument {
+  cachedSpec ??= JSON.parse(
+    readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'),
+  ) as OpenApiDocument;
+  return cachedSpec;
+}
+
+function loadOperations(): Map<string, LocatedOperation> {
+  if (cachedOperations) return cachedOperations;
+  cachedOperations = new Map();
+  for (const [path, pathItem] of Object.entries(loadSpec().paths)) {
+    for (const [method, candidate] of Object.entries(pathItem)) {
+      const operation = candidate as OpenApiOperation;
+      if (typeof operation?.operationId !== 'string') continue;
+      cachedOperations.set(operation.operationId, { operation, pointer: ['paths', path, method] });
+    }
+  }
+  return cachedOperations;
+}
+
+function findOperation(operationId: string): LocatedOperation {
+  const found = loadOperations().get(operationId);
+  if (!found) {
+    throw new Error(
+      `Unknown GitBook operationId "${operationId}" (not in @gitbook/api/spec/openapi.json)`,
+    );
+  }
+  return found;
+}
+
+function locateResponse(operationId: string, status: number): LocatedResponse {
+  const { operation, pointer } = findOperation(operationId);
+  const responses = operation.responses ?? {};
+  const key = pickResponseKey(Object.keys(responses), status);
+  if (key === undefined) {
+    const declared = Object.keys(responses).join(', ') || 'none';
+    throw new Error(
+      `GitBook's spec declares no ${status} response for ${operationId} (declared: ${declared})`,
+    );
+  }
+
+  let response = responses[key];
+  let responsePointer = [...pointer, 'responses', key];
+  if (typeof response.$ref === 'string') {
+    responsePointer = refToPointer(response.$ref);
+    response = valueAt(loadSpec(), responsePointer) as OpenApiResponse;
+  }
+  const hasJsonBody = response.content?.[JSON_MEDIA_TYPE]?.schema !== undefined;
+  return {
+    key,
+    schemaPointer: hasJsonBody ? [...responsePointer, 'content', JSON_MEDIA_TYPE, 'schema'] : null,
+  };
+}
+
+/** OpenAPI precedence: the exact code, then its range (`2XX`), then `default`. */
+function pickResponseKey(keys: string[], status: number): string | undefined {
+  const range = `${Math.floor(status / 100)}XX`;
+  return (
+    keys.find((key) => key === String(status)) ??
+    keys.find((key) => key.toUpperCase() === range) ??
+    keys.find((key) => key === 'default')
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON pointers
+
+function refToPointer(ref: string): string[] {
+  if (!ref.startsWith('#/')) throw new Error(`Only local $refs are supported, got "${ref}"`);
+  return ref
+    .slice(2)
+    .split('/')
+    .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function pointerToFragment(pointer: string[]): string {
+  const escaped = pointer.map((segment) =>
+    encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1')),
+  );
+  return `#/${escaped.join('/')}`;
+}
+
+function valueAt(root: unknown, pointer: string[]): unknown {
+  let node = root;
+  for (const segment of pointer) {
+    if (node === null || typeof node !== 'object' || !(segment in node)) {
+      throw new Error(`Nothing at ${pointerToFragment(pointer)} in GitBook's spec`);
+    }
+    node = (node as JsonObject)[segment];
+  }
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+function validatorFor(operationId: string, key: string, schemaPointer: string[]): ValidateFunction {
+  const cacheKey = `${operationId} ${key}`;
+  let validate = validators.get(cacheKey);
+  if (!validate) {
+    validate = loadAjv().compile({ $ref: `${SPEC_ID}${pointerToFragment(schemaPointer)}` });
+    validators.set(cacheKey, validate);
+  }
+  return validate;
+}
+
+function loadAjv(): Ajv2020 {
+  if (cachedAjv) return cachedAjv;
+  // strict: false lets OpenAPI-only keywords (discriminator, example, x-*) through as annotations.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const format of OPAQUE_FORMATS) ajv.addFormat(format, true);
+  const document = normaliseNullable(structuredClone(loadSpec())) as JsonObject;
+  ajv.addSchema({ ...document, $id: SPEC_ID });
+  cachedAjv = ajv;
+  return ajv;
+}
+
+/**
+ * The spec is OpenAPI 3.0 (despite being validated as 2020-12 here). Ajv understands `nullable`
+ * only next to `type`, and GitBook also writes `{ $ref, nullable: true }`, which would make Ajv
+ * refuse to compile; such schemas become `anyOf: [schema, null]`.
+ */
+function normaliseNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normaliseNullable);
+  if (node === null || typeof node !== 'object') return node;
+
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    result[key] = DATA_KEYWORDS.has(key) ? value : normaliseNullable(value);
+  }
+  if (typeof result.nullable !== 'boolean' || 'type' in result) return result;
+
+  const { nullable, ...schema } = result;
+  return nullable === true ? { anyOf: [schema, { type: 'null' }] } : schema;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+/** supertest yields `{}` (JSON parser) or `''` / undefined when there is no body. */
+function assertEmptyBody(
+  response: { status: number; body: unknown },
+  operationId: string,
+  key: string,
+): void {
+  const { body } = response;
+  const isEmpty =
+    body === undefined ||
+    body === '' ||
+    (typeof body === 'object' &&
+      body !== null &&
+      !Array.isArray(body) &&
+      !Object.keys(body).length);
+  if (!isEmpty) {
+    throw new Error(
+      `${operationId} → HTTP ${response.status}: GitBook's spec declares no JSON body ` +
+        `(responses["${key}"]), but the response has one.\nBody: ${truncatedJson(body)}`,
+    );
+  }
+}
+
+function describeFailure(
+  operationId: string,
+  response: { status: number; body: unknown },
+  key: string,
+  errors: ErrorObject[],
+): string {
+  const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => `  - ${describeError(error)}`);
+  if (errors.length > MAX_LISTED_ERRORS) {
+    listed.push(`  … and ${errors.length - MAX_LISTED_ERRORS} more`);
+  }
+  return [
+    `${operationId} → HTTP ${response.status} does not conform to GitBook's schema ` +
+      `(responses["${key}"]), ${errors.length} error(s):`,
+    ...listed,
+    `Body: ${truncatedJson(response.body)}`,
+  ].join('\n');
+}
+
+function describeError(error: ErrorObject): string {
+  const allowed = error.keyword === 'enum' ? ` ${JSON.stringify(error.params.allowedValues)}` : '';
+  return `${error.instancePath || '/'} ${error.message ?? error.keyword}${allowed} (${error.schemaPath})`;
+}
+
+function truncatedJson(body: unknown): string {
+  const json = JSON.stringify(body) ?? String(body);
+  return json.length > MAX_BODY_CHARS ? `${json.slice(0, MAX_BODY_CHARS)}… (truncated)` : json;
+}
