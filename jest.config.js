@@ -1,15 +1,6 @@
-// Transform with SWC (fast, and lets ESM-only dependencies through); type-checking is `npm run typecheck`.
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  },
-];
+// Transform with SWC using .swcrc (fast, and lets ESM-only dependencies through); type-checking
+// is `npm run typecheck`.
+const swc = ['@swc/jest', {}];
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },

@@ -50,7 +50,7 @@ export class CreateUsersAndOrganizations1763733600000 implements MigrationInterf
         "sso" boolean NOT NULL DEFAULT false,
         "ai" boolean NOT NULL DEFAULT true,
         "invite_links" boolean NOT NULL DEFAULT true,
-        "merge_rules" jsonb NOT NULL DEFAULT '{"type":"none"}',
+        "merge_rules" jsonb NOT NULL,
         "logo_url" varchar(2048),
         "custom_hostname" varchar(255),
         "onboarding_preferences" jsonb,

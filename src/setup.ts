@@ -6,7 +6,6 @@ import { AppModule } from './app.module';
 import { AdminToken } from './platform/auth/admin-token';
 import { AppConfig } from './platform/config/app-config';
 import { Database, openDatabase } from './platform/database/database';
-import { runMigrations } from './platform/database/migrations';
 import { setupSwagger } from './platform/swagger/openapi';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
@@ -34,14 +33,13 @@ const compileDefault = (root: DynamicModule) =>
 
 /**
  * Everything between "configuration is valid" and "ready to serve": database (embedded or
- * not), migrations, the Nest application with its pipes, filters and Swagger, the
+ * not), migrations (run by TypeORM as it connects), the Nest application with its pipes, filters and Swagger, the
  * administrator token and the demo seed. `main.ts` and the test app factory both use it.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<BinderyApp> {
   const database = await openDatabase(config, { template: options.template });
   let app: INestApplication | undefined;
   try {
-    if (config.MIGRATIONS_RUN) await runMigrations(database.url);
     app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database.url));
     configureApp(app as NestExpressApplication, config);
     await app.init();
@@ -66,12 +64,17 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   }
 }
 
+/** Every API route under /v1; health checks outside it. */
+export function applyRoutePrefix(app: INestApplication): void {
+  app.setGlobalPrefix('v1', { exclude: ['health'] });
+}
+
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
-  app.setGlobalPrefix('v1', { exclude: ['health'] });
+  applyRoutePrefix(app);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app, config.publicUrl);

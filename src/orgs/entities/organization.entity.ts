@@ -62,7 +62,7 @@ export class Organization {
   @Column({ type: 'boolean', default: true })
   inviteLinks!: boolean;
 
-  @Column({ type: 'jsonb', default: () => `'{"type":"none"}'` })
+  @Column({ type: 'jsonb' })
   mergeRules!: MergeRulesConfiguration;
 
   @Column({ type: 'varchar', length: 2048, nullable: true })

@@ -1,23 +1,38 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SHIPPED_TEMPLATE } from './database';
 import { EmbeddedDatabase } from './embedded-database';
 import { prepareDatabase } from './template';
+
+const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'migrations');
+const MANIFEST = `${SHIPPED_TEMPLATE}.json`;
+
+/** What the template was built from: rebuilt only when the migrations or pg-boss change. */
+function manifest(): string {
+  const migrations = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.js')).sort();
+  const pgBoss = (require('pg-boss/package.json') as { version: string }).version;
+  return JSON.stringify({ migrations, pgBoss });
+}
 
 /**
  * `npm run build` ships a migrated embedded database next to the code, so that the first
  * `npm start` copies it instead of running initdb (seconds) and every migration.
  */
 async function main(): Promise<void> {
+  const wanted = manifest();
+  if (existsSync(SHIPPED_TEMPLATE) && existsSync(MANIFEST) && readFileSync(MANIFEST, 'utf8') === wanted) {
+    return;
+  }
   const database = await EmbeddedDatabase.start({ maxConnections: 4 });
   try {
     await prepareDatabase(database.url);
-    const archive = await database.dump();
+    const archive = await database.dump('gzip');
     writeFileSync(SHIPPED_TEMPLATE, Buffer.from(await archive.arrayBuffer()));
+    writeFileSync(MANIFEST, wanted);
   } finally {
     await database.stop();
   }
 }
-
 main().catch((error: unknown) => {
   process.stderr.write(`Could not build the embedded database template: ${String(error)}\n`);
   process.exit(1);

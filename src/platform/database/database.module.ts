@@ -14,6 +14,9 @@ export class DatabaseModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
             ...dataSourceOptions(url, config.DATABASE_POOL_SIZE),
+            // Pending migrations run before anything else uses the connection.
+            migrationsRun: config.MIGRATIONS_RUN,
+            migrationsTransactionMode: 'each',
             autoLoadEntities: true,
             retryAttempts: 2,
             retryDelay: 500,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase } from './embedded-database';
 
@@ -34,7 +35,8 @@ export async function openDatabase(
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };
 }
 
+/** Unzipped here (native zlib) rather than by PGlite: half the start time of a first run. */
 function shippedTemplate(): Blob | undefined {
   if (!existsSync(SHIPPED_TEMPLATE)) return undefined;
-  return new Blob([readFileSync(SHIPPED_TEMPLATE)]);
+  return new Blob([gunzipSync(readFileSync(SHIPPED_TEMPLATE))]);
 }

@@ -43,9 +43,9 @@ export class EmbeddedDatabase {
     return new EmbeddedDatabase(db, server, url);
   }
 
-  /** The whole database as an archive that `start({ template })` can begin from. */
-  dump(): Promise<Blob> {
-    return this.db.dumpDataDir('gzip') as Promise<Blob>;
+  /** The whole database as a tar archive that `start({ template })` can begin from. */
+  dump(compression: 'gzip' | 'none' = 'none'): Promise<Blob> {
+    return this.db.dumpDataDir(compression) as Promise<Blob>;
   }
 
   async stop(): Promise<void> {

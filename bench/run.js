@@ -1,0 +1,461 @@
+'use strict';
+/* global fetch, AbortSignal */
+/**
+ * `npm run bench`: Bindery against a bare Express + pg baseline (bench/baseline.js) on the
+ * same database. See bench/README.md.
+ *
+ * Env: DATABASE_URL (a PostgreSQL server to create a throwaway database on; unset = embedded
+ * PGlite in this process), BENCH_DURATION (seconds per measured run, default 10),
+ * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 2).
+ */
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { URL } = require('node:url');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+
+const ROOT = path.join(__dirname, '..');
+const RESULTS_DIR = path.join(__dirname, 'results');
+const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+
+const DURATION = positiveNumber('BENCH_DURATION', 10);
+const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 64);
+const WARMUP = positiveNumber('BENCH_WARMUP', 2);
+const USERS = 50;
+const EXTRA_ORGS = 20;
+const POOL_SIZE = 10;
+const TARGET_RATIO = 0.6;
+const TARGET_P99_MS = 25;
+const SETTLE_MS = 1000;
+
+function positiveNumber(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number (got ${raw})`);
+  return value;
+}
+
+const log = (message) => process.stdout.write(`${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cleanup steps, run last-in first-out on success, error and Ctrl-C. */
+const cleanups = [];
+let interrupted = false;
+let cleaning;
+function runCleanups() {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const step = cleanups.pop();
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(
+          `cleanup: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+    }
+  })();
+  return cleaning;
+}
+
+async function main() {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+
+  // 1. Database.
+  const database = process.env.DATABASE_URL
+    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    : await startEmbeddedDatabase();
+  log(`Database: ${database.description}`);
+
+  // 2. Bindery.
+  const adminToken = randomBytes(36).toString('base64url'); // 48 characters
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const binderyPort = await freePort();
+  const binderyLog = path.join(RESULTS_DIR, `${stamp}-bindery.log`);
+  log(`Bindery log (LOG_LEVEL=warn, so request logging is off): ${binderyLog}`);
+  const startedAt = performance.now();
+  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
+    DATABASE_URL: database.url,
+    PORT: String(binderyPort),
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATA_DIR: dataDir,
+  });
+  const binderyUrl = `http://127.0.0.1:${binderyPort}`;
+  await waitForHealth(bindery, `${binderyUrl}/health`, 60_000);
+  log(`Bindery ready on ${binderyUrl} in ${Math.round(performance.now() - startedAt)} ms`);
+
+  // 3. Seed through the admin API.
+  const seed = await seedData(binderyUrl, adminToken);
+  log(`Seeded ${seed.users} users and ${seed.orgs} organizations; benchmarking org ${seed.orgId}`);
+
+  // 4. Baseline.
+  const baselinePort = await freePort();
+  const baselineLog = path.join(RESULTS_DIR, `${stamp}-baseline.log`);
+  const baseline = startChild('baseline', [path.join(__dirname, 'baseline.js')], baselineLog, {
+    DATABASE_URL: database.url,
+    PORT: String(baselinePort),
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+  });
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  await waitForHealth(baseline, `${baselineUrl}/health`, 30_000);
+  log(`Baseline ready on ${baselineUrl} (log: ${baselineLog})`);
+
+  // 5. Measure.
+  const headers = { authorization: `Bearer ${seed.token}` };
+  const targets = {
+    'bindery GET /v1/orgs/:id': `${binderyUrl}/v1/orgs/${seed.orgId}`,
+    'bindery GET /v1/user': `${binderyUrl}/v1/user`,
+    'baseline GET /v1/orgs/:id': `${baselineUrl}/v1/orgs/${seed.orgId}`,
+  };
+  for (const [name, url] of Object.entries(targets)) await expectOk(name, url, headers);
+
+  const loadBefore = os.loadavg()[0];
+  log(`\nWarm-up: ${WARMUP} s per target; then ${DURATION} s per run, ${CONNECTIONS} connections`);
+  if (loadBefore > os.cpus().length * 0.5) {
+    log(
+      `  note: 1-minute load average is ${loadBefore.toFixed(1)} on ${os.cpus().length} CPUs before measuring: other work on this machine skews the numbers`,
+    );
+  }
+  for (const [name, url] of Object.entries(targets)) {
+    await load(url, headers, WARMUP);
+    log(`  warmed up ${name}`);
+  }
+
+  const plan = [
+    'bindery GET /v1/orgs/:id',
+    'baseline GET /v1/orgs/:id',
+    'bindery GET /v1/user',
+    'baseline GET /v1/orgs/:id',
+  ];
+  const runs = [];
+  for (const name of plan) {
+    await sleep(SETTLE_MS); // let the previous run's requests in flight drain
+    const result = await load(targets[name], headers, DURATION);
+    const run = summarize(name, result);
+    runs.push(run);
+    log(
+      `  ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+    );
+  }
+
+  // 6. Report.
+  const report = buildReport(runs, database, { bindery: binderyLog, baseline: baselineLog });
+  report.loadAverage = { beforeMeasuring: loadBefore, after: os.loadavg()[0] };
+  printReport(report);
+  const resultsFile = path.join(RESULTS_DIR, `${stamp}.json`);
+  fs.writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  log(`\nResults: ${resultsFile}`);
+}
+
+// ---------------------------------------------------------------- database
+
+async function createPostgresDatabase(serverUrl) {
+  const name = `bindery_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  cleanups.push(async () => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      log(`Dropped database ${name}`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgresql',
+    name,
+    url: url.toString(),
+    description: `PostgreSQL at ${url.host}, fresh database ${name} (dropped at the end)`,
+  };
+}
+
+async function startEmbeddedDatabase() {
+  const { PGlite } = require('@electric-sql/pglite');
+  const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
+  const db = await PGlite.create();
+  cleanups.push(() => db.close());
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 40 });
+  await server.start();
+  cleanups.push(() => server.stop());
+  return {
+    kind: 'embedded',
+    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    description:
+      'embedded PGlite (in memory, served from this bench process): every query of both targets ' +
+      'is serialized through one WASM engine that also shares a CPU with the load generator; ' +
+      'compare ratios, not absolute numbers. Set DATABASE_URL for a real PostgreSQL run',
+  };
+}
+
+// ---------------------------------------------------------------- child processes
+
+function startChild(name, args, logFile, env) {
+  if (interrupted) throw new Error(`interrupted: not starting ${name}`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  child.logFile = logFile;
+  child.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  child.once('error', (error) => process.stderr.write(`${name}: ${error.message}\n`));
+  cleanups.push(() => stopChild(name, child));
+  return child;
+}
+
+async function stopChild(name, child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    process.stderr.write(`${name} did not stop within 5 s of SIGTERM: SIGKILL\n`);
+    child.kill('SIGKILL');
+  }, 5000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+async function waitForHealth(child, url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await sleep(100); // let the last lines reach the log
+      throw new Error(
+        `${url}: the process exited (${child.exitCode ?? child.signalCode}) before answering. ` +
+          `End of ${child.logFile}:\n${tail(child.logFile)}`,
+      );
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `${url} did not answer 200 within ${timeoutMs / 1000} s (last: ${last}). ` +
+      `End of ${child.logFile}:\n${tail(child.logFile)}`,
+  );
+}
+
+function tail(file, lines = 20) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- seed
+
+async function api(baseUrl, method, pathname, token, body, expected) {
+  const response = await fetch(`${baseUrl}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== expected) {
+    throw new Error(
+      `${method} ${pathname}: expected ${expected}, got ${response.status}: ${text.slice(0, 500)}`,
+    );
+  }
+  return JSON.parse(text);
+}
+
+async function seedData(baseUrl, adminToken) {
+  const run = randomBytes(3).toString('hex');
+  const users = [];
+  for (let i = 0; i < USERS; i++) {
+    const created = await api(
+      baseUrl,
+      'POST',
+      '/v1/admin/users',
+      adminToken,
+      { email: `bench-${run}-${i}@example.com`, displayName: `Bench User ${i}` },
+      201,
+    );
+    if (!created.user?.id || !created.token)
+      throw new Error(`POST /v1/admin/users: unexpected body ${JSON.stringify(created)}`);
+    users.push(created);
+  }
+  const org = await api(baseUrl, 'POST', '/v1/orgs', users[0].token, { title: 'Bench Org' }, 201);
+  if (!org.id) throw new Error(`POST /v1/orgs: unexpected body ${JSON.stringify(org)}`);
+  for (let i = 0; i < EXTRA_ORGS; i++) {
+    const owner = users[(i % (USERS - 1)) + 1];
+    await api(baseUrl, 'POST', '/v1/orgs', owner.token, { title: `Filler Org ${i}` }, 201);
+  }
+  return { users: users.length, orgs: EXTRA_ORGS + 1, orgId: org.id, token: users[0].token };
+}
+
+// ---------------------------------------------------------------- load
+
+async function expectOk(name, url, headers) {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  if (response.status !== 200) {
+    throw new Error(
+      `${name} (${url}) answered ${response.status} instead of 200: ${text.slice(0, 500)}`,
+    );
+  }
+}
+
+function load(url, headers, duration) {
+  return autocannon({ url, headers, connections: CONNECTIONS, duration, method: 'GET' });
+}
+
+function summarize(name, result) {
+  return {
+    target: name,
+    durationS: DURATION,
+    connections: CONNECTIONS,
+    requests: result.requests.total,
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodeStats,
+  };
+}
+
+// ---------------------------------------------------------------- report
+
+function buildReport(runs, database, logs) {
+  const baselineRuns = runs.filter((r) => r.target.startsWith('baseline'));
+  const baselineReqPerSec =
+    baselineRuns.reduce((sum, r) => sum + r.reqPerSec, 0) / baselineRuns.length;
+  const comparisons = runs
+    .filter((r) => r.target.startsWith('bindery'))
+    .map((r) => {
+      const ratio = r.reqPerSec / baselineReqPerSec;
+      return {
+        target: r.target,
+        ratio,
+        p99Ms: r.p99Ms,
+        ratioMet: ratio >= TARGET_RATIO,
+        p99Met: r.p99Ms <= TARGET_P99_MS,
+      };
+    });
+  return {
+    date: new Date().toISOString(),
+    database: { kind: database.kind, name: database.name, description: database.description },
+    node: process.version,
+    cpus: os.cpus().length,
+    settings: {
+      durationS: DURATION,
+      warmupS: WARMUP,
+      connections: CONNECTIONS,
+      poolSize: POOL_SIZE,
+      binderyLogLevel: 'warn',
+    },
+    targets: { minRatio: TARGET_RATIO, maxP99Ms: TARGET_P99_MS },
+    runs,
+    baselineReqPerSec,
+    comparisons,
+    met: comparisons.every((c) => c.ratioMet && c.p99Met),
+    logs,
+  };
+}
+
+function printReport(report) {
+  const rows = [
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+    ...report.runs.map((r) => [
+      r.target,
+      r.reqPerSec.toFixed(0),
+      String(r.p50Ms),
+      String(r.p99Ms),
+      String(r.non2xx),
+      String(r.errors + r.timeouts),
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  log(`\nDatabase: ${report.database.description}`);
+  log(
+    `Bindery LOG_LEVEL=warn (no request logs); ${report.settings.connections} connections, ` +
+      `${report.settings.durationS} s per run; ${report.cpus} CPUs shared by both servers, the database and the load generator; ` +
+      `load average ${report.loadAverage.beforeMeasuring.toFixed(1)} before, ${report.loadAverage.after.toFixed(1)} after\n`,
+  );
+  log(line(rows[0]));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows.slice(1)) log(line(row));
+  log(`\nBaseline mean: ${report.baselineReqPerSec.toFixed(0)} req/s`);
+  for (const c of report.comparisons) {
+    log(
+      `${c.target}: Bindery/baseline = ${c.ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${c.ratioMet ? 'PASS' : 'MISS'}), ` +
+        `p99 ${c.p99Ms} ms (target ≤ ${TARGET_P99_MS} ms: ${c.p99Met ? 'PASS' : 'MISS'})`,
+    );
+  }
+  log(`Targets: ${report.met ? 'PASS' : 'MISS'}`);
+}
+
+// ---------------------------------------------------------------- entry point
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    interrupted = true;
+    process.stderr.write(`\n${signal}: cleaning up…\n`);
+    runCleanups().finally(() => process.exit(130));
+  });
+}
+
+(async () => {
+  let failed = false;
+  try {
+    await main();
+  } catch (error) {
+    failed = true;
+    process.stderr.write(
+      `\nbench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  } finally {
+    await runCleanups();
+  }
+  if (!interrupted) process.exit(failed ? 1 : 0);
+})();

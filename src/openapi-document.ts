@@ -1,0 +1,33 @@
+import { NestFactory } from '@nestjs/core';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AppModule } from './app.module';
+import { loadConfig } from './platform/config/app-config';
+import { buildOpenApiDocument } from './platform/swagger/openapi';
+import { applyRoutePrefix } from './setup';
+
+/** Where the generated document is committed; CI fails when it differs from the code's. */
+export const OPENAPI_FILE = join(__dirname, '..', '..', 'openapi', 'bindery.openapi.json');
+
+/**
+ * `npm run openapi:generate`: writes the API document, sorted and stable, without a database
+ * (preview mode builds the module graph without instantiating providers).
+ */
+async function main(): Promise<void> {
+  const config = loadConfig({}, { PUBLIC_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://unused/unused' });
+  const app = await NestFactory.create(AppModule.forRoot(config, config.DATABASE_URL as string), {
+    preview: true,
+    logger: false,
+  });
+  applyRoutePrefix(app);
+  const document = buildOpenApiDocument(app);
+  mkdirSync(dirname(OPENAPI_FILE), { recursive: true });
+  writeFileSync(OPENAPI_FILE, `${JSON.stringify(document, null, 2)}\n`);
+  await app.close();
+  process.stdout.write(`Wrote ${OPENAPI_FILE}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Could not generate the API document: ${String(error)}\n`);
+  process.exit(1);
+});
