@@ -10,19 +10,43 @@ export default tseslint.config(
   prettier,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+      },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-require-imports': 'off',
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read settings through AppConfig (src/platform/config).' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read settings through AppConfig (src/platform/config).',
+        },
       ],
     },
   },
   {
-    files: ['src/platform/config/**', 'test/**', 'bench/**', '**/*.spec.ts', 'jest.config.ts', 'src/platform/database/cli-*.ts'],
+    files: [
+      'src/platform/config/**',
+      'test/**',
+      'bench/**',
+      '**/*.spec.ts',
+      'jest.config.ts',
+      'src/platform/database/cli-*.ts',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

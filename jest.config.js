@@ -5,7 +5,9 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
   // Packages published only as ES modules must be transformed too.
-  transformIgnorePatterns: ['/node_modules/(?!(unified|remark-.*|mdast-.*|micromark.*|unist-.*|vfile.*|bail|trough|is-plain-obj|devlop|decode-named-character-reference|character-entities.*|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch|property-information|space-separated-tokens|comma-separated-tokens|html-void-elements|stringify-entities|trim-lines|hast-.*|web-namespaces|estree-util-.*)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(unified|remark-.*|mdast-.*|micromark.*|unist-.*|vfile.*|bail|trough|is-plain-obj|devlop|decode-named-character-reference|character-entities.*|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch|property-information|space-separated-tokens|comma-separated-tokens|html-void-elements|stringify-entities|trim-lines|hast-.*|web-namespaces|estree-util-.*)/)',
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

@@ -8,7 +8,7 @@
  * PGlite in this process), BENCH_DURATION (seconds per measured run, default 10),
  * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 2).
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -24,7 +24,7 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
-const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 64);
+const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
 const WARMUP = positiveNumber('BENCH_WARMUP', 2);
 const USERS = 50;
 const EXTRA_ORGS = 20;
@@ -143,8 +143,15 @@ async function main() {
   const runs = [];
   for (const name of plan) {
     await sleep(SETTLE_MS); // let the previous run's requests in flight drain
+    const server = name.startsWith('bindery') ? bindery : baseline;
+    const cpuBefore = cpuSeconds(server.pid);
     const result = await load(targets[name], headers, DURATION);
+    const cpuAfter = cpuSeconds(server.pid);
     const run = summarize(name, result);
+    run.serverCpuMsPerRequest =
+      cpuBefore === null || cpuAfter === null || run.requests === 0
+        ? null
+        : ((cpuAfter - cpuBefore) * 1000) / run.requests;
     runs.push(run);
     log(
       `  ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
@@ -271,6 +278,24 @@ function tail(file, lines = 20) {
     return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
     return '(no log)';
+  }
+}
+
+/** User + system CPU seconds a process has used so far (Linux /proc), or null elsewhere. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  } catch {
+    return null;
   }
 }
 
@@ -403,7 +428,7 @@ function buildReport(runs, database, logs) {
 
 function printReport(report) {
   const rows = [
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU ms/req'],
     ...report.runs.map((r) => [
       r.target,
       r.reqPerSec.toFixed(0),
@@ -411,6 +436,7 @@ function printReport(report) {
       String(r.p99Ms),
       String(r.non2xx),
       String(r.errors + r.timeouts),
+      r.serverCpuMsPerRequest === null ? 'n/a' : r.serverCpuMsPerRequest.toFixed(2),
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -425,6 +451,9 @@ function printReport(report) {
   log(line(rows[0]));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows.slice(1)) log(line(row));
+  log(
+    '(CPU ms/req: CPU time the server process spent per request, its own cost, less sensitive to other load than req/s)',
+  );
   log(`\nBaseline mean: ${report.baselineReqPerSec.toFixed(0)} req/s`);
   for (const c of report.comparisons) {
     log(

@@ -13,7 +13,9 @@ function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number):
   const lines = [
     '',
     `Bindery is ready on ${config.publicUrl} (${Math.round(elapsedMs)} ms, ${
-      bindery.database.embedded ? `embedded database in ${config.inMemory ? 'memory' : config.DATA_DIR}` : 'PostgreSQL'
+      bindery.database.embedded
+        ? `embedded database in ${config.inMemory ? 'memory' : config.DATA_DIR}`
+        : 'PostgreSQL'
     })`,
     `  Swagger UI:        ${config.publicUrl}/docs`,
   ];
@@ -35,7 +37,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigurationError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Bindery failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Bindery failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

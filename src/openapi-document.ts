@@ -14,7 +14,10 @@ export const OPENAPI_FILE = join(__dirname, '..', '..', 'openapi', 'bindery.open
  * (preview mode builds the module graph without instantiating providers).
  */
 async function main(): Promise<void> {
-  const config = loadConfig({}, { PUBLIC_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://unused/unused' });
+  const config = loadConfig(
+    {},
+    { PUBLIC_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://unused/unused' },
+  );
   const app = await NestFactory.create(AppModule.forRoot(config, config.DATABASE_URL as string), {
     preview: true,
     logger: false,

@@ -4,7 +4,9 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AdminToken } from './platform/auth/admin-token';
+import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
+import { bodyErrors } from './platform/errors/body-errors.middleware';
 import { Database, openDatabase } from './platform/database/database';
 import { setupSwagger } from './platform/swagger/openapi';
 import { createValidationPipe } from './platform/validation/validation.pipe';
@@ -36,12 +38,16 @@ const compileDefault = (root: DynamicModule) =>
  * not), migrations (run by TypeORM as it connects), the Nest application with its pipes, filters and Swagger, the
  * administrator token and the demo seed. `main.ts` and the test app factory both use it.
  */
-export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<BinderyApp> {
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<BinderyApp> {
   const database = await openDatabase(config, { template: options.template });
   let app: INestApplication | undefined;
   try {
     app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database.url));
     configureApp(app as NestExpressApplication, config);
+    assertEveryRouteDeclaresAccess(app);
     await app.init();
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
@@ -72,6 +78,7 @@ export function applyRoutePrefix(app: INestApplication): void {
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
+  app.use(bodyErrors);
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   applyRoutePrefix(app);

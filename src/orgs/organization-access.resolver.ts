@@ -19,7 +19,8 @@ export class OrganizationAccessResolver implements AccessResolver, OnModuleInit 
 
   async resolve(userId: string, organizationId: string): Promise<ResolvedAccess | null> {
     const member = await this.members.findOne({
-      select: { role: true },
+      // Select a non-null column too: TypeORM reads a row of only nulls (a guest) as no row.
+      select: { userId: true, role: true },
       where: { organizationId, userId, disabled: false },
     });
     if (!member) return null;

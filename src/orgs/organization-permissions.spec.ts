@@ -3,22 +3,34 @@ import { organizationPermissions, OrganizationPermissions } from './organization
 
 // Rows: role (null = guest). Columns in the order of OrganizationPermissions.
 const COLUMNS: (keyof OrganizationPermissions)[] = [
-  'view', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'ingestConversations',
-  'viewBilling', 'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration',
+  'view',
+  'admin',
+  'ownTeam',
+  'createContent',
+  'createOpenAPISpec',
+  'ingestConversations',
+  'viewBilling',
+  'listMembers',
+  'listTeams',
+  'listIntegrations',
+  'listInstallations',
+  'installIntegration',
 ];
 const TRUTH_TABLE: [Role | null, string][] = [
-  ['admin',   'T T T T T T T T T T T T'],
-  ['create',  'T F F T T F F T T T F F'],
-  ['review',  'T F F F F F F T T T F F'],
-  ['edit',    'T F F F F F F T T T F F'],
+  ['admin', 'T T T T T T T T T T T T'],
+  ['create', 'T F F T T F F T T T F F'],
+  ['review', 'T F F F F F F T T T F F'],
+  ['edit', 'T F F F F F F T T T F F'],
   ['comment', 'T F F F F F F T T T F F'],
-  ['read',    'T F F F F F F T T T F F'],
-  [null,      'T F F F F F F F F F F F'],
+  ['read', 'T F F F F F F T T T F F'],
+  [null, 'T F F F F F F F F F F F'],
 ];
 
 describe('organizationPermissions', () => {
   it.each(TRUTH_TABLE)('role %s', (role, row) => {
-    const expected = Object.fromEntries(row.split(' ').map((cell, i) => [COLUMNS[i], cell === 'T']));
+    const expected = Object.fromEntries(
+      row.split(' ').map((cell, i) => [COLUMNS[i], cell === 'T']),
+    );
     expect(organizationPermissions(role)).toEqual(expected);
   });
 });

@@ -46,7 +46,10 @@ export class OrganizationsController {
     summary: 'List the organizations of the authenticated user',
   })
   @ApiOkResponse({ type: PageOf(OrganizationResponse) })
-  async list(@CurrentUser() actor: UserActor, @Query() query: PageQueryDto): Promise<Page<OrganizationResponse>> {
+  async list(
+    @CurrentUser() actor: UserActor,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<OrganizationResponse>> {
     const page = await this.organizations.listForUser(actor.userId, query);
     return mapPage(page, (member) => this.presenter.present(member.organization!, member.role));
   }

@@ -20,7 +20,11 @@ export class OrganizationsService {
   ) {}
 
   /** Creates the organization with its creator as admin member, in one transaction. */
-  create(creatorId: string, input: CreateOrganizationDto, manager?: EntityManager): Promise<Organization> {
+  create(
+    creatorId: string,
+    input: CreateOrganizationDto,
+    manager?: EntityManager,
+  ): Promise<Organization> {
     const work = async (tx: EntityManager) => {
       const now = this.clock.now();
       const organization = tx.create(Organization, {
@@ -39,7 +43,9 @@ export class OrganizationsService {
         mergeRules: { type: 'none' },
         logoUrl: null,
         customHostname: null,
-        onboardingPreferences: input.onboardingPreferences ? { ...input.onboardingPreferences } : null,
+        onboardingPreferences: input.onboardingPreferences
+          ? { ...input.onboardingPreferences }
+          : null,
         createdAt: now,
         updatedAt: now,
       });

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
+        DiscoveryModule,
         DatabaseModule.forRoot(databaseUrl),
         JobsModule.forRoot(databaseUrl),
         LoggingModule,
@@ -46,5 +48,7 @@ export class PlatformModule {
 }
 
 function blobRoot(config: AppConfig): string {
-  return config.inMemory ? mkdtempSync(join(tmpdir(), 'bindery-blobs-')) : join(config.DATA_DIR, 'blobs');
+  return config.inMemory
+    ? mkdtempSync(join(tmpdir(), 'bindery-blobs-'))
+    : join(config.DATA_DIR, 'blobs');
 }

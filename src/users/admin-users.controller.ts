@@ -36,7 +36,10 @@ export class AdminUsersController {
   @Patch(':userId')
   @ApiOperation({ operationId: 'adminUpdateUser', summary: 'Disable or enable a user' })
   @ApiOkResponse({ type: AdminUserResponse })
-  async update(@Param('userId') userId: string, @Body() body: UpdateUserDto): Promise<AdminUserResponse> {
+  async update(
+    @Param('userId') userId: string,
+    @Body() body: UpdateUserDto,
+  ): Promise<AdminUserResponse> {
     return this.presenter.adminUser(await this.users.setDisabled(userId, body.disabled));
   }
 

@@ -20,7 +20,11 @@ export class TokensService extends Authenticator {
   }
 
   /** Creates a token for the user and returns it; only its hash is stored. */
-  async issue(userId: string, label: string | null = null, manager?: EntityManager): Promise<string> {
+  async issue(
+    userId: string,
+    label: string | null = null,
+    manager?: EntityManager,
+  ): Promise<string> {
     const token = newSecret(TOKEN_PREFIX);
     await (manager ?? this.dataSource.manager).insert(ApiToken, {
       id: newId(),

@@ -30,7 +30,10 @@ export class UsersController {
     description: 'Only users who share an organization with the caller are visible.',
   })
   @ApiOkResponse({ type: UserResponse })
-  async getById(@CurrentUser() actor: UserActor, @Param('userId') userId: string): Promise<UserResponse> {
+  async getById(
+    @CurrentUser() actor: UserActor,
+    @Param('userId') userId: string,
+  ): Promise<UserResponse> {
     return this.presenter.user(await this.users.getVisibleTo(actor.userId, userId));
   }
 }

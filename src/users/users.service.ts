@@ -26,7 +26,12 @@ export class UsersService {
     const email = input.email.trim().toLowerCase();
     const work = async (manager: EntityManager) => {
       const taken = await manager.existsBy(User, { email });
-      if (taken) throw new DomainError('conflict', 'UserEmailTaken', `A user with email ${email} already exists.`);
+      if (taken)
+        throw new DomainError(
+          'conflict',
+          'UserEmailTaken',
+          `A user with email ${email} already exists.`,
+        );
       const now = this.clock.now();
       const user = manager.create(User, {
         id: newId(),

@@ -30,9 +30,13 @@ export interface TestApp {
 
 /**
  * The whole application, as `main.ts` builds it, on a fresh migrated database of its own.
- * Call once per test file (beforeAll) and close it in afterAll.
+ * Call once per test file (beforeAll) and close it in afterAll. `modules` adds test-only
+ * modules (a route that fails on purpose, a job queue).
  */
-export async function createTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  settings: Record<string, string> = {},
+  options: { modules?: DynamicModule['imports'] } = {},
+): Promise<TestApp> {
   const database = await freshDatabase();
   const config = loadConfig({
     DATA_DIR: 'memory',
@@ -48,7 +52,9 @@ export async function createTestApp(settings: Record<string, string> = {}): Prom
   });
   const clock = new TestClock();
   const compile = async (root: DynamicModule) => {
-    const moduleRef = await Test.createTestingModule({ imports: [root] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [root, ...(options.modules ?? [])],
+    })
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();

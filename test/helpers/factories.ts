@@ -35,12 +35,23 @@ export class Factories {
       displayName: overrides.displayName ?? `User ${suffix}`,
     };
     const response = await this.admin.post('/v1/admin/users', body).expect(201);
-    const { user, token } = response.body as { user: { id: string; email: string; displayName: string }; token: string };
-    return { id: user.id, email: user.email, displayName: user.displayName, token, client: this.clientFor(token) };
+    const { user, token } = response.body as {
+      user: { id: string; email: string; displayName: string };
+      token: string;
+    };
+    return {
+      id: user.id,
+      email: user.email,
+      displayName: user.displayName,
+      token,
+      client: this.clientFor(token),
+    };
   }
 
   /** A new organization whose owner (admin member) is a new user unless given. */
-  async organization(options: { owner?: TestUser; title?: string } = {}): Promise<TestOrganization> {
+  async organization(
+    options: { owner?: TestUser; title?: string } = {},
+  ): Promise<TestOrganization> {
     const owner = options.owner ?? (await this.user());
     const title = options.title ?? `Org ${unique()}`;
     const response = await owner.client.post('/v1/orgs', { title }).expect(201);

@@ -10,7 +10,11 @@ import {
   Length,
   ValidateNested,
 } from 'class-validator';
-import { COMMUNITY_TYPES, ORGANIZATION_TYPES, ORGANIZATION_USE_CASES } from './organization.response';
+import {
+  COMMUNITY_TYPES,
+  ORGANIZATION_TYPES,
+  ORGANIZATION_USE_CASES,
+} from './organization.response';
 
 export class OnboardingPreferencesDto {
   @ApiProperty({ enum: ['markdown-in-git', 'import', 'template'], nullable: true })
@@ -36,7 +40,10 @@ export class CreateOrganizationDto {
   @Length(2, 255)
   title!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Users with a verified email in these domains may join.' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Users with a verified email in these domains may join.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)

@@ -3,8 +3,15 @@ import { ROLES } from '../../platform/policy/roles';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
 export const ORGANIZATION_USE_CASES = [
-  'internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase',
-  'designSystem', 'openSourceDocs', 'notes', 'other',
+  'internalDocs',
+  'docsSite',
+  'audienceControlledSite',
+  'productDocs',
+  'teamKnowledgeBase',
+  'designSystem',
+  'openSourceDocs',
+  'notes',
+  'other',
 ] as const;
 export const COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
 
@@ -50,18 +57,29 @@ export class OrganizationResponse {
   @ApiProperty({ enum: ORGANIZATION_TYPES }) type!: string;
   @ApiPropertyOptional({ enum: ORGANIZATION_USE_CASES }) useCase?: string;
   @ApiPropertyOptional({ enum: COMMUNITY_TYPES }) communityType?: string;
-  @ApiPropertyOptional({ enum: ROLES, nullable: true, description: 'null: new members are guests.' })
+  @ApiPropertyOptional({
+    enum: ROLES,
+    nullable: true,
+    description: 'null: new members are guests.',
+  })
   defaultRole?: string | null;
   @ApiPropertyOptional({ type: DefaultContentResponse }) defaultContent?: DefaultContentResponse;
   @ApiPropertyOptional({ description: 'SSO enforced organization-wide.' }) sso?: boolean;
   @ApiPropertyOptional({ description: 'AI features enabled.' }) ai?: boolean;
   @ApiProperty() inviteLinks!: boolean;
-  @ApiProperty({ description: 'Self-hosted: always the top plan, nothing is billed.', example: 'enterprise_2024' })
+  @ApiProperty({
+    description: 'Self-hosted: always the top plan, nothing is billed.',
+    example: 'enterprise_2024',
+  })
   plan!: string;
-  @ApiProperty({ description: '`{type: "none"}` or `{type: "rules", rules: [...]}`.', example: { type: 'none' } })
+  @ApiProperty({
+    description: '`{type: "none"}` or `{type: "rules", rules: [...]}`.',
+    example: { type: 'none' },
+  })
   mergeRules!: object;
   @ApiProperty({ type: OrganizationUrls }) urls!: OrganizationUrls;
   @ApiProperty({ type: OrganizationTrial }) trial!: OrganizationTrial;
   @ApiPropertyOptional() customHostname?: string;
-  @ApiProperty({ type: OrganizationPermissionsResponse }) permissions!: OrganizationPermissionsResponse;
+  @ApiProperty({ type: OrganizationPermissionsResponse })
+  permissions!: OrganizationPermissionsResponse;
 }

@@ -7,14 +7,25 @@ import { Organization } from './organization.entity';
 @Entity('organization_members')
 @Index('IDX_organization_members_user_id', ['userId', 'organizationId'])
 export class Member {
-  @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_organization_members' })
+  @PrimaryColumn({
+    type: 'varchar',
+    length: 32,
+    primaryKeyConstraintName: 'PK_organization_members',
+  })
   organizationId!: string;
 
-  @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_organization_members' })
+  @PrimaryColumn({
+    type: 'varchar',
+    length: 32,
+    primaryKeyConstraintName: 'PK_organization_members',
+  })
   userId!: string;
 
   @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'FK_organization_members_organization_id' })
+  @JoinColumn({
+    name: 'organization_id',
+    foreignKeyConstraintName: 'FK_organization_members_organization_id',
+  })
   organization?: Organization;
 
   @ManyToOne(() => User, { onDelete: 'CASCADE' })

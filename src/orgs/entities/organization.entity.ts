@@ -2,9 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Role } from '../../platform/policy/roles';
 
 export type OrganizationType = 'business' | 'community';
-export type MergeRulesConfiguration =
-  | { type: 'none' }
-  | { type: 'rules'; rules: MergeRule[] };
+export type MergeRulesConfiguration = { type: 'none' } | { type: 'rules'; rules: MergeRule[] };
 export interface MergeRule {
   rule: string;
   users?: string[];

@@ -1,4 +1,9 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtension,
@@ -25,13 +30,21 @@ function declare(requirement: AccessRequirement) {
       ? []
       : [
           ApiBearerAuth('user'),
-          ApiUnauthorizedResponse({ type: ErrorBody, description: 'Missing, unknown or revoked token.' }),
+          ApiUnauthorizedResponse({
+            type: ErrorBody,
+            description: 'Missing, unknown or revoked token.',
+          }),
           ApiForbiddenResponse({ type: ErrorBody, description: 'The caller may not do this.' }),
           ApiTooManyRequestsResponse({ type: ErrorBody, description: 'Rate limit exceeded.' }),
         ];
   const notFound =
     requirement.kind === 'resource'
-      ? [ApiNotFoundResponse({ type: ErrorBody, description: `No such ${requirement.resource}, or not visible to the caller.` })]
+      ? [
+          ApiNotFoundResponse({
+            type: ErrorBody,
+            description: `No such ${requirement.resource}, or not visible to the caller.`,
+          }),
+        ]
       : [];
   return applyDecorators(
     SetMetadata(ACCESS_METADATA, requirement),
@@ -66,7 +79,9 @@ export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionC
 
 /** The caller's access to the route's resource, as decided by the access guard. */
 export const Granted = createParamDecorator((_: unknown, context: ExecutionContext) => {
-  const request = context.switchToHttp().getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
+  const request = context
+    .switchToHttp()
+    .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
   if (!request.granted) throw new Error('Granted used on a route without a resource requirement');
   return request.granted;
 });

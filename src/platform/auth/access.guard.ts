@@ -30,16 +30,21 @@ export class AccessGuard implements CanActivate {
       [context.getHandler(), context.getClass()],
     );
     if (!requirement) {
-      throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no access requirement`);
+      throw new Error(
+        `${context.getClass().name}.${context.getHandler().name} declares no access requirement`,
+      );
     }
     if (requirement.kind === 'public') return true;
 
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
+    const request = context
+      .switchToHttp()
+      .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
     const actor = await this.authenticate(request);
     request.actor = actor;
 
     if (requirement.kind === 'admin') {
-      if (actor.kind !== 'admin') throw forbidden('This route needs the instance administrator token.');
+      if (actor.kind !== 'admin')
+        throw forbidden('This route needs the instance administrator token.');
       return true;
     }
     if (actor.kind !== 'user') {
@@ -59,7 +64,8 @@ export class AccessGuard implements CanActivate {
 
   private async authenticate(request: AuthenticatedRequest): Promise<Actor> {
     const tokenHash = bearerTokenHash(request);
-    if (!tokenHash) throw unauthenticated('Missing bearer token: send "Authorization: Bearer <token>".');
+    if (!tokenHash)
+      throw unauthenticated('Missing bearer token: send "Authorization: Bearer <token>".');
     if (this.adminToken.matches(tokenHash)) return { kind: 'admin', tokenHash };
     const user = await this.authenticator.authenticate(tokenHash);
     if (!user) throw unauthenticated('Unknown or revoked token.');

@@ -22,8 +22,6 @@ const toBoolean = ({ value }: { value: unknown }) => {
 };
 const toInteger = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const emptyToUndefined = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -45,7 +43,6 @@ export class AppConfig {
   HOST = '0.0.0.0';
 
   /** PostgreSQL connection string; when unset, the embedded database (PGlite) is used. */
-  @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
@@ -68,20 +65,17 @@ export class AppConfig {
   MIGRATIONS_RUN = true;
 
   /** Token of the instance administrator (admin API); generated and printed once when unset. */
-  @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'ADMIN_TOKEN must be at least 32 characters' })
   ADMIN_TOKEN?: string;
 
   /** Public base URL of the API, used in `urls.location`; defaults to http://localhost:PORT. */
-  @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
   PUBLIC_URL?: string;
 
   /** Base URL of the web app, used in `urls.app`; defaults to PUBLIC_URL. */
-  @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'APP_URL must be an http(s) URL' })
   APP_URL?: string;
@@ -128,7 +122,6 @@ export class AppConfig {
   JOBS_IN_PROCESS = true;
 
   /** Secret for signed URLs and visitor tokens; generated and stored in the database when unset. */
-  @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters' })
@@ -169,8 +162,9 @@ export function loadConfig(
 ): AppConfig {
   const known = Object.keys(new AppConfig());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY']) {
-    if (env[key] !== undefined) raw[key] = env[key];
+  for (const key of [...known, ...OPTIONAL_SETTINGS]) {
+    // An empty value means "use the default", as when the setting is absent.
+    if (env[key] !== undefined && env[key]?.trim() !== '') raw[key] = env[key];
   }
   Object.assign(raw, overrides);
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
@@ -179,7 +173,13 @@ export function loadConfig(
   return config;
 }
 
+/** Settings without a default (absent from `new AppConfig()`'s keys). */
+const OPTIONAL_SETTINGS = ['DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY'];
+/** Never echoed back in error messages: they hold credentials. */
+const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY']);
+
 function describe(error: ValidationError): string[] {
   const messages = Object.values(error.constraints ?? {});
-  return messages.map((m) => `${m} (got ${JSON.stringify(error.value)})`);
+  const shown = SECRET_SETTINGS.has(error.property) ? '' : ` (got ${JSON.stringify(error.value)})`;
+  return messages.map((m) => `${m}${shown}`);
 }

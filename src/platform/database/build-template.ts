@@ -9,7 +9,9 @@ const MANIFEST = `${SHIPPED_TEMPLATE}.json`;
 
 /** What the template was built from: rebuilt only when the migrations or pg-boss change. */
 function manifest(): string {
-  const migrations = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.js')).sort();
+  const migrations = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.js'))
+    .sort();
   const pgBoss = (require('pg-boss/package.json') as { version: string }).version;
   return JSON.stringify({ migrations, pgBoss });
 }
@@ -20,7 +22,11 @@ function manifest(): string {
  */
 async function main(): Promise<void> {
   const wanted = manifest();
-  if (existsSync(SHIPPED_TEMPLATE) && existsSync(MANIFEST) && readFileSync(MANIFEST, 'utf8') === wanted) {
+  if (
+    existsSync(SHIPPED_TEMPLATE) &&
+    existsSync(MANIFEST) &&
+    readFileSync(MANIFEST, 'utf8') === wanted
+  ) {
     return;
   }
   const database = await EmbeddedDatabase.start({ maxConnections: 4 });

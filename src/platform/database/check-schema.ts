@@ -7,7 +7,11 @@ import { loadConfig } from '../config/app-config';
  * match the entities. Any statement means entities and migrations disagree.
  */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, { DATA_DIR: 'memory', SEED_DEMO: false, LOG_LEVEL: 'warn' });
+  const config = loadConfig(undefined, {
+    DATA_DIR: 'memory',
+    SEED_DEMO: false,
+    LOG_LEVEL: 'warn',
+  });
   const bindery = await createApp(config);
   try {
     const sql = await bindery.app.get(DataSource).driver.createSchemaBuilder().log();

@@ -6,7 +6,11 @@ import { SnakeNamingStrategy } from './snake-naming.strategy';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** Migration files: TypeScript under test, compiled JavaScript in `dist/`. */
-export const MIGRATIONS_GLOB = join(ROOT, 'migrations', `*${__filename.endsWith('.ts') ? '.ts' : '.js'}`);
+export const MIGRATIONS_GLOB = join(
+  ROOT,
+  'migrations',
+  `*${__filename.endsWith('.ts') ? '.ts' : '.js'}`,
+);
 
 export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
   return {

@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   try {
     const applied = await runMigrations(database.url);
     process.stdout.write(
-      applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}\n` : 'No pending migrations.\n',
+      applied.length
+        ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}\n`
+        : 'No pending migrations.\n',
     );
   } finally {
     await database.close();

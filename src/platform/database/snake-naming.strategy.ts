@@ -24,7 +24,11 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return snake(`${relationName}_${referencedColumnName}`);
   }
 
-  override joinTableName(firstTableName: string, secondTableName: string, firstPropertyName: string) {
+  override joinTableName(
+    firstTableName: string,
+    secondTableName: string,
+    firstPropertyName: string,
+  ) {
     return snake(`${firstTableName}_${firstPropertyName.replace(/\./g, '_')}_${secondTableName}`);
   }
 

@@ -39,17 +39,20 @@ function map(exception: unknown): Mapped | undefined {
   }
   if (exception instanceof HttpException) return mapHttpException(exception);
   if (exception instanceof QueryFailedError) return mapDatabaseError(exception);
-  return mapBodyParserError(exception);
+  return undefined;
 }
 
 function mapHttpException(exception: HttpException): Mapped {
   const status = exception.getStatus();
   if (status === 404) return { status, message: routeNotFound(exception.message) };
-  if (status === 429) return { status, message: 'Too many requests. Retry after the delay in Retry-After.' };
+  if (status === 429)
+    return { status, message: 'Too many requests. Retry after the delay in Retry-After.' };
   if (status >= 500) return { status, message: 'The service is unavailable.' };
   const body = exception.getResponse();
   const detail =
-    typeof body === 'object' && body !== null && 'message' in body ? body.message : exception.message;
+    typeof body === 'object' && body !== null && 'message' in body
+      ? body.message
+      : exception.message;
   return { status, message: Array.isArray(detail) ? detail.join('; ') : String(detail) };
 }
 
@@ -64,27 +67,12 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   '23503': { status: 400, message: 'A referenced resource does not exist.' },
   '22001': { status: 400, message: 'A value is too long.' },
   '22P02': { status: 400, message: 'A value has an invalid format.' },
+  '22007': { status: 400, message: 'A date or time has an invalid format.' },
+  '22008': { status: 400, message: 'A date or time is out of range.' },
+  '22003': { status: 400, message: 'A number is out of range.' },
 };
 
 function mapDatabaseError(error: QueryFailedError): Mapped | undefined {
   const code = (error.driverError as { code?: string } | undefined)?.code;
   return code ? DATABASE_ERRORS[code] : undefined;
-}
-
-/** body-parser reports malformed and oversized bodies as errors carrying `type` and `status`. */
-function mapBodyParserError(exception: unknown): Mapped | undefined {
-  if (typeof exception !== 'object' || exception === null || !('type' in exception)) return undefined;
-  switch ((exception as { type: unknown }).type) {
-    case 'entity.parse.failed':
-      return { status: 400, message: 'The request body is not valid JSON.' };
-    case 'entity.too.large':
-      return { status: 413, message: 'The request body is too large.' };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, message: 'The request body encoding is not supported.' };
-    case 'request.aborted':
-      return { status: 400, message: 'The request was aborted.' };
-    default:
-      return undefined;
-  }
 }

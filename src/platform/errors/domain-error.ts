@@ -52,7 +52,8 @@ export function statusOfKind(kind: ErrorKind): number {
   }
 }
 
-export const invalidInput = (message: string) => new DomainError('bad_request', 'InvalidInput', message);
+export const invalidInput = (message: string) =>
+  new DomainError('bad_request', 'InvalidInput', message);
 
 /** `notFound('Organization')` → 404 "Organization not found." */
 export const notFound = (resource: string) =>

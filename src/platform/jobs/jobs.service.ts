@@ -44,7 +44,11 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.queues.set(name, { handler: handler as JobHandler<never>, options: { name, ...options } });
   }
 
-  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string> {
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: PgBoss.SendOptions = {},
+  ): Promise<string> {
     if (!this.queues.has(name)) throw new Error(`Unknown queue ${name}`);
     const id = await this.boss.send(name, data, { retryLimit: 3, retryBackoff: true, ...options });
     if (!id) throw new Error(`Job not queued on ${name} (a singleton already holds its place)`);

@@ -60,9 +60,18 @@ export async function paginate<T extends ObjectLiteral>(
   const page: Page<T> = { items, count: await count };
   if (rows.length > limit) {
     const last = items[items.length - 1];
-    page.next = { page: encodeCursor(order.keys.map((key) => key.of(last)), fingerprint) };
+    page.next = {
+      page: encodeCursor(
+        order.keys.map((key) => key.of(last)),
+        fingerprint,
+      ),
+    };
   }
   return page;
+}
+
+function isKeyValue(value: unknown): value is KeyValue {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
 function fingerprintOf<T>(order: KeysetOrder<T>): string {
@@ -77,7 +86,14 @@ export function encodeCursor(values: KeyValue[], fingerprint: string): string {
 export function decodeCursor(cursor: string, fingerprint: string, keyCount: number): KeyValue[] {
   try {
     const [printed, values] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (printed === fingerprint && Array.isArray(values) && values.length === keyCount) return values;
+    if (
+      printed === fingerprint &&
+      Array.isArray(values) &&
+      values.length === keyCount &&
+      values.every(isKeyValue)
+    ) {
+      return values;
+    }
   } catch {
     // fall through: any malformed cursor is the caller's mistake
   }

@@ -7,7 +7,9 @@ export const MAX_PAGE_SIZE = 1000;
 
 /** `page` and `limit`, shared by every list; extend it with the list's own filters. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ description: 'Identifier of the page of results to fetch (from `next.page`).' })
+  @ApiPropertyOptional({
+    description: 'Identifier of the page of results to fetch (from `next.page`).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)

@@ -4,7 +4,6 @@ import type { Role } from './roles';
  * Resource types the policy knows. A module adds its own by augmentation, next to its
  * resolver:  declare module '../platform/policy/access' { interface ResourceTypes { space: true } }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ResourceTypes {
   organization: true;
 }

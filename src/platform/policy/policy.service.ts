@@ -16,11 +16,16 @@ export class PolicyService {
   private readonly resolvers = new Map<ResourceType, AccessResolver>();
 
   register(resource: ResourceType, resolver: AccessResolver): void {
-    if (this.resolvers.has(resource)) throw new Error(`Access resolver for ${resource} registered twice`);
+    if (this.resolvers.has(resource))
+      throw new Error(`Access resolver for ${resource} registered twice`);
     this.resolvers.set(resource, resolver);
   }
 
-  resolve(userId: string, resource: ResourceType, resourceId: string): Promise<ResolvedAccess | null> {
+  resolve(
+    userId: string,
+    resource: ResourceType,
+    resourceId: string,
+  ): Promise<ResolvedAccess | null> {
     const resolver = this.resolvers.get(resource);
     if (!resolver) throw new Error(`No access resolver registered for ${resource}`);
     return resolver.resolve(userId, resourceId);

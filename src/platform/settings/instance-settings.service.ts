@@ -5,7 +5,9 @@ import { InstanceSetting } from './instance-setting.entity';
 
 @Injectable()
 export class InstanceSettings {
-  constructor(@InjectRepository(InstanceSetting) private readonly settings: Repository<InstanceSetting>) {}
+  constructor(
+    @InjectRepository(InstanceSetting) private readonly settings: Repository<InstanceSetting>,
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
     return (await this.settings.findOneBy({ key }))?.value;
@@ -15,7 +17,10 @@ export class InstanceSettings {
    * The stored value, or `create()`'s stored on first use. Concurrent first starts agree on
    * one value: the insert does nothing when another process got there first.
    */
-  async getOrCreate(key: string, create: () => string): Promise<{ value: string; created: boolean }> {
+  async getOrCreate(
+    key: string,
+    create: () => string,
+  ): Promise<{ value: string; created: boolean }> {
     const candidate = create();
     const inserted = await this.settings
       .createQueryBuilder()

@@ -33,7 +33,8 @@ function messagesOf(error: ValidationError, parent: string): string[] {
 function qualify(message: string, property: string, path: string): string {
   if (path === property) return message;
   const unknownPrefix = `property ${property} `;
-  if (message.startsWith(unknownPrefix)) return `property ${path} ${message.slice(unknownPrefix.length)}`;
+  if (message.startsWith(unknownPrefix))
+    return `property ${path} ${message.slice(unknownPrefix.length)}`;
   if (message.startsWith(`${property} `)) return `${path}${message.slice(property.length)}`;
   return `${path}: ${message}`;
 }

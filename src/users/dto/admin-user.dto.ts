@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsEmail,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  MaxLength,
+} from 'class-validator';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -20,7 +28,9 @@ export class CreateUserDto {
 }
 
 export class UpdateUserDto {
-  @ApiProperty({ description: 'A disabled user cannot authenticate; its tokens stop working at once.' })
+  @ApiProperty({
+    description: 'A disabled user cannot authenticate; its tokens stop working at once.',
+  })
   @IsBoolean()
   disabled!: boolean;
 }

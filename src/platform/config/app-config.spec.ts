@@ -1,0 +1,364 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getMetadataStorage } from 'class-validator';
+import { AppConfig, ConfigurationError, loadConfig } from './app-config';
+
+/** Runs `fn`, expecting a ConfigurationError, and returns it. */
+function configurationError(fn: () => unknown): ConfigurationError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return error as ConfigurationError;
+  }
+  throw new Error('expected a ConfigurationError, but nothing was thrown');
+}
+
+describe('loadConfig', () => {
+  describe('defaults', () => {
+    const config = loadConfig({});
+
+    it('returns an AppConfig', () => {
+      expect(config).toBeInstanceOf(AppConfig);
+    });
+
+    it.each([
+      ['PORT', 3000],
+      ['HOST', '0.0.0.0'],
+      ['DATABASE_POOL_SIZE', 10],
+      ['DATA_DIR', './.data'],
+      ['MIGRATIONS_RUN', true],
+      ['SEED_DEMO', true],
+      ['LOG_LEVEL', 'info'],
+      ['BODY_LIMIT', '10mb'],
+      ['RATE_LIMIT_PER_MINUTE', 600],
+      ['OUTBOUND_ALLOW_PRIVATE', false],
+      ['OUTBOUND_TIMEOUT_MS', 15000],
+      ['OUTBOUND_MAX_BYTES', 20 * 1024 * 1024],
+      ['JOBS_IN_PROCESS', true],
+    ] as const)('%s defaults to %p', (name, expected) => {
+      expect(config[name]).toStrictEqual(expected);
+    });
+
+    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY'] as const)(
+      '%s is unset by default',
+      (name) => {
+        expect(config[name]).toBeUndefined();
+      },
+    );
+
+    it('uses the embedded database on disk', () => {
+      expect(config.embeddedDatabase).toBe(true);
+      expect(config.inMemory).toBe(false);
+    });
+
+    it('uses process.env when no environment is given', () => {
+      const saved = process.env.PORT;
+      process.env.PORT = '4321';
+      try {
+        expect(loadConfig().PORT).toBe(4321);
+      } finally {
+        if (saved === undefined) delete process.env.PORT;
+        else process.env.PORT = saved;
+      }
+    });
+  });
+
+  describe('parsing', () => {
+    it.each([
+      ['true', true],
+      ['TRUE', true],
+      ['1', true],
+      ['yes', true],
+      ['on', true],
+      [' true ', true],
+      ['false', false],
+      ['False', false],
+      ['0', false],
+      ['no', false],
+      ['off', false],
+    ])('reads the boolean %p as %p', (raw, expected) => {
+      expect(loadConfig({ SEED_DEMO: raw }).SEED_DEMO).toBe(expected);
+      expect(loadConfig({ MIGRATIONS_RUN: raw }).MIGRATIONS_RUN).toBe(expected);
+      expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: raw }).OUTBOUND_ALLOW_PRIVATE).toBe(expected);
+      expect(loadConfig({ JOBS_IN_PROCESS: raw }).JOBS_IN_PROCESS).toBe(expected);
+    });
+
+    it('reads integers from strings', () => {
+      const config = loadConfig({
+        PORT: '8080',
+        DATABASE_POOL_SIZE: '25',
+        RATE_LIMIT_PER_MINUTE: '0',
+        OUTBOUND_TIMEOUT_MS: '2500',
+        OUTBOUND_MAX_BYTES: '1024',
+      });
+      expect(config.PORT).toBe(8080);
+      expect(config.DATABASE_POOL_SIZE).toBe(25);
+      expect(config.RATE_LIMIT_PER_MINUTE).toBe(0);
+      expect(config.OUTBOUND_TIMEOUT_MS).toBe(2500);
+      expect(config.OUTBOUND_MAX_BYTES).toBe(1024);
+    });
+
+    it('tolerates whitespace around integers', () => {
+      expect(loadConfig({ PORT: ' 4000 ' }).PORT).toBe(4000);
+    });
+
+    it('accepts the edges of the port range', () => {
+      expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+      expect(loadConfig({ PORT: '65535' }).PORT).toBe(65535);
+    });
+
+    it('keeps strings as given', () => {
+      const config = loadConfig({
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/bindery',
+        LOG_LEVEL: 'debug',
+        BODY_LIMIT: '512KB',
+      });
+      expect(config.HOST).toBe('127.0.0.1');
+      expect(config.DATA_DIR).toBe('/var/lib/bindery');
+      expect(config.LOG_LEVEL).toBe('debug');
+      expect(config.BODY_LIMIT).toBe('512KB');
+    });
+
+    it('accepts valid optional settings', () => {
+      const config = loadConfig({
+        DATABASE_URL: 'postgresql://bindery:pw@db:5432/bindery',
+        ADMIN_TOKEN: 'a'.repeat(32),
+        SECRET_KEY: 's'.repeat(40),
+        PUBLIC_URL: 'https://api.example.com',
+        APP_URL: 'https://app.example.com',
+      });
+      expect(config.DATABASE_URL).toBe('postgresql://bindery:pw@db:5432/bindery');
+      expect(config.embeddedDatabase).toBe(false);
+      expect(config.ADMIN_TOKEN).toBe('a'.repeat(32));
+      expect(config.SECRET_KEY).toBe('s'.repeat(40));
+    });
+
+    it('accepts postgres:// as well as postgresql://', () => {
+      expect(loadConfig({ DATABASE_URL: 'postgres://localhost/db' }).DATABASE_URL).toBe(
+        'postgres://localhost/db',
+      );
+    });
+
+    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY'])(
+      'treats an empty or blank %s as unset',
+      (name) => {
+        expect(loadConfig({ [name]: '' })[name as keyof AppConfig]).toBeUndefined();
+        expect(loadConfig({ [name]: '   ' })[name as keyof AppConfig]).toBeUndefined();
+      },
+    );
+
+    it('treats DATA_DIR=memory as in-memory', () => {
+      expect(loadConfig({ DATA_DIR: 'memory' }).inMemory).toBe(true);
+    });
+
+    it('ignores variables that are not settings', () => {
+      const config = loadConfig({ PATH: '/usr/bin', HOME: '/root', port: '1' });
+      expect(config).not.toHaveProperty('PATH');
+      expect(config).not.toHaveProperty('HOME');
+      expect(config.PORT).toBe(3000);
+    });
+
+    it('ignores settings whose value is undefined', () => {
+      expect(loadConfig({ PORT: undefined }).PORT).toBe(3000);
+    });
+
+    it('lets overrides win over the environment', () => {
+      const config = loadConfig(
+        { PORT: '4000', SEED_DEMO: 'true' },
+        { PORT: 5000, SEED_DEMO: false },
+      );
+      expect(config.PORT).toBe(5000);
+      expect(config.SEED_DEMO).toBe(false);
+    });
+
+    it('parses string overrides like the environment', () => {
+      expect(loadConfig({}, { PORT: '5001', SEED_DEMO: 'off' })).toMatchObject({
+        PORT: 5001,
+        SEED_DEMO: false,
+      });
+    });
+
+    it('validates overrides', () => {
+      const error = configurationError(() => loadConfig({}, { PORT: -1 }));
+      expect(error.message).toContain('PORT');
+    });
+  });
+
+  describe('bad values', () => {
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '-1'],
+      ['PORT', '3000.5'],
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', '201'],
+      ['LOG_LEVEL', 'loud'],
+      ['LOG_LEVEL', 'INFO'],
+      ['SEED_DEMO', 'maybe'],
+      ['MIGRATIONS_RUN', 'sometimes'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['DATABASE_URL', 'postgres://'],
+      ['ADMIN_TOKEN', 'too-short'],
+      ['ADMIN_TOKEN', 'a'.repeat(31)],
+      ['SECRET_KEY', 'short'],
+      ['PUBLIC_URL', 'ftp://x'],
+      ['PUBLIC_URL', 'example.com'],
+      ['APP_URL', 'ftp://x'],
+      ['BODY_LIMIT', 'lots'],
+      ['BODY_LIMIT', '10gb'],
+      ['RATE_LIMIT_PER_MINUTE', '-1'],
+      ['OUTBOUND_TIMEOUT_MS', '99'],
+      ['OUTBOUND_MAX_BYTES', '1023'],
+    ])('rejects %s=%p, naming the setting', (name, value) => {
+      const error = configurationError(() => loadConfig({ [name]: value }));
+      expect(error.name).toBe('ConfigurationError');
+      expect(error.problems.length).toBeGreaterThan(0);
+      for (const problem of error.problems) expect(problem).toContain(name);
+      expect(error.message).toContain(name);
+    });
+
+    it('treats an empty value as the default', () => {
+      const config = loadConfig({ PORT: '', DATA_DIR: ' ', JOBS_IN_PROCESS: '', DATABASE_URL: '' });
+      expect(config.PORT).toBe(3000);
+      expect(config.DATA_DIR).toBe('./.data');
+      expect(config.JOBS_IN_PROCESS).toBe(true);
+      expect(config.DATABASE_URL).toBeUndefined();
+    });
+
+    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY'])(
+      'never echoes the value of %s',
+      (name) => {
+        const secret = name === 'DATABASE_URL' ? 'mysql://root:hunter2@db' : 'hunter2';
+        const error = configurationError(() => loadConfig({ [name]: secret }));
+        expect(error.message).toContain(name);
+        expect(error.message).not.toContain('hunter2');
+      },
+    );
+
+    it('explains each problem in words', () => {
+      expect(configurationError(() => loadConfig({ PORT: '70000' })).problems).toContain(
+        'PORT must not be greater than 65535 (got 70000)',
+      );
+      expect(configurationError(() => loadConfig({ DATABASE_URL: 'mysql://x' })).problems).toEqual([
+        'DATABASE_URL must be a postgres:// URL',
+      ]);
+      expect(configurationError(() => loadConfig({ PUBLIC_URL: 'ftp://x' })).problems).toEqual([
+        'PUBLIC_URL must be an http(s) URL (got "ftp://x")',
+      ]);
+    });
+
+    it('reports several bad settings together', () => {
+      const error = configurationError(() =>
+        loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', SEED_DEMO: 'maybe', BODY_LIMIT: 'lots' }),
+      );
+      for (const name of ['PORT', 'LOG_LEVEL', 'SEED_DEMO', 'BODY_LIMIT']) {
+        expect(error.problems.some((problem) => problem.startsWith(`${name} `))).toBe(true);
+        expect(error.message).toContain(`  - ${name} `);
+      }
+      expect(error.message.startsWith('Invalid configuration:\n')).toBe(true);
+      expect(error.problems.some((problem) => problem.startsWith('HOST'))).toBe(false);
+    });
+  });
+
+  describe('publicUrl and appUrl', () => {
+    it('defaults publicUrl to http://localhost:PORT', () => {
+      expect(loadConfig({}).publicUrl).toBe('http://localhost:3000');
+      expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    });
+
+    it('uses PUBLIC_URL without trailing slashes', () => {
+      expect(loadConfig({ PUBLIC_URL: 'https://api.example.com' }).publicUrl).toBe(
+        'https://api.example.com',
+      );
+      expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe(
+        'https://api.example.com',
+      );
+      expect(loadConfig({ PUBLIC_URL: 'https://example.com/bindery///' }).publicUrl).toBe(
+        'https://example.com/bindery',
+      );
+    });
+
+    it('defaults appUrl to publicUrl', () => {
+      expect(loadConfig({}).appUrl).toBe('http://localhost:3000');
+      expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).appUrl).toBe(
+        'https://api.example.com',
+      );
+    });
+
+    it('uses APP_URL without trailing slashes', () => {
+      const config = loadConfig({
+        PUBLIC_URL: 'https://api.example.com',
+        APP_URL: 'https://app.example.com/docs/',
+      });
+      expect(config.appUrl).toBe('https://app.example.com/docs');
+      expect(config.publicUrl).toBe('https://api.example.com');
+    });
+  });
+});
+
+describe('.env.example', () => {
+  const path = join(__dirname, '..', '..', '..', '.env.example');
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/);
+
+  /** Settings set in the file (`NAME=value`), with their values. */
+  const set = new Map<string, string>();
+  /** Settings listed commented out (`# NAME=`). */
+  const commented = new Set<string>();
+  /** Every listed setting, in file order. */
+  const listed: string[] = [];
+  for (const line of lines) {
+    const active = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    const inactive = /^#\s*([A-Z][A-Z0-9_]*)=/.exec(line);
+    if (active) {
+      set.set(active[1], active[2]);
+      listed.push(active[1]);
+    } else if (inactive) {
+      commented.add(inactive[1]);
+      listed.push(inactive[1]);
+    }
+  }
+
+  /** AppConfig's settings: every property that carries a validation decorator, in class order. */
+  const settings = [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(AppConfig, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    ),
+  ];
+  const defaults = new AppConfig() as unknown as Record<string, unknown>;
+
+  it('finds AppConfig settings to compare with', () => {
+    expect(settings).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'SECRET_KEY']));
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
+  it('lists each setting once', () => {
+    expect(listed.length).toBe(new Set(listed).size);
+  });
+
+  it("lists exactly AppConfig's settings", () => {
+    expect([...listed].sort()).toEqual([...settings].sort());
+  });
+
+  it("lists the settings in AppConfig's order", () => {
+    expect(listed).toEqual(settings);
+  });
+
+  it('comments out exactly the settings that have no default', () => {
+    const unsetByDefault = settings.filter((name) => defaults[name] === undefined);
+    expect([...commented].sort()).toEqual([...unsetByDefault].sort());
+  });
+
+  it("gives each set setting AppConfig's default", () => {
+    for (const [name, value] of set) {
+      expect({ name, value }).toEqual({ name, value: String(defaults[name]) });
+    }
+  });
+
+  it('loads to the same configuration as no environment at all', () => {
+    expect(loadConfig(Object.fromEntries(set))).toEqual(loadConfig({}));
+  });
+});

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listGitbookOperationIds } from '../helpers/conformance';
+import { createTestApp, TestApp } from '../helpers/app';
+
+/** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
+const NEWER_THAN_0146 = new Set(['createOrganization']);
+
+describe('health and API document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('GET /health checks the database without a token', async () => {
+    const res = await t.anonymous.get('/health').expect(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.body.details.database.status).toBe('up');
+  });
+
+  it('serves the Swagger UI at /docs', async () => {
+    const res = await t.anonymous.get('/docs/').expect(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+
+  it('serves the document at /docs-json with bearer auth and GitBook operationIds', async () => {
+    const res = await t.anonymous.get('/docs-json').expect(200);
+    const document = res.body;
+    expect(document.components.securitySchemes.user).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as object),
+    );
+    const ids = operations.map((op: { operationId: string }) => op.operationId);
+    expect(ids).toEqual(
+      expect.arrayContaining(['getAuthenticatedUser', 'getUserById', 'getOrganizationById']),
+    );
+    expect(document.paths['/v1/orgs/{organizationId}'].get.security).toEqual([{ user: [] }]);
+  });
+
+  it("uses GitBook's operationId for every GitBook operation it serves", async () => {
+    const res = await t.anonymous.get('/docs-json').expect(200);
+    const gitbook = new Set(listGitbookOperationIds());
+    const paths = res.body.paths as Record<string, Record<string, { operationId: string }>>;
+    const unknown = Object.values(paths)
+      .flatMap((item) => Object.values(item).map((operation) => operation.operationId))
+      .filter((id) => !gitbook.has(id) && !id.startsWith('admin') && !NEWER_THAN_0146.has(id));
+    expect(unknown).toEqual([]);
+  });
+
+  it('matches the committed openapi/bindery.openapi.json paths', async () => {
+    const res = await t.anonymous.get('/docs-json').expect(200);
+    const committed = JSON.parse(
+      readFileSync(join(__dirname, '../../openapi/bindery.openapi.json'), 'utf8'),
+    );
+    expect(Object.keys(res.body.paths).sort()).toEqual(Object.keys(committed.paths).sort());
+  });
+});
