@@ -9,6 +9,7 @@ import { AppConfig } from './platform/config/app-config';
 import { bodyErrors } from './platform/errors/body-errors.middleware';
 import { Database, openDatabase } from './platform/database/database';
 import { setupSwagger } from './platform/swagger/openapi';
+import { InstanceSecret } from './platform/settings/instance-secret';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
 
@@ -49,6 +50,7 @@ export async function createApp(
     configureApp(app as NestExpressApplication, config);
     assertEveryRouteDeclaresAccess(app);
     await app.init();
+    await app.get(InstanceSecret).initialize();
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
     const started = app;
@@ -83,6 +85,5 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   applyRoutePrefix(app);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   setupSwagger(app, config.publicUrl);
 }

@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { InstanceSetting } from './instance-setting.entity';
+import { InstanceSecret } from './instance-secret';
 import { InstanceSettings } from './instance-settings.service';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([InstanceSetting])],
-  providers: [InstanceSettings],
-  exports: [InstanceSettings],
+  providers: [InstanceSettings, InstanceSecret],
+  exports: [InstanceSettings, InstanceSecret],
 })
 export class SettingsModule {}

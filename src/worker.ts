@@ -1,0 +1,29 @@
+import { ConfigurationError, loadConfig } from './platform/config/app-config';
+import { createApp } from './setup';
+
+/**
+ * `npm run worker`: a process that only works background jobs (no HTTP listener), for
+ * deployments that run the API with JOBS_IN_PROCESS=false and scale workers separately.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(undefined, { JOBS_IN_PROCESS: true, SEED_DEMO: false });
+  const bindery = await createApp(config);
+  process.stdout.write('Bindery worker is processing jobs.\n');
+  const stop = () => {
+    bindery.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    error instanceof ConfigurationError
+      ? `${error.message}\n`
+      : `Worker failed to start: ${String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { JobsService } from '../../src/platform/jobs/jobs.service';
+import { createTestApp, TestApp } from '../helpers/app';
+
+@Injectable()
+class EchoWorker implements OnModuleInit {
+  readonly seen: string[] = [];
+
+  constructor(private readonly jobs: JobsService) {}
+
+  onModuleInit(): void {
+    this.jobs.define<{ word: string }>('test-echo', async ({ word }) => {
+      if (word === 'fail') throw new Error('refused on purpose');
+      this.seen.push(word);
+    });
+  }
+}
+
+@Module({ providers: [EchoWorker] })
+class EchoModule {}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('background jobs (pg-boss)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, { modules: [EchoModule] });
+  });
+  afterAll(() => t.close());
+
+  it('works a queued job in the API process and records it completed', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const id = await jobs.send('test-echo', { word: 'hello' });
+    await waitFor(async () => (await jobs.state('test-echo', id)) === 'completed');
+    expect(t.bindery.app.get(EchoWorker).seen).toContain('hello');
+  });
+
+  it('records a failing job as retrying or failed, not lost', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const id = await jobs.send('test-echo', { word: 'fail' }, { retryLimit: 0 });
+    await waitFor(async () => (await jobs.state('test-echo', id)) === 'failed');
+  });
+
+  it('refuses to queue on an undefined queue', async () => {
+    await expect(t.bindery.app.get(JobsService).send('no-such-queue', {})).rejects.toThrow(
+      /Unknown queue/,
+    );
+  });
+});
