@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
 import { Member } from './entities/member.entity';
+import { Organization } from './entities/organization.entity';
 
 /** A user's access to an organization is its membership: its role, or null for a guest. */
 @Injectable()
@@ -17,13 +18,23 @@ export class OrganizationAccessResolver implements AccessResolver, OnModuleInit 
     this.policy.register('organization', this);
   }
 
-  async resolve(userId: string, organizationId: string): Promise<ResolvedAccess | null> {
-    const member = await this.members.findOne({
-      // Select a non-null column too: TypeORM reads a row of only nulls (a guest) as no row.
-      select: { userId: true, role: true },
-      where: { organizationId, userId, disabled: false },
-    });
-    if (!member) return null;
-    return { resource: 'organization', id: organizationId, organizationId, role: member.role };
+  /** One query: the membership and the organization it opens, which handlers then use. */
+  async resolve(userId: string, organizationId: string): Promise<ResolvedAccess<Organization> | null> {
+    const member = await this.members
+      .createQueryBuilder('m')
+      .innerJoinAndSelect('m.organization', 'o')
+      .where('m.organization_id = :organizationId AND m.user_id = :userId AND NOT m.disabled', {
+        organizationId,
+        userId,
+      })
+      .getOne();
+    if (!member?.organization) return null;
+    return {
+      resource: 'organization',
+      id: organizationId,
+      organizationId,
+      role: member.role,
+      entity: member.organization,
+    };
   }
 }

@@ -9,6 +9,7 @@ import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationResponse } from './dto/organization.response';
 import { OrganizationsPresenter } from './organizations.presenter';
+import { Organization } from './entities/organization.entity';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')
@@ -58,7 +59,7 @@ export class OrganizationsController {
   @Access('organization', 'view')
   @ApiOperation({ operationId: 'getOrganizationById', summary: 'Get an organization by its ID' })
   @ApiOkResponse({ type: OrganizationResponse })
-  async get(@Granted() access: ResolvedAccess): Promise<OrganizationResponse> {
-    return this.presenter.present(await this.organizations.get(access.id), access.role);
+  get(@Granted() access: ResolvedAccess<Organization>): OrganizationResponse {
+    return this.presenter.present(access.entity as Organization, access.role);
   }
 }

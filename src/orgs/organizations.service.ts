@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
-import { notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
@@ -13,7 +12,6 @@ import { Organization } from './entities/organization.entity';
 @Injectable()
 export class OrganizationsService {
   constructor(
-    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     @InjectRepository(Member) private readonly members: Repository<Member>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -62,12 +60,6 @@ export class OrganizationsService {
       return organization;
     };
     return manager ? work(manager) : this.dataSource.transaction(work);
-  }
-
-  async get(organizationId: string): Promise<Organization> {
-    const organization = await this.organizations.findOneBy({ id: organizationId });
-    if (!organization) throw notFound('Organization');
-    return organization;
   }
 
   /** The organizations the user is a member of (guest included), newest first. */

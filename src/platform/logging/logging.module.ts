@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
@@ -23,6 +24,8 @@ function routeOf(request: IncomingMessage): string | undefined {
 export const LoggingModule = LoggerModule.forRootAsync({
   inject: [AppConfig],
   useFactory: (config: AppConfig) => ({
+    // Express 5 path syntax for "every route" (the default '*' draws a deprecation warning).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       level: config.LOG_LEVEL,
       genReqId: requestId,

@@ -13,11 +13,16 @@ export type ResourceType = keyof ResourceTypes;
 export type AccessLevel = 'view' | Role;
 
 /** What the caller may do on one resource: its effective role (null = sees it, holds no role). */
-export interface ResolvedAccess {
+export interface ResolvedAccess<T = unknown> {
   resource: ResourceType;
   id: string;
   organizationId: string;
   role: Role | null;
+  /**
+   * The resource itself when the resolver had to load it to decide (it usually does), so the
+   * handler does not read it again.
+   */
+  entity?: T;
 }
 
 export type AccessRequirement =
