@@ -19,7 +19,10 @@ export class OrganizationAccessResolver implements AccessResolver, OnModuleInit 
   }
 
   /** One query: the membership and the organization it opens, which handlers then use. */
-  async resolve(userId: string, organizationId: string): Promise<ResolvedAccess<Organization> | null> {
+  async resolve(
+    userId: string,
+    organizationId: string,
+  ): Promise<ResolvedAccess<Organization> | null> {
     const member = await this.members
       .createQueryBuilder('m')
       .innerJoinAndSelect('m.organization', 'o')
