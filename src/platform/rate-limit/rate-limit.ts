@@ -3,6 +3,7 @@ import { ThrottlerGuard, ThrottlerModule, ThrottlerModuleOptions } from '@nestjs
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 import { bearerTokenHash } from '../auth/bearer';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 
 /**
  * Requests per minute per API token (per client address without one), with
@@ -21,6 +22,7 @@ export const RateLimitModule = ThrottlerModule.forRootAsync({
   inject: [AppConfig],
   useFactory: (config: AppConfig): ThrottlerModuleOptions => ({
     throttlers: [{ name: 'default', ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+    storage: new FixedWindowThrottlerStorage(),
     skipIf: (context: ExecutionContext) =>
       config.RATE_LIMIT_PER_MINUTE === 0 ||
       !context.switchToHttp().getRequest<Request>().path.startsWith('/v1/'),
