@@ -4,8 +4,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { UserActor } from '../platform/auth/actor';
 import { Authenticator } from '../platform/auth/authenticator';
 import { Clock } from '../platform/clock/clock';
+import { entityFromRow } from '../platform/database/entity-from-row';
 import { newId, newSecret, sha256Hex } from '../platform/ids/ids';
 import { ApiToken } from './entities/api-token.entity';
+import { User } from './entities/user.entity';
 
 export const TOKEN_PREFIX = 'bnd_';
 
@@ -36,12 +38,15 @@ export class TokensService extends Authenticator {
     return token;
   }
 
+  /** Plain SQL: it runs on every request (see entityFromRow). */
   async authenticate(tokenHash: string): Promise<UserActor | null> {
-    const rows: { user_id: string }[] = await this.dataSource.query(
-      `SELECT t.user_id FROM api_tokens t JOIN users u ON u.id = t.user_id
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND NOT u.disabled`,
       [tokenHash],
     );
-    return rows.length ? { kind: 'user', userId: rows[0].user_id, tokenHash } : null;
+    if (rows.length === 0) return null;
+    const user = entityFromRow(this.dataSource, User, rows[0]);
+    return { kind: 'user', userId: user.id, user, tokenHash };
   }
 }

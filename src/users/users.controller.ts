@@ -18,8 +18,8 @@ export class UsersController {
   @Access.user()
   @ApiOperation({ operationId: 'getAuthenticatedUser', summary: 'Get the authenticated user' })
   @ApiOkResponse({ type: UserResponse })
-  async me(@CurrentUser() actor: UserActor): Promise<UserResponse> {
-    return this.presenter.user(await this.users.get(actor.userId));
+  me(@CurrentUser() actor: UserActor): UserResponse {
+    return this.presenter.user(actor.user);
   }
 
   @Get('users/:userId')

@@ -1,9 +1,12 @@
 import type { Request } from 'express';
+import type { User } from '../../users/entities/user.entity';
 import type { ResolvedAccess } from '../policy/access';
 
 export interface UserActor {
   kind: 'user';
   userId: string;
+  /** The user, read with the token in the same query. */
+  user: User;
   /** SHA-256 of the token used, for per-token rate limits and audit. */
   tokenHash: string;
 }
