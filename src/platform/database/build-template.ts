@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHIPPED_TEMPLATE } from './database';
+import { SHIPPED_TEMPLATE_ARCHIVE, SHIPPED_TEMPLATE_FOLDER } from './database';
 import { EmbeddedDatabase } from './embedded-database';
 import { prepareDatabase } from './template';
 
 const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'migrations');
-const MANIFEST = `${SHIPPED_TEMPLATE}.json`;
+const MANIFEST = `${SHIPPED_TEMPLATE_FOLDER}.json`;
 
 /** What the template was built from: rebuilt only when the migrations or pg-boss change. */
 function manifest(): string {
@@ -22,23 +22,23 @@ function manifest(): string {
  */
 async function main(): Promise<void> {
   const wanted = manifest();
-  if (
-    existsSync(SHIPPED_TEMPLATE) &&
-    existsSync(MANIFEST) &&
-    readFileSync(MANIFEST, 'utf8') === wanted
-  ) {
-    return;
-  }
-  const database = await EmbeddedDatabase.start({ maxConnections: 4 });
+  const built = [SHIPPED_TEMPLATE_FOLDER, SHIPPED_TEMPLATE_ARCHIVE, MANIFEST].every(existsSync);
+  if (built && readFileSync(MANIFEST, 'utf8') === wanted) return;
+  rmSync(SHIPPED_TEMPLATE_FOLDER, { recursive: true, force: true });
+  const database = await EmbeddedDatabase.start({
+    dataDir: SHIPPED_TEMPLATE_FOLDER,
+    maxConnections: 4,
+  });
   try {
     await prepareDatabase(database.url);
     const archive = await database.dump('gzip');
-    writeFileSync(SHIPPED_TEMPLATE, Buffer.from(await archive.arrayBuffer()));
-    writeFileSync(MANIFEST, wanted);
+    writeFileSync(SHIPPED_TEMPLATE_ARCHIVE, Buffer.from(await archive.arrayBuffer()));
   } finally {
     await database.stop();
   }
+  writeFileSync(MANIFEST, wanted);
 }
+
 main().catch((error: unknown) => {
   process.stderr.write(`Could not build the embedded database template: ${String(error)}\n`);
   process.exit(1);

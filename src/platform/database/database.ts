@@ -4,8 +4,13 @@ import { gunzipSync } from 'node:zlib';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase } from './embedded-database';
 
-/** A migrated database archive shipped by `npm run build`, so a first start skips initdb. */
-export const SHIPPED_TEMPLATE = join(__dirname, '..', '..', '..', 'embedded-template.tar.gz');
+/**
+ * A migrated database shipped by `npm run build`, so that a first start skips initdb and the
+ * migrations: as a folder of database files (copied for a data folder) and as an archive
+ * (loaded for DATA_DIR=memory).
+ */
+export const SHIPPED_TEMPLATE_FOLDER = join(__dirname, '..', '..', '..', 'embedded-template');
+export const SHIPPED_TEMPLATE_ARCHIVE = `${SHIPPED_TEMPLATE_FOLDER}.tar.gz`;
 
 export interface Database {
   url: string;
@@ -28,15 +33,17 @@ export async function openDatabase(
   }
   const embedded = await EmbeddedDatabase.start({
     dataDir: config.inMemory ? undefined : join(config.DATA_DIR, 'postgres'),
-    template: options.template ?? shippedTemplate(),
+    template: options.template ?? shippedTemplate(config.inMemory),
     // The pg pool, the job queue's pool and a few for tools.
     maxConnections: config.DATABASE_POOL_SIZE + 10,
   });
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };
 }
 
-/** Unzipped here (native zlib) rather than by PGlite: half the start time of a first run. */
-function shippedTemplate(): Blob | undefined {
-  if (!existsSync(SHIPPED_TEMPLATE)) return undefined;
-  return new Blob([gunzipSync(readFileSync(SHIPPED_TEMPLATE))]);
+function shippedTemplate(inMemory: boolean): Blob | { folder: string } | undefined {
+  if (!inMemory)
+    return existsSync(SHIPPED_TEMPLATE_FOLDER) ? { folder: SHIPPED_TEMPLATE_FOLDER } : undefined;
+  if (!existsSync(SHIPPED_TEMPLATE_ARCHIVE)) return undefined;
+  // Unzipped here with native zlib: PGlite's own gunzip is several times slower.
+  return new Blob([gunzipSync(readFileSync(SHIPPED_TEMPLATE_ARCHIVE))]);
 }

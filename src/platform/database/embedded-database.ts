@@ -1,12 +1,15 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 
 export interface EmbeddedDatabaseOptions {
   /** Folder of the database files; undefined keeps everything in memory. */
   dataDir?: string;
-  /** A `dumpDataDir()` archive to start from when the folder is empty (or in memory). */
-  template?: Blob;
+  /**
+   * What an empty database starts from: a `dump()` archive, or (on disk only) a folder of
+   * database files to copy, which is about twice as fast to start from as an archive.
+   */
+  template?: Blob | { folder: string };
   /** Connections the socket server accepts at once (the `pg` pool size plus the job queue's). */
   maxConnections: number;
 }
@@ -28,10 +31,12 @@ export class EmbeddedDatabase {
     const { dataDir, template } = options;
     const fresh = !dataDir || isEmptyFolder(dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    const db = await PGlite.create({
-      dataDir,
-      loadDataDir: fresh ? template : undefined,
-    });
+    let archive: Blob | undefined;
+    if (fresh && template instanceof Blob) archive = template;
+    else if (fresh && template && !(template instanceof Blob) && dataDir) {
+      cpSync(template.folder, dataDir, { recursive: true });
+    }
+    const db = await PGlite.create({ dataDir, loadDataDir: archive });
     const server = new PGLiteSocketServer({
       db,
       host: '127.0.0.1',
