@@ -17,7 +17,12 @@ function requestId(request: IncomingMessage, response: ServerResponse): string {
 /** The matched route pattern (`/v1/orgs/:organizationId`), not the raw URL, for grouping. */
 function routeOf(request: IncomingMessage): string | undefined {
   const route = (request as IncomingMessage & { route?: { path?: string } }).route;
-  return route?.path;
+  // Unmatched requests only went through the logging middleware's catch-all pattern.
+  return route?.path?.includes('{*path}') ? undefined : route?.path;
+}
+
+function withRoute(request: IncomingMessage, _response: ServerResponse, value: object) {
+  return { ...value, route: routeOf(request) };
 }
 
 /** pino JSON logs: one line per request with method, route, status, duration and request id. */
@@ -35,7 +40,9 @@ export const LoggingModule = LoggerModule.forRootAsync({
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
-      customProps: (request: IncomingMessage) => ({ route: routeOf(request) }),
+      // Added when the request ends: only then is the matched route known.
+      customSuccessObject: withRoute,
+      customErrorObject: withRoute,
       customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
         error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
       customSuccessMessage: (req: IncomingMessage, res: ServerResponse) =>
