@@ -1,19 +1,11 @@
 import { AppConfig, ConfigurationError, loadConfig } from './platform/config/app-config';
-import { BinderyApp, createApp } from './setup';
+import { BinderyApp, closeOnSignals, createApp } from './setup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const bindery = await createApp(config);
   await bindery.app.listen(config.PORT, config.HOST);
-  // Close the application, then the database (the embedded one checkpoints its files).
-  const stop = () => {
-    bindery.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  closeOnSignals(bindery);
   // performance.now() counts from the process start, module loading included.
   printBanner(bindery, config, performance.now());
 }

@@ -87,3 +87,15 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useGlobalPipes(createValidationPipe());
   setupSwagger(app, config.publicUrl);
 }
+
+/** On SIGTERM or SIGINT: close the application, then the database (the embedded one checkpoints). */
+export function closeOnSignals(bindery: BinderyApp): void {
+  const stop = () => {
+    bindery.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

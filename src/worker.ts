@@ -1,5 +1,5 @@
 import { ConfigurationError, loadConfig } from './platform/config/app-config';
-import { createApp } from './setup';
+import { closeOnSignals, createApp } from './setup';
 
 /**
  * `npm run worker`: a process that only works background jobs (no HTTP listener), for
@@ -9,14 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig(undefined, { JOBS_IN_PROCESS: true, SEED_DEMO: false });
   const bindery = await createApp(config);
   process.stdout.write('Bindery worker is processing jobs.\n');
-  const stop = () => {
-    bindery.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  closeOnSignals(bindery);
 }
 
 main().catch((error: unknown) => {
