@@ -1,7 +1,6 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AdminToken } from './platform/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
@@ -10,6 +9,8 @@ import { bodyErrors } from './platform/errors/body-errors.middleware';
 import { Database, openDatabase } from './platform/database/database';
 import { setupSwagger } from './platform/swagger/openapi';
 import { InstanceSecret } from './platform/settings/instance-secret';
+import { requestLogging } from './platform/logging/request-logging';
+import { PinoLoggerService } from './platform/logging/pino-logger.service';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
 
@@ -78,7 +79,9 @@ export function applyRoutePrefix(app: INestApplication): void {
 }
 
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
+  const logger = app.get(PinoLoggerService);
+  app.useLogger(logger);
+  app.use(requestLogging(logger.pino));
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
   app.use(bodyErrors);
   app.set('trust proxy', 'loopback');
