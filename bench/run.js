@@ -6,7 +6,7 @@
  *
  * Env: DATABASE_URL (a PostgreSQL server to create a throwaway database on; unset = embedded
  * PGlite in this process), BENCH_DURATION (seconds per measured run, default 10),
- * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 2).
+ * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 5).
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -25,7 +25,8 @@ const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
-const WARMUP = positiveNumber('BENCH_WARMUP', 2);
+// Long enough for the JIT to settle and the pools to fill; 2 s left the first target's figures unstable.
+const WARMUP = positiveNumber('BENCH_WARMUP', 5);
 const USERS = 50;
 const EXTRA_ORGS = 20;
 const POOL_SIZE = 10;
