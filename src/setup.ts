@@ -36,9 +36,10 @@ const compileDefault = (root: DynamicModule) =>
   NestFactory.create<NestExpressApplication>(root, { bodyParser: false, bufferLogs: true });
 
 /**
- * Everything between "configuration is valid" and "ready to serve": database (embedded or
- * not), migrations (run by TypeORM as it connects), the Nest application with its pipes, filters and Swagger, the
- * administrator token and the demo seed. `main.ts` and the test app factory both use it.
+ * Everything between "configuration is valid" and "ready to serve": the database (embedded
+ * or not), migrations (run by TypeORM as it connects), the Nest application with its pipes,
+ * filters and Swagger, the administrator token and the demo seed. `main.ts`, the worker and
+ * the test app factory all start through it.
  */
 export async function createApp(
   config: AppConfig,
