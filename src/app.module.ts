@@ -1,6 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
+import { InvitesModule } from './orgs/invites/invites.module';
+import { MembersModule } from './orgs/members/members.module';
 import { OrgsModule } from './orgs/orgs.module';
+import { SamlModule } from './orgs/saml/saml.module';
+import { TeamsModule } from './orgs/teams/teams.module';
 import { AccessGuard } from './platform/auth/access.guard';
 import { AppConfig } from './platform/config/app-config';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
@@ -10,7 +15,16 @@ import { SeedModule } from './seed/seed.module';
 import { UsersModule } from './users/users.module';
 
 /** Domain modules, one per area of the API. A new area is one more import here. */
-const DOMAIN_MODULES = [UsersModule, OrgsModule, SeedModule];
+const DOMAIN_MODULES = [
+  UsersModule,
+  OrgsModule,
+  MembersModule,
+  TeamsModule,
+  SamlModule,
+  InvitesModule,
+  AgentInstructionsModule,
+  SeedModule,
+];
 
 @Module({})
 export class AppModule {
