@@ -1,13 +1,26 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
+import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationResponse } from './dto/organization.response';
+import {
+  SearchOrganizationContentQueryDto,
+  SearchSpaceResultResponse,
+} from './dto/search-organization-content.dto';
+import { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { OrganizationsPresenter } from './organizations.presenter';
 import { Organization } from './entities/organization.entity';
 import { OrganizationsService } from './organizations.service';
@@ -61,5 +74,47 @@ export class OrganizationsController {
   @ApiOkResponse({ type: OrganizationResponse })
   get(@Granted() access: ResolvedAccess<Organization>): OrganizationResponse {
     return this.presenter.present(access.entity as Organization, access.role);
+  }
+
+  @Patch(':organizationId')
+  @Access('organization', 'admin')
+  @ApiOperation({
+    operationId: 'updateOrganizationById',
+    summary: 'Update an organization',
+    description:
+      'Absent fields are unchanged; null clears `hostname`, `defaultRole` (new members are ' +
+      'guests), `defaultContent` and `logo`. An empty body changes nothing.',
+  })
+  @ApiOkResponse({ type: OrganizationResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid field, default content or merge-rule user that is not a member.',
+  })
+  @ApiConflictResponse({ type: ErrorBody, description: 'The hostname is already taken.' })
+  async update(
+    @Granted() access: ResolvedAccess<Organization>,
+    @Body() body: UpdateOrganizationDto,
+  ): Promise<OrganizationResponse> {
+    const organization = await this.organizations.update(access.entity as Organization, body);
+    return this.presenter.present(organization, access.role);
+  }
+
+  @Get(':organizationId/search')
+  @Access('organization', 'read')
+  @ApiOperation({
+    operationId: 'searchOrganizationContent',
+    summary: 'Search content in an organization',
+    description: 'Pages matching `query`, grouped by space, over the spaces the caller may read.',
+  })
+  @ApiOkResponse({ type: PageOf(SearchSpaceResultResponse) })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Missing or invalid `query`, `page` or `limit`.',
+  })
+  search(
+    @Granted() access: ResolvedAccess<Organization>,
+    @Query() query: SearchOrganizationContentQueryDto,
+  ): Promise<Page<SearchSpaceResultResponse>> {
+    return this.organizations.search(access.entity as Organization, query);
   }
 }

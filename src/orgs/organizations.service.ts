@@ -1,13 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Not, QueryFailedError, Repository } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
+import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
+import { mergeRuleUsers, normaliseMergeRules } from './dto/merge-rules';
+import {
+  SearchOrganizationContentQueryDto,
+  SearchSpaceResultResponse,
+} from './dto/search-organization-content.dto';
+import { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { Member } from './entities/member.entity';
-import { Organization } from './entities/organization.entity';
+import { MergeRulesConfiguration, Organization } from './entities/organization.entity';
+
+const hostnameTaken = (hostname: string) =>
+  new DomainError(
+    'conflict',
+    'OrganizationHostnameTaken',
+    `hostname already taken: another organization uses "${hostname}".`,
+  );
 
 @Injectable()
 export class OrganizationsService {
@@ -76,4 +90,110 @@ export class OrganizationsService {
       direction: 'DESC',
     });
   }
+
+  /**
+   * Applies the fields present in `input` (absent = unchanged, null clears where allowed) and
+   * returns the organization as stored. An empty update changes nothing, not even `updatedAt`.
+   */
+  update(organization: Organization, input: UpdateOrganizationDto): Promise<Organization> {
+    return this.dataSource.transaction(async (tx) => {
+      const changes: Partial<Organization> = {};
+      if (input.title !== undefined) changes.title = input.title;
+      if (input.emailDomains !== undefined) {
+        changes.emailDomains = [...new Set(input.emailDomains.map((d) => d.toLowerCase()))];
+      }
+      if (input.hostname !== undefined) {
+        if (input.hostname !== null)
+          await this.assertHostnameFree(tx, organization.id, input.hostname);
+        changes.hostname = input.hostname;
+      }
+      if (input.defaultRole !== undefined) changes.defaultRole = input.defaultRole;
+      if (input.defaultContent !== undefined) {
+        // Sites arrive with issue #8: until then no site exists, so any pointer is invalid.
+        // Then: look the site up inside this organization and store {type: 'site', site}.
+        if (input.defaultContent !== null) {
+          throw invalidInput(
+            `defaultContent.site: site ${input.defaultContent.site} not found in this organization.`,
+          );
+        }
+        changes.defaultContent = null;
+      }
+      if (input.logo !== undefined) changes.logoUrl = input.logo;
+      if (input.sso !== undefined) changes.sso = input.sso;
+      if (input.ai !== undefined) changes.ai = input.ai;
+      if (input.inviteLinks !== undefined) changes.inviteLinks = input.inviteLinks;
+      if (input.mergeRules !== undefined) {
+        const mergeRules = normaliseMergeRules(input.mergeRules);
+        await this.assertMergeRuleUsersAreMembers(tx, organization.id, mergeRules);
+        changes.mergeRules = mergeRules;
+      }
+      if (Object.keys(changes).length === 0) return organization;
+
+      changes.updatedAt = this.clock.now();
+      try {
+        await tx.update(Organization, { id: organization.id }, changes);
+      } catch (error) {
+        // Two organizations claiming the same hostname at once: the unique index decides.
+        if (isUniqueViolation(error) && changes.hostname) throw hostnameTaken(changes.hostname);
+        throw error;
+      }
+      return tx.findOneByOrFail(Organization, { id: organization.id });
+    });
+  }
+
+  private async assertHostnameFree(
+    tx: EntityManager,
+    organizationId: string,
+    hostname: string,
+  ): Promise<void> {
+    const taken = await tx.existsBy(Organization, { hostname, id: Not(organizationId) });
+    if (taken) throw hostnameTaken(hostname);
+  }
+
+  private async assertMergeRuleUsersAreMembers(
+    tx: EntityManager,
+    organizationId: string,
+    mergeRules: MergeRulesConfiguration,
+  ): Promise<void> {
+    const users = mergeRuleUsers(mergeRules);
+    if (users.length === 0) return;
+    const members = await tx.find(Member, {
+      select: { userId: true },
+      where: { organizationId, userId: In(users), disabled: false },
+    });
+    const found = new Set(members.map((m) => m.userId));
+    if (mergeRules.type !== 'rules') return;
+    for (const [i, rule] of mergeRules.rules.entries()) {
+      const stranger = (rule.users ?? []).find((user) => !found.has(user));
+      if (stranger !== undefined) {
+        throw invalidInput(
+          `mergeRules.rules.${i}.users: user ${stranger} is not a member of this organization.`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Content search over the spaces the caller may read. Spaces and their content arrive with
+   * issues #4 and #5; until then an organization has nothing to search, and the answer is the
+   * last (and only) page of an empty list. Issue #5 replaces this with the full-text search of
+   * DESIGN.md (page sections of each readable space's primary revision, keyset-paged).
+   */
+  search(
+    _organization: Organization,
+    request: SearchOrganizationContentQueryDto,
+  ): Promise<Page<SearchSpaceResultResponse>> {
+    // No page of this list has a `next`, so no page identifier can be valid.
+    if (request.page !== undefined) {
+      throw invalidInput('page is not a valid page identifier for this list.');
+    }
+    return Promise.resolve({ items: [], count: 0 });
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError &&
+    (error.driverError as { code?: string } | undefined)?.code === '23505'
+  );
 }

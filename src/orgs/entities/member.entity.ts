@@ -6,6 +6,16 @@ import { Organization } from './organization.entity';
 /** A user's membership of an organization; `role` null is a guest. */
 @Entity('organization_members')
 @Index('IDX_organization_members_user_id', ['userId', 'organizationId'])
+@Index('IDX_organization_members_organization_id_joined_at', [
+  'organizationId',
+  'joinedAt',
+  'userId',
+])
+@Index('IDX_organization_members_organization_id_last_seen_at', [
+  'organizationId',
+  'lastSeenAt',
+  'userId',
+])
 export class Member {
   @PrimaryColumn({
     type: 'varchar',

@@ -1,4 +1,21 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { User } from '../../users/entities/user.entity';
+import { Member } from '../entities/member.entity';
+import { Organization } from '../entities/organization.entity';
+import { OrgsModule } from '../orgs.module';
+import { EmailDomainsController } from './email-domains.controller';
+import { OrganizationInvite } from './entities/organization-invite.entity';
+import { InvitesController } from './invites.controller';
+import { InvitesService } from './invites.service';
+import { LinkInvitesController } from './link-invites.controller';
+import { LinkInvitesPresenter } from './link-invites.presenter';
+import { LinkInvitesService } from './link-invites.service';
 
-@Module({})
+/** How users become members: admin invites, invite links, email domains. */
+@Module({
+  imports: [TypeOrmModule.forFeature([OrganizationInvite, Organization, Member, User]), OrgsModule],
+  controllers: [InvitesController, LinkInvitesController, EmailDomainsController],
+  providers: [InvitesService, LinkInvitesService, LinkInvitesPresenter],
+})
 export class InvitesModule {}

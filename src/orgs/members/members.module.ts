@@ -1,4 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../../users/users.module';
+import { Member } from '../entities/member.entity';
+import { MembersController } from './members.controller';
+import { MembersPresenter } from './members.presenter';
+import { MembersService } from './members.service';
 
-@Module({})
+/** An organization's members: listing, roles (never without an admin), SSO, leaving, activity. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Member]), UsersModule],
+  controllers: [MembersController],
+  providers: [MembersService, MembersPresenter],
+  exports: [MembersService, MembersPresenter],
+})
 export class MembersModule {}

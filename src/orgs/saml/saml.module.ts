@@ -1,4 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TeamMember } from '../teams/entities/team-member.entity';
+import { Team } from '../teams/entities/team.entity';
+import { SamlProvider } from './entities/saml-provider.entity';
+import { SamlProvidersController } from './saml-providers.controller';
+import { SamlProvidersPresenter } from './saml-providers.presenter';
+import { SamlProvidersService } from './saml-providers.service';
 
-@Module({})
+/** An organization's SAML identity providers and the sign-in choices they offer members. */
+@Module({
+  imports: [TypeOrmModule.forFeature([SamlProvider, Team, TeamMember])],
+  controllers: [SamlProvidersController],
+  providers: [SamlProvidersService, SamlProvidersPresenter],
+})
 export class SamlModule {}

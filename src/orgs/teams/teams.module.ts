@@ -1,9 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../../users/users.module';
 import { TeamMember } from './entities/team-member.entity';
 import { Team } from './entities/team.entity';
+import { TeamMembersController } from './team-members.controller';
+import { TeamMembersService } from './team-members.service';
+import { TeamsController } from './teams.controller';
+import { TeamsPresenter } from './teams.presenter';
+import { TeamsService } from './teams.service';
 
+/**
+ * Teams of an organization and who is in them. Exports the service (`findInOrganization`) and
+ * the presenter (`presentTeams`) for modules that point at teams, such as SAML providers.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([Team, TeamMember])],
+  imports: [TypeOrmModule.forFeature([Team, TeamMember]), UsersModule],
+  controllers: [TeamsController, TeamMembersController],
+  providers: [TeamsService, TeamMembersService, TeamsPresenter],
+  exports: [TeamsService, TeamsPresenter],
 })
 export class TeamsModule {}

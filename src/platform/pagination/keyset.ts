@@ -13,10 +13,15 @@ export interface KeysetKey<T> {
   of: (row: T) => KeyValue;
 }
 
-export interface KeysetOrder<T> {
+export interface KeysetOrder<T extends ObjectLiteral, R = T> {
   /** Most significant first; the last key must be unique in the list (an id). */
-  keys: KeysetKey<T>[];
+  keys: KeysetKey<R>[];
   direction: 'ASC' | 'DESC';
+  /**
+   * Reads the page's rows from the ordered, limited query; `getMany()` when absent. Lists whose
+   * items carry computed columns (a count subquery) read `getRawAndEntities()` here.
+   */
+  fetch?: (query: SelectQueryBuilder<T>) => Promise<R[]>;
 }
 
 export interface PageRequest {
@@ -30,11 +35,11 @@ export interface PageRequest {
  * 1,000 costs what page 1 costs. Timestamps in keys must be written with millisecond precision
  * (Bindery writes them from its Clock) for the cursor to round-trip exactly.
  */
-export async function paginate<T extends ObjectLiteral>(
+export async function paginate<T extends ObjectLiteral, R = T>(
   query: SelectQueryBuilder<T>,
   request: PageRequest,
-  order: KeysetOrder<T>,
-): Promise<Page<T>> {
+  order: KeysetOrder<T, R>,
+): Promise<Page<R>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const fingerprint = fingerprintOf(order);
   const count = query.clone().getCount();
@@ -54,10 +59,13 @@ export async function paginate<T extends ObjectLiteral>(
       : rowsQuery.addOrderBy(key.sql, order.direction),
   );
   // `limit`, not `take`: list queries select one row per item (no to-many joins).
-  const rows = await rowsQuery.limit(limit + 1).getMany();
+  rowsQuery.limit(limit + 1);
+  const rows = order.fetch
+    ? await order.fetch(rowsQuery)
+    : ((await rowsQuery.getMany()) as unknown as R[]);
 
   const items = rows.slice(0, limit);
-  const page: Page<T> = { items, count: await count };
+  const page: Page<R> = { items, count: await count };
   if (rows.length > limit) {
     const last = items[items.length - 1];
     page.next = {
@@ -74,7 +82,7 @@ function isKeyValue(value: unknown): value is KeyValue {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-function fingerprintOf<T>(order: KeysetOrder<T>): string {
+function fingerprintOf<T extends ObjectLiteral, R>(order: KeysetOrder<T, R>): string {
   return sha256Hex(`${order.direction}:${order.keys.map((k) => k.sql).join(',')}`).slice(0, 8);
 }
 

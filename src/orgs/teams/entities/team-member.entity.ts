@@ -2,14 +2,21 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { Member } from '../../entities/member.entity';
 import { Team } from './team.entity';
 
-export type TeamRole = 'owner' | 'member';
+export const TEAM_ROLES = ['owner', 'member'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
 
 /**
  * A member's place in a team. It references the organization membership, so removing a
  * member from the organization removes it from every team at once.
  */
 @Entity('team_members')
-@Index('IDX_team_members_organization_id_user_id', ['organizationId', 'userId'])
+@Index('IDX_team_members_team_id_added_at', ['teamId', 'addedAt', 'userId'])
+@Index('IDX_team_members_organization_id_user_id_added_at', [
+  'organizationId',
+  'userId',
+  'addedAt',
+  'teamId',
+])
 export class TeamMember {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_team_members' })
   teamId!: string;

@@ -1,0 +1,40 @@
+import { ROLES, Role } from '../../platform/policy/roles';
+import { inviteIsRedundant } from './invite-redundancy';
+
+// Rows: the caller's membership role ('none' = not a member, 'guest' = null role).
+// Columns: the invite's role, in the order of INVITE_ROLES.
+const INVITE_ROLES: (Role | null)[] = [...ROLES, null];
+const TRUTH_TABLE: [string, string][] = [
+  //          admin create review edit comment read guest
+  ['admin', '  T     T      T      T    T       T    T'],
+  ['create', ' F     T      T      T    T       T    T'],
+  ['review', ' F     F      T      T    T       T    T'],
+  ['edit', '   F     F      F      T    T       T    T'],
+  ['comment', 'F     F      F      F    T       T    T'],
+  ['read', '   F     F      F      F    F       T    T'],
+  ['guest', '  F     F      F      F    F       F    T'],
+  ['none', '   F     F      F      F    F       F    F'],
+];
+
+describe('inviteIsRedundant', () => {
+  it.each(TRUTH_TABLE)('caller %s', (caller, row) => {
+    const membership =
+      caller === 'none'
+        ? null
+        : { role: caller === 'guest' ? null : (caller as Role), disabled: false };
+    const cells = row.trim().split(/\s+/);
+    INVITE_ROLES.forEach((inviteRole, i) => {
+      expect([inviteRole, inviteIsRedundant(membership, inviteRole)]).toEqual([
+        inviteRole,
+        cells[i] === 'T',
+      ]);
+    });
+  });
+
+  it.each(INVITE_ROLES.map((role) => [role]))(
+    'is never redundant for a disabled membership (invite role %s)',
+    (inviteRole) => {
+      expect(inviteIsRedundant({ role: 'admin', disabled: true }, inviteRole)).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,94 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { UserActor } from '../../platform/auth/actor';
+import { ErrorBody } from '../../platform/errors/error-body';
+import type { ResolvedAccess } from '../../platform/policy/access';
+import { Organization } from '../entities/organization.entity';
+import { InviteUsersDto, InviteUsersResponse } from './dto/invite-users.dto';
+import { InvitesService } from './invites.service';
+
+/** Adding members: invited by an admin, joining by email domain or with an invite link. */
+@ApiTags('organization-invites')
+@Controller('orgs/:organizationId')
+export class InvitesController {
+  constructor(private readonly invites: InvitesService) {}
+
+  @Post('invites')
+  @HttpCode(200)
+  @Access('organization', 'admin')
+  @ApiOperation({
+    operationId: 'inviteUsersToOrganization',
+    summary: 'Invite users in an organization',
+    description:
+      'Adds the existing users with these addresses as members (role: their own, else `role`, ' +
+      "else the organization's `defaultRole`). Members keep their membership and role. " +
+      'Addresses of no user come back in `unknownEmails` (a Bindery extension).',
+  })
+  @ApiOkResponse({ type: InviteUsersResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid addresses or role.' })
+  async inviteUsers(
+    @Granted() access: ResolvedAccess<Organization>,
+    @Body() body: InviteUsersDto,
+  ): Promise<InviteUsersResponse> {
+    const result = await this.invites.inviteUsers(access.entity as Organization, body);
+    return {
+      users: result.users,
+      invited: result.users.length,
+      unknownEmails: result.unknownEmails,
+    };
+  }
+
+  @Post('invites/:inviteId')
+  @HttpCode(200)
+  @Access.user()
+  @ApiOperation({
+    operationId: 'joinOrganizationWithInvite',
+    summary: 'Join an organization with an invite',
+    description:
+      "Any user holding the invite link's id: a new member gets the invite's role, a member " +
+      'with a lower role is raised to it. Needs `inviteLinks` on in the organization.',
+  })
+  @ApiOkResponse({ schema: { type: 'object', properties: {} } })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invite links are off.' })
+  @ApiNotFoundResponse({ type: ErrorBody, description: 'No such organization or invite.' })
+  async joinWithInvite(
+    @CurrentUser() actor: UserActor,
+    @Param('organizationId') organizationId: string,
+    @Param('inviteId') inviteId: string,
+  ): Promise<Record<string, never>> {
+    await this.invites.joinWithInvite(actor.userId, organizationId, inviteId);
+    return {};
+  }
+
+  @Post('join')
+  @HttpCode(204)
+  @Access.user()
+  @ApiTags('organizations')
+  @ApiOperation({
+    operationId: 'joinOrganization',
+    summary: 'Join an organization',
+    description:
+      "Joins with the organization's `defaultRole` when the caller's email domain is one of " +
+      'its `emailDomains`; a member stays as it is.',
+  })
+  @ApiNoContentResponse({ description: 'The caller is a member.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: "The caller's email domain is not allowed.",
+  })
+  @ApiNotFoundResponse({ type: ErrorBody, description: 'No such organization.' })
+  async join(
+    @CurrentUser() actor: UserActor,
+    @Param('organizationId') organizationId: string,
+  ): Promise<void> {
+    await this.invites.joinByEmailDomain(actor.user, organizationId);
+  }
+}

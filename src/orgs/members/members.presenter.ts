@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { UsersPresenter } from '../../users/users.presenter';
+import { MemberResponse } from './dto/member.response';
+import type { MemberRecord } from './members.service';
+
+@Injectable()
+export class MembersPresenter {
+  constructor(private readonly users: UsersPresenter) {}
+
+  present({ member, teams }: MemberRecord): MemberResponse {
+    return {
+      object: 'member',
+      id: member.userId,
+      role: member.role,
+      user: this.users.user(member.user!),
+      disabled: member.disabled,
+      joinedAt: member.joinedAt.toISOString(),
+      ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),
+      sso: member.sso,
+      // Spaces are not implemented yet (issue #4).
+      spaces: 0,
+      teams,
+    };
+  }
+}

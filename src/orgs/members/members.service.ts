@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { UserActor } from '../../platform/auth/actor';
+import { Clock } from '../../platform/clock/clock';
+import { DomainError, forbidden, notFound } from '../../platform/errors/domain-error';
+import type { ResolvedAccess } from '../../platform/policy/access';
+import { paginate } from '../../platform/pagination/keyset';
+import { Page } from '../../platform/pagination/page';
+import { InstanceSecret } from '../../platform/settings/instance-secret';
+import { Member } from '../entities/member.entity';
+import { organizationPermissions } from '../organization-permissions';
+import { ListMembersQueryDto, ListMemberSpacesQueryDto } from './dto/list-members.query';
+import { UpdateMemberDto } from './dto/update-member.dto';
+import { AdminSeat, removesLastAdmin } from './last-admin';
+import { containsPattern } from './like-pattern';
+import { signVisitorClaims } from './visitor-claims';
+
+/** A member with its user loaded and the counts its wire shape carries. */
+export interface MemberRecord {
+  member: Member;
+  teams: number;
+}
+
+/** A space a member can access, with its role there (see issue #4: spaces do not exist yet). */
+export interface MemberSpacePermission {
+  permission: string;
+  space: object;
+}
+
+const memberNotFound = () => notFound('Member');
+
+const lastAdmin = (what: 'demoted' | 'removed') =>
+  new DomainError(
+    'bad_request',
+    'LastAdmin',
+    `The member is the last admin of the organization and cannot be ${what}: make another member admin first.`,
+  );
+
+/** Counted in the list query itself (no query per member); served by the team_members index. */
+const TEAMS_COUNT_SQL = `(SELECT COUNT(*) FROM team_members tm
+   WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`;
+const TEAMS_COUNT_ALIAS = 'member_teams';
+
+@Injectable()
+export class MembersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly secret: InstanceSecret,
+  ) {}
+
+  /** The organization's members (disabled ones included), by join date or last activity. */
+  list(organizationId: string, request: ListMembersQueryDto): Promise<Page<MemberRecord>> {
+    const query = this.membersQuery(this.dataSource.manager, organizationId);
+    if (request.role === 'guest') query.andWhere('m.role IS NULL');
+    else if (request.role) query.andWhere('m.role = :role', { role: request.role });
+    if (request.search) {
+      query.andWhere(
+        `(u.display_name ILIKE :pattern ESCAPE '\\' OR u.email ILIKE :pattern ESCAPE '\\')`,
+        { pattern: containsPattern(request.search) },
+      );
+    }
+    const byLastSeen = request.sort === 'lastSeenAt';
+    if (byLastSeen) query.andWhere('m.last_seen_at IS NOT NULL');
+    return paginate(query, request, {
+      keys: [
+        byLastSeen
+          ? { sql: 'm.last_seen_at', of: (row: MemberRecord) => row.member.lastSeenAt }
+          : { sql: 'm.joined_at', of: (row: MemberRecord) => row.member.joinedAt },
+        { sql: 'm.user_id', of: (row: MemberRecord) => row.member.userId },
+      ],
+      direction: request.order === 'asc' ? 'ASC' : 'DESC',
+      fetch: (rows) => this.records(rows),
+    });
+  }
+
+  get(organizationId: string, userId: string): Promise<MemberRecord> {
+    return this.getWith(this.dataSource.manager, organizationId, userId);
+  }
+
+  /**
+   * Changes the member's role (null: guest). The organization's admin rows stay locked from
+   * the check to the commit, so two concurrent demotions cannot remove both last admins.
+   */
+  update(organizationId: string, userId: string, input: UpdateMemberDto): Promise<MemberRecord> {
+    return this.dataSource.transaction(async (tx) => {
+      if (input.role !== undefined) {
+        const admins = await this.lockAdmins(tx, organizationId);
+        const member = await this.findMember(tx, organizationId, userId);
+        if (!member) throw memberNotFound();
+        if (removesLastAdmin(admins, { ...member, next: input.role })) throw lastAdmin('demoted');
+        await tx.update(Member, { organizationId, userId }, { role: input.role });
+      }
+      return this.getWith(tx, organizationId, userId);
+    });
+  }
+
+  /**
+   * Removes the member, and with it its team memberships (the foreign key cascades). Admins
+   * remove anyone; any member may remove itself (leave). Nothing to remove is not an error.
+   */
+  async remove(access: ResolvedAccess, callerId: string, userId: string): Promise<void> {
+    if (callerId !== userId && !organizationPermissions(access.role).admin) {
+      throw forbidden('Only an admin can remove another member from the organization.');
+    }
+    const organizationId = access.organizationId;
+    await this.dataSource.transaction(async (tx) => {
+      const admins = await this.lockAdmins(tx, organizationId);
+      const member = await this.findMember(tx, organizationId, userId);
+      if (!member) return;
+      if (removesLastAdmin(admins, member)) throw lastAdmin('removed');
+      await tx.delete(Member, { organizationId, userId });
+    });
+  }
+
+  async setSso(organizationId: string, userId: string): Promise<MemberRecord> {
+    await this.dataSource.manager.update(Member, { organizationId, userId }, { sso: true });
+    return this.get(organizationId, userId);
+  }
+
+  /** Records the caller's activity now and returns its visitor claims. */
+  async ping(access: ResolvedAccess, actor: UserActor): Promise<string> {
+    const now = this.clock.now();
+    await this.dataSource.manager.update(
+      Member,
+      { organizationId: access.organizationId, userId: actor.userId },
+      { lastSeenAt: now },
+    );
+    return signVisitorClaims(
+      {
+        userId: actor.userId,
+        organizationId: access.organizationId,
+        role: access.role,
+        email: actor.user.email,
+      },
+      this.secret.value,
+      now,
+    );
+  }
+
+  /** The spaces a member can access, with its role on each. */
+  async listSpaces(
+    organizationId: string,
+    userId: string,
+    _request: ListMemberSpacesQueryDto,
+  ): Promise<Page<MemberSpacePermission>> {
+    if (!(await this.findMember(this.dataSource.manager, organizationId, userId))) {
+      throw memberNotFound();
+    }
+    // Spaces are not implemented yet (issue #4): every member can access none.
+    return { items: [], count: 0 };
+  }
+
+  private membersQuery(manager: EntityManager, organizationId: string): SelectQueryBuilder<Member> {
+    return manager
+      .createQueryBuilder(Member, 'm')
+      .innerJoinAndSelect('m.user', 'u')
+      .addSelect(TEAMS_COUNT_SQL, TEAMS_COUNT_ALIAS)
+      .where('m.organization_id = :organizationId', { organizationId });
+  }
+
+  private async records(query: SelectQueryBuilder<Member>): Promise<MemberRecord[]> {
+    const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
+    const teams = new Map(raw.map((row) => [row.m_user_id, Number(row[TEAMS_COUNT_ALIAS])]));
+    return entities.map((member) => ({ member, teams: teams.get(member.userId) ?? 0 }));
+  }
+
+  private async getWith(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+  ): Promise<MemberRecord> {
+    const query = this.membersQuery(manager, organizationId).andWhere('m.user_id = :userId', {
+      userId,
+    });
+    const [record] = await this.records(query);
+    if (!record) throw memberNotFound();
+    return record;
+  }
+
+  private findMember(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+  ): Promise<Member | null> {
+    return manager.findOneBy(Member, { organizationId, userId });
+  }
+
+  /** Locks the organization's admin rows until the transaction ends (in a stable order). */
+  private async lockAdmins(tx: EntityManager, organizationId: string): Promise<AdminSeat[]> {
+    const rows: { user_id: string; disabled: boolean }[] = await tx.query(
+      `SELECT user_id, disabled FROM organization_members
+        WHERE organization_id = $1 AND role = 'admin'
+        ORDER BY user_id FOR UPDATE`,
+      [organizationId],
+    );
+    return rows.map((row) => ({ userId: row.user_id, disabled: row.disabled }));
+  }
+}

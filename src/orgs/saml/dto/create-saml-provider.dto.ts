@@ -1,0 +1,93 @@
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { Role, ROLES } from '../../../platform/policy/roles';
+import { IsX509CertificatePem } from '../x509-certificate';
+
+const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: false };
+
+/**
+ * GitBook's body of `createOrganizationSAMLProvider`. The identity-provider values may be
+ * given later; `null` clears one (the provider is then `pending`), `defaultTeam` or
+ * `defaultRole` (null: new users are guests).
+ */
+export class CreateSamlProviderDto {
+  @ApiProperty({ minLength: 1, maxLength: 30, example: 'Okta' })
+  @IsString()
+  @Length(1, 30)
+  label!: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 1024,
+    nullable: true,
+    description: "The identity provider's entity id (issuer).",
+    example: 'http://www.okta.com/exk1a2b3c4',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
+  entityID?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 10000,
+    nullable: true,
+    description: "The identity provider's signing certificate, PEM-encoded X.509.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
+  @IsX509CertificatePem()
+  certificate?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    maxLength: 2048,
+    nullable: true,
+    description: "The identity provider's sign-in URL (https).",
+    example: 'https://acme.okta.com/app/acme_docs/exk1a2b3c4/sso/saml',
+  })
+  @IsOptional()
+  @IsUrl(HTTPS_URL, { message: 'ssoURL must be an https URL' })
+  @MaxLength(2048)
+  ssoURL?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Id of a team of the organization that new users join.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  defaultTeam?: string | null;
+
+  @ApiPropertyOptional({
+    enum: ROLES,
+    nullable: true,
+    description: 'Role of new users; null makes them guests. Default: read.',
+  })
+  @IsOptional()
+  @IsIn(ROLES, { message: `defaultRole must be one of ${ROLES.join(', ')}, or null` })
+  defaultRole?: Role | null;
+}
+
+/** GitBook's body of `updateOrganizationSAMLProvider`: absent fields are unchanged. */
+export class UpdateSamlProviderDto extends PartialType(OmitType(CreateSamlProviderDto, ['label'])) {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 30 })
+  @ValidateIf((body: UpdateSamlProviderDto) => body.label !== undefined)
+  @IsString()
+  @Length(1, 30)
+  label?: string;
+}

@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ROLES } from '../../../platform/policy/roles';
+
+class SamlProviderTeamPermissions {
+  @ApiProperty() admin!: boolean;
+  @ApiProperty() view!: boolean;
+}
+
+/** GitBook's `OrganizationTeam`, as expanded in a provider's `defaultTeam`. */
+export class SamlProviderTeamResponse {
+  @ApiProperty({ enum: ['team'] }) object!: 'team';
+  @ApiProperty() id!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ description: 'Count of members in the team.' }) members!: number;
+  @ApiProperty({ description: 'Count of spaces the team has access to.' }) spaces!: number;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: SamlProviderTeamPermissions }) permissions!: SamlProviderTeamPermissions;
+}
+
+class SamlServiceProvider {
+  @ApiProperty({ format: 'uri', description: 'Assertion Consumer Service URL.' })
+  acsURL!: string;
+  @ApiProperty({ format: 'uri', description: 'Where a sign-in through this provider starts.' })
+  startURL!: string;
+  @ApiProperty({ description: "Bindery's entity id for this provider." })
+  entityID!: string;
+}
+
+class SamlProviderUrls {
+  @ApiProperty({ format: 'uri' }) location!: string;
+}
+
+/** GitBook's `OrganizationSAMLProvider`. Identity-provider values not yet given are `""`. */
+export class SamlProviderResponse {
+  @ApiProperty({ enum: ['saml-provider'] }) object!: 'saml-provider';
+  @ApiProperty() id!: string;
+  @ApiProperty({ minLength: 1, maxLength: 30 }) label!: string;
+  @ApiProperty({ description: 'The identity provider\'s sign-in URL; "" until given.' })
+  ssoURL!: string;
+  @ApiProperty({ maxLength: 1024, description: '"" until given.' }) entityID!: string;
+  @ApiProperty({ maxLength: 10000, description: 'PEM; "" until given.' }) certificate!: string;
+  @ApiPropertyOptional({ type: SamlProviderTeamResponse }) defaultTeam?: SamlProviderTeamResponse;
+  @ApiProperty({ enum: ROLES, nullable: true, description: 'null: new users are guests.' })
+  defaultRole!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({
+    enum: ['active', 'pending'],
+    description: '`active` once entityID, certificate and ssoURL are all set.',
+  })
+  status!: 'active' | 'pending';
+  @ApiProperty({ type: SamlServiceProvider }) service!: SamlServiceProvider;
+  @ApiProperty({ type: SamlProviderUrls }) urls!: SamlProviderUrls;
+}
+
+/** GitBook's `OrganizationSSOProviderLogin`. */
+export class SsoProviderLoginResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty({ minLength: 1, maxLength: 30 }) label!: string;
+  @ApiProperty({ format: 'uri' }) startURL!: string;
+}
+
+export class SsoProviderLoginsResponse {
+  @ApiProperty({ type: [SsoProviderLoginResponse] }) items!: SsoProviderLoginResponse[];
+}

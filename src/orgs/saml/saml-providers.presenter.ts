@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { atLeast, Role } from '../../platform/policy/roles';
+import { UrlBuilder } from '../../platform/urls/url-builder';
+import { Team } from '../teams/entities/team.entity';
+import {
+  SamlProviderResponse,
+  SamlProviderTeamResponse,
+  SsoProviderLoginResponse,
+} from './dto/saml-provider.response';
+import { SamlProvider } from './entities/saml-provider.entity';
+import { samlProviderStatus } from './saml-provider-status';
+import type { SamlProviderView } from './saml-providers.service';
+
+@Injectable()
+export class SamlProvidersPresenter {
+  constructor(private readonly urls: UrlBuilder) {}
+
+  /**
+   * GitBook requires `ssoURL`, `entityID` and `certificate` and has no null for them: a
+   * provider still `pending` sends `""` for the values not given yet.
+   */
+  present(view: SamlProviderView, role: Role | null): SamlProviderResponse {
+    const { provider, defaultTeam } = view;
+    return {
+      object: 'saml-provider',
+      id: provider.id,
+      label: provider.label,
+      ssoURL: provider.ssoUrl ?? '',
+      entityID: provider.entityId ?? '',
+      certificate: provider.certificate ?? '',
+      ...(defaultTeam
+        ? { defaultTeam: this.presentTeam(defaultTeam.team, defaultTeam.members, role) }
+        : {}),
+      defaultRole: provider.defaultRole,
+      createdAt: provider.createdAt.toISOString(),
+      status: samlProviderStatus(provider),
+      service: this.service(provider),
+      urls: { location: this.location(provider) },
+    };
+  }
+
+  login(provider: SamlProvider): SsoProviderLoginResponse {
+    return { id: provider.id, label: provider.label, startURL: this.service(provider).startURL };
+  }
+
+  location(provider: SamlProvider): string {
+    return this.urls.api('orgs', provider.organizationId, 'saml', provider.id);
+  }
+
+  /**
+   * Bindery's service-provider side of the provider, to configure in the identity provider.
+   * These are the addresses of the SAML sign-in flow.
+   */
+  private service(provider: SamlProvider): SamlProviderResponse['service'] {
+    return {
+      acsURL: this.urls.api('saml', provider.id, 'acs'),
+      startURL: this.urls.api('saml', provider.id, 'start'),
+      entityID: this.urls.api('saml', provider.id),
+    };
+  }
+
+  // TODO(teams): use TeamsPresenter once TeamsModule has one; this is GitBook's OrganizationTeam.
+  private presentTeam(team: Team, members: number, role: Role | null): SamlProviderTeamResponse {
+    return {
+      object: 'team',
+      id: team.id,
+      title: team.title,
+      members,
+      // No space grants exist yet: no team has access to any space.
+      spaces: 0,
+      createdAt: team.createdAt.toISOString(),
+      permissions: { admin: atLeast(role, 'admin'), view: atLeast(role, 'read') },
+    };
+  }
+}

@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { newId } from '../../platform/ids/ids';
+import { paginate, PageRequest } from '../../platform/pagination/keyset';
+import { Page } from '../../platform/pagination/page';
+import { TeamMember } from '../teams/entities/team-member.entity';
+import { Team } from '../teams/entities/team.entity';
+import { CreateSamlProviderDto, UpdateSamlProviderDto } from './dto/create-saml-provider.dto';
+import { SamlProvider } from './entities/saml-provider.entity';
+import { samlProviderStatus } from './saml-provider-status';
+
+/** A provider with what its response shows of its default team. */
+export interface SamlProviderView {
+  provider: SamlProvider;
+  defaultTeam: { team: Team; members: number } | null;
+}
+
+@Injectable()
+export class SamlProvidersService {
+  constructor(
+    @InjectRepository(SamlProvider) private readonly providers: Repository<SamlProvider>,
+    @InjectRepository(Team) private readonly teams: Repository<Team>,
+    @InjectRepository(TeamMember) private readonly teamMembers: Repository<TeamMember>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The organization's providers, oldest first. */
+  async list(organizationId: string, request: PageRequest): Promise<Page<SamlProviderView>> {
+    const page = await paginate(this.inOrganization(organizationId), request, {
+      keys: [
+        { sql: 'p.created_at', of: (p) => p.createdAt },
+        { sql: 'p.id', of: (p) => p.id },
+      ],
+      direction: 'ASC',
+    });
+    return { ...page, items: await this.withTeams(organizationId, page.items) };
+  }
+
+  async get(organizationId: string, samlProviderId: string): Promise<SamlProviderView> {
+    const [view] = await this.withTeams(organizationId, [
+      await this.find(organizationId, samlProviderId),
+    ]);
+    return view;
+  }
+
+  async create(organizationId: string, input: CreateSamlProviderDto): Promise<SamlProviderView> {
+    const defaultTeam = await this.defaultTeamOf(organizationId, input.defaultTeam);
+    const now = this.clock.now();
+    const provider: SamlProvider = {
+      id: newId(),
+      organizationId,
+      label: input.label,
+      entityId: input.entityID ?? null,
+      certificate: input.certificate ?? null,
+      ssoUrl: input.ssoURL ?? null,
+      defaultTeamId: defaultTeam?.id ?? null,
+      defaultRole: input.defaultRole === undefined ? 'read' : input.defaultRole,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.providers.insert(provider);
+    return (await this.withTeams(organizationId, [{ ...provider, defaultTeam }]))[0];
+  }
+
+  async update(
+    organizationId: string,
+    samlProviderId: string,
+    input: UpdateSamlProviderDto,
+  ): Promise<SamlProviderView> {
+    const existing = await this.find(organizationId, samlProviderId);
+    const changes: Partial<SamlProvider> = {
+      ...(input.label !== undefined ? { label: input.label } : {}),
+      ...(input.entityID !== undefined ? { entityId: input.entityID } : {}),
+      ...(input.certificate !== undefined ? { certificate: input.certificate } : {}),
+      ...(input.ssoURL !== undefined ? { ssoUrl: input.ssoURL } : {}),
+      ...(input.defaultRole !== undefined ? { defaultRole: input.defaultRole } : {}),
+      updatedAt: this.clock.now(),
+    };
+    let defaultTeam = existing.defaultTeam ?? null;
+    if (input.defaultTeam !== undefined) {
+      defaultTeam = await this.defaultTeamOf(organizationId, input.defaultTeam);
+      changes.defaultTeamId = defaultTeam?.id ?? null;
+    }
+    const result = await this.providers.update({ organizationId, id: samlProviderId }, changes);
+    if (result.affected === 0) throw notFound('SAML provider');
+    const updated = { ...existing, ...changes, defaultTeam };
+    return (await this.withTeams(organizationId, [updated]))[0];
+  }
+
+  /** Deletes the provider; nothing to do when it does not exist. */
+  async remove(organizationId: string, samlProviderId: string): Promise<void> {
+    await this.providers.delete({ organizationId, id: samlProviderId });
+  }
+
+  /** The providers members can sign in with now (the `active` ones), oldest first. */
+  async listActive(organizationId: string): Promise<SamlProvider[]> {
+    const providers = await this.providers
+      .createQueryBuilder('p')
+      .where('p.organization_id = :organizationId', { organizationId })
+      .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .getMany();
+    return providers.filter((provider) => samlProviderStatus(provider) === 'active');
+  }
+
+  private inOrganization(organizationId: string): SelectQueryBuilder<SamlProvider> {
+    return this.providers
+      .createQueryBuilder('p')
+      .leftJoinAndSelect('p.defaultTeam', 't')
+      .where('p.organization_id = :organizationId', { organizationId });
+  }
+
+  private async find(organizationId: string, samlProviderId: string): Promise<SamlProvider> {
+    const provider = await this.inOrganization(organizationId)
+      .andWhere('p.id = :samlProviderId', { samlProviderId })
+      .getOne();
+    if (!provider) throw notFound('SAML provider');
+    return provider;
+  }
+
+  /** The team named by `defaultTeam` (null clears), which must belong to the organization. */
+  private async defaultTeamOf(
+    organizationId: string,
+    teamId: string | null | undefined,
+  ): Promise<Team | null> {
+    if (teamId == null) return null;
+    const team = await this.teams.findOneBy({ organizationId, id: teamId });
+    if (!team) throw invalidInput('defaultTeam must be the id of a team of this organization.');
+    return team;
+  }
+
+  /** Counts the members of the providers' default teams, in one query. */
+  private async withTeams(
+    organizationId: string,
+    providers: SamlProvider[],
+  ): Promise<SamlProviderView[]> {
+    const teamIds = [
+      ...new Set(providers.flatMap((p) => (p.defaultTeam ? [p.defaultTeam.id] : []))),
+    ];
+    const counts = new Map<string, number>();
+    if (teamIds.length > 0) {
+      const rows: { teamId: string; members: string }[] = await this.teamMembers
+        .createQueryBuilder('tm')
+        .select('tm.team_id', 'teamId')
+        .addSelect('COUNT(*)', 'members')
+        .where('tm.organization_id = :organizationId', { organizationId })
+        .andWhere('tm.team_id IN (:...teamIds)', { teamIds })
+        .groupBy('tm.team_id')
+        .getRawMany();
+      for (const row of rows) counts.set(row.teamId, Number(row.members));
+    }
+    return providers.map((provider) => ({
+      provider,
+      defaultTeam: provider.defaultTeam
+        ? { team: provider.defaultTeam, members: counts.get(provider.defaultTeam.id) ?? 0 }
+        : null,
+    }));
+  }
+}

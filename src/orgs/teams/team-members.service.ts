@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { paginate, PageRequest } from '../../platform/pagination/keyset';
+import { Page } from '../../platform/pagination/page';
+import { AddTeamMemberDto } from './dto/team.dto';
+import { UpdateTeamMembersDto } from './dto/update-team-members.dto';
+import { TeamMember, TeamRole } from './entities/team-member.entity';
+import type { TeamViewer } from './team-viewer';
+import { TeamsService } from './teams.service';
+
+/** A team membership with its organization membership and user loaded. */
+export interface TeamMemberView {
+  membership: TeamMember;
+  /** Number of the organization's teams the member is in. */
+  teams: number;
+}
+
+/** Who is in a team, and with which role. Managed by organization admins and team owners. */
+@Injectable()
+export class TeamMembersService {
+  constructor(
+    @InjectRepository(TeamMember) private readonly teamMembers: Repository<TeamMember>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly teams: TeamsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The team's members, most recently added first. */
+  async list(
+    organizationId: string,
+    teamId: string,
+    viewer: TeamViewer,
+    request: PageRequest,
+  ): Promise<Page<TeamMemberView>> {
+    await this.teams.authorize(organizationId, teamId, viewer, 'view');
+    const query = this.teamMembers
+      .createQueryBuilder('tm')
+      .innerJoinAndSelect('tm.member', 'm')
+      .innerJoinAndSelect('m.user', 'u')
+      .where('tm.team_id = :teamId', { teamId });
+    const page = await paginate(query, request, {
+      keys: [
+        { sql: 'tm.added_at', of: (membership) => membership.addedAt },
+        { sql: 'tm.user_id', of: (membership) => membership.userId },
+      ],
+      direction: 'DESC',
+    });
+    const counts = await this.teamCounts(
+      organizationId,
+      page.items.map((membership) => membership.userId),
+    );
+    return {
+      ...page,
+      items: page.items.map((membership) => ({
+        membership,
+        teams: counts.get(membership.userId) ?? 0,
+      })),
+    };
+  }
+
+  /** Number of teams of each user in the organization, in one grouped query. */
+  private async teamCounts(
+    organizationId: string,
+    userIds: string[],
+  ): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows: { user_id: string; teams: number }[] = await this.dataSource.query(
+      `SELECT user_id, count(*)::int AS teams
+         FROM team_members
+        WHERE organization_id = $1 AND user_id = ANY($2::varchar[])
+        GROUP BY user_id`,
+      [organizationId, userIds],
+    );
+    return new Map(rows.map((row) => [row.user_id, row.teams]));
+  }
+
+  /**
+   * Adds an organization member to the team (role `member` unless given), or sets the role of
+   * one already in it (kept when none is given).
+   */
+  async add(
+    organizationId: string,
+    teamId: string,
+    userId: string,
+    viewer: TeamViewer,
+    input: AddTeamMemberDto,
+  ): Promise<void> {
+    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
+    await this.teams.requireMembers(this.dataSource.manager, organizationId, [userId], 'userId', {
+      byEmail: false,
+    });
+    const role = input.role ?? 'member';
+    const overwrite = input.role !== undefined;
+    await this.upsert(this.dataSource.manager, organizationId, teamId, [userId], role, overwrite);
+  }
+
+  /** Removes the user from the team; nothing when it is not in it. */
+  async remove(
+    organizationId: string,
+    teamId: string,
+    userId: string,
+    viewer: TeamViewer,
+  ): Promise<void> {
+    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
+    await this.teamMembers.delete({ teamId, userId });
+  }
+
+  /**
+   * GitBook's bulk update, in one transaction: `remove` wins over `add` and `memberships`, and
+   * `memberships` (explicit roles) over `add`. Users to add or set must be organization
+   * members (400 otherwise); users to remove that are not in the team are ignored.
+   */
+  async update(
+    organizationId: string,
+    teamId: string,
+    viewer: TeamViewer,
+    input: UpdateTeamMembersDto,
+  ): Promise<void> {
+    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
+    await this.dataSource.transaction(async (manager) => {
+      const byEmail = { byEmail: true };
+      const added = await this.teams.requireMembers(
+        manager,
+        organizationId,
+        [...new Set(input.add ?? [])],
+        'add',
+        byEmail,
+      );
+      const memberships = Object.entries(input.memberships ?? {});
+      const set = await this.teams.requireMembers(
+        manager,
+        organizationId,
+        memberships.map(([user]) => user),
+        'memberships',
+        byEmail,
+      );
+      const removed = new Set(
+        (
+          await this.teams.findMembers(manager, organizationId, input.remove ?? [], byEmail)
+        ).values(),
+      );
+
+      const roles = new Map<string, TeamRole>();
+      for (const [user, { role }] of memberships) {
+        const userId = set.get(user)!;
+        if (!removed.has(userId)) roles.set(userId, role);
+      }
+      const plainAdds = [...new Set(added.values())].filter(
+        (userId) => !removed.has(userId) && !roles.has(userId),
+      );
+
+      if (removed.size > 0) {
+        await manager.query(
+          `DELETE FROM team_members WHERE team_id = $1 AND user_id = ANY($2::varchar[])`,
+          [teamId, [...removed]],
+        );
+      }
+      await this.upsert(manager, organizationId, teamId, plainAdds, 'member', false);
+      for (const role of ['owner', 'member'] as const) {
+        const userIds = [...roles].filter(([, r]) => r === role).map(([userId]) => userId);
+        await this.upsert(manager, organizationId, teamId, userIds, role, true);
+      }
+    });
+  }
+
+  /** Inserts memberships with `role`; existing ones get `role` when `overwrite`, else stay. */
+  private async upsert(
+    manager: EntityManager,
+    organizationId: string,
+    teamId: string,
+    userIds: string[],
+    role: TeamRole,
+    overwrite: boolean,
+  ): Promise<void> {
+    if (userIds.length === 0) return;
+    await manager.query(
+      `INSERT INTO team_members (team_id, user_id, organization_id, role, added_at)
+       SELECT $1, user_id, $2, $3, $4 FROM unnest($5::varchar[]) AS added(user_id)
+       ON CONFLICT (team_id, user_id) DO ${overwrite ? 'UPDATE SET role = EXCLUDED.role' : 'NOTHING'}`,
+      [teamId, organizationId, role, this.clock.now(), userIds],
+    );
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '../../platform/policy/roles';
+import { UsersPresenter } from '../../users/users.presenter';
+import { MemberTeamResponse, TeamMemberResponse, TeamResponse } from './dto/team.response';
+import { Team } from './entities/team.entity';
+import { teamPermissions } from './team-permissions';
+import type { TeamViewer } from './team-viewer';
+import type { TeamMemberView } from './team-members.service';
+import { MemberTeamView, TeamsService, TeamView } from './teams.service';
+
+@Injectable()
+export class TeamsPresenter {
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly users: UsersPresenter,
+  ) {}
+
+  /** The team as seen by a viewer whose organization role is `orgRole` (null = guest). */
+  present(view: TeamView, orgRole: Role | null): TeamResponse {
+    return {
+      object: 'team',
+      id: view.team.id,
+      title: view.team.title,
+      members: view.members,
+      // Spaces do not exist yet (issue #4): no team can have access to any. Count the team's
+      // space grants here once they do.
+      spaces: 0,
+      createdAt: view.team.createdAt.toISOString(),
+      permissions: teamPermissions(orgRole, view.viewerRole),
+    };
+  }
+
+  /**
+   * Teams loaded elsewhere (a SAML provider's default team, say), presented for `viewer`:
+   * member counts and the viewer's team roles come in one query for all of them.
+   */
+  async presentTeams(teams: Team[], viewer: TeamViewer): Promise<TeamResponse[]> {
+    const views = await this.teams.describe(teams, viewer.userId);
+    return views.map((view) => this.present(view, viewer.role));
+  }
+
+  memberTeam(item: MemberTeamView, orgRole: Role | null): MemberTeamResponse {
+    return { team: this.present(item.view, orgRole), member: { role: item.role } };
+  }
+
+  /** GitBook's `OrganizationTeamMember`; whoever may list a team's members may see each. */
+  teamMember({ membership, teams }: TeamMemberView): TeamMemberResponse {
+    const member = membership.member!;
+    return {
+      organization: {
+        object: 'member',
+        id: member.userId,
+        role: member.role,
+        user: this.users.user(member.user!),
+        disabled: member.disabled,
+        joinedAt: member.joinedAt.toISOString(),
+        ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),
+        sso: member.sso,
+        // No spaces yet (issue #4).
+        spaces: 0,
+        teams,
+      },
+      team: { role: membership.role },
+      permissions: { view: true },
+    };
+  }
+}
