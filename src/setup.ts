@@ -11,6 +11,7 @@ import { setupSwagger } from './platform/swagger/openapi';
 import { InstanceSecret } from './platform/settings/instance-secret';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
+import { rejectDeepBodies } from './platform/validation/body-depth.middleware';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
 
@@ -85,6 +86,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestLogging(logger.pino));
   app.useBodyParser('json', { limit: config.BODY_LIMIT });
   app.use(bodyErrors);
+  app.use(rejectDeepBodies);
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   applyRoutePrefix(app);

@@ -65,6 +65,17 @@ describe('errors', () => {
     expectErrorShape(res.body, 413);
   });
 
+  it('refuses a body nested too deep with 400, not a stack overflow', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const res = await t.anonymous
+      .post('/v1/test-errors/echo')
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"a","size":1,"junk":${deep}}`)
+      .expect(400);
+    expectErrorShape(res.body, 400);
+    expect(res.body.error.message).toMatch(/nested deeper/);
+  });
+
   it('names the failing fields of a validation error', async () => {
     const res = await t.anonymous
       .post('/v1/test-errors/echo', { name: 3, size: 11, extra: true })
