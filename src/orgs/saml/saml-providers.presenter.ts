@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { atLeast, Role } from '../../platform/policy/roles';
+import type { Role } from '../../platform/policy/roles';
 import { UrlBuilder } from '../../platform/urls/url-builder';
-import { Team } from '../teams/entities/team.entity';
-import {
-  SamlProviderResponse,
-  SamlProviderTeamResponse,
-  SsoProviderLoginResponse,
-} from './dto/saml-provider.response';
+import { TeamsPresenter } from '../teams/teams.presenter';
+import { SamlProviderResponse, SsoProviderLoginResponse } from './dto/saml-provider.response';
 import { SamlProvider } from './entities/saml-provider.entity';
 import { samlProviderStatus } from './saml-provider-status';
 import type { SamlProviderView } from './saml-providers.service';
 
 @Injectable()
 export class SamlProvidersPresenter {
-  constructor(private readonly urls: UrlBuilder) {}
+  constructor(
+    private readonly urls: UrlBuilder,
+    private readonly teams: TeamsPresenter,
+  ) {}
 
   /**
    * GitBook requires `ssoURL`, `entityID` and `certificate` and has no null for them: a
@@ -28,9 +27,7 @@ export class SamlProvidersPresenter {
       ssoURL: provider.ssoUrl ?? '',
       entityID: provider.entityId ?? '',
       certificate: provider.certificate ?? '',
-      ...(defaultTeam
-        ? { defaultTeam: this.presentTeam(defaultTeam.team, defaultTeam.members, role) }
-        : {}),
+      ...(defaultTeam ? { defaultTeam: this.teams.present(defaultTeam, role) } : {}),
       defaultRole: provider.defaultRole,
       createdAt: provider.createdAt.toISOString(),
       status: samlProviderStatus(provider),
@@ -56,20 +53,6 @@ export class SamlProvidersPresenter {
       acsURL: this.urls.api('saml', provider.id, 'acs'),
       startURL: this.urls.api('saml', provider.id, 'start'),
       entityID: this.urls.api('saml', provider.id),
-    };
-  }
-
-  // TODO(teams): use TeamsPresenter once TeamsModule has one; this is GitBook's OrganizationTeam.
-  private presentTeam(team: Team, members: number, role: Role | null): SamlProviderTeamResponse {
-    return {
-      object: 'team',
-      id: team.id,
-      title: team.title,
-      members,
-      // No space grants exist yet: no team has access to any space.
-      spaces: 0,
-      createdAt: team.createdAt.toISOString(),
-      permissions: { admin: atLeast(role, 'admin'), view: atLeast(role, 'read') },
     };
   }
 }

@@ -6,8 +6,8 @@ import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import { paginate, PageRequest } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
-import { TeamMember } from '../teams/entities/team-member.entity';
 import { Team } from '../teams/entities/team.entity';
+import { TeamsService, TeamView } from '../teams/teams.service';
 import { CreateSamlProviderDto, UpdateSamlProviderDto } from './dto/create-saml-provider.dto';
 import { SamlProvider } from './entities/saml-provider.entity';
 import { samlProviderStatus } from './saml-provider-status';
@@ -15,7 +15,7 @@ import { samlProviderStatus } from './saml-provider-status';
 /** A provider with what its response shows of its default team. */
 export interface SamlProviderView {
   provider: SamlProvider;
-  defaultTeam: { team: Team; members: number } | null;
+  defaultTeam: TeamView | null;
 }
 
 @Injectable()
@@ -23,7 +23,7 @@ export class SamlProvidersService {
   constructor(
     @InjectRepository(SamlProvider) private readonly providers: Repository<SamlProvider>,
     @InjectRepository(Team) private readonly teams: Repository<Team>,
-    @InjectRepository(TeamMember) private readonly teamMembers: Repository<TeamMember>,
+    private readonly teamsService: TeamsService,
     private readonly clock: Clock,
   ) {}
 
@@ -132,31 +132,28 @@ export class SamlProvidersService {
     return team;
   }
 
-  /** Counts the members of the providers' default teams, in one query. */
+  /**
+   * The providers' default teams with their member counts, in one query. SAML providers are
+   * an admin's business, and an admin's team permissions do not depend on its team role, so
+   * the teams are described without a viewer.
+   */
   private async withTeams(
-    organizationId: string,
+    _organizationId: string,
     providers: SamlProvider[],
   ): Promise<SamlProviderView[]> {
-    const teamIds = [
-      ...new Set(providers.flatMap((p) => (p.defaultTeam ? [p.defaultTeam.id] : []))),
+    const teams = [
+      ...new Map(
+        providers.flatMap((p) =>
+          p.defaultTeam ? [[p.defaultTeam.id, p.defaultTeam] as const] : [],
+        ),
+      ).values(),
     ];
-    const counts = new Map<string, number>();
-    if (teamIds.length > 0) {
-      const rows: { teamId: string; members: string }[] = await this.teamMembers
-        .createQueryBuilder('tm')
-        .select('tm.team_id', 'teamId')
-        .addSelect('COUNT(*)', 'members')
-        .where('tm.organization_id = :organizationId', { organizationId })
-        .andWhere('tm.team_id IN (:...teamIds)', { teamIds })
-        .groupBy('tm.team_id')
-        .getRawMany();
-      for (const row of rows) counts.set(row.teamId, Number(row.members));
-    }
+    const views = new Map(
+      (await this.teamsService.describe(teams, '')).map((view) => [view.team.id, view]),
+    );
     return providers.map((provider) => ({
       provider,
-      defaultTeam: provider.defaultTeam
-        ? { team: provider.defaultTeam, members: counts.get(provider.defaultTeam.id) ?? 0 }
-        : null,
+      defaultTeam: provider.defaultTeam ? (views.get(provider.defaultTeam.id) ?? null) : null,
     }));
   }
 }

@@ -1,21 +1,8 @@
+import { TeamResponse } from '../../teams/dto/team.response';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ROLES } from '../../../platform/policy/roles';
 
-class SamlProviderTeamPermissions {
-  @ApiProperty() admin!: boolean;
-  @ApiProperty() view!: boolean;
-}
-
 /** GitBook's `OrganizationTeam`, as expanded in a provider's `defaultTeam`. */
-export class SamlProviderTeamResponse {
-  @ApiProperty({ enum: ['team'] }) object!: 'team';
-  @ApiProperty() id!: string;
-  @ApiProperty() title!: string;
-  @ApiProperty({ description: 'Count of members in the team.' }) members!: number;
-  @ApiProperty({ description: 'Count of spaces the team has access to.' }) spaces!: number;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: SamlProviderTeamPermissions }) permissions!: SamlProviderTeamPermissions;
-}
 
 class SamlServiceProvider {
   @ApiProperty({ format: 'uri', description: 'Assertion Consumer Service URL.' })
@@ -39,7 +26,7 @@ export class SamlProviderResponse {
   ssoURL!: string;
   @ApiProperty({ maxLength: 1024, description: '"" until given.' }) entityID!: string;
   @ApiProperty({ maxLength: 10000, description: 'PEM; "" until given.' }) certificate!: string;
-  @ApiPropertyOptional({ type: SamlProviderTeamResponse }) defaultTeam?: SamlProviderTeamResponse;
+  @ApiPropertyOptional({ type: TeamResponse }) defaultTeam?: TeamResponse;
   @ApiProperty({ enum: ROLES, nullable: true, description: 'null: new users are guests.' })
   defaultRole!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
