@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UsersModule } from '../../users/users.module';
+import { MembersModule } from '../members/members.module';
 import { TeamMember } from './entities/team-member.entity';
 import { Team } from './entities/team.entity';
 import { TeamMembersController } from './team-members.controller';
@@ -14,7 +14,7 @@ import { TeamsService } from './teams.service';
  * the presenter (`presentTeams`) for modules that point at teams, such as SAML providers.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Team, TeamMember]), UsersModule],
+  imports: [TypeOrmModule.forFeature([Team, TeamMember]), MembersModule],
   controllers: [TeamsController, TeamMembersController],
   providers: [TeamsService, TeamMembersService, TeamsPresenter],
   exports: [TeamsService, TeamsPresenter],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '../../platform/policy/roles';
-import { UsersPresenter } from '../../users/users.presenter';
+import { MembersPresenter } from '../members/members.presenter';
 import { MemberTeamResponse, TeamMemberResponse, TeamResponse } from './dto/team.response';
 import { Team } from './entities/team.entity';
 import { teamPermissions } from './team-permissions';
@@ -12,7 +12,7 @@ import { MemberTeamView, TeamsService, TeamView } from './teams.service';
 export class TeamsPresenter {
   constructor(
     private readonly teams: TeamsService,
-    private readonly users: UsersPresenter,
+    private readonly members: MembersPresenter,
   ) {}
 
   /** The team as seen by a viewer whose organization role is `orgRole` (null = guest). */
@@ -45,21 +45,8 @@ export class TeamsPresenter {
 
   /** GitBook's `OrganizationTeamMember`; whoever may list a team's members may see each. */
   teamMember({ membership, teams }: TeamMemberView): TeamMemberResponse {
-    const member = membership.member!;
     return {
-      organization: {
-        object: 'member',
-        id: member.userId,
-        role: member.role,
-        user: this.users.user(member.user!),
-        disabled: member.disabled,
-        joinedAt: member.joinedAt.toISOString(),
-        ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),
-        sso: member.sso,
-        // No spaces yet (issue #4).
-        spaces: 0,
-        teams,
-      },
+      organization: this.members.present({ member: membership.member!, teams }),
       team: { role: membership.role },
       permissions: { view: true },
     };
