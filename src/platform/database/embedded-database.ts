@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { constants, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 
 export interface EmbeddedDatabaseOptions {
   /** Folder of the database files; undefined keeps everything in memory. */
@@ -34,7 +34,8 @@ export class EmbeddedDatabase {
     let archive: Blob | undefined;
     if (fresh && template instanceof Blob) archive = template;
     else if (fresh && template && !(template instanceof Blob) && dataDir) {
-      cpSync(template.folder, dataDir, { recursive: true });
+      // Copy-on-write clones where the file system offers them (btrfs, XFS, APFS).
+      cpSync(template.folder, dataDir, { recursive: true, mode: constants.COPYFILE_FICLONE });
     }
     const db = await PGlite.create({ dataDir, loadDataDir: archive });
     const server = new PGLiteSocketServer({
