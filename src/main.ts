@@ -1,8 +1,13 @@
 import { AppConfig, ConfigurationError, loadConfig } from './platform/config/app-config';
-import { BinderyApp, closeOnSignals, createApp } from './setup';
+import { prepareEmbeddedFolder } from './platform/database/database';
+import type { BinderyApp } from './setup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // A first start copies the shipped database while the application's modules load.
+  const folderReady = prepareEmbeddedFolder(config);
+  const { closeOnSignals, createApp } = await import('./setup');
+  await folderReady;
   const bindery = await createApp(config);
   await bindery.app.listen(config.PORT, config.HOST);
   closeOnSignals(bindery);

@@ -60,6 +60,6 @@ export class EmbeddedDatabase {
   }
 }
 
-function isEmptyFolder(folder: string): boolean {
+export function isEmptyFolder(folder: string): boolean {
   return !existsSync(folder) || readdirSync(folder).length === 0;
 }
