@@ -2,31 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { TeamMember } from '../src/orgs/teams/entities/team-member.entity';
 import { Team } from '../src/orgs/teams/entities/team.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import { TEST_CERTIFICATE_PEM as CERTIFICATE } from './fixtures/certificate';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
-
-// Self-signed, CN=test, RSA 2048, valid 2026–2036 (openssl req -x509 -newkey rsa:2048 -nodes).
-const CERTIFICATE = `
------BEGIN CERTIFICATE-----
-MIIC/zCCAeegAwIBAgIUQYfJK9e0fE4OvdErUFbZEVFf/dwwDQYJKoZIhvcNAQEL
-BQAwDzENMAsGA1UEAwwEdGVzdDAeFw0yNjExMjExNTU0MzBaFw0zNjExMTgxNTU0
-MzBaMA8xDTALBgNVBAMMBHRlc3QwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK
-AoIBAQDAU59LbozSxFYoAzj0Kuja0H9qxJ9mCi69p7rtLrNPdZ6YvJ0y/BZYVTbw
-rDsieOBeYL6YO9Kg0tTZ25mN2S8arSdn7dG25Zyc6DlRIGjMKHjpZa1FI855yy7d
-pseMKVdh44HMsJdXgOZNG0mrdVHEfEskklS59bZmL5O6CtIYyWpTpp8r5JtYrZnH
-thYZJ2IU61cD69ckcXPh0bly+Q5uAi1JoU5O+0QYrwdzUtX249FlaSsmPpTjx4er
-AGnPHNvaUeAiLhUu8qdaWR2wghQQfi2xxmY7dIf+BXBl5d9+tt/i8ohtCFiJUupu
-AJ20TWJGV8LHGRtEYmPvw2XRsz7RAgMBAAGjUzBRMB0GA1UdDgQWBBQWaZVIx8O1
-Yd+WPL1SGJerjy8S2jAfBgNVHSMEGDAWgBQWaZVIx8O1Yd+WPL1SGJerjy8S2jAP
-BgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQA6N2JDZZvBkLlqBSKL
-4Dk1PON3BU+XL+3Ol5JcHx+/KIKVj1K2bQY2JTDZ/40SN01+S0sk9X0+hByIWjhw
-6LV5WBmEgSf85141WEX+s/ecTmB/9L+LrGrAIfwdJkr/3oCdIRDYLIOpw8ZFRzZi
-NBXCrp0UOOZS9Pcn+vaNr8q/OWjb1pHM5gO95kmUDf6cebV6YatAYfOGzYrKEITX
-iG25iZhRDRP74vp9f8sGBb7jN+hoNq0lk88Klubxrz+nfWR1hZL33mhoMUPX0H4z
-sjuFklmZfRK/ei6cOb1RbvGi4fc9G9usvMWI0iKmu1cKA3uTGX6TWl1gumt0Lcgv
-Xtrf
------END CERTIFICATE-----
-`.trim();
 
 const IDP = {
   entityID: 'http://www.okta.com/exk1a2b3c4',
