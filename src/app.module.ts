@@ -1,3 +1,4 @@
+import { CollectionsModule } from './collections/collections.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
@@ -23,6 +24,7 @@ const DOMAIN_MODULES = [
   SamlModule,
   InvitesModule,
   AgentInstructionsModule,
+  CollectionsModule,
   SeedModule,
 ];
 

@@ -175,6 +175,25 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
 
+  // Collections
+  {
+    // Declared organization:view; a guest lists only the collections granted to it.
+    name: 'listCollectionsInOrganizationById',
+    method: 'GET',
+    route: `${ORG}/collections`,
+    path: (ctx) => `${org(ctx)}/collections`,
+    allowed: everyone,
+  },
+  {
+    // Declared organization:view; CollectionsService.create: at the root it needs the create
+    // role in the organization (in a parent, create on that parent).
+    name: 'createCollection',
+    method: 'POST',
+    route: `${ORG}/collections`,
+    path: (ctx) => `${org(ctx)}/collections`,
+    body: () => ({ title: `Collection ${next()}` }),
+    allowed: (caller) => caller === 'admin' || caller === 'create',
+  },
   // Invites
   {
     name: 'inviteUsersToOrganization',

@@ -18,7 +18,9 @@ export function entityFromRow<T extends ObjectLiteral>(
   let columns = columnsCache.get(metadata);
   if (!columns) {
     columns = metadata.columns
-      .filter((column) => !column.relationMetadata)
+      // Virtual columns are join columns with no property of their own (a relation alone);
+      // a foreign key declared with @Column as well is a real property and is kept.
+      .filter((column) => !column.isVirtual)
       .map((column) => [column.propertyName, column.databaseName]);
     columnsCache.set(metadata, columns);
   }
