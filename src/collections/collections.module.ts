@@ -6,12 +6,23 @@ import { CollectionsPresenter } from './collections.presenter';
 import { CollectionsService } from './collections.service';
 import { Collection } from './entities/collection.entity';
 import { ContentGrant } from './entities/content-grant.entity';
+import { TeamsModule } from '../orgs/teams/teams.module';
+import { UsersModule } from '../users/users.module';
+import { CollectionPermissionsController } from './permissions/collection-permissions.controller';
+import { CollectionPermissionsPresenter } from './permissions/collection-permissions.presenter';
+import { CollectionPermissionsService } from './permissions/collection-permissions.service';
 
 /** Collections and content access grants; decides collection access for the policy. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Collection, ContentGrant])],
-  controllers: [CollectionsController],
-  providers: [CollectionsService, CollectionsPresenter, CollectionAccessResolver],
+  imports: [TypeOrmModule.forFeature([Collection, ContentGrant]), UsersModule, TeamsModule],
+  controllers: [CollectionsController, CollectionPermissionsController],
+  providers: [
+    CollectionsService,
+    CollectionsPresenter,
+    CollectionAccessResolver,
+    CollectionPermissionsService,
+    CollectionPermissionsPresenter,
+  ],
   exports: [CollectionsService, CollectionsPresenter, CollectionAccessResolver],
 })
 export class CollectionsModule {}

@@ -23,6 +23,7 @@ export type ContentResourceType = (typeof CONTENT_RESOURCE_TYPES)[number];
 })
 @Index('IDX_content_grants_organization_id_user_id', ['organizationId', 'userId'])
 @Index('IDX_content_grants_organization_id_team_id', ['organizationId', 'teamId'])
+@Index('IDX_content_grants_resource_created_at', ['resourceType', 'resourceId', 'createdAt', 'id'])
 export class ContentGrant {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_content_grants' })
   id!: string;
