@@ -160,7 +160,7 @@ describe('collection permissions', () => {
       expectError(
         await post({ role: 'read', users: [member.id, outsider.id] }),
         400,
-        `users: no member ${outsider.id}`,
+        `users: not members of this organization: ${outsider.id}`,
       );
       expectError(
         await post({ role: 'read', teams: [foreignTeam] }),

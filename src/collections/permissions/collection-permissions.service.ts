@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Member } from '../../orgs/entities/member.entity';
 import { Team } from '../../orgs/teams/entities/team.entity';
+import { TeamsService } from '../../orgs/teams/teams.service';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -39,6 +40,7 @@ export class CollectionPermissionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly teams: TeamsService,
   ) {}
 
   /** Sets `role` for every user and team named (upsert); `role: null` removes their grants. */
@@ -49,7 +51,9 @@ export class CollectionPermissionsService {
       throw invalidInput('users, teams: give at least one user or team.');
     }
     await this.dataSource.transaction(async (manager) => {
-      await this.checkUsers(manager, access.organizationId, userIds, 'users');
+      await this.teams.requireMembers(manager, access.organizationId, userIds, 'users', {
+        byEmail: false,
+      });
       await this.checkTeams(manager, access.organizationId, teamIds, 'teams');
       const grantees: Grantee[] = [
         ...userIds.map((id) => ({ kind: 'user' as const, id })),
@@ -189,22 +193,6 @@ export class CollectionPermissionsService {
       resourceId: access.id,
       ...(grantee.kind === 'user' ? { userId: grantee.id } : { teamId: grantee.id }),
     });
-  }
-
-  /** 400 naming the ids that are not members (guests count) of the organization. */
-  private async checkUsers(
-    manager: EntityManager,
-    organizationId: string,
-    ids: string[],
-    field: string,
-  ): Promise<void> {
-    if (ids.length === 0) return;
-    const found = await manager.findBy(Member, { organizationId, userId: In(ids) });
-    const known = new Set(found.map((member) => member.userId));
-    const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) {
-      throw invalidInput(`${field}: no member ${missing.join(', ')} in this organization.`);
-    }
   }
 
   /** 400 naming the ids that are not teams of the organization. */
