@@ -13,6 +13,7 @@ import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { PlatformModule } from './platform/platform.module';
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
 import { SeedModule } from './seed/seed.module';
+import { SpacesModule } from './spaces/spaces.module';
 import { UsersModule } from './users/users.module';
 
 /** Domain modules, one per area of the API. A new area is one more import here. */
@@ -25,6 +26,7 @@ const DOMAIN_MODULES = [
   InvitesModule,
   AgentInstructionsModule,
   CollectionsModule,
+  SpacesModule,
   SeedModule,
 ];
 

@@ -1,6 +1,6 @@
-import { effectiveCollectionRole } from './collection-access.resolver';
+import { effectiveContentRole } from './collection-access.resolver';
 
-const base: Parameters<typeof effectiveCollectionRole>[0] = {
+const base: Parameters<typeof effectiveContentRole>[0] = {
   memberRole: null,
   organizationDefaultRole: null,
   defaultDecided: false,
@@ -8,16 +8,16 @@ const base: Parameters<typeof effectiveCollectionRole>[0] = {
   grantRoles: [],
 };
 
-describe('effectiveCollectionRole', () => {
+describe('effectiveContentRole', () => {
   it('is the member role when nothing else applies', () => {
-    expect(effectiveCollectionRole({ ...base, memberRole: 'read', defaultDecided: true })).toBe(
+    expect(effectiveContentRole({ ...base, memberRole: 'read', defaultDecided: true })).toBe(
       'read',
     );
   });
 
   it('raises a member to the decided default level', () => {
     expect(
-      effectiveCollectionRole({
+      effectiveContentRole({
         ...base,
         memberRole: 'read',
         defaultDecided: true,
@@ -28,10 +28,10 @@ describe('effectiveCollectionRole', () => {
 
   it('uses the organization default role when every level up to the root inherits', () => {
     expect(
-      effectiveCollectionRole({ ...base, memberRole: 'read', organizationDefaultRole: 'comment' }),
+      effectiveContentRole({ ...base, memberRole: 'read', organizationDefaultRole: 'comment' }),
     ).toBe('comment');
     expect(
-      effectiveCollectionRole({
+      effectiveContentRole({
         ...base,
         memberRole: 'read',
         organizationDefaultRole: 'comment',
@@ -43,16 +43,16 @@ describe('effectiveCollectionRole', () => {
 
   it('never gives a guest the default level, only its grants', () => {
     expect(
-      effectiveCollectionRole({ ...base, defaultDecided: true, decidedDefault: 'admin' }),
+      effectiveContentRole({ ...base, defaultDecided: true, decidedDefault: 'admin' }),
     ).toBeNull();
     expect(
-      effectiveCollectionRole({ ...base, organizationDefaultRole: 'admin', grantRoles: ['read'] }),
+      effectiveContentRole({ ...base, organizationDefaultRole: 'admin', grantRoles: ['read'] }),
     ).toBe('read');
   });
 
   it('takes the highest grant', () => {
     expect(
-      effectiveCollectionRole({ ...base, memberRole: 'read', grantRoles: ['comment', 'admin'] }),
+      effectiveContentRole({ ...base, memberRole: 'read', grantRoles: ['comment', 'admin'] }),
     ).toBe('admin');
   });
 });

@@ -47,7 +47,7 @@ SELECT c.*, m.role AS member_role, o.default_role AS organization_default_role,
  WHERE c.id = ANY($1::varchar[])`;
 
 /** The effective role from the parts RESOLVE_SQL reads; null when the caller may not see it. */
-export function effectiveCollectionRole(parts: {
+export function effectiveContentRole(parts: {
   memberRole: Role | null;
   organizationDefaultRole: Role | null;
   defaultDecided: boolean;
@@ -101,7 +101,7 @@ export class CollectionAccessResolver implements AccessResolver, OnModuleInit {
     ]);
     for (const row of rows) {
       const memberRole = row.member_role as Role | null;
-      const role = effectiveCollectionRole({
+      const role = effectiveContentRole({
         memberRole,
         organizationDefaultRole: row.organization_default_role as Role | null,
         defaultDecided: row.default_decided as boolean,

@@ -27,15 +27,14 @@ import type { UserActor } from '../platform/auth/actor';
 import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
-import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import {
   CreateCollectionDto,
   ListCollectionsQueryDto,
-  MoveCollectionDto,
-  TransferCollectionDto,
+  MoveContentDto,
+  TransferContentDto,
   UpdateCollectionDto,
 } from './dto/collection.dto';
-import { CollectionResponse, CollectionSpaceResponse } from './dto/collection.response';
+import { CollectionResponse } from './dto/collection.response';
 import { CollectionsPresenter } from './collections.presenter';
 import { CollectionAccess, CollectionsService } from './collections.service';
 
@@ -145,21 +144,6 @@ export class CollectionsController {
     await this.collections.remove(actor.userId, collectionId);
   }
 
-  @Get('collections/:collectionId/spaces')
-  @Access('collection', 'view')
-  @ApiOperation({
-    operationId: 'listSpacesInCollectionById',
-    summary: 'List all spaces in a collection',
-  })
-  @ApiOkResponse({ type: PageOf(CollectionSpaceResponse) })
-  @badRequest
-  listSpaces(
-    @Granted() access: CollectionAccess,
-    @Query() query: PageQueryDto,
-  ): Page<CollectionSpaceResponse> {
-    return this.collections.listSpaces(access.id, query);
-  }
-
   @Post('collections/:collectionId/move')
   @HttpCode(200)
   @Access('collection', 'admin')
@@ -178,7 +162,7 @@ export class CollectionsController {
   async move(
     @CurrentUser() actor: UserActor,
     @Granted() access: CollectionAccess,
-    @Body() body: MoveCollectionDto,
+    @Body() body: MoveContentDto,
   ): Promise<CollectionResponse> {
     const moved = await this.collections.move(access, actor.userId, body);
     return this.presenter.present(moved.entity, moved.role);
@@ -201,7 +185,7 @@ export class CollectionsController {
   async transfer(
     @CurrentUser() actor: UserActor,
     @Granted() access: CollectionAccess,
-    @Body() body: TransferCollectionDto,
+    @Body() body: TransferContentDto,
   ): Promise<CollectionResponse> {
     const moved = await this.collections.transfer(access, actor.userId, body);
     return this.presenter.present(moved.entity, moved.role);

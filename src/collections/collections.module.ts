@@ -4,6 +4,7 @@ import { CollectionAccessResolver } from './collection-access.resolver';
 import { CollectionsController } from './collections.controller';
 import { CollectionsPresenter } from './collections.presenter';
 import { CollectionsService } from './collections.service';
+import { ContentTree } from './content-tree';
 import { Collection } from './entities/collection.entity';
 import { ContentGrant } from './entities/content-grant.entity';
 import { TeamsModule } from '../orgs/teams/teams.module';
@@ -20,9 +21,10 @@ import { CollectionPermissionsService } from './permissions/collection-permissio
     CollectionsService,
     CollectionsPresenter,
     CollectionAccessResolver,
+    ContentTree,
     CollectionPermissionsService,
     CollectionPermissionsPresenter,
   ],
-  exports: [CollectionsService, CollectionsPresenter, CollectionAccessResolver],
+  exports: [CollectionsService, CollectionsPresenter, CollectionAccessResolver, ContentTree],
 })
 export class CollectionsModule {}

@@ -2,26 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Organization } from '../orgs/entities/organization.entity';
+import { organizationRole } from '../orgs/organization-role';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
-import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { atLeast, type Role } from '../platform/policy/roles';
 import { CollectionAccessResolver } from './collection-access.resolver';
+import { ContentTree } from './content-tree';
 import {
-  ContentPointerDto,
   CreateCollectionDto,
   ListCollectionsQueryDto,
-  MoveCollectionDto,
-  TransferCollectionDto,
+  MoveContentDto,
+  TransferContentDto,
   UpdateCollectionDto,
 } from './dto/collection.dto';
-import { CollectionSpaceResponse } from './dto/collection.response';
 import { Collection } from './entities/collection.entity';
-import { lastPosition, placeAmong, Positioned } from './positions';
 
 /** A collection and the caller's effective role on it. */
 export type CollectionAccess = ResolvedAccess<Collection> & { entity: Collection };
@@ -38,6 +36,7 @@ export class CollectionsService {
     @InjectRepository(Collection) private readonly collections: Repository<Collection>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: CollectionAccessResolver,
+    private readonly tree: ContentTree,
     private readonly clock: Clock,
   ) {}
 
@@ -72,7 +71,7 @@ export class CollectionsService {
         title: input.title || 'Untitled',
         description: null,
         defaultLevel: 'inherit',
-        position: String(lastPosition(await this.siblings(manager, organization.id, parentId))),
+        position: String(await this.tree.endOf(manager, organization.id, parentId)),
         createdAt: now,
         updatedAt: now,
       });
@@ -159,8 +158,9 @@ export class CollectionsService {
   }
 
   /**
-   * Deletes the collection and, by cascade, its sub-collections and their grants' targets.
-   * Nothing (204) when the caller cannot see it: absent and invisible are the same answer.
+   * Deletes the collection and, by cascade, its sub-collections and their grants; the spaces
+   * in them go to the trash (restorable for seven days, at the organization root). Nothing
+   * (204) when the caller cannot see it: absent and invisible are the same answer.
    */
   async remove(userId: string, collectionId: string): Promise<void> {
     const access = await this.access.resolve(userId, collectionId);
@@ -169,8 +169,12 @@ export class CollectionsService {
       throw forbidden('Deleting a collection needs the admin role on it.');
     }
     await this.dataSource.transaction(async (manager) => {
-      const ids = await this.subtree(manager, collectionId);
-      // #4 spaces: move the spaces of `ids` to the trash (soft delete) before the rows go.
+      const ids = await this.tree.subtree(manager, collectionId);
+      await manager.query(
+        `UPDATE spaces SET deleted_at = $2, updated_at = $2
+          WHERE parent_id = ANY($1::varchar[]) AND deleted_at IS NULL`,
+        [ids, this.clock.now()],
+      );
       await manager.query(
         `DELETE FROM content_grants WHERE resource_type = 'collection' AND resource_id = ANY($1::varchar[])`,
         [ids],
@@ -183,11 +187,7 @@ export class CollectionsService {
    * Moves the collection under `parent` (null: the organization root; absent: where it is) at
    * `position` (the end when absent). 409 when it would stay where it is.
    */
-  move(
-    access: CollectionAccess,
-    userId: string,
-    input: MoveCollectionDto,
-  ): Promise<CollectionAccess> {
+  move(access: CollectionAccess, userId: string, input: MoveContentDto): Promise<CollectionAccess> {
     if (input.parent === undefined && input.position === undefined) {
       throw invalidInput('Give parent, position or both.');
     }
@@ -195,7 +195,7 @@ export class CollectionsService {
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent === undefined ? collection.parentId : input.parent;
       if (parentId === null) {
-        const role = await this.organizationRole(manager, collection.organizationId, userId);
+        const role = await organizationRole(manager, collection.organizationId, userId);
         if (!atLeast(role, 'create')) {
           throw forbidden('Moving to the organization root needs the create role in it.');
         }
@@ -204,7 +204,7 @@ export class CollectionsService {
         if (!parent || parent.organizationId !== collection.organizationId) {
           throw collectionNotFound();
         }
-        const ancestors = await this.ancestors(manager, parentId);
+        const ancestors = await this.tree.ancestors(manager, parentId);
         if (ancestors.includes(collection.id)) {
           throw invalidInput('parent: a collection cannot move into itself or a sub-collection.');
         }
@@ -213,50 +213,27 @@ export class CollectionsService {
         }
       }
 
-      const all = await this.siblings(manager, collection.organizationId, parentId);
-      const currentIndex = all.findIndex((sibling) => sibling.id === collection.id);
-      const others = all.filter((sibling) => sibling.id !== collection.id);
-      const placement = placeAmong(others, {
-        before: this.anchor(input.position?.before, 'position.before'),
-        after: this.anchor(input.position?.after, 'position.after'),
-      });
-      if (!placement.ok) {
-        throw invalidInput(
-          placement.reason === 'adjacent'
-            ? 'position: before and after are not next to each other.'
-            : `position.${placement.reason}: collection ${
-                input.position?.[placement.reason as 'before' | 'after']?.collection
-              } is not in the target collection.`,
-        );
-      }
-      if (currentIndex >= 0 && placement.index === currentIndex) {
-        throw new DomainError('conflict', 'NothingToMove', 'The move would not change anything.');
-      }
-      for (const sibling of placement.renumbered) {
-        await manager.update(
-          Collection,
-          { id: sibling.id },
-          { position: String(sibling.position) },
-        );
-      }
-      await manager.update(
-        Collection,
-        { id: collection.id },
-        { parentId, position: String(placement.position), updatedAt: this.clock.now() },
+      await this.tree.place(
+        manager,
+        collection.organizationId,
+        { kind: 'collection', id: collection.id },
+        parentId,
+        input.position,
+        this.clock.now(),
       );
       return this.reload(manager, userId, collection.id);
     });
   }
 
   /**
-   * Moves the collection and its sub-collections to the root of another organization (the
-   * caller must be an admin of both) and drops their grants, which name members and teams of
-   * the old organization.
+   * Moves the collection, its sub-collections and their spaces to the root of another
+   * organization (the caller must be an admin of both) and drops their grants, which name
+   * members and teams of the old organization. 412 when a space in it cannot leave.
    */
   transfer(
     access: CollectionAccess,
     userId: string,
-    input: TransferCollectionDto,
+    input: TransferContentDto,
   ): Promise<CollectionAccess> {
     const collection = access.entity;
     if (input.organization === collection.organizationId) {
@@ -267,24 +244,31 @@ export class CollectionsService {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const targetRole = await this.organizationRole(manager, input.organization, userId);
+      const targetRole = await organizationRole(manager, input.organization, userId);
       if (targetRole === undefined) throw notFound('Organization');
-      const sourceRole = await this.organizationRole(manager, collection.organizationId, userId);
+      const sourceRole = await organizationRole(manager, collection.organizationId, userId);
       if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
         throw forbidden('Transferring a collection needs the admin role in both organizations.');
       }
-      const ids = await this.subtree(manager, collection.id);
-      const blocker = this.transferBlocker(ids);
+      const ids = await this.tree.subtree(manager, collection.id);
+      const blocker = await this.tree.transferBlocker(manager, { collections: ids });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
+      const spaceIds = await this.tree.spacesIn(manager, ids);
       await manager.query(
-        `DELETE FROM content_grants WHERE resource_type = 'collection' AND resource_id = ANY($1::varchar[])`,
-        [ids],
+        `DELETE FROM content_grants
+          WHERE (resource_type = 'collection' AND resource_id = ANY($1::varchar[]))
+             OR (resource_type = 'space' AND resource_id = ANY($2::varchar[]))`,
+        [ids, spaceIds],
       );
-      const position = lastPosition(await this.siblings(manager, input.organization, null));
+      const position = await this.tree.endOf(manager, input.organization, null);
       const now = this.clock.now();
       await manager.query(
         `UPDATE collections SET organization_id = $2, updated_at = $3 WHERE id = ANY($1::varchar[])`,
         [ids, input.organization, now],
+      );
+      await manager.query(
+        `UPDATE spaces SET organization_id = $2, updated_at = $3 WHERE id = ANY($1::varchar[])`,
+        [spaceIds, input.organization, now],
       );
       await manager.update(
         Collection,
@@ -293,32 +277,6 @@ export class CollectionsService {
       );
       return this.reload(manager, userId, collection.id);
     });
-  }
-
-  /**
-   * The spaces of a collection. Spaces do not exist yet: issue #4 (spaces) fills this list
-   * with the spaces of the collection the caller can see.
-   */
-  listSpaces(_collectionId: string, _request: PageQueryDto): Page<CollectionSpaceResponse> {
-    return { items: [], count: 0 };
-  }
-
-  /**
-   * Why the collections `ids` cannot change organization (412), or null. Nothing blocks a
-   * transfer yet; with spaces (#4) this is where a space that cannot leave its organization
-   * (e.g. published in a site of it, or synced with a Git installation of it) would stop it.
-   */
-  private transferBlocker(_ids: string[]): string | null {
-    return null;
-  }
-
-  private anchor(pointer: ContentPointerDto | undefined, field: string): string | undefined {
-    if (!pointer) return undefined;
-    if (pointer.type === 'space') {
-      // Sibling spaces arrive with #4: until then no space is in any collection.
-      throw invalidInput(`${field}: space ${pointer.space} is not in the target collection.`);
-    }
-    return pointer.collection;
   }
 
   private async reload(
@@ -331,60 +289,5 @@ export class CollectionsService {
     );
     if (!access) throw collectionNotFound();
     return access as CollectionAccess;
-  }
-
-  /** The children of `parentId` (the root when null), ordered. */
-  private async siblings(
-    manager: EntityManager,
-    organizationId: string,
-    parentId: string | null,
-  ): Promise<Positioned[]> {
-    const rows: { id: string; position: string }[] = await manager.query(
-      `SELECT id, position FROM collections
-        WHERE organization_id = $1 AND parent_id IS NOT DISTINCT FROM $2
-        ORDER BY position, id`,
-      [organizationId, parentId],
-    );
-    return rows.map((row) => ({ id: row.id, position: Number(row.position) }));
-  }
-
-  /** The collection and its ancestors' ids. */
-  private async ancestors(manager: EntityManager, collectionId: string): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `WITH RECURSIVE up AS (
-         SELECT id, parent_id FROM collections WHERE id = $1
-         UNION ALL
-         SELECT p.id, p.parent_id FROM collections p JOIN up ON p.id = up.parent_id
-       ) SELECT id FROM up`,
-      [collectionId],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** The collection and its descendants' ids. */
-  private async subtree(manager: EntityManager, collectionId: string): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `WITH RECURSIVE down AS (
-         SELECT id FROM collections WHERE id = $1
-         UNION ALL
-         SELECT k.id FROM collections k JOIN down ON k.parent_id = down.id
-       ) SELECT id FROM down`,
-      [collectionId],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** The caller's role in the organization: null a guest, undefined not an (enabled) member. */
-  private async organizationRole(
-    manager: EntityManager,
-    organizationId: string,
-    userId: string,
-  ): Promise<Role | null | undefined> {
-    const rows: { role: Role | null }[] = await manager.query(
-      `SELECT role FROM organization_members
-        WHERE organization_id = $1 AND user_id = $2 AND NOT disabled`,
-      [organizationId, userId],
-    );
-    return rows.length === 0 ? undefined : rows[0].role;
   }
 }

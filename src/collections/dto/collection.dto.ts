@@ -113,11 +113,11 @@ export class ContentPositionDto {
   after?: ContentPointerDto;
 }
 
-/** GitBook's `moveCollection` body: at least one property. */
-export class MoveCollectionDto {
+/** GitBook's `moveCollection` and `moveSpace` body: at least one property. */
+export class MoveContentDto {
   @ApiPropertyOptional({
     nullable: true,
-    description: 'The new parent collection; null moves it to the organization root.',
+    description: 'The new parent collection; null moves to the organization root.',
   })
   @ValidateIf((_, value: unknown) => value !== undefined && value !== null)
   @IsString()
@@ -135,8 +135,8 @@ export class MoveCollectionDto {
   position?: ContentPositionDto;
 }
 
-/** GitBook's `transferCollection` body. */
-export class TransferCollectionDto {
+/** GitBook's `transferCollection` and `transferSpace` body. */
+export class TransferContentDto {
   @ApiProperty({ description: 'The unique id of the target organization.' })
   @IsString()
   @Length(1, 32)

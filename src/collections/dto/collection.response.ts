@@ -29,9 +29,3 @@ export class CollectionResponse {
   @ApiProperty({ type: CollectionPermissionsResponse })
   permissions!: CollectionPermissionsResponse;
 }
-
-/** GitBook's `Space` (none exist yet: issue #4 adds them). */
-export class CollectionSpaceResponse {
-  @ApiProperty({ enum: ['space'] }) object!: 'space';
-  @ApiProperty() id!: string;
-}

@@ -33,16 +33,28 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** `inherit`: also accept `{type: "inherit"}` (a space's rules, GitBook's `MergeRulesSpaceConfiguration`). */
+export interface MergeRulesOptions {
+  inherit?: boolean;
+}
+
 /**
  * What is wrong with an organization's `mergeRules` (GitBook's
  * `MergeRulesStandaloneConfiguration`: `{type: "none"}` or `{type: "rules", rules: [MergeRule]}`),
  * each problem naming its field; empty when the value is valid. Whether the users are members
  * is the service's question.
  */
-export function mergeRulesProblems(value: unknown, field = 'mergeRules'): string[] {
+export function mergeRulesProblems(
+  value: unknown,
+  field = 'mergeRules',
+  options: MergeRulesOptions = {},
+): string[] {
   if (!isObject(value)) return [`${field} must be an object`];
   if (value.type === 'none') return unexpectedKeys(value, ['type'], field);
-  if (value.type !== 'rules') return [`${field}.type must be one of: none, rules`];
+  if (options.inherit && value.type === 'inherit') return unexpectedKeys(value, ['type'], field);
+  if (value.type !== 'rules') {
+    return [`${field}.type must be one of: ${options.inherit ? 'inherit, ' : ''}none, rules`];
+  }
   const problems = unexpectedKeys(value, ['type', 'rules'], field);
   if (!Array.isArray(value.rules)) return [...problems, `${field}.rules must be an array`];
   if (value.rules.length > MAX_MERGE_RULES) {
@@ -115,8 +127,8 @@ export function normaliseMergeRules(
   };
 }
 
-/** class-validator decorator: the property is a valid organization `mergeRules` value. */
-export function IsMergeRules(): PropertyDecorator {
+/** class-validator decorator: the property is a valid `mergeRules` value (an organization's by default). */
+export function IsMergeRules(options: MergeRulesOptions = {}): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
       name: 'isMergeRules',
@@ -124,9 +136,9 @@ export function IsMergeRules(): PropertyDecorator {
       propertyName: String(propertyName),
       validator: {
         validate: (value: unknown, args: ValidationArguments) =>
-          mergeRulesProblems(value, args.property).length === 0,
+          mergeRulesProblems(value, args.property, options).length === 0,
         defaultMessage: (args?: ValidationArguments) =>
-          mergeRulesProblems(args?.value, args?.property).slice(0, 5).join('; '),
+          mergeRulesProblems(args?.value, args?.property, options).slice(0, 5).join('; '),
       },
     });
   };

@@ -11,12 +11,8 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import type { ResolvedAccess } from '../../platform/policy/access';
-import { ListMembersQueryDto, ListMemberSpacesQueryDto } from './dto/list-members.query';
-import {
-  MemberContentPermissionResponse,
-  MemberResponse,
-  PingResponse,
-} from './dto/member.response';
+import { ListMembersQueryDto } from './dto/list-members.query';
+import { MemberResponse, PingResponse } from './dto/member.response';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { MembersPresenter } from './members.presenter';
 import { MembersService } from './members.service';
@@ -114,21 +110,6 @@ export class MembersController {
     @Param('userId') userId: string,
   ): Promise<MemberResponse> {
     return this.presenter.present(await this.members.setSso(access.organizationId, userId));
-  }
-
-  @Get('members/:userId/spaces')
-  @Access('organization', 'read')
-  @ApiOperation({
-    operationId: 'listSpacesForOrganizationMember',
-    summary: 'List an organization member space permissions',
-  })
-  @ApiOkResponse({ type: PageOf(MemberContentPermissionResponse) })
-  listSpaces(
-    @Granted() access: ResolvedAccess,
-    @Param('userId') userId: string,
-    @Query() query: ListMemberSpacesQueryDto,
-  ): Promise<Page<MemberContentPermissionResponse>> {
-    return this.members.listSpaces(access.organizationId, userId, query);
   }
 
   @Post('ping')

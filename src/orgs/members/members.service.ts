@@ -10,7 +10,7 @@ import { Page } from '../../platform/pagination/page';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { Member } from '../entities/member.entity';
 import { organizationPermissions } from '../organization-permissions';
-import { ListMembersQueryDto, ListMemberSpacesQueryDto } from './dto/list-members.query';
+import { ListMembersQueryDto } from './dto/list-members.query';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { AdminSeat, removesLastAdmin } from './last-admin';
 import { containsPattern } from './like-pattern';
@@ -20,12 +20,6 @@ import { signVisitorClaims } from './visitor-claims';
 export interface MemberRecord {
   member: Member;
   teams: number;
-}
-
-/** A space a member can access, with its role there (see issue #4: spaces do not exist yet). */
-export interface MemberSpacePermission {
-  permission: string;
-  space: object;
 }
 
 const memberNotFound = () => notFound('Member');
@@ -137,19 +131,6 @@ export class MembersService {
       this.secret.value,
       now,
     );
-  }
-
-  /** The spaces a member can access, with its role on each. */
-  async listSpaces(
-    organizationId: string,
-    userId: string,
-    _request: ListMemberSpacesQueryDto,
-  ): Promise<Page<MemberSpacePermission>> {
-    if (!(await this.findMember(this.dataSource.manager, organizationId, userId))) {
-      throw memberNotFound();
-    }
-    // Spaces are not implemented yet (issue #4): every member can access none.
-    return { items: [], count: 0 };
   }
 
   private membersQuery(manager: EntityManager, organizationId: string): SelectQueryBuilder<Member> {

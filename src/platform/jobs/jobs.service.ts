@@ -27,6 +27,7 @@ interface QueueDefinition {
 export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   private readonly queues = new Map<string, QueueDefinition>();
+  private readonly schedules = new Map<string, string>();
   private readonly boss: PgBoss;
   private started = false;
 
@@ -34,7 +35,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(JOBS_DATABASE_URL) url: string,
     private readonly config: AppConfig,
   ) {
-    this.boss = new PgBoss({ connectionString: url, schema: 'pgboss', max: 3, schedule: false });
+    // Only processes that work the queues keep the cron schedules running.
+    this.boss = new PgBoss({
+      connectionString: url,
+      schema: 'pgboss',
+      max: 3,
+      schedule: config.JOBS_IN_PROCESS,
+    });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
   }
 
@@ -42,6 +49,16 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     if (this.started) throw new Error(`Queue ${name} defined after start`);
     if (this.queues.has(name)) throw new Error(`Queue ${name} defined twice`);
     this.queues.set(name, { handler: handler as JobHandler<never>, options: { name, ...options } });
+  }
+
+  /**
+   * Runs queue `name` (already defined) on a cron schedule, in UTC. pg-boss keeps one schedule
+   * per queue across every process, so several API or worker processes send it once.
+   */
+  schedule(name: string, cron: string): void {
+    if (this.started) throw new Error(`Schedule for ${name} added after start`);
+    if (!this.queues.has(name)) throw new Error(`Unknown queue ${name}`);
+    this.schedules.set(name, cron);
   }
 
   async send<T extends object>(
@@ -71,6 +88,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
           this.run(name, queue.handler, jobs),
         );
       }
+    }
+    if (this.config.JOBS_IN_PROCESS) {
+      for (const [name, cron] of this.schedules)
+        await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
     }
   }
 

@@ -35,15 +35,6 @@ export class MemberResponse {
   teams!: number;
 }
 
-/** GitBook's `MemberContentPermission`. */
-export class MemberContentPermissionResponse {
-  @ApiProperty({ enum: ROLES })
-  permission!: string;
-
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'A Space.' })
-  space!: object;
-}
-
 /** Answer of `updateOrganizationMemberLastSeenAt`. */
 export class PingResponse {
   @ApiPropertyOptional({
