@@ -33,6 +33,7 @@ function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number):
       `  Demo user:         ${bindery.demo.userEmail}`,
       `  Demo API token:    ${bindery.demo.token}`,
       `  Demo organization: ${bindery.demo.organizationId}`,
+      `  Demo space:        ${bindery.demo.spaceId}`,
       `  Try it:            curl -H "Authorization: Bearer ${bindery.demo.token}" ${config.publicUrl}/v1/orgs/${bindery.demo.organizationId}`,
     );
   }

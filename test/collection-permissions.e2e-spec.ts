@@ -1,3 +1,4 @@
+import { Member } from '../src/orgs/entities/member.entity';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
@@ -17,6 +18,7 @@ const collectionPath = (id: string) => `/v1/collections/${id}`;
 const permissionsPath = (id: string) => `/v1/collections/${id}/permissions`;
 const usersPath = (id: string) => `${permissionsPath(id)}/users`;
 const teamsPath = (id: string) => `${permissionsPath(id)}/teams`;
+const aggregatePath = (id: string) => `${permissionsPath(id)}/aggregate`;
 
 describe('collection permissions', () => {
   let t: TestApp;
@@ -63,6 +65,26 @@ describe('collection permissions', () => {
   async function visibleIds(org: TestOrganization, client: Client): Promise<string[]> {
     const res = await client.get(`${collectionsPath(org)}?limit=1000`).expect(200);
     return (res.body.items as { id: string }[]).map((item) => item.id);
+  }
+
+  /** Gives the members join dates one minute apart, in the order given. */
+  async function joinInOrder(org: TestOrganization, users: TestUser[]): Promise<void> {
+    for (const [i, user] of users.entries()) {
+      await t.dataSource
+        .getRepository(Member)
+        .update(
+          { organizationId: org.id, userId: user.id },
+          { joinedAt: new Date(Date.UTC(2024, 0, 1, 0, i)) },
+        );
+    }
+  }
+
+  /** The aggregate as `[userId, role]` pairs, in the list's order (all on one page). */
+  async function aggregate(org: TestOrganization, id: string, query = ''): Promise<string[][]> {
+    const res = await org.owner.client.get(`${aggregatePath(id)}?limit=1000${query}`).expect(200);
+    expectConforms(res, 'listPermissionsAggregateInCollection');
+    expect(res.body.count).toBe(res.body.items.length);
+    return (res.body.items as UserPermissionBody[]).map((item) => [item.user.id, item.permission]);
   }
 
   function expectError(res: { status: number; body: unknown }, code: number, text: string) {
@@ -393,5 +415,150 @@ describe('collection permissions', () => {
 
     it('answers 404 for an unknown collection or another organization, 403 for non-admins', () =>
       expectGuarded((client, id) => client.delete(`${teamsPath(id)}/someteam`)));
+  });
+
+  describe('GET /v1/collections/{collectionId}/permissions/aggregate (listPermissionsAggregateInCollection)', () => {
+    it('lists everyone who can reach the collection with its effective role, in pages', async () => {
+      const org = await t.factories.organization();
+      const parent = await collection(org);
+      const id = await collection(org, parent);
+      const reader = await t.factories.member(org, 'read');
+      const editor = await t.factories.member(org, 'edit');
+      const guest = await t.factories.member(org, null);
+      const teamGuest = await t.factories.member(org, null);
+      const ungranted = await t.factories.member(org, null);
+      await joinInOrder(org, [org.owner, reader, editor, guest, teamGuest, ungranted]);
+      // A grant on the parent reaches the child; a team grant reaches the team's members.
+      await invite(org, parent, { role: 'create', users: [reader.id] });
+      await invite(org, id, { role: 'comment', users: [guest.id] });
+      await invite(org, id, { role: 'review', teams: [await team(org, [teamGuest.id])] });
+      // Grants below it and on other collections do not count.
+      const other = await collection(org);
+      const below = await collection(org, id);
+      await invite(org, other, { role: 'admin', users: [editor.id, ungranted.id] });
+      await invite(org, below, { role: 'admin', users: [editor.id, ungranted.id] });
+
+      const first = await org.owner.client.get(`${aggregatePath(id)}?limit=3`).expect(200);
+      expectConforms(first, 'listPermissionsAggregateInCollection');
+      expect(first.body.count).toBe(5);
+      expect(first.body.items).toEqual([
+        {
+          permission: 'admin',
+          user: expect.objectContaining({ object: 'user', id: org.owner.id }),
+        },
+        {
+          permission: 'create',
+          user: expect.objectContaining({ id: reader.id, email: reader.email }),
+        },
+        { permission: 'edit', user: expect.objectContaining({ id: editor.id }) },
+      ]);
+      const second = await org.owner.client
+        .get(`${aggregatePath(id)}?limit=3&page=${encodeURIComponent(first.body.next.page)}`)
+        .expect(200);
+      expectConforms(second, 'listPermissionsAggregateInCollection');
+      expect(second.body.count).toBe(5);
+      expect(second.body.items).toEqual([
+        { permission: 'comment', user: expect.objectContaining({ id: guest.id }) },
+        { permission: 'review', user: expect.objectContaining({ id: teamGuest.id }) },
+      ]);
+      expect(second.body.next).toBeUndefined();
+    });
+
+    it('applies the default level inherited from above to members, not to guests', async () => {
+      const org = await t.factories.organization();
+      const parent = await collection(org);
+      const id = await collection(org, parent);
+      const reader = await t.factories.member(org, 'read');
+      const guest = await t.factories.member(org, null);
+      await joinInOrder(org, [org.owner, reader, guest]);
+      await invite(org, id, { role: 'read', users: [guest.id] });
+      const before = [
+        [org.owner.id, 'admin'],
+        [reader.id, 'read'],
+        [guest.id, 'read'],
+      ];
+      expect(await aggregate(org, id)).toEqual(before);
+
+      await org.owner.client.patch(collectionPath(parent), { defaultLevel: 'edit' }).expect(200);
+      expect(await aggregate(org, id)).toEqual([
+        [org.owner.id, 'admin'],
+        [reader.id, 'edit'],
+        [guest.id, 'read'],
+      ]);
+      // The nearest level that is not `inherit` decides: the collection's own.
+      await org.owner.client.patch(collectionPath(id), { defaultLevel: 'comment' }).expect(200);
+      expect(await aggregate(org, id)).toEqual([
+        [org.owner.id, 'admin'],
+        [reader.id, 'comment'],
+        [guest.id, 'read'],
+      ]);
+      await org.owner.client.patch(collectionPath(id), { defaultLevel: 'inherit' }).expect(200);
+      await org.owner.client.patch(collectionPath(parent), { defaultLevel: 'inherit' }).expect(200);
+      // Inherited up to the root: the organization's default role.
+      await org.owner.client.patch(`/v1/orgs/${org.id}`, { defaultRole: 'review' }).expect(200);
+      expect(await aggregate(org, id)).toEqual([
+        [org.owner.id, 'admin'],
+        [reader.id, 'review'],
+        [guest.id, 'read'],
+      ]);
+    });
+
+    it('leaves out disabled members, members of other organizations and ungranted guests', async () => {
+      const org = await t.factories.organization();
+      const id = await collection(org);
+      const disabled = await t.factories.member(org, 'admin');
+      const disabledGuest = await t.factories.member(org, null);
+      await invite(org, id, { role: 'admin', users: [disabled.id, disabledGuest.id] });
+      await t.factories.member(org, null);
+      const elsewhere = await t.factories.organization();
+      await t.factories.member(elsewhere, 'admin');
+      await t.dataSource
+        .getRepository(Member)
+        .update({ organizationId: org.id, userId: disabled.id }, { disabled: true });
+      await t.dataSource
+        .getRepository(Member)
+        .update({ organizationId: org.id, userId: disabledGuest.id }, { disabled: true });
+      expect(await aggregate(org, id)).toEqual([[org.owner.id, 'admin']]);
+    });
+
+    it('filters by effective role', async () => {
+      const org = await t.factories.organization();
+      const id = await collection(org);
+      const admin = await t.factories.member(org, 'admin');
+      const reader = await t.factories.member(org, 'read');
+      const promoted = await t.factories.member(org, 'read');
+      const guest = await t.factories.member(org, null);
+      await joinInOrder(org, [org.owner, admin, reader, promoted, guest]);
+      await invite(org, id, { role: 'admin', users: [promoted.id] });
+      await invite(org, id, { role: 'read', users: [guest.id] });
+      expect(await aggregate(org, id, '&role=admin')).toEqual([
+        [org.owner.id, 'admin'],
+        [admin.id, 'admin'],
+        [promoted.id, 'admin'],
+      ]);
+      expect(await aggregate(org, id, '&role=read')).toEqual([
+        [reader.id, 'read'],
+        [guest.id, 'read'],
+      ]);
+      expect(await aggregate(org, id, '&role=edit')).toEqual([]);
+    });
+
+    it('answers 400 for a bad role, limit or page', async () => {
+      const org = await t.factories.organization();
+      const id = await collection(org);
+      const get = (query: string) => org.owner.client.get(`${aggregatePath(id)}?${query}`);
+      expectError(await get('role=guest'), 400, 'role must be one of');
+      expectError(await get('role=owner'), 400, 'role must be one of');
+      expectError(await get('limit=0'), 400, 'limit');
+      expectError(await get('page=garbage'), 400, 'page');
+      // A cursor of the grant list is not one of this list.
+      const guests = [await t.factories.member(org, null), await t.factories.member(org, null)];
+      await invite(org, id, { role: 'read', users: guests.map((guest) => guest.id) });
+      const grants = await org.owner.client.get(`${usersPath(id)}?limit=1`).expect(200);
+      expectError(await get(`page=${encodeURIComponent(grants.body.next.page)}`), 400, 'page');
+    });
+
+    it('answers 404 for an unknown collection or another organization, 403 for non-admins', () =>
+      expectGuarded((client, id) => client.get(aggregatePath(id))));
   });
 });

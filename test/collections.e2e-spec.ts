@@ -294,12 +294,65 @@ describe('collections', () => {
   });
 
   describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)', () => {
-    it('answers an empty page (no spaces yet)', async () => {
+    /** A space made by the owner one second after the last, at the root or in `parent`. */
+    async function space(org: TestOrganization, parent?: string): Promise<{ id: string }> {
+      t.clock.advance(1000);
+      const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { parent }).expect(201);
+      return res.body as { id: string };
+    }
+    const spacesOf = (id: string) => `${collectionPath(id)}/spaces`;
+
+    it('lists only the live spaces directly in the collection, oldest first, across pages', async () => {
       const org = await t.factories.organization();
       const col = await collection(org);
-      const res = await org.owner.client.get(`${collectionPath(col.id)}/spaces`).expect(200);
+      const sub = await collection(org, { parent: col.id });
+      const sibling = await collection(org);
+      const a = await space(org, col.id);
+      await space(org, sub.id);
+      await space(org);
+      await space(org, sibling.id);
+      const b = await space(org, col.id);
+      const trashed = await space(org, col.id);
+      await org.owner.client.delete(`/v1/spaces/${trashed.id}`).expect(204);
+      const reader = await t.factories.asMember(org, 'read');
+
+      const res = await reader.get(spacesOf(col.id)).expect(200);
       expectConforms(res, 'listSpacesInCollectionById');
-      expect(res.body).toEqual({ items: [], count: 0 });
+      expect(ids(res.body)).toEqual([a.id, b.id]);
+      expect(res.body.count).toBe(2);
+      expect(res.body.items[0]).toMatchObject({
+        object: 'space',
+        parent: col.id,
+        permissions: { view: true, edit: false, admin: false },
+      });
+
+      const page1 = await reader.get(`${spacesOf(col.id)}?limit=1`).expect(200);
+      expectConforms(page1, 'listSpacesInCollectionById');
+      expect(ids(page1.body)).toEqual([a.id]);
+      expect(page1.body.count).toBe(2);
+      const page2 = await reader
+        .get(`${spacesOf(col.id)}?limit=1&page=${page1.body.next.page}`)
+        .expect(200);
+      expect(ids(page2.body)).toEqual([b.id]);
+      expect(page2.body.next).toBeUndefined();
+
+      // The spaces left out above are listed where they are.
+      expect((await reader.get(spacesOf(sibling.id)).expect(200)).body.count).toBe(1);
+      expect((await reader.get(spacesOf(sub.id)).expect(200)).body.count).toBe(1);
+    });
+
+    it('shows a guest the spaces of a collection granted to it or above, with that role', async () => {
+      const org = await t.factories.organization();
+      const top = await collection(org);
+      const inner = await collection(org, { parent: top.id });
+      const inside = await space(org, inner.id);
+      const guest = await t.factories.member(org, null);
+      expectError(await guest.client.get(spacesOf(inner.id)), 404, 'Collection');
+      await grant(org, top.id, guest.id, 'edit');
+      const res = await guest.client.get(spacesOf(inner.id)).expect(200);
+      expectConforms(res, 'listSpacesInCollectionById');
+      expect(ids(res.body)).toEqual([inside.id]);
+      expect(res.body.items[0].permissions).toMatchObject({ edit: true, admin: false });
     });
 
     it('answers 400 for a bad limit, 404 for unknown or another organization', async () => {
@@ -392,12 +445,12 @@ describe('collections', () => {
       expectError(
         await move(b.id, { position: { before: { type: 'collection', collection: sub.id } } }),
         400,
-        'is not in the target collection',
+        `collection ${sub.id} is not in the target organization root`,
       );
       expectError(
         await move(b.id, { position: { before: { type: 'space', space: 'sp1' } } }),
         400,
-        'space sp1 is not in the target collection',
+        'space sp1 is not in the target organization root',
       );
       expectError(
         await move(b.id, { position: { before: { type: 'page', page: 'p' } } }),

@@ -226,7 +226,7 @@ describe('invites and joining', () => {
       [{ role: 'read', level: 'read' }, 'level'],
       [{ level: 'read', space: 'space123' }, 'space space123 not found'],
       [{ level: 'read', collection: 'col123' }, 'collection col123 not found'],
-      [{ space: 'space123' }, 'level'],
+      [{ space: 'space123' }, 'space space123 not found'], // level defaults to read
     ])('refuses %j with 400 naming %s, creating nothing', async (body, field) => {
       const org = await t.factories.organization();
       const res = await org.owner.client.post(`/v1/orgs/${org.id}/link-invites`, body).expect(400);
@@ -689,6 +689,321 @@ describe('invites and joining', () => {
       await org.owner.client.patch(`/v1/orgs/${org.id}`, { emailDomains: [domain] }).expect(200);
       await org.owner.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
       await t.anonymous.get(`/v1/email-domains/${domain}/orgs`).expect(401);
+    });
+  });
+
+  /** A space made by the organization's owner (at the root, or in `parent`). */
+  async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
+    const res = await org.owner.client
+      .post(`/v1/orgs/${org.id}/spaces`, { title: `Space ${unique()}`, parent })
+      .expect(201);
+    return res.body.id;
+  }
+
+  async function createCollection(org: TestOrganization): Promise<string> {
+    const res = await org.owner.client
+      .post(`/v1/orgs/${org.id}/collections`, { title: `Collection ${unique()}` })
+      .expect(201);
+    return res.body.id;
+  }
+
+  async function createContentInvite(
+    org: TestOrganization,
+    body: { space?: string; collection?: string; level?: string },
+  ): Promise<string> {
+    const res = await org.owner.client.post(`/v1/orgs/${org.id}/link-invites`, body).expect(201);
+    return res.body.id;
+  }
+
+  /** The user's own grant on the space or collection, as stored, or null. */
+  async function grantOf(resourceId: string, userId: string): Promise<string | null> {
+    const rows: { role: string }[] = await t.dataSource.query(
+      'SELECT role FROM content_grants WHERE resource_id = $1 AND user_id = $2',
+      [resourceId, userId],
+    );
+    return rows[0]?.role ?? null;
+  }
+
+  describe('space and collection invite links (createOrganizationInvite {level, space|collection})', () => {
+    it('creates a space invite carrying the level and the space, readable and listed', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      t.clock.set('2026-09-01T00:00:00.000Z');
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/link-invites`, { level: 'edit', space })
+        .expect(201);
+      expectConforms(res, 'createOrganizationInvite');
+      const seenSpace = await org.owner.client.get(`/v1/spaces/${space}`).expect(200);
+      expect(res.body).toEqual({
+        object: 'invite',
+        id: expect.any(String),
+        level: 'edit',
+        space: seenSpace.body,
+        redundant: true, // the owner is an admin there
+        urls: {
+          location: `${TEST_PUBLIC_URL}/v1/orgs/${org.id}/link-invites/${res.body.id}`,
+          app: `${TEST_PUBLIC_URL}/invite/${org.id}/${res.body.id}`,
+        },
+      });
+      const read = await org.owner.client
+        .get(`/v1/orgs/${org.id}/link-invites/${res.body.id}`)
+        .expect(200);
+      expectConforms(read, 'getOrganizationInviteLink');
+      expect(read.body).toEqual(res.body);
+
+      t.clock.set('2026-09-01T00:00:01.000Z');
+      const orgInvite = await createInvite(org, 'comment');
+      const list = await org.owner.client.get(`/v1/orgs/${org.id}/link-invites`).expect(200);
+      expectConforms(list, 'listOrganizationInviteLinks');
+      // Listed items carry `role` too, as GitBook's listing shape requires: null, a guest.
+      expect(list.body.items).toEqual([
+        expect.objectContaining({ id: orgInvite, role: 'comment' }),
+        { ...res.body, role: null },
+      ]);
+      expect(list.body.items[0]).not.toHaveProperty('level');
+    });
+
+    it('creates a collection invite, with level read when none is given', async () => {
+      const org = await t.factories.organization();
+      const collection = await createCollection(org);
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/link-invites`, { collection })
+        .expect(201);
+      expectConforms(res, 'createOrganizationInvite');
+      const seen = await org.owner.client.get(`/v1/collections/${collection}`).expect(200);
+      expect(res.body).toEqual(
+        expect.objectContaining({ level: 'read', collection: seen.body, redundant: true }),
+      );
+      expect(res.body).not.toHaveProperty('role');
+      expect(res.body).not.toHaveProperty('space');
+      const stored: { role: string | null; level: string; collection_id: string }[] =
+        await t.dataSource.query(
+          'SELECT role, level, collection_id FROM organization_invites WHERE id = $1',
+          [res.body.id],
+        );
+      expect(stored).toEqual([{ role: null, level: 'read', collection_id: collection }]);
+    });
+
+    it('refuses what is not a live space or a collection of the organization, and bad levels (400), creating nothing', async () => {
+      const org = await t.factories.organization();
+      const other = await t.factories.organization();
+      const space = await createSpace(org);
+      const collection = await createCollection(org);
+      const foreignSpace = await createSpace(other);
+      const foreignCollection = await createCollection(other);
+      const trashed = await createSpace(org);
+      await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
+
+      const cases: [object, string][] = [
+        [{ level: 'read', space: foreignSpace }, `space ${foreignSpace} not found`],
+        [{ level: 'read', space: trashed }, `space ${trashed} not found`],
+        [{ level: 'read', collection: foreignCollection }, `collection ${foreignCollection}`],
+        [{ level: 'read', space, collection }, 'space, collection'],
+        [{ level: null, space }, 'level'],
+        [{ level: 'owner', collection }, 'level'],
+        [{ role: 'read', space }, 'role'],
+        [{ role: null, level: 'read', collection }, 'role'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await org.owner.client.post(`/v1/orgs/${org.id}/link-invites`, body);
+        expect({ body, status: res.status, response: res.body }).toEqual({
+          body,
+          status: 400,
+          response: { error: { code: 400, message: expect.stringContaining(message) } },
+        });
+      }
+      const list = await org.owner.client.get(`/v1/orgs/${org.id}/link-invites`).expect(200);
+      expect(list.body.count).toBe(0);
+    });
+
+    it('changes the level with PATCH {level}, refusing role and null (400)', async () => {
+      const org = await t.factories.organization();
+      const invite = await createContentInvite(org, { space: await createSpace(org) });
+      const res = await org.owner.client
+        .patch(`/v1/orgs/${org.id}/link-invites/${invite}`, { level: 'review' })
+        .expect(200);
+      expectConforms(res, 'updateOrganizationInviteById');
+      expect(res.body).toEqual(expect.objectContaining({ id: invite, level: 'review' }));
+      expect(res.body).not.toHaveProperty('role');
+
+      for (const [body, message] of [
+        [{ role: 'admin' }, 'role'],
+        [{ level: null }, 'level'],
+      ] as const) {
+        const refused = await org.owner.client
+          .patch(`/v1/orgs/${org.id}/link-invites/${invite}`, body)
+          .expect(400);
+        expect(refused.body.error.message).toContain(message);
+      }
+      const read = await org.owner.client.get(`/v1/orgs/${org.id}/link-invites/${invite}`);
+      expect(read.body.level).toBe('review');
+    });
+
+    it('shows the invite to a non-member holding the link, with no permission on the space, until it joins', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      const invite = await createContentInvite(org, { space, level: 'comment' });
+      const user = await t.factories.user();
+      const before = await user.client.get(`/v1/orgs/${org.id}/link-invites/${invite}`).expect(200);
+      expectConforms(before, 'getOrganizationInviteLink');
+      expect(before.body.redundant).toBe(false);
+      expect(before.body.space.id).toBe(space);
+      expect(Object.values(before.body.space.permissions).every((p) => p === false)).toBe(true);
+
+      await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+      const after = await user.client.get(`/v1/orgs/${org.id}/link-invites/${invite}`).expect(200);
+      expect(after.body.redundant).toBe(true);
+      expect(after.body.space.permissions).toEqual(
+        expect.objectContaining({ view: true, comment: true, edit: false }),
+      );
+    });
+
+    it('treats an invite whose space moved to another organization as gone (404), and deletes invites with their collection', async () => {
+      const org = await t.factories.organization();
+      const elsewhere = await t.factories.organization({ owner: org.owner });
+      const space = await createSpace(org);
+      const collection = await createCollection(org);
+      const spaceInvite = await createContentInvite(org, { space });
+      const collectionInvite = await createContentInvite(org, { collection });
+      await org.owner.client
+        .post(`/v1/spaces/${space}/transfer`, { organization: elsewhere.id })
+        .expect(200);
+      await org.owner.client.delete(`/v1/collections/${collection}`).expect(204);
+
+      for (const invite of [spaceInvite, collectionInvite]) {
+        await org.owner.client.get(`/v1/orgs/${org.id}/link-invites/${invite}`).expect(404);
+        const user = await t.factories.user();
+        await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(404);
+        expect(await membership(org.id, user.id)).toBeNull();
+      }
+      const list = await org.owner.client.get(`/v1/orgs/${org.id}/link-invites`).expect(200);
+      expect(list.body).toEqual({ items: [], count: 0 });
+    });
+  });
+
+  describe('joining with a space or collection invite (joinOrganizationWithInvite)', () => {
+    it('makes a non-member a guest with the level on the space, and nothing more', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      const unrelated = await createSpace(org);
+      const invite = await createContentInvite(org, { space, level: 'edit' });
+      const user = await t.factories.user();
+      const res = await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+      expectConforms(res, 'joinOrganizationWithInvite');
+      expect(res.body).toEqual({});
+      expect(await membership(org.id, user.id)).toEqual({
+        role: null,
+        sso: false,
+        disabled: false,
+      });
+      expect(await grantOf(space, user.id)).toBe('edit');
+
+      const seen = await user.client.get(`/v1/spaces/${space}`).expect(200);
+      expect(seen.body.permissions).toEqual(
+        expect.objectContaining({ view: true, edit: true, admin: false }),
+      );
+      await user.client.get(`/v1/spaces/${unrelated}`).expect(404);
+      const listed = await user.client.get(`/v1/orgs/${org.id}/spaces`).expect(200);
+      expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([space]);
+    });
+
+    it('grants the level on the collection, which reaches the spaces inside it', async () => {
+      const org = await t.factories.organization();
+      const collection = await createCollection(org);
+      const inside = await createSpace(org, collection);
+      const outside = await createSpace(org);
+      const invite = await createContentInvite(org, { collection, level: 'review' });
+      const user = await t.factories.user();
+      await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+      expect((await membership(org.id, user.id))?.role).toBeNull();
+      expect(await grantOf(collection, user.id)).toBe('review');
+
+      const seenCollection = await user.client.get(`/v1/collections/${collection}`).expect(200);
+      expect(seenCollection.body.id).toBe(collection);
+      const seenSpace = await user.client.get(`/v1/spaces/${inside}`).expect(200);
+      expect(seenSpace.body.permissions).toEqual(
+        expect.objectContaining({ view: true, edit: true, admin: false }),
+      );
+      await user.client.get(`/v1/spaces/${outside}`).expect(404);
+    });
+
+    it('keeps the role of a member and gives it the grant', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      const member = await t.factories.member(org, 'comment');
+      const invite = await createContentInvite(org, { space, level: 'admin' });
+      await member.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+      expect((await membership(org.id, member.id))?.role).toBe('comment');
+      expect(await grantOf(space, member.id)).toBe('admin');
+      const seen = await member.client.get(`/v1/spaces/${space}`).expect(200);
+      expect(seen.body.permissions.admin).toBe(true);
+      expect(await memberCount(org.id)).toBe(2);
+    });
+
+    it.each([
+      ['read', 'edit', 'edit'],
+      ['edit', 'read', 'edit'],
+      ['admin', 'create', 'admin'],
+      ['review', 'edit', 'review'], // review ranks above edit
+    ] as const)(
+      'a user granted %p who joins with a %p invite holds %p (raised, never lowered)',
+      async (first, second, expected) => {
+        const org = await t.factories.organization();
+        const space = await createSpace(org);
+        const user = await t.factories.user();
+        for (const level of [first, second]) {
+          const invite = await createContentInvite(org, { space, level });
+          await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+        }
+        expect(await grantOf(space, user.id)).toBe(expected);
+        const [{ n }] = await t.dataSource.query(
+          'SELECT count(*)::int AS n FROM content_grants WHERE resource_id = $1',
+          [space],
+        );
+        expect(n).toBe(1);
+      },
+    );
+
+    it('refuses while the space is in the trash (400), and works once it is restored', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      const invite = await createContentInvite(org, { space, level: 'edit' });
+      await org.owner.client.delete(`/v1/spaces/${space}`).expect(204);
+      const user = await t.factories.user();
+      const res = await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(400);
+      expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('trash') } });
+      expect(await membership(org.id, user.id)).toBeNull();
+      expect(await grantOf(space, user.id)).toBeNull();
+
+      await org.owner.client.post(`/v1/spaces/${space}/restore`).expect(200);
+      await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
+      expect(await grantOf(space, user.id)).toBe('edit');
+    });
+
+    it('refuses a disabled member (403) and, with invite links off, everyone (400), granting nothing', async () => {
+      const org = await t.factories.organization();
+      const space = await createSpace(org);
+      const invite = await createContentInvite(org, { space, level: 'edit' });
+      const disabled = await t.factories.member(org, 'read');
+      await disable(org.id, disabled.id);
+      await disabled.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(403);
+      expect(await grantOf(space, disabled.id)).toBeNull();
+
+      await org.owner.client.patch(`/v1/orgs/${org.id}`, { inviteLinks: false }).expect(200);
+      const user = await t.factories.user();
+      await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(400);
+      expect(await membership(org.id, user.id)).toBeNull();
+      expect(await grantOf(space, user.id)).toBeNull();
+    });
+
+    it('answers 404 for an invite of another organization', async () => {
+      const org = await t.factories.organization();
+      const other = await t.factories.organization();
+      const invite = await createContentInvite(other, { space: await createSpace(other) });
+      const user = await t.factories.user();
+      await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(404);
+      expect(await membership(org.id, user.id)).toBeNull();
+      expect(await membership(other.id, user.id)).toBeNull();
     });
   });
 });

@@ -595,15 +595,282 @@ describe('organization members', () => {
     });
   });
 
-  describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces (listSpacesForOrganizationMember)', () => {
-    it('lists no spaces yet (spaces are not implemented)', async () => {
+  describe('Member.spaces: the live spaces the member can open', () => {
+    /** A space made by the organization's owner, at the root or in `parent`. */
+    async function space(org: TestOrganization, parent?: string): Promise<string> {
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
+        .expect(201);
+      return res.body.id;
+    }
+
+    async function collection(org: TestOrganization, parent?: string): Promise<string> {
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
+        .expect(201);
+      return res.body.id;
+    }
+
+    /** A grant as the permissions API stores it (that API belongs to another module). */
+    async function grant(
+      org: TestOrganization,
+      resource: { space: string } | { collection: string },
+      grantee: { userId: string } | { teamId: string },
+      role: Role,
+    ): Promise<void> {
+      const [resourceType, resourceId] =
+        'space' in resource ? ['space', resource.space] : ['collection', resource.collection];
+      await t.dataSource.query(
+        `INSERT INTO content_grants
+           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+        [
+          randomBytes(10).toString('hex'),
+          org.id,
+          resourceType,
+          resourceId,
+          'userId' in grantee ? grantee.userId : null,
+          'teamId' in grantee ? grantee.teamId : null,
+          role,
+        ],
+      );
+    }
+
+    /** Every member's `spaces`, by user id, from the listing. */
+    async function spacesCounts(org: TestOrganization): Promise<Record<string, number>> {
+      const res = await org.owner.client.get(`${members(org)}?limit=100`).expect(200);
+      expectConforms(res, 'listMembersInOrganizationById');
+      return Object.fromEntries(
+        (res.body.items as (MemberBody & { spaces: number })[]).map((item) => [
+          item.id,
+          item.spaces,
+        ]),
+      );
+    }
+
+    it('counts every live space for a member with a role, and only granted ones for a guest', async () => {
       const org = await t.factories.organization();
+      const outer = await collection(org);
+      const inner = await collection(org, outer);
+      const atRoot = await space(org);
+      const inOuter = await space(org, outer);
+      await space(org, inner);
+      const trashed = await space(org, outer);
+      await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
+      const elsewhere = await t.factories.organization();
+      await space(elsewhere);
+
       const reader = await t.factories.member(org, 'read');
-      const res = await reader.client
-        .get(`${member(org, org.owner.id)}/spaces?order=asc&limit=5`)
-        .expect(200);
+      const noGrant = await t.factories.member(org, null);
+      const direct = await t.factories.member(org, null);
+      await grant(org, { space: atRoot }, { userId: direct.id }, 'read');
+      const viaTeam = await t.factories.member(org, null);
+      await grant(org, { collection: inner }, { teamId: await team(org, viaTeam.id) }, 'edit');
+      // A grant on the outer collection reaches both levels below; the direct grant on a space
+      // inside it is not counted twice, and the trashed space not at all.
+      const inherited = await t.factories.member(org, null);
+      await grant(org, { collection: outer }, { userId: inherited.id }, 'comment');
+      await grant(org, { space: inOuter }, { userId: inherited.id }, 'edit');
+      await grant(org, { space: trashed }, { userId: inherited.id }, 'edit');
+
+      expect(await spacesCounts(org)).toEqual({
+        [org.owner.id]: 3,
+        [reader.id]: 3,
+        [noGrant.id]: 0,
+        [direct.id]: 1,
+        [viaTeam.id]: 1,
+        [inherited.id]: 2,
+      });
+      const one = await reader.client.get(member(org, inherited.id)).expect(200);
+      expectConforms(one, 'getMemberInOrganizationById');
+      expect(one.body.spaces).toBe(2);
+
+      // The spaces the member listing counts are those its space listing shows.
+      for (const user of [org.owner, reader, noGrant, direct, viaTeam, inherited]) {
+        const listed = await org.owner.client.get(`${member(org, user.id)}/spaces`).expect(200);
+        const read = await org.owner.client.get(member(org, user.id)).expect(200);
+        expect({ user: user.id, spaces: read.body.spaces }).toEqual({
+          user: user.id,
+          spaces: listed.body.count,
+        });
+      }
+    });
+
+    it('follows the trash, restores and role changes', async () => {
+      const org = await t.factories.organization();
+      const first = await space(org);
+      await space(org);
+      const guest = await t.factories.member(org, null);
+      await grant(org, { space: first }, { userId: guest.id }, 'read');
+      expect(await spacesCounts(org)).toEqual({ [org.owner.id]: 2, [guest.id]: 1 });
+
+      await org.owner.client.delete(`/v1/spaces/${first}`).expect(204);
+      expect(await spacesCounts(org)).toEqual({ [org.owner.id]: 1, [guest.id]: 0 });
+      await org.owner.client.post(`/v1/spaces/${first}/restore`).expect(200);
+      await org.owner.client.patch(member(org, guest.id), { role: 'read' }).expect(200);
+      expect(await spacesCounts(org)).toEqual({ [org.owner.id]: 2, [guest.id]: 2 });
+    });
+
+    it('counts nothing for a disabled membership, which opens no space', async () => {
+      const org = await t.factories.organization();
+      const granted = await space(org);
+      await space(org);
+      const disabledReader = await t.factories.member(org, 'read');
+      const disabledGuest = await t.factories.member(org, null);
+      await grant(org, { space: granted }, { userId: disabledGuest.id }, 'read');
+      await setMember(org, disabledReader.id, 'disabled', true);
+      await setMember(org, disabledGuest.id, 'disabled', true);
+      const res = await org.owner.client.get(member(org, disabledReader.id)).expect(200);
+      expect(res.body).toEqual(expect.objectContaining({ disabled: true, spaces: 0 }));
+      expect(await spacesCounts(org)).toEqual({
+        [org.owner.id]: 2,
+        [disabledReader.id]: 0,
+        [disabledGuest.id]: 0,
+      });
+      await disabledReader.client.get(`/v1/spaces/${granted}`).expect(404);
+    });
+  });
+
+  describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces (listSpacesForOrganizationMember)', () => {
+    interface MemberSpaceBody {
+      permission: Role;
+      space: { id: string; title: string; permissions: { admin: boolean; edit: boolean } };
+    }
+
+    /** A space made by the owner one second after the last, at the root or in `parent`. */
+    async function newSpace(org: TestOrganization, parent?: string): Promise<string> {
+      t.clock.advance(1000);
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
+        .expect(201);
+      return (res.body as { id: string }).id;
+    }
+
+    async function newCollection(org: TestOrganization): Promise<string> {
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection' })
+        .expect(201);
+      return (res.body as { id: string }).id;
+    }
+
+    /** A grant as the permissions API stores it. */
+    async function grantRole(
+      org: TestOrganization,
+      resourceType: 'space' | 'collection',
+      resourceId: string,
+      grantee: { userId: string } | { teamId: string },
+      role: Role,
+    ): Promise<void> {
+      await t.dataSource.query(
+        `INSERT INTO content_grants
+           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+        [
+          randomBytes(10).toString('hex'),
+          org.id,
+          resourceType,
+          resourceId,
+          'userId' in grantee ? grantee.userId : null,
+          'teamId' in grantee ? grantee.teamId : null,
+          role,
+        ],
+      );
+    }
+
+    const listed = (body: { items: MemberSpaceBody[] }) =>
+      body.items.map((item) => [item.space.id, item.permission]);
+
+    it("lists the member's role on each live space, newest first, with the caller's permissions", async () => {
+      const org = await t.factories.organization();
+      const col = await newCollection(org);
+      const plain = await newSpace(org);
+      const granted = await newSpace(org);
+      const inCollection = await newSpace(org, col);
+      const trashed = await newSpace(org);
+      await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
+      await newSpace(await t.factories.organization());
+      const target = await t.factories.member(org, 'read');
+      await grantRole(org, 'space', granted, { userId: target.id }, 'edit');
+      await grantRole(org, 'collection', col, { userId: target.id }, 'admin');
+
+      const viewer = await t.factories.asMember(org, 'comment');
+      const res = await viewer.get(`${member(org, target.id)}/spaces`).expect(200);
       expectConforms(res, 'listSpacesForOrganizationMember');
-      expect(res.body).toEqual({ items: [], count: 0 });
+      expect(res.body.count).toBe(3);
+      expect(res.body.next).toBeUndefined();
+      expect(listed(res.body)).toEqual([
+        [inCollection, 'admin'],
+        [granted, 'edit'],
+        [plain, 'read'],
+      ]);
+      // `space.permissions` are the caller's (a comment member), not the listed member's.
+      for (const item of res.body.items as MemberSpaceBody[]) {
+        expect(item.space.permissions).toMatchObject({ admin: false, edit: false });
+      }
+      const asOwner = await org.owner.client.get(`${member(org, target.id)}/spaces`).expect(200);
+      expect(listed(asOwner.body)).toEqual(listed(res.body));
+      for (const item of asOwner.body.items as MemberSpaceBody[]) {
+        expect(item.space.permissions.admin).toBe(true);
+      }
+    });
+
+    it('lists oldest first with order=asc, and pages with limit and page', async () => {
+      const org = await t.factories.organization();
+      const made = [await newSpace(org), await newSpace(org), await newSpace(org)];
+      const target = await t.factories.member(org, 'edit');
+      const path = `${member(org, target.id)}/spaces`;
+
+      const asc = await org.owner.client.get(`${path}?order=asc`).expect(200);
+      expect(listed(asc.body)).toEqual(made.map((id) => [id, 'edit']));
+
+      const page1 = await org.owner.client.get(`${path}?order=desc&limit=2`).expect(200);
+      expectConforms(page1, 'listSpacesForOrganizationMember');
+      expect(page1.body.count).toBe(3);
+      expect(listed(page1.body).map(([id]) => id)).toEqual([made[2], made[1]]);
+      const page2 = await org.owner.client
+        .get(`${path}?order=desc&limit=2&page=${page1.body.next.page}`)
+        .expect(200);
+      expect(listed(page2.body).map(([id]) => id)).toEqual([made[0]]);
+      expect(page2.body.next).toBeUndefined();
+      // A page identifier belongs to its order.
+      const mixed = await org.owner.client.get(`${path}?order=asc&page=${page1.body.next.page}`);
+      expect(mixed.status).toBe(400);
+      expect(mixed.body).toEqual({
+        error: { code: 400, message: expect.stringContaining('page') },
+      });
+    });
+
+    it('lists for a guest only the spaces granted to it or its team, with those roles', async () => {
+      const org = await t.factories.organization();
+      const col = await newCollection(org);
+      await newSpace(org);
+      const direct = await newSpace(org);
+      const viaTeam = await newSpace(org);
+      const viaCollection = await newSpace(org, col);
+      const guest = await t.factories.member(org, null);
+      const path = `${member(org, guest.id)}/spaces?order=asc`;
+      expect((await org.owner.client.get(path).expect(200)).body).toEqual({ items: [], count: 0 });
+
+      await grantRole(org, 'space', direct, { userId: guest.id }, 'comment');
+      await grantRole(org, 'space', viaTeam, { teamId: await team(org, guest.id) }, 'review');
+      await grantRole(org, 'collection', col, { userId: guest.id }, 'read');
+      const res = await org.owner.client.get(path).expect(200);
+      expectConforms(res, 'listSpacesForOrganizationMember');
+      expect(res.body.count).toBe(3);
+      expect(listed(res.body)).toEqual([
+        [direct, 'comment'],
+        [viaTeam, 'review'],
+        [viaCollection, 'read'],
+      ]);
+    });
+
+    it('answers 404 for a disabled member', async () => {
+      const org = await t.factories.organization();
+      await newSpace(org);
+      const gone = await t.factories.member(org, 'read');
+      await setMember(org, gone.id, 'disabled', true);
+      const res = await org.owner.client.get(`${member(org, gone.id)}/spaces`).expect(404);
+      expect(res.body).toEqual({ error: { code: 404, message: 'Member not found.' } });
     });
 
     it('answers 404 for a user who is not a member', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TeamsPresenter } from '../src/orgs/teams/teams.presenter';
 import { TeamsService } from '../src/orgs/teams/teams.service';
 import { createTestApp, TestApp } from './helpers/app';
@@ -893,6 +894,131 @@ describe('teams', () => {
       await org.owner.client.get(memberTeamsPath(org, 'no-such-user')).expect(404);
       const stranger = await other.owner.client.get(memberTeamsPath(org, org.owner.id)).expect(404);
       expectError(stranger, 404, 'Organization not found.');
+    });
+  });
+
+  describe("Team.spaces: the live spaces the team's grants reach", () => {
+    async function space(org: TestOrganization, parent?: string): Promise<string> {
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
+        .expect(201);
+      return res.body.id;
+    }
+
+    async function collection(org: TestOrganization, parent?: string): Promise<string> {
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
+        .expect(201);
+      return res.body.id;
+    }
+
+    /** A grant as the permissions API stores it (that API belongs to another module). */
+    async function grant(
+      org: TestOrganization,
+      resourceType: 'space' | 'collection',
+      resourceId: string,
+      grantee: { teamId: string } | { userId: string },
+      role = 'read',
+    ): Promise<void> {
+      await t.dataSource.query(
+        `INSERT INTO content_grants
+           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+        [
+          randomBytes(10).toString('hex'),
+          org.id,
+          resourceType,
+          resourceId,
+          'userId' in grantee ? grantee.userId : null,
+          'teamId' in grantee ? grantee.teamId : null,
+          role,
+        ],
+      );
+    }
+
+    it('counts spaces granted to the team directly or through a collection above them, in every team answer', async () => {
+      const org = await t.factories.organization();
+      const outer = await collection(org);
+      const inner = await collection(org, outer);
+      const atRoot = await space(org);
+      await space(org); // granted to no team
+      await space(org, outer);
+      const inInner = await space(org, inner);
+      const trashed = await space(org, outer);
+      await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
+
+      const guest = await t.factories.member(org, null);
+      const rootTeam = await team(org, 'Root');
+      const outerTeam = await team(org, 'Outer', [guest.id]);
+      const innerTeam = await team(org, 'Inner');
+      const bare = await team(org, 'Bare', [guest.id]);
+      await grant(org, 'space', atRoot, { teamId: rootTeam.id });
+      await grant(org, 'collection', outer, { teamId: outerTeam.id }, 'edit');
+      await grant(org, 'space', trashed, { teamId: outerTeam.id });
+      // Counted once although granted twice; a member's own grant is not the team's.
+      await grant(org, 'collection', inner, { teamId: innerTeam.id });
+      await grant(org, 'space', inInner, { teamId: innerTeam.id }, 'admin');
+      await grant(org, 'space', atRoot, { userId: guest.id });
+      expect(bare.spaces).toBe(0);
+
+      const expected = {
+        [rootTeam.id]: 1,
+        [outerTeam.id]: 2,
+        [innerTeam.id]: 1,
+        [bare.id]: 0,
+      };
+      const list = await org.owner.client.get(teamsPath(org)).expect(200);
+      expectConforms(list, 'listTeamsInOrganizationById');
+      expect(
+        Object.fromEntries(list.body.items.map((item: TeamBody) => [item.id, item.spaces])),
+      ).toEqual(expected);
+      for (const [teamId, spaces] of Object.entries(expected)) {
+        const one = await org.owner.client.get(teamPath(org, teamId)).expect(200);
+        expectConforms(one, 'getTeamInOrganizationById');
+        expect({ teamId, spaces: one.body.spaces }).toEqual({ teamId, spaces });
+      }
+
+      // As the guest sees its own teams, and as the team's members are listed.
+      const mine = await t.as(guest.token).get(memberTeamsPath(org, guest.id)).expect(200);
+      expectConforms(mine, 'listTeamsForOrganizationMember');
+      expect(
+        mine.body.items.map((item: { team: TeamBody }) => [item.team.id, item.team.spaces]),
+      ).toEqual([
+        [bare.id, 0],
+        [outerTeam.id, 2],
+      ]);
+      const teamMembers = await org.owner.client.get(membersPath(org, outerTeam.id)).expect(200);
+      expectConforms(teamMembers, 'listTeamMembersInOrganizationById');
+      // The guest reaches the outer collection's two spaces through the team, and its own.
+      expect(teamMembers.body.items).toEqual([
+        expect.objectContaining({
+          organization: expect.objectContaining({ id: guest.id, spaces: 3, teams: 2 }),
+        }),
+      ]);
+
+      // A renamed team keeps its count; a restored space counts again.
+      const renamed = await org.owner.client
+        .patch(teamPath(org, outerTeam.id), { title: 'Outer!' })
+        .expect(200);
+      expect(renamed.body.spaces).toBe(2);
+      await org.owner.client.post(`/v1/spaces/${trashed}/restore`).expect(200);
+      const after = await org.owner.client.get(teamPath(org, outerTeam.id)).expect(200);
+      expect(after.body.spaces).toBe(3);
+    });
+
+    it('gives the count to other modules presenting teams (presentTeams)', async () => {
+      const org = await t.factories.organization();
+      const granted = await team(org, 'Granted');
+      const other = await t.factories.organization();
+      await space(other);
+      await grant(org, 'space', await space(org), { teamId: granted.id });
+      const presenter = t.bindery.app.get(TeamsPresenter);
+      const found = await t.bindery.app.get(TeamsService).findInOrganization(org.id, granted.id);
+      const [presented] = await presenter.presentTeams([found!], {
+        userId: org.owner.id,
+        role: 'admin',
+      });
+      expect(presented.spaces).toBe(1);
     });
   });
 

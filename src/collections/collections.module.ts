@@ -9,11 +9,14 @@ import { Collection } from './entities/collection.entity';
 import { ContentGrant } from './entities/content-grant.entity';
 import { TeamsModule } from '../orgs/teams/teams.module';
 import { UsersModule } from '../users/users.module';
+import { ContentGrantsPresenter } from './grants/content-grants.presenter';
+import { ContentGrantsService } from './grants/content-grants.service';
 import { CollectionPermissionsController } from './permissions/collection-permissions.controller';
-import { CollectionPermissionsPresenter } from './permissions/collection-permissions.presenter';
-import { CollectionPermissionsService } from './permissions/collection-permissions.service';
 
-/** Collections and content access grants; decides collection access for the policy. */
+/**
+ * Collections and the access grants on collections and spaces (ContentGrantsService, shared
+ * with SpacesModule); decides collection access for the policy.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([Collection, ContentGrant]), UsersModule, TeamsModule],
   controllers: [CollectionsController, CollectionPermissionsController],
@@ -22,9 +25,16 @@ import { CollectionPermissionsService } from './permissions/collection-permissio
     CollectionsPresenter,
     CollectionAccessResolver,
     ContentTree,
-    CollectionPermissionsService,
-    CollectionPermissionsPresenter,
+    ContentGrantsService,
+    ContentGrantsPresenter,
   ],
-  exports: [CollectionsService, CollectionsPresenter, CollectionAccessResolver, ContentTree],
+  exports: [
+    CollectionsService,
+    CollectionsPresenter,
+    CollectionAccessResolver,
+    ContentTree,
+    ContentGrantsService,
+    ContentGrantsPresenter,
+  ],
 })
 export class CollectionsModule {}

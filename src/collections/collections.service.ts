@@ -228,7 +228,8 @@ export class CollectionsService {
   /**
    * Moves the collection, its sub-collections and their spaces to the root of another
    * organization (the caller must be an admin of both) and drops their grants, which name
-   * members and teams of the old organization. 412 when a space in it cannot leave.
+   * members and teams of the old organization, and their invite links. 412 when a space in it
+   * cannot leave.
    */
   transfer(
     access: CollectionAccess,
@@ -258,6 +259,11 @@ export class CollectionsService {
         `DELETE FROM content_grants
           WHERE (resource_type = 'collection' AND resource_id = ANY($1::varchar[]))
              OR (resource_type = 'space' AND resource_id = ANY($2::varchar[]))`,
+        [ids, spaceIds],
+      );
+      await manager.query(
+        `DELETE FROM organization_invites
+          WHERE collection_id = ANY($1::varchar[]) OR space_id = ANY($2::varchar[])`,
         [ids, spaceIds],
       );
       const position = await this.tree.endOf(manager, input.organization, null);

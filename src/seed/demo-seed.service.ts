@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OrganizationsService } from '../orgs/organizations.service';
+import { SpacesService } from '../spaces/spaces.service';
 import { User } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 
 export interface DemoSeedResult {
   userEmail: string;
   organizationId: string;
+  /** The demo organization's first space, "Getting started". */
+  spaceId: string;
   token: string;
 }
 
@@ -15,8 +18,9 @@ export interface DemoSeedResult {
 const SEED_LOCK = 4_917_331;
 
 /**
- * On an empty database, a demo user with an API token and a demo organization, so that a
- * first `npm start` can be tried with curl and the Swagger UI at once.
+ * On an empty database, a demo user with an API token and a demo organization holding one
+ * space, so that a first `npm start` can be tried with curl and the Swagger UI at once. All of
+ * it in one transaction: a failed seed leaves nothing behind and is tried again next start.
  */
 @Injectable()
 export class DemoSeed {
@@ -24,6 +28,7 @@ export class DemoSeed {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly organizations: OrganizationsService,
+    private readonly spaces: SpacesService,
   ) {}
 
   /** Seeds when no user exists yet; returns what it made, or undefined. */
@@ -40,7 +45,20 @@ export class DemoSeed {
         { title: 'Demo Organization' },
         manager,
       );
-      return { userEmail: user.email, organizationId: organization.id, token };
+      // Through the same use case as POST /orgs/{id}/spaces, as the organization's admin.
+      const space = await this.spaces.create(
+        organization,
+        'admin',
+        user.id,
+        { title: 'Getting started' },
+        manager,
+      );
+      return {
+        userEmail: user.email,
+        organizationId: organization.id,
+        spaceId: space.id,
+        token,
+      };
     });
   }
 }

@@ -100,7 +100,11 @@ export class SpaceAccessResolver implements OnModuleInit {
       },
     };
     this.policy.register('space', live);
-    this.policy.register('spaceIncludingDeleted', { resolve: (u, s) => this.resolve(u, s) });
+    this.policy.register(
+      'spaceIncludingDeleted',
+      { resolve: (userId, spaceId) => this.resolve(userId, spaceId) },
+      'space',
+    );
   }
 
   async resolve(userId: string, spaceId: string): Promise<SpaceAccess | null> {

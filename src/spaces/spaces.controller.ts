@@ -197,7 +197,8 @@ export class SpacesController {
     operationId: 'duplicateSpace',
     summary: 'Duplicate a space',
     description:
-      'A private copy next to it, titled "… (copy)", with the same content and settings and ' +
+      'A copy next to it, titled "… (copy)", private (in-collection stays in-collection), ' +
+      'with the same content and settings and ' +
       'no grants of its own. Needs the create role where the copy goes.',
   })
   @ApiOkResponse({ type: SpaceResponse })

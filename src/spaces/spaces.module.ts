@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentModule } from '../content/content.module';
 import { Space } from './entities/space.entity';
+import { SpacePermissionsController } from './permissions/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
@@ -12,7 +13,7 @@ import { SpacesService } from './spaces.service';
 /** Spaces: the content tree's leaves, their settings and trash; decides space access. */
 @Module({
   imports: [TypeOrmModule.forFeature([Space]), CollectionsModule, ContentModule],
-  controllers: [SpacesController],
+  controllers: [SpacesController, SpacePermissionsController],
   providers: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceTrash],
   exports: [SpacesService, SpacesPresenter, SpaceAccessResolver],
 })

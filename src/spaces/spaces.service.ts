@@ -6,7 +6,7 @@ import type { CollectionAccess } from '../collections/collections.service';
 import { ContentTree } from '../collections/content-tree';
 import { ContentEngine } from '../content/content-engine';
 import { Revision } from '../content/entities/revision.entity';
-import { normaliseMergeRules } from '../orgs/dto/merge-rules';
+import { mergeRuleUsers, normaliseMergeRules } from '../orgs/dto/merge-rules';
 import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
 import { Organization } from '../orgs/entities/organization.entity';
 import { organizationRole } from '../orgs/organization-role';
@@ -41,10 +41,22 @@ export interface MemberSpace {
 
 const spaceNotFound = () => notFound('Space');
 
-/** `title (copy)`, cut to fit the 50 characters a title may have. */
+/**
+ * `title (copy)`, cut to fit the 50 characters (code points, as PostgreSQL and JSON Schema count
+ * them) a title may have. The cut falls between graphemes, never inside an emoji.
+ */
 export function copyTitle(title: string): string {
   const suffix = ' (copy)';
-  return `${title.slice(0, 50 - suffix.length).trimEnd()}${suffix}`;
+  const room = 50 - [...suffix].length;
+  let kept = '';
+  let length = 0;
+  for (const { segment } of new Intl.Segmenter().segment(title)) {
+    const size = [...segment].length;
+    if (length + size > room) break;
+    kept += segment;
+    length += size;
+  }
+  return `${kept.trimEnd()}${suffix}`;
 }
 
 /**
@@ -65,13 +77,14 @@ export class SpacesService {
   /**
    * Creates a space after its siblings, with its first revision: one empty page, or none with
    * `empty: true`. At the root it needs the create role in the organization; in a collection,
-   * create on that collection.
+   * create on that collection. With `manager`, it joins that transaction instead of opening one.
    */
   create(
     organization: Organization,
     organizationRole: Role | null,
     userId: string,
     input: CreateSpaceDto,
+    manager?: EntityManager,
   ): Promise<SpaceAccess> {
     const initializers = (['template', 'computedSource', 'empty'] as const).filter(
       (key) => input[key] !== undefined,
@@ -89,7 +102,7 @@ export class SpacesService {
         'computedSource: no computed content source is available to this organization.',
       );
     }
-    return this.dataSource.transaction(async (manager) => {
+    const work = async (manager: EntityManager) => {
       const parentId = input.parent ?? null;
       await this.requireCreateRole(manager, organization.id, organizationRole, userId, parentId, {
         unknownParent: () =>
@@ -125,7 +138,8 @@ export class SpacesService {
         content: input.empty ? 'empty' : 'page',
       });
       return this.reload(manager, userId, space.id);
-    });
+    };
+    return manager ? work(manager) : this.dataSource.transaction(work);
   }
 
   /** The organization's live spaces the caller can see, oldest first. */
@@ -190,8 +204,14 @@ export class SpacesService {
     if (input.editMode !== undefined) changes.editMode = input.editMode;
     if (input.defaultLevel !== undefined) changes.defaultLevel = input.defaultLevel;
     if (input.language !== undefined) changes.language = input.language;
-    if (input.mergeRules !== undefined)
+    if (input.mergeRules !== undefined) {
       changes.mergeRules = normaliseSpaceMergeRules(input.mergeRules);
+      await requireMergeRuleMembers(
+        this.dataSource.manager,
+        space.organizationId,
+        changes.mergeRules,
+      );
+    }
     if (input.visibility !== undefined) {
       if (input.visibility === 'in-collection' && space.parentId === null) {
         throw invalidInput('visibility: in-collection is only for a space inside a collection.');
@@ -286,7 +306,7 @@ export class SpacesService {
 
   /**
    * Moves the space to the root of another organization (the caller must be an admin of
-   * both) and drops its grants, which name members and teams of the old organization.
+   * both) and drops its grants and invite links, which belong to the old organization.
    */
   transfer(access: SpaceAccess, userId: string, input: TransferContentDto): Promise<SpaceAccess> {
     const space = access.entity;
@@ -306,10 +326,12 @@ export class SpacesService {
       }
       const blocker = await this.tree.transferBlocker(manager, { spaces: [space.id] });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
+      // Grants and invite links belong to the old organization.
       await manager.query(
         `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = $1`,
         [space.id],
       );
+      await manager.query(`DELETE FROM organization_invites WHERE space_id = $1`, [space.id]);
       const position = await this.tree.endOf(manager, input.organization, null);
       await manager.update(
         Space,
@@ -328,8 +350,9 @@ export class SpacesService {
 
   /**
    * A copy of the space next to it: same settings and the same content (its first revision
-   * points at the source's tree, nothing is copied), titled `… (copy)`, private, with no grant
-   * of its own (the organization's defaults apply). Needs create where the copy goes.
+   * points at the source's tree, nothing is copied), titled `… (copy)`, private (or
+   * in-collection, as it stays in the same collection), with no grant of its own (the
+   * organization's defaults apply). Needs create where the copy goes.
    */
   duplicate(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
     const source = access.entity;
@@ -500,4 +523,30 @@ export class SpacesService {
 function normaliseSpaceMergeRules(rules: SpaceMergeRules): SpaceMergeRules {
   if (rules.type === 'inherit') return { type: 'inherit' };
   return normaliseMergeRules(rules as MergeRulesConfiguration) as SpaceMergeRules;
+}
+
+/** 400 when a rule names a user who is not an enabled member, as for an organization's rules. */
+async function requireMergeRuleMembers(
+  manager: EntityManager,
+  organizationId: string,
+  rules: SpaceMergeRules,
+): Promise<void> {
+  if (rules.type !== 'rules') return;
+  const configuration = rules as Extract<MergeRulesConfiguration, { type: 'rules' }>;
+  const users = mergeRuleUsers(configuration);
+  if (users.length === 0) return;
+  const rows: { user_id: string }[] = await manager.query(
+    `SELECT user_id FROM organization_members
+      WHERE organization_id = $1 AND user_id = ANY($2::varchar[]) AND NOT disabled`,
+    [organizationId, users],
+  );
+  const members = new Set(rows.map((row) => row.user_id));
+  for (const [i, rule] of configuration.rules.entries()) {
+    const stranger = (rule.users ?? []).find((user) => !members.has(user));
+    if (stranger !== undefined) {
+      throw invalidInput(
+        `mergeRules.rules.${i}.users: user ${stranger} is not a member of this organization.`,
+      );
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { ROLES, Role } from '../../platform/policy/roles';
-import { inviteIsRedundant } from './invite-redundancy';
+import { contentInviteIsRedundant, inviteIsRedundant } from './invite-redundancy';
 
 // Rows: the caller's membership role ('none' = not a member, 'guest' = null role).
 // Columns: the invite's role, in the order of INVITE_ROLES.
@@ -35,6 +35,30 @@ describe('inviteIsRedundant', () => {
     'is never redundant for a disabled membership (invite role %s)',
     (inviteRole) => {
       expect(inviteIsRedundant({ role: 'admin', disabled: true }, inviteRole)).toBe(false);
+    },
+  );
+});
+
+describe('contentInviteIsRedundant', () => {
+  const active = { role: null, disabled: false }; // a guest: its organization role does not count
+
+  it.each(ROLES.flatMap((there) => ROLES.map((level) => [there, level] as const)))(
+    'holding %s there, a %s invite is redundant exactly when that is at least the level',
+    (there, level) => {
+      expect(contentInviteIsRedundant(active, there, level)).toBe(
+        ROLES.indexOf(there) <= ROLES.indexOf(level),
+      );
+    },
+  );
+
+  it.each(ROLES.map((level) => [level]))(
+    'is not redundant without a role there, without a membership or for a disabled one (level %s)',
+    (level) => {
+      expect(contentInviteIsRedundant(active, null, level)).toBe(false);
+      expect(contentInviteIsRedundant(null, 'admin', level)).toBe(false);
+      expect(contentInviteIsRedundant({ role: 'admin', disabled: true }, 'admin', level)).toBe(
+        false,
+      );
     },
   );
 });

@@ -18,3 +18,16 @@ export function inviteIsRedundant(
   if (!membership || membership.disabled) return false;
   return inviteRole === null || atLeast(membership.role, inviteRole);
 }
+
+/**
+ * `redundant` for a space or collection invite: the caller is an active member and its
+ * effective role there (`roleThere`, null when it has none) is already `level` or more.
+ */
+export function contentInviteIsRedundant(
+  membership: CallerMembership | null,
+  roleThere: Role | null,
+  level: Role,
+): boolean {
+  if (!membership || membership.disabled) return false;
+  return atLeast(roleThere, level);
+}

@@ -54,10 +54,15 @@ export class InvitesController {
     summary: 'Join an organization with an invite',
     description:
       "Any user holding the invite link's id: a new member gets the invite's role, a member " +
-      'with a lower role is raised to it. Needs `inviteLinks` on in the organization.',
+      'with a lower role is raised to it. A space or collection invite makes a new member a ' +
+      'guest and grants its level there (a higher grant stays). Needs `inviteLinks` on in ' +
+      'the organization.',
   })
   @ApiOkResponse({ schema: { type: 'object', properties: {} } })
-  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invite links are off.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: "Invite links are off, or the invite's space is in the trash.",
+  })
   @ApiNotFoundResponse({ type: ErrorBody, description: 'No such organization or invite.' })
   async joinWithInvite(
     @CurrentUser() actor: UserActor,

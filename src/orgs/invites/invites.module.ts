@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CollectionsModule } from '../../collections/collections.module';
+import { SpacesModule } from '../../spaces/spaces.module';
 import { User } from '../../users/entities/user.entity';
 import { Member } from '../entities/member.entity';
 import { Organization } from '../entities/organization.entity';
@@ -12,9 +14,17 @@ import { LinkInvitesController } from './link-invites.controller';
 import { LinkInvitesPresenter } from './link-invites.presenter';
 import { LinkInvitesService } from './link-invites.service';
 
-/** How users become members: admin invites, invite links, email domains. */
+/**
+ * How users become members: admin invites, invite links (to the organization, or to one of its
+ * spaces or collections, which spaces and collections present), email domains.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([OrganizationInvite, Organization, Member, User]), OrgsModule],
+  imports: [
+    TypeOrmModule.forFeature([OrganizationInvite, Organization, Member, User]),
+    OrgsModule,
+    SpacesModule,
+    CollectionsModule,
+  ],
   controllers: [InvitesController, LinkInvitesController, EmailDomainsController],
   providers: [InvitesService, LinkInvitesService, LinkInvitesPresenter],
 })

@@ -3,13 +3,21 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { forbidden, invalidInput, notFound } from '../../platform/errors/domain-error';
-import { highestRole, type Role } from '../../platform/policy/roles';
+import type { ContentResourceType } from '../../collections/entities/content-grant.entity';
+import { newId } from '../../platform/ids/ids';
+import { highestRole, ROLES, type Role } from '../../platform/policy/roles';
 import { User } from '../../users/entities/user.entity';
 import { Member } from '../entities/member.entity';
 import { Organization } from '../entities/organization.entity';
 import { InviteUsersDto } from './dto/invite-users.dto';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { normaliseInvitees } from './invitees';
+
+/** The space or collection of a content invite. */
+interface ContentTarget {
+  type: ContentResourceType;
+  id: string;
+}
 
 export interface InviteUsersResult {
   /** Users added, in the order of the request. */
@@ -103,7 +111,9 @@ export class InvitesService {
 
   /**
    * Joins with an invite link of the organization: a new member gets the invite's role, a
-   * member with a lower role is raised to it (never lowered).
+   * member with a lower role is raised to it (never lowered). A space or collection invite
+   * (role null: a new member is a guest) also grants its level there, raising a lower grant of
+   * the user's and never lowering a higher one; its space must not be in the trash.
    */
   joinWithInvite(userId: string, organizationId: string, inviteId: string): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
@@ -113,14 +123,16 @@ export class InvitesService {
       if (!organization.inviteLinks) {
         throw invalidInput('Invite links are disabled in this organization (inviteLinks is off).');
       }
+      const target = await this.contentTarget(tx, invite);
       const membership = await this.membership(tx, organizationId, userId, true);
       if (!membership) {
         await this.addMember(tx, organizationId, userId, invite.role);
-        return;
+      } else {
+        if (membership.disabled) throw membershipDisabled();
+        const role = highestRole(membership.role, invite.role);
+        if (role !== membership.role) await tx.update(Member, { organizationId, userId }, { role });
       }
-      if (membership.disabled) throw membershipDisabled();
-      const role = highestRole(membership.role, invite.role);
-      if (role !== membership.role) await tx.update(Member, { organizationId, userId }, { role });
+      if (target) await this.grantAtLeast(tx, organizationId, target, userId, invite.level!);
     });
   }
 
@@ -151,6 +163,61 @@ export class InvitesService {
       where: { organizationId, userId },
       ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+  }
+
+  /**
+   * The space or collection a content invite is to, locked against a concurrent delete until
+   * the grant is written; null for an organization invite. 404 (as for a deleted invite) when
+   * the target has left the organization; 400 when the space is in the trash.
+   */
+  private async contentTarget(
+    tx: EntityManager,
+    invite: OrganizationInvite,
+  ): Promise<ContentTarget | null> {
+    const target: ContentTarget | null = invite.spaceId
+      ? { type: 'space', id: invite.spaceId }
+      : invite.collectionId
+        ? { type: 'collection', id: invite.collectionId }
+        : null;
+    if (!target) return null;
+    const table = target.type === 'space' ? 'spaces' : 'collections';
+    const rows: { organization_id: string; in_trash: boolean }[] = await tx.query(
+      `SELECT organization_id, ${target.type === 'space' ? 'deleted_at IS NOT NULL' : 'false'} AS in_trash
+         FROM ${table} WHERE id = $1 FOR SHARE`,
+      [target.id],
+    );
+    if (rows.length === 0 || rows[0].organization_id !== invite.organizationId) {
+      throw notFound('Invite');
+    }
+    if (rows[0].in_trash) {
+      throw invalidInput('The space of this invite is in the trash; an admin can restore it.');
+    }
+    return target;
+  }
+
+  /**
+   * Gives the user `level` on the content: a new grant, or a raise of a lower one; a higher
+   * grant stays. One statement, so concurrent joins cannot lower each other's grant.
+   */
+  private async grantAtLeast(
+    tx: EntityManager,
+    organizationId: string,
+    target: ContentTarget,
+    userId: string,
+    level: Role,
+  ): Promise<void> {
+    // Ranks: the position in the list from lowest to highest.
+    const ascending = [...ROLES].reverse();
+    await tx.query(
+      `INSERT INTO content_grants
+         (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+       VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)
+       ON CONFLICT (resource_type, resource_id, user_id) WHERE user_id IS NOT NULL
+       DO UPDATE SET role = EXCLUDED.role
+        WHERE array_position($8::varchar[], EXCLUDED.role)
+            > coalesce(array_position($8::varchar[], content_grants.role), 0)`,
+      [newId(), organizationId, target.type, target.id, userId, level, this.clock.now(), ascending],
+    );
   }
 
   /** Inserts the membership; a concurrent join of the same user has already done it. */

@@ -42,14 +42,19 @@ export class LinkInvitesController {
   @ApiOperation({
     operationId: 'listOrganizationInviteLinks',
     summary: 'List organization invites',
+    description:
+      'Organization, space and collection invites, newest first. Every item has `role`, as ' +
+      "GitBook's listing declares: null on a space or collection invite (a non-member joins " +
+      'as a guest), which also has `level` and its space or collection.',
   })
   @ApiOkResponse({ type: PageOf(LinkInviteResponse) })
   async list(
     @Granted() access: ResolvedAccess,
+    @CurrentUser() actor: UserActor,
     @Query() query: PageQueryDto,
   ): Promise<Page<LinkInviteResponse>> {
-    const page = await this.linkInvites.list(access.organizationId, query);
-    return mapPage(page, (invite) => this.presenter.present(invite, asAdmin(access)));
+    const page = await this.linkInvites.list(access.organizationId, actor.userId, query);
+    return mapPage(page, (view) => this.presenter.present(view, asAdmin(access), { inList: true }));
   }
 
   @Post()
@@ -60,21 +65,22 @@ export class LinkInvitesController {
     summary: 'Create an organization invite',
     description:
       'An invite link: whoever holds it may join with its role while `inviteLinks` is on. ' +
-      'Space and collection invites (`{level, space}`, `{level, collection}`) need the space ' +
-      'or collection to exist in the organization.',
+      'Space and collection invites (`{level, space}`, `{level, collection}`) need a live ' +
+      'space or a collection of the organization; `level` defaults to `read`. Joining with ' +
+      'one makes a non-member a guest and grants `level` there (never lowering a higher grant).',
   })
   @ApiCreatedResponse({ type: LinkInviteResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
-    description: 'Invalid role, or unknown space or collection.',
+    description: 'Invalid role or level, or unknown or deleted space or collection.',
   })
   async create(
     @Granted() access: ResolvedAccess,
     @CurrentUser() actor: UserActor,
     @Body() body: CreateOrganizationInviteDto,
   ): Promise<LinkInviteResponse> {
-    const invite = await this.linkInvites.create(access.organizationId, actor.userId, body);
-    return this.presenter.present(invite, asAdmin(access));
+    const view = await this.linkInvites.create(access.organizationId, actor.userId, body);
+    return this.presenter.present(view, asAdmin(access));
   }
 
   @Get(':inviteId')
@@ -94,12 +100,12 @@ export class LinkInvitesController {
     @Param('organizationId') organizationId: string,
     @Param('inviteId') inviteId: string,
   ): Promise<LinkInviteResponse> {
-    const { invite, membership } = await this.linkInvites.getForCaller(
+    const { view, membership } = await this.linkInvites.getForCaller(
       actor.userId,
       organizationId,
       inviteId,
     );
-    return this.presenter.present(invite, membership);
+    return this.presenter.present(view, membership);
   }
 
   @Patch(':inviteId')
@@ -109,14 +115,18 @@ export class LinkInvitesController {
     summary: 'Update an organization invite',
   })
   @ApiOkResponse({ type: LinkInviteResponse })
-  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid role.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid role or level, or the one the invite does not take.',
+  })
   async update(
     @Granted() access: ResolvedAccess,
+    @CurrentUser() actor: UserActor,
     @Param('inviteId') inviteId: string,
     @Body() body: UpdateOrganizationInviteDto,
   ): Promise<LinkInviteResponse> {
-    const invite = await this.linkInvites.update(access.organizationId, inviteId, body);
-    return this.presenter.present(invite, asAdmin(access));
+    const view = await this.linkInvites.update(access.organizationId, inviteId, actor.userId, body);
+    return this.presenter.present(view, asAdmin(access));
   }
 
   @Delete(':inviteId')

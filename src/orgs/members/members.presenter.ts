@@ -7,7 +7,7 @@ import type { MemberRecord } from './members.service';
 export class MembersPresenter {
   constructor(private readonly users: UsersPresenter) {}
 
-  present({ member, teams }: MemberRecord): MemberResponse {
+  present({ member, teams, spaces }: MemberRecord): MemberResponse {
     return {
       object: 'member',
       id: member.userId,
@@ -17,8 +17,7 @@ export class MembersPresenter {
       joinedAt: member.joinedAt.toISOString(),
       ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),
       sso: member.sso,
-      // Spaces are not implemented yet (issue #4).
-      spaces: 0,
+      spaces,
       teams,
     };
   }

@@ -20,6 +20,7 @@ import { signVisitorClaims } from './visitor-claims';
 export interface MemberRecord {
   member: Member;
   teams: number;
+  spaces: number;
 }
 
 const memberNotFound = () => notFound('Member');
@@ -31,10 +32,61 @@ const lastAdmin = (what: 'demoted' | 'removed') =>
     `The member is the last admin of the organization and cannot be ${what}: make another member admin first.`,
   );
 
-/** Counted in the list query itself (no query per member); served by the team_members index. */
-const TEAMS_COUNT_SQL = `(SELECT COUNT(*) FROM team_members tm
+/**
+ * The number of teams of the member `m` (an organization_members row), counted in the list
+ * query itself (no query per member); served by the team_members index.
+ */
+export const MEMBER_TEAMS_COUNT_SQL = `(SELECT COUNT(*) FROM team_members tm
    WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`;
 const TEAMS_COUNT_ALIAS = 'member_teams';
+
+/**
+ * The number of live spaces of the organization `organizationSql` that content grants matching
+ * `granteeSql` (a condition on content_grants g) reach: granted themselves, or in a collection
+ * at or below a granted one. A subquery correlated on the outer row's columns: the recursion
+ * walks down from the few granted collections (the grants' organization/user and
+ * organization/team indexes find those). The same reach as the space access resolver's guest rule
+ * (GUEST_VISIBLE_SPACES_SQL), written here on the tables because the spaces module builds on
+ * this one.
+ */
+export function grantedSpacesCountSql(organizationSql: string, granteeSql: string): string {
+  return `(SELECT COUNT(*) FROM spaces gs
+     WHERE gs.organization_id = ${organizationSql} AND gs.deleted_at IS NULL
+       AND gs.id IN (
+         WITH RECURSIVE granted AS (
+           SELECT g.resource_type, g.resource_id FROM content_grants g
+            WHERE g.organization_id = ${organizationSql} AND (${granteeSql})
+         ), collections_below AS (
+           SELECT resource_id AS id FROM granted WHERE resource_type = 'collection'
+           UNION
+           SELECT k.id FROM collections k JOIN collections_below b ON k.parent_id = b.id
+         )
+         SELECT resource_id FROM granted WHERE resource_type = 'space'
+         UNION
+         SELECT bs.id FROM spaces bs JOIN collections_below b ON bs.parent_id = b.id))`;
+}
+
+/**
+ * The number of live spaces the member `m` (an organization_members row) can open: every live
+ * space of the organization for a member with a role; for a guest, those granted to it or to a
+ * team of its, directly or through a collection above them; none for a disabled membership,
+ * which gives no access at all. The spaces `GET .../members/{userId}/spaces` lists.
+ * `organization` is the SQL of the organization id every row shares (a bound parameter): the
+ * organization-wide count does not depend on the row, so PostgreSQL runs it once per query.
+ */
+export function memberSpacesCountSql(organization: string): string {
+  return `(CASE
+  WHEN m.disabled THEN 0
+  WHEN m.role IS NOT NULL THEN (SELECT COUNT(*) FROM spaces ls
+     WHERE ls.organization_id = ${organization} AND ls.deleted_at IS NULL)
+  ELSE ${grantedSpacesCountSql(
+    organization,
+    `g.user_id = m.user_id OR g.team_id IN (SELECT gtm.team_id FROM team_members gtm
+       WHERE gtm.organization_id = ${organization} AND gtm.user_id = m.user_id)`,
+  )}
+END)`;
+}
+const SPACES_COUNT_ALIAS = 'member_spaces';
 
 @Injectable()
 export class MembersService {
@@ -137,14 +189,24 @@ export class MembersService {
     return manager
       .createQueryBuilder(Member, 'm')
       .innerJoinAndSelect('m.user', 'u')
-      .addSelect(TEAMS_COUNT_SQL, TEAMS_COUNT_ALIAS)
+      .addSelect(MEMBER_TEAMS_COUNT_SQL, TEAMS_COUNT_ALIAS)
+      .addSelect(memberSpacesCountSql(':organizationId'), SPACES_COUNT_ALIAS)
       .where('m.organization_id = :organizationId', { organizationId });
   }
 
   private async records(query: SelectQueryBuilder<Member>): Promise<MemberRecord[]> {
     const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
-    const teams = new Map(raw.map((row) => [row.m_user_id, Number(row[TEAMS_COUNT_ALIAS])]));
-    return entities.map((member) => ({ member, teams: teams.get(member.userId) ?? 0 }));
+    const counts = new Map(
+      raw.map((row) => [
+        row.m_user_id,
+        { teams: Number(row[TEAMS_COUNT_ALIAS]), spaces: Number(row[SPACES_COUNT_ALIAS]) },
+      ]),
+    );
+    return entities.map((member) => ({
+      member,
+      teams: counts.get(member.userId)?.teams ?? 0,
+      spaces: counts.get(member.userId)?.spaces ?? 0,
+    }));
   }
 
   private async getWith(

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { paginate, PageRequest } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
+import { MEMBER_TEAMS_COUNT_SQL, memberSpacesCountSql } from '../members/members.service';
 import { AddTeamMemberDto } from './dto/team.dto';
 import { UpdateTeamMembersDto } from './dto/update-team-members.dto';
 import { TeamMember, TeamRole } from './entities/team-member.entity';
@@ -15,6 +16,8 @@ export interface TeamMemberView {
   membership: TeamMember;
   /** Number of the organization's teams the member is in. */
   teams: number;
+  /** Number of live spaces the member can open (memberSpacesCountSql). */
+  spaces: number;
 }
 
 /** Who is in a team, and with which role. Managed by organization admins and team owners. */
@@ -47,7 +50,7 @@ export class TeamMembersService {
       ],
       direction: 'DESC',
     });
-    const counts = await this.teamCounts(
+    const counts = await this.memberCounts(
       organizationId,
       page.items.map((membership) => membership.userId),
     );
@@ -55,25 +58,29 @@ export class TeamMembersService {
       ...page,
       items: page.items.map((membership) => ({
         membership,
-        teams: counts.get(membership.userId) ?? 0,
+        teams: counts.get(membership.userId)?.teams ?? 0,
+        spaces: counts.get(membership.userId)?.spaces ?? 0,
       })),
     };
   }
 
-  /** Number of teams of each user in the organization, in one grouped query. */
-  private async teamCounts(
+  /**
+   * The teams and spaces counts of each member, in one query for the page (the same correlated
+   * subqueries as the member listing's).
+   */
+  private async memberCounts(
     organizationId: string,
     userIds: string[],
-  ): Promise<Map<string, number>> {
+  ): Promise<Map<string, { teams: number; spaces: number }>> {
     if (userIds.length === 0) return new Map();
-    const rows: { user_id: string; teams: number }[] = await this.dataSource.query(
-      `SELECT user_id, count(*)::int AS teams
-         FROM team_members
-        WHERE organization_id = $1 AND user_id = ANY($2::varchar[])
-        GROUP BY user_id`,
+    const rows: { user_id: string; teams: number; spaces: number }[] = await this.dataSource.query(
+      `SELECT m.user_id, ${MEMBER_TEAMS_COUNT_SQL}::int AS teams,
+              ${memberSpacesCountSql('$1')}::int AS spaces
+         FROM organization_members m
+        WHERE m.organization_id = $1 AND m.user_id = ANY($2::varchar[])`,
       [organizationId, userIds],
     );
-    return new Map(rows.map((row) => [row.user_id, row.teams]));
+    return new Map(rows.map((row) => [row.user_id, { teams: row.teams, spaces: row.spaces }]));
   }
 
   /**

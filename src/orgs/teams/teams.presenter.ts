@@ -22,9 +22,7 @@ export class TeamsPresenter {
       id: view.team.id,
       title: view.team.title,
       members: view.members,
-      // Spaces do not exist yet (issue #4): no team can have access to any. Count the team's
-      // space grants here once they do.
-      spaces: 0,
+      spaces: view.spaces,
       createdAt: view.team.createdAt.toISOString(),
       permissions: teamPermissions(orgRole, view.viewerRole),
     };
@@ -44,9 +42,9 @@ export class TeamsPresenter {
   }
 
   /** GitBook's `OrganizationTeamMember`; whoever may list a team's members may see each. */
-  teamMember({ membership, teams }: TeamMemberView): TeamMemberResponse {
+  teamMember({ membership, teams, spaces }: TeamMemberView): TeamMemberResponse {
     return {
-      organization: this.members.present({ member: membership.member!, teams }),
+      organization: this.members.present({ member: membership.member!, teams, spaces }),
       team: { role: membership.role },
       permissions: { view: true },
     };

@@ -8,6 +8,7 @@ import { newId } from '../../platform/ids/ids';
 import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import { atLeast } from '../../platform/policy/roles';
+import { grantedSpacesCountSql } from '../members/members.service';
 import {
   CreateTeamDto,
   ListMemberTeamsQueryDto,
@@ -24,6 +25,8 @@ export interface TeamView {
   team: Team;
   /** Number of team members. */
   members: number;
+  /** Number of live spaces the team's grants reach (TEAM_SPACES_COUNT_SQL). */
+  spaces: number;
   /** The viewer's role in the team, null when not in it. */
   viewerRole: TeamRole | null;
 }
@@ -35,6 +38,12 @@ export interface MemberTeamView {
 }
 
 const teamNotFound = () => notFound('Team');
+
+/**
+ * The number of live spaces the grants of the team `t` (a teams row) reach: granted to it on
+ * the space or on a collection above it. A correlated subquery, one per team of the page.
+ */
+const TEAM_SPACES_COUNT_SQL = grantedSpacesCountSql('t.organization_id', 'g.team_id = t.id');
 
 /** `%text%` for ILIKE, with the text's own wildcards (and the escape character) taken literally. */
 export function containsPattern(text: string): string {
@@ -70,24 +79,32 @@ export class TeamsService {
   }
 
   /**
-   * Sizes of the teams and the viewer's role in each, in one grouped query (the primary key
-   * of team_members serves it), in the order of `teams`.
+   * Sizes of the teams, the spaces they reach and the viewer's role in each, in one query for
+   * all of them (correlated subqueries per team; the primary key of team_members serves the
+   * first two), in the order of `teams`.
    */
   async describe(teams: Team[], viewerId: string): Promise<TeamView[]> {
     if (teams.length === 0) return [];
-    const rows: { team_id: string; members: number; viewer_role: TeamRole | null }[] =
-      await this.dataSource.query(
-        `SELECT team_id, count(*)::int AS members,
-                max(CASE WHEN user_id = $2 THEN role END) AS viewer_role
-           FROM team_members
-          WHERE team_id = ANY($1::varchar[])
-          GROUP BY team_id`,
-        [teams.map((team) => team.id), viewerId],
-      );
-    const stats = new Map(rows.map((row) => [row.team_id, row]));
+    const rows: {
+      id: string;
+      members: number;
+      spaces: number;
+      viewer_role: TeamRole | null;
+    }[] = await this.dataSource.query(
+      `SELECT t.id,
+              (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS members,
+              (SELECT v.role FROM team_members v WHERE v.team_id = t.id AND v.user_id = $2)
+                AS viewer_role,
+              ${TEAM_SPACES_COUNT_SQL}::int AS spaces
+         FROM teams t
+        WHERE t.id = ANY($1::varchar[])`,
+      [teams.map((team) => team.id), viewerId],
+    );
+    const stats = new Map(rows.map((row) => [row.id, row]));
     return teams.map((team) => ({
       team,
       members: stats.get(team.id)?.members ?? 0,
+      spaces: stats.get(team.id)?.spaces ?? 0,
       viewerRole: stats.get(team.id)?.viewer_role ?? null,
     }));
   }
@@ -168,6 +185,7 @@ export class TeamsService {
       return {
         team,
         members: userIds.length,
+        spaces: 0, // a new team has no grant yet
         viewerRole: userIds.includes(viewer.userId) ? ('member' as const) : null,
       };
     });
@@ -248,7 +266,8 @@ export class TeamsService {
   ): Promise<TeamView> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT t.*, v.role AS viewer_role,
-              (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS member_count
+              (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS member_count,
+              ${TEAM_SPACES_COUNT_SQL}::int AS space_count
          FROM teams t
          LEFT JOIN team_members v ON v.team_id = t.id AND v.user_id = $3
         WHERE t.organization_id = $1 AND t.id = $2`,
@@ -266,6 +285,7 @@ export class TeamsService {
     return {
       team: entityFromRow(this.dataSource, Team, rows[0]),
       members: rows[0].member_count as number,
+      spaces: rows[0].space_count as number,
       viewerRole,
     };
   }

@@ -54,9 +54,10 @@ export class AccessGuard implements CanActivate {
 
     const resourceId = String(request.params[requirement.param]);
     const access = await this.policy.resolve(actor.userId, requirement.resource, resourceId);
-    if (!access) throw notFound(capitalize(requirement.resource));
+    const noun = this.policy.noun(requirement.resource);
+    if (!access) throw notFound(capitalize(noun));
     if (!satisfies(access, requirement.level)) {
-      throw forbidden(`This needs the ${requirement.level} role on this ${requirement.resource}.`);
+      throw forbidden(`This needs the ${requirement.level} role on this ${noun}.`);
     }
     request.granted = access;
     return true;

@@ -14,11 +14,22 @@ export interface AccessResolver {
 @Injectable()
 export class PolicyService {
   private readonly resolvers = new Map<ResourceType, AccessResolver>();
+  private readonly nouns = new Map<ResourceType, string>();
 
-  register(resource: ResourceType, resolver: AccessResolver): void {
+  /**
+   * `noun` names the resource in error messages when the type's name would not (a type such
+   * as `spaceIncludingDeleted` is still a "space").
+   */
+  register(resource: ResourceType, resolver: AccessResolver, noun: string = resource): void {
     if (this.resolvers.has(resource))
       throw new Error(`Access resolver for ${resource} registered twice`);
     this.resolvers.set(resource, resolver);
+    this.nouns.set(resource, noun);
+  }
+
+  /** What error messages call a resource of this type ("space"). */
+  noun(resource: ResourceType): string {
+    return this.nouns.get(resource) ?? resource;
   }
 
   resolve(

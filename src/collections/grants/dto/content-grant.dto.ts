@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -9,6 +9,7 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { ROLES, type Role } from '../../../platform/policy/roles';
 
 /** Most users or teams one invitation may name. */
@@ -17,11 +18,11 @@ export const MAX_INVITEES = 100;
 const roleMessage = `role must be one of ${ROLES.join(', ')}, or null to remove access`;
 
 /** GitBook's `InviteUsersAndTeams`: `role` and at least one of `users` and `teams`. */
-export class InviteToCollectionDto {
+export class InviteUsersAndTeamsDto {
   @ApiProperty({
     enum: ROLES,
     nullable: true,
-    description: 'Role to set; null removes the grants of the users and teams.',
+    description: 'Role to set (a grant is created where absent); null removes the grants.',
   })
   // Not @IsOptional(): null is a value here, and the field is required.
   @ValidateIf(() => true)
@@ -57,14 +58,18 @@ export class InviteToCollectionDto {
   teams?: string[];
 }
 
-/** Body of `updateUserPermissionInCollection` and `updateTeamPermissionInCollection`. */
-export class UpdateCollectionPermissionDto {
-  @ApiProperty({
+/** Body of the `update{User,Team}PermissionIn{Collection,Space}` operations. */
+export class UpdateContentPermissionDto extends PickType(InviteUsersAndTeamsDto, [
+  'role',
+] as const) {}
+
+/** Query of `listPermissionsAggregateInCollection` and `listPermissionsAggregateInSpace`. */
+export class ListPermissionsAggregateQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
     enum: ROLES,
-    nullable: true,
-    description: 'The role to set (the grant is created if absent); null removes the grant.',
+    description: 'Only the users whose effective role on the content is this one.',
   })
-  @ValidateIf(() => true)
-  @IsIn([...ROLES, null], { message: roleMessage })
-  role!: Role | null;
+  @IsOptional()
+  @IsIn(ROLES, { message: `role must be one of ${ROLES.join(', ')}` })
+  role?: Role;
 }

@@ -9,7 +9,7 @@ export class UserContentPermissionResponse {
   @ApiProperty({ type: UserResponse }) user!: UserResponse;
 }
 
-/** An item of `listTeamPermissionsInCollection`: a team's role on the content. */
+/** An item of `listTeamPermissionsIn{Collection,Space}`: a team's role on the content. */
 export class TeamContentPermissionResponse {
   @ApiProperty({ enum: ROLES }) permission!: Role;
   @ApiProperty({ type: TeamResponse }) team!: TeamResponse;

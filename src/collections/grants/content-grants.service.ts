@@ -1,0 +1,286 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Member } from '../../orgs/entities/member.entity';
+import { Team } from '../../orgs/teams/entities/team.entity';
+import type { TeamViewer } from '../../orgs/teams/team-viewer';
+import { TeamsService } from '../../orgs/teams/teams.service';
+import { Clock } from '../../platform/clock/clock';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { newId } from '../../platform/ids/ids';
+import { paginate } from '../../platform/pagination/keyset';
+import { Page } from '../../platform/pagination/page';
+import { PageQueryDto } from '../../platform/pagination/page-query.dto';
+import type { Role } from '../../platform/policy/roles';
+import { User } from '../../users/entities/user.entity';
+import { ContentGrant, type ContentResourceType } from '../entities/content-grant.entity';
+import { InviteUsersAndTeamsDto, ListPermissionsAggregateQueryDto } from './dto/content-grant.dto';
+import { MEMBER_ACCESS, memberAccessCtes } from './member-access-sql';
+import { ROLE_RANKS, roleOfRank } from './role-rank';
+
+/** The collection or space whose grants are read or written, in its organization. */
+export interface ContentResource {
+  resourceType: ContentResourceType;
+  id: string;
+  organizationId: string;
+}
+
+type Grantee = { kind: 'user'; id: string } | { kind: 'team'; id: string };
+
+/** A user's role on the content: granted to it, or (in the aggregate) its effective role. */
+export interface UserPermission {
+  role: Role;
+  user: User;
+}
+export interface TeamPermission {
+  role: Role;
+  team: Team;
+}
+/** Team grants with who looks at them, for the teams' `permissions`. */
+export interface TeamPermissionPage extends Page<TeamPermission> {
+  viewer: TeamViewer;
+}
+
+interface MemberRank {
+  member: Member;
+  rank: number;
+}
+
+const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
+
+/**
+ * The grants (`content_grants`) on one collection or space: roles given to members of its
+ * organization (guests included: a grant is how a guest sees content) and to its teams. A grant
+ * on a collection reaches everything inside it (the access resolvers walk the ancestors).
+ */
+@Injectable()
+export class ContentGrantsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly teams: TeamsService,
+  ) {}
+
+  /** Sets `role` for every user and team named (upsert); `role: null` removes their grants. */
+  async invite(resource: ContentResource, input: InviteUsersAndTeamsDto): Promise<void> {
+    const userIds = unique(input.users);
+    const teamIds = unique(input.teams);
+    if (userIds.length === 0 && teamIds.length === 0) {
+      throw invalidInput('users, teams: give at least one user or team.');
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await this.teams.requireMembers(manager, resource.organizationId, userIds, 'users', {
+        byEmail: false,
+      });
+      await this.checkTeams(manager, resource.organizationId, teamIds, 'teams');
+      const grantees: Grantee[] = [
+        ...userIds.map((id) => ({ kind: 'user' as const, id })),
+        ...teamIds.map((id) => ({ kind: 'team' as const, id })),
+      ];
+      for (const grantee of grantees) await this.set(manager, resource, grantee, input.role);
+    });
+  }
+
+  /** Sets (creating it if absent) or, with null, removes a member's grant. 404: not a member. */
+  async setUser(resource: ContentResource, userId: string, role: Role | null): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const member = await manager.existsBy(Member, {
+        organizationId: resource.organizationId,
+        userId,
+      });
+      if (!member) throw notFound('User');
+      await this.set(manager, resource, { kind: 'user', id: userId }, role);
+    });
+  }
+
+  /** Sets (creating it if absent) or, with null, removes a team's grant. 404: no such team. */
+  async setTeam(resource: ContentResource, teamId: string, role: Role | null): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const team = await manager.existsBy(Team, {
+        organizationId: resource.organizationId,
+        id: teamId,
+      });
+      if (!team) throw notFound('Team');
+      await this.set(manager, resource, { kind: 'team', id: teamId }, role);
+    });
+  }
+
+  /** Removes the grant; nothing to do (still 204) when there is none. */
+  async removeUser(resource: ContentResource, userId: string): Promise<void> {
+    await this.remove(this.dataSource.manager, resource, { kind: 'user', id: userId });
+  }
+
+  async removeTeam(resource: ContentResource, teamId: string): Promise<void> {
+    await this.remove(this.dataSource.manager, resource, { kind: 'team', id: teamId });
+  }
+
+  /** The users granted a role on this content (not inherited ones), oldest grant first. */
+  async listUsers(resource: ContentResource, request: PageQueryDto): Promise<Page<UserPermission>> {
+    const page = await this.listGrants(resource, 'user_id', request);
+    const users = await this.dataSource.getRepository(User).findBy({
+      id: In(page.items.map((grant) => grant.userId as string)),
+    });
+    const byId = new Map(users.map((user) => [user.id, user]));
+    return {
+      ...page,
+      items: page.items.map((grant) => ({
+        role: grant.role,
+        user: byId.get(grant.userId as string)!,
+      })),
+    };
+  }
+
+  /**
+   * The teams granted a role on this content (not inherited ones), oldest grant first, with
+   * the caller (`viewerId`) as a TeamViewer.
+   */
+  async listTeams(
+    resource: ContentResource,
+    viewerId: string,
+    request: PageQueryDto,
+  ): Promise<TeamPermissionPage> {
+    const [page, viewer] = await Promise.all([
+      this.listGrants(resource, 'team_id', request),
+      this.dataSource
+        .getRepository(Member)
+        .findOneBy({ organizationId: resource.organizationId, userId: viewerId }),
+    ]);
+    const teams = await this.dataSource.getRepository(Team).findBy({
+      organizationId: resource.organizationId,
+      id: In(page.items.map((grant) => grant.teamId as string)),
+    });
+    const byId = new Map(teams.map((team) => [team.id, team]));
+    return {
+      ...page,
+      items: page.items.map((grant) => ({
+        role: grant.role,
+        team: byId.get(grant.teamId as string)!,
+      })),
+      viewer: { userId: viewerId, role: viewer?.role ?? null },
+    };
+  }
+
+  /**
+   * Every member who can reach the content, with its effective role there (optionally only
+   * those with `role`), oldest member first. One statement reads the page with the roles
+   * (memberAccessCtes), one more counts.
+   */
+  async listAggregate(
+    resource: ContentResource,
+    request: ListPermissionsAggregateQueryDto,
+  ): Promise<Page<UserPermission>> {
+    const query = this.dataSource.getRepository(Member).createQueryBuilder('m');
+    for (const { sql, name, ...options } of memberAccessCtes(resource.resourceType)) {
+      query.addCommonTableExpression(sql, name, options);
+    }
+    query
+      .innerJoin(MEMBER_ACCESS, 'access', 'access.user_id = m.user_id')
+      .innerJoinAndSelect('m.user', 'u')
+      .addSelect('access.rank', 'access_rank')
+      .where('m.organization_id = :organizationId', {
+        organizationId: resource.organizationId,
+        resourceId: resource.id,
+      })
+      .andWhere('access.rank IS NOT NULL');
+    if (request.role) query.andWhere('access.rank = :rank', { rank: ROLE_RANKS[request.role] });
+
+    const page = await paginate<Member, MemberRank>(query, request, {
+      keys: [
+        { sql: 'm.joined_at', of: (row) => row.member.joinedAt },
+        { sql: 'm.user_id', of: (row) => row.member.userId },
+      ],
+      direction: 'ASC',
+      fetch: async (rows) => {
+        const { entities, raw } = await rows.getRawAndEntities<Record<string, unknown>>();
+        const ranks = new Map(raw.map((row) => [row.m_user_id, row.access_rank as number]));
+        return entities.map((member) => ({ member, rank: ranks.get(member.userId)! }));
+      },
+    });
+    return {
+      ...page,
+      items: page.items.map(({ member, rank }) => ({ role: roleOfRank(rank), user: member.user! })),
+    };
+  }
+
+  private listGrants(
+    resource: ContentResource,
+    column: 'user_id' | 'team_id',
+    request: PageQueryDto,
+  ): Promise<Page<ContentGrant>> {
+    const query = this.dataSource
+      .getRepository(ContentGrant)
+      .createQueryBuilder('g')
+      .where('g.resource_type = :resourceType AND g.resource_id = :resourceId', {
+        resourceType: resource.resourceType,
+        resourceId: resource.id,
+      })
+      .andWhere('g.organization_id = :organizationId', { organizationId: resource.organizationId })
+      .andWhere(`g.${column} IS NOT NULL`);
+    return paginate(query, request, {
+      keys: [
+        { sql: 'g.created_at', of: (grant) => grant.createdAt },
+        { sql: 'g.id', of: (grant) => grant.id },
+      ],
+      direction: 'ASC',
+    });
+  }
+
+  private async set(
+    manager: EntityManager,
+    resource: ContentResource,
+    grantee: Grantee,
+    role: Role | null,
+  ): Promise<void> {
+    if (role === null) {
+      await this.remove(manager, resource, grantee);
+      return;
+    }
+    const column = grantee.kind === 'user' ? 'user_id' : 'team_id';
+    await manager.query(
+      `INSERT INTO content_grants
+         (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (resource_type, resource_id, ${column}) WHERE ${column} IS NOT NULL
+       DO UPDATE SET role = EXCLUDED.role`,
+      [
+        newId(),
+        resource.organizationId,
+        resource.resourceType,
+        resource.id,
+        grantee.kind === 'user' ? grantee.id : null,
+        grantee.kind === 'team' ? grantee.id : null,
+        role,
+        this.clock.now(),
+      ],
+    );
+  }
+
+  private async remove(
+    manager: EntityManager,
+    resource: ContentResource,
+    grantee: Grantee,
+  ): Promise<void> {
+    await manager.delete(ContentGrant, {
+      organizationId: resource.organizationId,
+      resourceType: resource.resourceType,
+      resourceId: resource.id,
+      ...(grantee.kind === 'user' ? { userId: grantee.id } : { teamId: grantee.id }),
+    });
+  }
+
+  /** 400 naming the ids that are not teams of the organization. */
+  private async checkTeams(
+    manager: EntityManager,
+    organizationId: string,
+    ids: string[],
+    field: string,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await manager.findBy(Team, { organizationId, id: In(ids) });
+    const known = new Set(found.map((team) => team.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      throw invalidInput(`${field}: no team ${missing.join(', ')} in this organization.`);
+    }
+  }
+}
