@@ -50,6 +50,25 @@ describe('health and API document', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('declares every path parameter once on every operation', async () => {
+    const res = await t.anonymous.get('/docs-json').expect(200);
+    type Operation = { parameters?: { name: string; in: string }[] };
+    const paths = res.body.paths as Record<string, Record<string, Operation>>;
+    const problems = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => {
+        const declared = (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => parameter.name)
+          .sort();
+        const expected = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+        return declared.join() === expected.join()
+          ? []
+          : [`${method.toUpperCase()} ${path}: ${declared.join() || 'none'}`];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('matches the committed openapi/bindery.openapi.json paths', async () => {
     const res = await t.anonymous.get('/docs-json').expect(200);
     const committed = JSON.parse(

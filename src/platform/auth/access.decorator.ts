@@ -9,6 +9,7 @@ import {
   ApiExtension,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
+  ApiParam,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -40,6 +41,8 @@ function declare(requirement: AccessRequirement) {
   const notFound =
     requirement.kind === 'resource'
       ? [
+          // Declared here too: a handler that only reads `@Granted()` has no @Param for it.
+          ApiParam({ name: requirement.param, type: String, required: true }),
           ApiNotFoundResponse({
             type: ErrorBody,
             description: `No such ${requirement.resource}, or not visible to the caller.`,
