@@ -3,6 +3,7 @@ import { ROLES, type Role } from '../src/platform/policy/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms, listGitbookOperationIds } from './helpers/conformance';
+import { type ContentType, invite, PERMISSION_OPERATION_IDS } from './helpers/content-grants';
 import type { TestOrganization, TestUser } from './helpers/factories';
 
 /**
@@ -22,8 +23,10 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * admin-only; creating, duplicating or moving content at the organization root needs the create
  * role in it; transfers need admin in both organizations). None of the callers below is in the
  * fixture team, so none is a team owner. A member's role on the fixture content is its
- * organization role (the content inherits the organization's default role, read). Deleting a
- * space or a collection answers 204 to whoever cannot see it, strangers included (`unseen`).
+ * organization role (the content inherits the organization's default role, read), so only
+ * organization admins may call the routes that need admin on it, such as its permission routes.
+ * Deleting a space or a collection answers 204 to whoever cannot see it, strangers included
+ * (`unseen`).
  *
  * Paths the organization roles cannot show (content granted to a guest through a team, directly
  * or on a collection above, and a space's own default level) have their own blocks below.
@@ -34,11 +37,6 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *    has an allowed email domain) may call them without being a member, so there is no member
  *    role to check; their rules are covered in test/invites.e2e-spec.ts.
  *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (instance administrator).
- *  - TODO (owner of the content permission routes): rows for every route under
- *    /v1/spaces/:spaceId/permissions and /v1/collections/:collectionId/permissions (invite,
- *    list users/teams/aggregate, update and remove user and team grants), then drop
- *    PERMISSION_ROUTES_TODO below. They were being reworked while this matrix grew to cover
- *    content routes, so they are matched by prefix instead of listed.
  *
  * One application and one organization for the whole file; cases run one after the other.
  * Writes are idempotent (same value again, empty update) or act on a resource made for that
@@ -68,6 +66,8 @@ interface Ctx {
   space: string;
   /** A collection at the organization root titled 'Guides', granted to no one; holds one space. */
   collection: string;
+  /** A space and a collection at the root where `target` and `team` (no guest) hold edit. */
+  granted: Record<ContentType, string>;
   /** Another organization whose admin is the `admin` caller: where transfers go. */
   elsewhere: string;
   /** The id made by the operation's `fresh`, for this case only. */
@@ -104,7 +104,7 @@ const anyRole = (caller: MemberCaller) => caller !== 'guest';
 const everyone = () => true;
 /** `create` in the organization: creating (or duplicating) content at its root. */
 const createAtRoot = (caller: MemberCaller) => caller === 'admin' || caller === 'create';
-/** Content granted to no one: a guest cannot see it. */
+/** Content granted to no guest: a guest cannot see it. */
 const guests = (caller: MemberCaller) => caller === 'guest';
 const SPACE_NOT_FOUND = 'Space not found.';
 const COLLECTION_NOT_FOUND = 'Collection not found.';
@@ -113,10 +113,10 @@ let sequence = 0;
 const next = () => ++sequence;
 
 const ORG = '/v1/orgs/:organizationId';
-const org = (ctx: Ctx) => `/v1/orgs/${ctx.org.id}`;
+const org = (ctx: Pick<Ctx, 'org'>) => `/v1/orgs/${ctx.org.id}`;
 
 /** The owner (an admin, not one of the callers) makes the resources cases act on. */
-const owner = (ctx: Ctx) => ctx.org.owner.client;
+const owner = (ctx: Pick<Ctx, 'org'>) => ctx.org.owner.client;
 
 async function freshTeam(ctx: Ctx): Promise<string> {
   const res = await owner(ctx)
@@ -159,6 +159,25 @@ async function freshCollection(ctx: Ctx): Promise<string> {
   return res.body.id as string;
 }
 
+/** What `granted` holds: edit for `target` and for `team` (the permission routes' body). */
+const grants = (ctx: Pick<Ctx, 'target' | 'team'>) => ({
+  role: 'edit' as const,
+  users: [ctx.target.id],
+  teams: [ctx.team],
+});
+
+/** A space or a collection at the root holding the grants of `granted`. */
+async function freshGranted(
+  ctx: Pick<Ctx, 'org' | 'target' | 'team'>,
+  type: ContentType,
+): Promise<string> {
+  const res = await owner(ctx)
+    .post(`${org(ctx)}/${type}s`, { title: `Granted ${next()}` })
+    .expect(201);
+  await invite(owner(ctx), type, res.body.id, grants(ctx));
+  return res.body.id as string;
+}
+
 async function freshMember(ctx: Ctx): Promise<string> {
   return (await ctx.factories.member(ctx.org, 'read')).id;
 }
@@ -189,6 +208,85 @@ const TINY_DOCUMENT = {
     },
   ],
 };
+
+/**
+ * The permission routes of a space or a collection (`route`): declared `space:admin` or
+ * `collection:admin`. Lists and the writes that set what `granted` already holds act on it; a
+ * removal acts on a fresh copy.
+ */
+function permissionOperations(type: ContentType, route: string): Operation[] {
+  const ids = PERMISSION_OPERATION_IDS[type];
+  const on = (id: string) => `/v1/${type}s/${id}/permissions`;
+  const granted = (ctx: Ctx) => on(ctx.granted[type]);
+  const access = {
+    allowed: adminOnly,
+    hiddenFrom: guests,
+    notFound: type === 'space' ? SPACE_NOT_FOUND : COLLECTION_NOT_FOUND,
+  };
+  return [
+    {
+      name: ids.invite,
+      method: 'POST',
+      route,
+      path: granted,
+      body: grants, // the grants it holds
+      ...access,
+    },
+    {
+      name: ids.listAggregate,
+      method: 'GET',
+      route: `${route}/aggregate`,
+      path: (ctx) => `${granted(ctx)}/aggregate`,
+      ...access,
+    },
+    {
+      name: ids.listUsers,
+      method: 'GET',
+      route: `${route}/users`,
+      path: (ctx) => `${granted(ctx)}/users`,
+      ...access,
+    },
+    {
+      name: ids.updateUser,
+      method: 'PATCH',
+      route: `${route}/users/:userId`,
+      path: (ctx) => `${granted(ctx)}/users/${ctx.target.id}`,
+      body: () => ({ role: 'edit' }), // its current role
+      ...access,
+    },
+    {
+      name: ids.removeUser,
+      method: 'DELETE',
+      route: `${route}/users/:userId`,
+      path: (ctx) => `${on(ctx.fresh)}/users/${ctx.target.id}`,
+      fresh: (ctx) => freshGranted(ctx, type),
+      ...access,
+    },
+    {
+      name: ids.listTeams,
+      method: 'GET',
+      route: `${route}/teams`,
+      path: (ctx) => `${granted(ctx)}/teams`,
+      ...access,
+    },
+    {
+      name: ids.updateTeam,
+      method: 'PATCH',
+      route: `${route}/teams/:teamId`,
+      path: (ctx) => `${granted(ctx)}/teams/${ctx.team}`,
+      body: () => ({ role: 'edit' }), // its current role
+      ...access,
+    },
+    {
+      name: ids.removeTeam,
+      method: 'DELETE',
+      route: `${route}/teams/:teamId`,
+      path: (ctx) => `${on(ctx.fresh)}/teams/${ctx.team}`,
+      fresh: (ctx) => freshGranted(ctx, type),
+      ...access,
+    },
+  ];
+}
 
 const OPERATIONS: Operation[] = [
   // Organization
@@ -313,6 +411,7 @@ const OPERATIONS: Operation[] = [
     hiddenFrom: guests,
     notFound: COLLECTION_NOT_FOUND,
   },
+  ...permissionOperations('collection', '/v1/collections/:collectionId/permissions'),
 
   // Spaces
   {
@@ -410,6 +509,7 @@ const OPERATIONS: Operation[] = [
     hiddenFrom: guests,
     notFound: SPACE_NOT_FOUND,
   },
+  ...permissionOperations('space', '/v1/spaces/:spaceId/permissions'),
 
   // Invites
   {
@@ -649,12 +749,6 @@ const EXCLUDED = [
   'POST /v1/orgs/:organizationId/join', // any user whose email domain is allowed
 ];
 
-/** TODO (see the comment at the top): content permission routes, not in the matrix yet. */
-const PERMISSION_ROUTES_TODO = [
-  /^\S+ \/v1\/spaces\/:spaceId\/permissions(\/|$)/,
-  /^\S+ \/v1\/collections\/:collectionId\/permissions(\/|$)/,
-];
-
 /** Routes on one organization or on one of its spaces or collections. */
 const SCOPED_PREFIXES = [
   '/v1/orgs/:organizationId',
@@ -730,20 +824,27 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     const saml = await client
       .post(`${base}/saml`, { label: 'IdP', ssoURL: IDP_SSO_URL })
       .expect(201);
-    const invite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
+    const linkInvite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
     const space = await client.post(`${base}/spaces`, { title: 'Handbook' }).expect(201);
     const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
     await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
 
-    ctx = {
+    const shared = {
       org: organization,
-      callers: { ...members, stranger },
-      target: { id: target.id, role: 'edit' },
+      target: { id: target.id, role: 'edit' as const },
       team: team.body.id as string,
+    };
+    ctx = {
+      ...shared,
+      callers: { ...members, stranger },
       saml: saml.body.id as string,
-      invite: invite.body.id as string,
+      invite: linkInvite.body.id as string,
       space: space.body.id as string,
       collection: collection.body.id as string,
+      granted: {
+        space: await freshGranted(shared, 'space'),
+        collection: await freshGranted(shared, 'collection'),
+      },
       elsewhere: elsewhere.id,
       factories: t.factories,
     };
@@ -802,9 +903,6 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
   });
 
   describe('content access beyond the organization role', () => {
-    type Grantee = { userId: string } | { teamId: string };
-    type Content = { space: string } | { collection: string };
-
     async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
       const res = await org.owner.client
         .post(`/v1/orgs/${org.id}/spaces`, { title: `Space ${next()}`, parent })
@@ -817,27 +915,6 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         .post(`/v1/orgs/${org.id}/collections`, { title: `Collection ${next()}`, parent })
         .expect(201);
       return res.body.id as string;
-    }
-
-    /**
-     * A grant as the permission routes store it, written directly: those routes are not in
-     * this matrix yet (see the TODO at the top).
-     */
-    async function grant(org: TestOrganization, content: Content, to: Grantee, role: Role) {
-      await t.dataSource.query(
-        `INSERT INTO content_grants
-           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-        [
-          `grant${next()}`,
-          org.id,
-          'space' in content ? 'space' : 'collection',
-          'space' in content ? content.space : content.collection,
-          'userId' in to ? to.userId : null,
-          'teamId' in to ? to.teamId : null,
-          role,
-        ],
-      );
     }
 
     /** Sends each request in turn; the statuses by label, so every mismatch shows at once. */
@@ -857,7 +934,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       const team = await org.owner.client
         .put(`/v1/orgs/${org.id}/teams`, { title: 'Writers', members: [guest.id] })
         .expect(201);
-      await grant(org, { space: granted }, { teamId: team.body.id }, 'edit');
+      await invite(org.owner.client, 'space', granted, { role: 'edit', teams: [team.body.id] });
       const as = guest.client;
 
       const seen = await as.get(`/v1/spaces/${granted}`).expect(200);
@@ -880,8 +957,16 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
               }),
           ],
           ['other space', () => as.get(`/v1/spaces/${other}`)],
+          ['permissions', () => as.get(`/v1/spaces/${granted}/permissions/users`)],
         ]),
-      ).toEqual({ update: 403, delete: 403, duplicate: 403, move: 403, 'other space': 404 });
+      ).toEqual({
+        update: 403,
+        delete: 403,
+        duplicate: 403,
+        move: 403,
+        'other space': 404,
+        permissions: 403,
+      });
 
       await org.owner.client
         .delete(`/v1/orgs/${org.id}/teams/${team.body.id}/members/${guest.id}`)
@@ -895,7 +980,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       const other = await createSpace(org);
       const collection = await createCollection(org);
       const guest = await t.factories.member(org, null);
-      await grant(org, { space: granted }, { userId: guest.id }, 'admin');
+      await invite(org.owner.client, 'space', granted, { role: 'admin', users: [guest.id] });
       const as = guest.client;
 
       const updated = await as.patch(`/v1/spaces/${granted}`, { title: 'Renamed' }).expect(200);
@@ -913,8 +998,10 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
           ['create at the root', () => as.post(`/v1/orgs/${org.id}/spaces`, { title: 'New' })],
           ['other space', () => as.get(`/v1/spaces/${other}`)],
           ['collection', () => as.get(`/v1/collections/${collection}`)],
+          ['its permissions', () => as.get(`/v1/spaces/${granted}/permissions/users`)],
         ]),
       ).toEqual({
+        'its permissions': 200,
         'duplicate at the root': 403,
         'move to the root end': 403,
         'create at the root': 403,
@@ -938,7 +1025,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       const shallow = await createSpace(org, parent);
       const outside = await createSpace(org);
       const guest = await t.factories.member(org, null);
-      await grant(org, { collection: parent }, { userId: guest.id }, 'create');
+      await invite(org.owner.client, 'collection', parent, { role: 'create', users: [guest.id] });
       const as = guest.client;
 
       for (const id of [deep, shallow]) {
@@ -1014,8 +1101,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
   it('covers every route of an organization, space or collection, except those listed in EXCLUDED', () => {
     const scoped = listRouteAccess(t.bindery.app)
       .map((route) => `${route.method} /v1${route.path}`)
-      .filter((route) => SCOPED_PREFIXES.some((prefix) => route.includes(` ${prefix}`)))
-      .filter((route) => !PERMISSION_ROUTES_TODO.some((pattern) => pattern.test(route)));
+      .filter((route) => SCOPED_PREFIXES.some((prefix) => route.includes(` ${prefix}`)));
     const covered = OPERATIONS.map((operation) => `${operation.method} ${operation.route}`);
     expect(new Set(covered).size).toBe(covered.length);
     expect([...covered, ...EXCLUDED].sort()).toEqual(scoped.sort());
