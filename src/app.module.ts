@@ -9,6 +9,7 @@ import { SamlModule } from './orgs/saml/saml.module';
 import { TeamsModule } from './orgs/teams/teams.module';
 import { AccessGuard } from './platform/auth/access.guard';
 import { AppConfig } from './platform/config/app-config';
+import type { DatabaseTarget } from './platform/database/database';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { PlatformModule } from './platform/platform.module';
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
@@ -32,10 +33,10 @@ const DOMAIN_MODULES = [
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, databaseUrl), ...DOMAIN_MODULES],
+      imports: [PlatformModule.forRoot(config, database), ...DOMAIN_MODULES],
       providers: [
         // Order matters: rate limit, then authentication and access, for every route.
         { provide: APP_GUARD, useClass: TokenThrottlerGuard },

@@ -18,10 +18,13 @@ async function main(): Promise<void> {
     {},
     { PUBLIC_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://unused/unused' },
   );
-  const app = await NestFactory.create(AppModule.forRoot(config, config.DATABASE_URL as string), {
-    preview: true,
-    logger: false,
-  });
+  const app = await NestFactory.create(
+    AppModule.forRoot(config, { url: config.DATABASE_URL as string, embedded: false }),
+    {
+      preview: true,
+      logger: false,
+    },
+  );
   applyRoutePrefix(app);
   const document = buildOpenApiDocument(app);
   mkdirSync(dirname(OPENAPI_FILE), { recursive: true });

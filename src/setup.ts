@@ -49,7 +49,7 @@ export async function createApp(
   const database = await openDatabase(config, { template: options.template });
   let app: INestApplication | undefined;
   try {
-    app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database.url));
+    app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database));
     configureApp(app as NestExpressApplication, config);
     assertEveryRouteDeclaresAccess(app);
     await app.init();

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { entityFromRow } from '../platform/database/entity-from-row';
+import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { highestRole, isRole, type Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
@@ -95,7 +96,7 @@ export class CollectionAccessResolver implements AccessResolver, OnModuleInit {
   ): Promise<Map<string, ResolvedAccess<Collection>>> {
     const result = new Map<string, ResolvedAccess<Collection>>();
     if (collectionIds.length === 0) return result;
-    const rows: Record<string, unknown>[] = await manager.query(RESOLVE_SQL, [
+    const rows = await preparedQuery(manager, 'bindery_resolve_collections', RESOLVE_SQL, [
       collectionIds,
       userId,
     ]);

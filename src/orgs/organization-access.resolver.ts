@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { entityFromRow } from '../platform/database/entity-from-row';
+import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
 import type { Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
@@ -27,7 +28,9 @@ export class OrganizationAccessResolver implements AccessResolver, OnModuleInit 
     userId: string,
     organizationId: string,
   ): Promise<ResolvedAccess<Organization> | null> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows = await preparedQuery(
+      this.dataSource,
+      'bindery_resolve_organization',
       `SELECT m.role AS member_role, o.*
          FROM organization_members m JOIN organizations o ON o.id = m.organization_id
         WHERE m.organization_id = $1 AND m.user_id = $2 AND NOT m.disabled`,

@@ -8,6 +8,7 @@ import { BlobStoreModule } from './blob-store/blob-store.module';
 import { Clock } from './clock/clock';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import type { DatabaseTarget } from './database/database';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -22,14 +23,14 @@ import { UrlBuilder } from './urls/url-builder';
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
         DiscoveryModule,
-        DatabaseModule.forRoot(databaseUrl),
-        JobsModule.forRoot(databaseUrl),
+        DatabaseModule.forRoot(database),
+        JobsModule.forRoot(database.url),
         LoggingModule,
         RateLimitModule,
         SettingsModule,

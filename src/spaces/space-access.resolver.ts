@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { effectiveContentRole } from '../collections/collection-access.resolver';
 import { entityFromRow } from '../platform/database/entity-from-row';
+import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
 import type { Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
@@ -119,7 +120,10 @@ export class SpaceAccessResolver implements OnModuleInit {
   ): Promise<Map<string, SpaceAccess>> {
     const result = new Map<string, SpaceAccess>();
     if (spaceIds.length === 0) return result;
-    const rows: Record<string, unknown>[] = await manager.query(RESOLVE_SQL, [spaceIds, userId]);
+    const rows = await preparedQuery(manager, 'bindery_resolve_spaces', RESOLVE_SQL, [
+      spaceIds,
+      userId,
+    ]);
     for (const row of rows) {
       const memberRole = row.member_role as Role | null;
       const role = effectiveContentRole({

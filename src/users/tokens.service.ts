@@ -5,6 +5,7 @@ import type { UserActor } from '../platform/auth/actor';
 import { Authenticator } from '../platform/auth/authenticator';
 import { Clock } from '../platform/clock/clock';
 import { entityFromRow } from '../platform/database/entity-from-row';
+import { preparedQuery } from '../platform/database/prepared-query';
 import { newId, newSecret, sha256Hex } from '../platform/ids/ids';
 import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
@@ -40,7 +41,9 @@ export class TokensService extends Authenticator {
 
   /** Plain SQL: it runs on every request (see entityFromRow). */
   async authenticate(tokenHash: string): Promise<UserActor | null> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows = await preparedQuery(
+      this.dataSource,
+      'bindery_authenticate',
       `SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND NOT u.disabled`,
       [tokenHash],

@@ -1,19 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import type { DatabaseTarget } from './database';
 import { dataSourceOptions } from './data-source-options';
+import { enablePreparedStatements } from './prepared-query';
 
 /** TypeORM on the database chosen at start (see `openDatabase`); entities come from each module. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string): DynamicModule {
+  static forRoot(database: DatabaseTarget): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(url, config.DATABASE_POOL_SIZE),
+            ...dataSourceOptions(database.url, config.DATABASE_POOL_SIZE),
             // Pending migrations run before anything else uses the connection.
             migrationsRun: config.MIGRATIONS_RUN,
             migrationsTransactionMode: 'each',
@@ -21,6 +24,13 @@ export class DatabaseModule {
             retryAttempts: 2,
             retryDelay: 500,
           }),
+          dataSourceFactory: async (options) => {
+            const dataSource = new DataSource(options as DataSourceOptions);
+            // The embedded server runs every pool connection in one backend session, where
+            // two connections preparing the same statement name would collide.
+            if (!database.embedded) enablePreparedStatements(dataSource);
+            return dataSource.initialize();
+          },
         }),
       ],
     };

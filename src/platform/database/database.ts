@@ -13,9 +13,13 @@ import { EmbeddedDatabase, isEmptyFolder } from './embedded-database';
 export const SHIPPED_TEMPLATE_FOLDER = join(__dirname, '..', '..', '..', 'embedded-template');
 export const SHIPPED_TEMPLATE_ARCHIVE = `${SHIPPED_TEMPLATE_FOLDER}.tar.gz`;
 
-export interface Database {
+/** Where the application's database is: its URL, and whether it is the embedded server. */
+export interface DatabaseTarget {
   url: string;
   embedded: boolean;
+}
+
+export interface Database extends DatabaseTarget {
   close(): Promise<void>;
 }
 
