@@ -94,6 +94,9 @@ async function main() {
   const startedAt = performance.now();
   const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
     DATABASE_URL: database.url,
+    // The bench's embedded server shares one backend session between connections, where
+    // named prepared statements would collide (Bindery turns them off on its own embedded one).
+    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
     PORT: String(binderyPort),
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',

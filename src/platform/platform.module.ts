@@ -29,7 +29,7 @@ export class PlatformModule {
       imports: [
         ConfigModule.forRoot(config),
         DiscoveryModule,
-        DatabaseModule.forRoot(database),
+        DatabaseModule.forRoot(database, config.DATABASE_PREPARED_STATEMENTS),
         JobsModule.forRoot(database.url),
         LoggingModule,
         RateLimitModule,

@@ -54,6 +54,16 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * `true` runs the statements of every request (token lookup, access checks) as named
+   * prepared statements on DATABASE_URL. Set `false` behind a pooler that shares server
+   * sessions between clients without tracking prepared statements (PgBouncer in transaction
+   * mode before 1.21). Always off on the embedded database.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  DATABASE_PREPARED_STATEMENTS = true;
+
   /** Folder for the embedded database and blobs; `memory` keeps the database in memory. */
   @IsString()
   @MinLength(1)

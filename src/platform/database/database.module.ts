@@ -9,7 +9,12 @@ import { enablePreparedStatements } from './prepared-query';
 /** TypeORM on the database chosen at start (see `openDatabase`); entities come from each module. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(database: DatabaseTarget): DynamicModule {
+  /**
+   * `preparedStatements`: let hot statements be prepared (see prepared-query.ts); never on the
+   * embedded server, which runs every pool connection in one backend session where two
+   * connections preparing the same statement name would collide.
+   */
+  static forRoot(database: DatabaseTarget, preparedStatements: boolean): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -26,9 +31,7 @@ export class DatabaseModule {
           }),
           dataSourceFactory: async (options) => {
             const dataSource = new DataSource(options as DataSourceOptions);
-            // The embedded server runs every pool connection in one backend session, where
-            // two connections preparing the same statement name would collide.
-            if (!database.embedded) enablePreparedStatements(dataSource);
+            if (preparedStatements && !database.embedded) enablePreparedStatements(dataSource);
             return dataSource.initialize();
           },
         }),
