@@ -303,6 +303,8 @@ describe('spaces', () => {
       [{ template: {} }, 'template.id'],
       [{ empty: false }, 'empty'],
       [{ title: 'x'.repeat(51) }, 'title'],
+      // 26 hearts are 52 characters for the column (each is U+2764 U+FE0F).
+      [{ title: '❤️'.repeat(26) }, 'title must be shorter than or equal to 50 characters'],
       [{ title: 42 }, 'title'],
       [{ language: 'xx' }, 'language'],
       [{ language: 'zh-tw' }, 'language'],

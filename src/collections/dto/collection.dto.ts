@@ -6,8 +6,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
-  MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -15,6 +13,7 @@ import { PresentNotNull } from '../../orgs/dto/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { ROLES } from '../../platform/policy/roles';
 import type { DefaultLevel } from '../entities/collection.entity';
+import { Chars, MaxChars } from '../../platform/validation/chars';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -26,13 +25,13 @@ export class CreateCollectionDto {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @MaxLength(50)
+  @MaxChars(50)
   title?: string;
 
   @ApiPropertyOptional({ description: 'ID of a parent collection of the organization.' })
   @IsOptional()
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   parent?: string;
 }
 
@@ -42,13 +41,13 @@ export class UpdateCollectionDto {
   @PresentNotNull()
   @Transform(trim)
   @IsString()
-  @MaxLength(50)
+  @MaxChars(50)
   title?: string;
 
   @ApiPropertyOptional({ maxLength: 100, nullable: true, description: 'null clears it.' })
   @ValidateIf((_, value: unknown) => value !== undefined && value !== null)
   @IsString()
-  @MaxLength(100)
+  @MaxChars(100)
   description?: string | null;
 
   @ApiPropertyOptional({
@@ -86,13 +85,13 @@ export class ContentPointerDto {
   @ApiPropertyOptional({ description: 'With `type: collection`.' })
   @ValidateIf((pointer: ContentPointerDto) => pointer.type === 'collection')
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   collection?: string;
 
   @ApiPropertyOptional({ description: 'With `type: space`.' })
   @ValidateIf((pointer: ContentPointerDto) => pointer.type === 'space')
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   space?: string;
 }
 
@@ -121,7 +120,7 @@ export class MoveContentDto {
   })
   @ValidateIf((_, value: unknown) => value !== undefined && value !== null)
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   parent?: string | null;
 
   @ApiPropertyOptional({
@@ -139,6 +138,6 @@ export class MoveContentDto {
 export class TransferContentDto {
   @ApiProperty({ description: 'The unique id of the target organization.' })
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   organization!: string;
 }

@@ -7,7 +7,6 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  Length,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -15,6 +14,7 @@ import {
   ORGANIZATION_TYPES,
   ORGANIZATION_USE_CASES,
 } from './organization.response';
+import { Chars } from '../../platform/validation/chars';
 
 export class OnboardingPreferencesDto {
   @ApiProperty({ enum: ['markdown-in-git', 'import', 'template'], nullable: true })
@@ -37,7 +37,7 @@ export class OnboardingPreferencesDto {
 export class CreateOrganizationDto {
   @ApiProperty({ minLength: 2, maxLength: 255, example: 'Acme Docs' })
   @IsString()
-  @Length(2, 255)
+  @Chars(2, 255)
   title!: string;
 
   @ApiPropertyOptional({

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
+import { Chars } from '../../platform/validation/chars';
 
 export class SearchOrganizationContentQueryDto extends PageQueryDto {
   @ApiProperty({ minLength: 1, maxLength: 512, description: 'The text to search for.' })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
-  @Length(1, 512)
+  @Chars(1, 512)
   query!: string;
 }
 

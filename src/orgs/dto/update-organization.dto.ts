@@ -9,15 +9,14 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  Length,
   Matches,
-  MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { ROLES, type Role } from '../../platform/policy/roles';
 import type { MergeRulesConfiguration } from '../entities/organization.entity';
 import { IsMergeRules } from './merge-rules';
 import { PresentNotNull } from './present-not-null';
+import { Chars, MaxChars } from '../../platform/validation/chars';
 
 /** GitBook's `Subdomain` pattern: 3 to 32 characters, no leading or trailing hyphen. */
 export const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
@@ -31,7 +30,7 @@ export class DefaultContentDto {
 
   @ApiPropertyOptional({ description: 'Id of a site of the organization.' })
   @IsString()
-  @Length(1, 64)
+  @Chars(1, 64)
   site!: string;
 }
 
@@ -41,7 +40,7 @@ export class UpdateOrganizationDto {
   @PresentNotNull()
   @Transform(trim)
   @IsString()
-  @Length(2, 255)
+  @Chars(2, 255)
   title?: string;
 
   @ApiPropertyOptional({
@@ -93,7 +92,7 @@ export class UpdateOrganizationDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MaxChars(2048)
   @IsUrl(
     { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
     { message: 'logo must be an http or https URL' },

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxChars } from '../validation/chars';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 1000;
@@ -12,7 +13,7 @@ export class PageQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MaxChars(2048)
   page?: string;
 
   @ApiPropertyOptional({

@@ -7,8 +7,6 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  Length,
-  MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -24,6 +22,7 @@ import {
   type SpaceMergeRules,
 } from '../entities/space.entity';
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../languages';
+import { Chars, MaxChars } from '../../platform/validation/chars';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -31,7 +30,7 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 export class SpaceTemplateDto {
   @ApiProperty({ description: 'The ID of the template to use for the space.' })
   @IsString()
-  @Length(1, 64)
+  @Chars(1, 64)
   id!: string;
 
   @ApiPropertyOptional({ description: '`contentRefs`: content references the template uses.' })
@@ -49,19 +48,19 @@ export class CreateSpaceDto {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @MaxLength(50)
+  @MaxChars(50)
   title?: string;
 
   @ApiPropertyOptional({ maxLength: 50, description: 'Unicode code point or character.' })
   @IsOptional()
   @IsString()
-  @Length(1, 50)
+  @Chars(1, 50)
   emoji?: string;
 
   @ApiPropertyOptional({ description: 'ID of a parent collection of the organization.' })
   @IsOptional()
   @IsString()
-  @Length(1, 32)
+  @Chars(1, 32)
   parent?: string;
 
   @ApiPropertyOptional({ enum: TRANSLATION_LANGUAGES })
@@ -107,7 +106,7 @@ export class UpdateSpaceDto {
   @PresentNotNull()
   @Transform(trim)
   @IsString()
-  @MaxLength(50)
+  @MaxChars(50)
   title?: string;
 
   @ApiPropertyOptional({
@@ -142,7 +141,7 @@ export class UpdateSpaceDto {
   })
   @ValidateIf((_, value: unknown) => value !== undefined && value !== null)
   @IsString()
-  @Length(1, 50)
+  @Chars(1, 50)
   emoji?: string | null;
 
   @ApiPropertyOptional({
@@ -153,7 +152,7 @@ export class UpdateSpaceDto {
   })
   @ValidateIf((_, value: unknown) => value !== undefined && value !== null)
   @IsString()
-  @MaxLength(2048)
+  @MaxChars(2048)
   @IsUrl({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
   icon?: string | null;
 

@@ -1,29 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsEmail,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  MaxLength,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsOptional, IsString, IsUrl } from 'class-validator';
+import { Chars, MaxChars } from '../../platform/validation/chars';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'ada@example.com' })
   @IsEmail()
-  @MaxLength(320)
+  @MaxChars(320)
   email!: string;
 
   @ApiProperty({ example: 'Ada Lovelace', minLength: 1, maxLength: 255 })
   @IsString()
-  @Length(1, 255)
+  @Chars(1, 255)
   displayName!: string;
 
   @ApiPropertyOptional({ format: 'uri' })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
-  @MaxLength(2048)
+  @MaxChars(2048)
   photoURL?: string;
 }
 
@@ -39,6 +32,6 @@ export class CreateTokenDto {
   @ApiPropertyOptional({ description: 'A label to recognize the token by.', maxLength: 100 })
   @IsOptional()
   @IsString()
-  @Length(1, 100)
+  @Chars(1, 100)
   label?: string;
 }

@@ -6,11 +6,11 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  MaxLength,
   ValidateIf,
 } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { ROLES, type Role } from '../../../platform/policy/roles';
+import { MaxChars } from '../../../platform/validation/chars';
 
 /** Most users or teams one invitation may name. */
 export const MAX_INVITEES = 100;
@@ -40,7 +40,7 @@ export class InviteUsersAndTeamsDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_INVITEES)
   @IsString({ each: true })
-  @MaxLength(64, { each: true })
+  @MaxChars(64, { each: true })
   users?: string[];
 
   @ApiPropertyOptional({
@@ -54,7 +54,7 @@ export class InviteUsersAndTeamsDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_INVITEES)
   @IsString({ each: true })
-  @MaxLength(64, { each: true })
+  @MaxChars(64, { each: true })
   teams?: string[];
 }
 

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { CollectionResponse } from '../../../collections/dto/collection.response';
 import { ROLES, type Role } from '../../../platform/policy/roles';
 import { SpaceResponse } from '../../../spaces/dto/space.response';
+import { Chars } from '../../../platform/validation/chars';
 
 const ROLE_OR_GUEST = [...ROLES, null];
 const roleMessage = (field: string) => ({
@@ -45,13 +46,13 @@ export class CreateOrganizationInviteDto {
   @ApiPropertyOptional({ description: 'Space invites: a live space of the organization.' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @Chars(1, 64)
   space?: string;
 
   @ApiPropertyOptional({ description: 'Collection invites: a collection of the organization.' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @Chars(1, 64)
   collection?: string;
 }
 

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { ROLES, type Role } from '../../../platform/policy/roles';
+import { MaxChars } from '../../../platform/validation/chars';
 
 export const LIST_ORDERS = ['asc', 'desc'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
@@ -36,7 +37,7 @@ export class ListMembersQueryDto extends PageQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(MEMBER_SEARCH_MAX_LENGTH)
+  @MaxChars(MEMBER_SEARCH_MAX_LENGTH)
   search?: string;
 
   @ApiPropertyOptional({

@@ -1,16 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, ValidateIf } from 'class-validator';
 import { Role, ROLES } from '../../../platform/policy/roles';
 import { IsX509CertificatePem } from '../x509-certificate';
+import { Chars, MaxChars } from '../../../platform/validation/chars';
 
 const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: false };
 
@@ -22,7 +14,7 @@ const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: f
 export class CreateSamlProviderDto {
   @ApiProperty({ minLength: 1, maxLength: 30, example: 'Okta' })
   @IsString()
-  @Length(1, 30)
+  @Chars(1, 30)
   label!: string;
 
   @ApiPropertyOptional({
@@ -35,7 +27,7 @@ export class CreateSamlProviderDto {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(1024)
+  @MaxChars(1024)
   entityID?: string | null;
 
   @ApiPropertyOptional({
@@ -46,7 +38,7 @@ export class CreateSamlProviderDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(10000)
+  @MaxChars(10000)
   @IsX509CertificatePem()
   certificate?: string | null;
 
@@ -60,7 +52,7 @@ export class CreateSamlProviderDto {
   })
   @IsOptional()
   @IsUrl(HTTPS_URL, { message: 'ssoURL must be an https URL' })
-  @MaxLength(2048)
+  @MaxChars(2048)
   ssoURL?: string | null;
 
   @ApiPropertyOptional({
@@ -70,7 +62,7 @@ export class CreateSamlProviderDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxChars(64)
   defaultTeam?: string | null;
 
   @ApiPropertyOptional({
@@ -88,6 +80,6 @@ export class UpdateSamlProviderDto extends PartialType(OmitType(CreateSamlProvid
   @ApiPropertyOptional({ minLength: 1, maxLength: 30 })
   @ValidateIf((body: UpdateSamlProviderDto) => body.label !== undefined)
   @IsString()
-  @Length(1, 30)
+  @Chars(1, 30)
   label?: string;
 }

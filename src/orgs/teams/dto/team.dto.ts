@@ -5,13 +5,12 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  Length,
   Matches,
-  MaxLength,
   ValidateIf,
 } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { TEAM_ROLES, TeamRole } from '../entities/team-member.entity';
+import { Chars, MaxChars } from '../../../platform/validation/chars';
 
 /** Largest number of users one request may name (team creation, bulk membership update). */
 export const MAX_USERS_PER_REQUEST = 1000;
@@ -20,7 +19,7 @@ export const MAX_USERS_PER_REQUEST = 1000;
 export class CreateTeamDto {
   @ApiProperty({ minLength: 1, maxLength: 64, example: 'Writers' })
   @IsString()
-  @Length(1, 64)
+  @Chars(1, 64)
   @Matches(/\S/, { message: 'title must not be blank' })
   title!: string;
 
@@ -34,7 +33,7 @@ export class CreateTeamDto {
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })
-  @Length(1, 64, { each: true })
+  @Chars(1, 64, { each: true })
   members?: string[];
 }
 
@@ -48,7 +47,7 @@ export class ListTeamsQueryDto extends PageQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxChars(64)
   owner?: string;
 
   @ApiPropertyOptional({
@@ -57,7 +56,7 @@ export class ListTeamsQueryDto extends PageQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxChars(64)
   title?: string;
 }
 
@@ -69,7 +68,7 @@ export class ListMemberTeamsQueryDto extends PageQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxChars(64)
   title?: string;
 }
 

@@ -4,12 +4,12 @@ import {
   IsArray,
   IsOptional,
   IsString,
-  Length,
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
 import { TEAM_ROLES, TeamRole } from '../entities/team-member.entity';
 import { MAX_USERS_PER_REQUEST } from './team.dto';
+import { Chars } from '../../../platform/validation/chars';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,7 +55,7 @@ export class UpdateTeamMembersDto {
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })
-  @Length(1, 320, { each: true })
+  @Chars(1, 320, { each: true })
   add?: string[];
 
   @ApiPropertyOptional({
@@ -81,6 +81,6 @@ export class UpdateTeamMembersDto {
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })
-  @Length(1, 320, { each: true })
+  @Chars(1, 320, { each: true })
   remove?: string[];
 }
