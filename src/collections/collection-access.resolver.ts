@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget } from 'typeorm';
 import { entityFromRow } from '../platform/database/entity-from-row';
 import { preparedQuery } from '../platform/database/prepared-query';
-import type { ResolvedAccess } from '../platform/policy/access';
+import type { ResolvedAccess, ResourceType } from '../platform/policy/access';
 import { highestRole, isRole, type Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
 import { Collection } from './entities/collection.entity';
@@ -69,6 +69,40 @@ export function effectiveContentRole(parts: {
 }
 
 /**
+ * The caller's access to each row a resolver's statement returned (the resource's columns and
+ * `member_role`, `organization_default_role`, `default_decided`, `decided_default`,
+ * `grant_roles`), by id; a guest holding no role on a row does not see it.
+ */
+export function accessFromRows<T extends { id: string; organizationId: string }>(
+  dataSource: DataSource,
+  target: EntityTarget<T>,
+  resource: ResourceType,
+  rows: Record<string, unknown>[],
+): Map<string, ResolvedAccess<T> & { entity: T }> {
+  const result = new Map<string, ResolvedAccess<T> & { entity: T }>();
+  for (const row of rows) {
+    const memberRole = row.member_role as Role | null;
+    const role = effectiveContentRole({
+      memberRole,
+      organizationDefaultRole: row.organization_default_role as Role | null,
+      defaultDecided: row.default_decided as boolean,
+      decidedDefault: row.decided_default as string | null,
+      grantRoles: (row.grant_roles as Role[] | null) ?? [],
+    });
+    if (memberRole === null && role === null) continue;
+    const entity = entityFromRow(dataSource, target, row);
+    result.set(entity.id, {
+      resource,
+      id: entity.id,
+      organizationId: entity.organizationId,
+      role,
+      entity,
+    });
+  }
+  return result;
+}
+
+/**
  * A user's access to a collection: organization members with a role see every collection of
  * the organization; guests only those granted to them (or a team of theirs), directly or on an
  * ancestor. Non-members, and guests without a grant, get null (404).
@@ -94,31 +128,11 @@ export class CollectionAccessResolver implements AccessResolver, OnModuleInit {
     collectionIds: string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, ResolvedAccess<Collection>>> {
-    const result = new Map<string, ResolvedAccess<Collection>>();
-    if (collectionIds.length === 0) return result;
+    if (collectionIds.length === 0) return new Map();
     const rows = await preparedQuery(manager, 'bindery_resolve_collections', RESOLVE_SQL, [
       collectionIds,
       userId,
     ]);
-    for (const row of rows) {
-      const memberRole = row.member_role as Role | null;
-      const role = effectiveContentRole({
-        memberRole,
-        organizationDefaultRole: row.organization_default_role as Role | null,
-        defaultDecided: row.default_decided as boolean,
-        decidedDefault: row.decided_default as string | null,
-        grantRoles: (row.grant_roles as Role[] | null) ?? [],
-      });
-      if (memberRole === null && role === null) continue;
-      const entity = entityFromRow(this.dataSource, Collection, row);
-      result.set(entity.id, {
-        resource: 'collection',
-        id: entity.id,
-        organizationId: entity.organizationId,
-        role,
-        entity,
-      });
-    }
-    return result;
+    return accessFromRows(this.dataSource, Collection, 'collection', rows);
   }
 }

@@ -1,11 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { effectiveContentRole } from '../collections/collection-access.resolver';
-import { entityFromRow } from '../platform/database/entity-from-row';
+import { accessFromRows } from '../collections/collection-access.resolver';
 import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
-import type { Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
 import { Space } from './entities/space.entity';
 
@@ -118,31 +116,11 @@ export class SpaceAccessResolver implements OnModuleInit {
     spaceIds: string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, SpaceAccess>> {
-    const result = new Map<string, SpaceAccess>();
-    if (spaceIds.length === 0) return result;
+    if (spaceIds.length === 0) return new Map();
     const rows = await preparedQuery(manager, 'bindery_resolve_spaces', RESOLVE_SQL, [
       spaceIds,
       userId,
     ]);
-    for (const row of rows) {
-      const memberRole = row.member_role as Role | null;
-      const role = effectiveContentRole({
-        memberRole,
-        organizationDefaultRole: row.organization_default_role as Role | null,
-        defaultDecided: row.default_decided as boolean,
-        decidedDefault: row.decided_default as string | null,
-        grantRoles: (row.grant_roles as Role[] | null) ?? [],
-      });
-      if (memberRole === null && role === null) continue;
-      const entity = entityFromRow(this.dataSource, Space, row);
-      result.set(entity.id, {
-        resource: 'space',
-        id: entity.id,
-        organizationId: entity.organizationId,
-        role,
-        entity,
-      });
-    }
-    return result;
+    return accessFromRows(this.dataSource, Space, 'space', rows);
   }
 }
