@@ -1,0 +1,491 @@
+import {
+  DocumentBlock,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+  MarkType,
+  newKey,
+} from './document';
+import { splitHintTags } from './hint-tags';
+import { documentToMarkdown, markdownToDocument } from './markdown';
+import { orderIndex } from './order-index';
+
+// Builders for documents in the shape the converter produces (keys are random, as in GitBook).
+const leaf = (text: string, ...marks: MarkType[]): DocumentLeaf => ({
+  object: 'leaf',
+  text,
+  marks: marks.map((type) => ({ object: 'mark', type })),
+});
+const text = (...leaves: (DocumentLeaf | string)[]): DocumentText => ({
+  object: 'text',
+  key: newKey(),
+  leaves: leaves.map((l) => (typeof l === 'string' ? leaf(l) : l)),
+});
+const block = (
+  type: string,
+  nodes: DocumentNode[] | undefined,
+  data: Record<string, unknown> = {},
+): DocumentBlock => ({ object: 'block', key: newKey(), type, data, ...(nodes ? { nodes } : {}) });
+const paragraph = (...nodes: (DocumentNode | string)[]) =>
+  block(
+    'paragraph',
+    nodes.map((n) => (typeof n === 'string' ? text(n) : n)),
+  );
+const link = (url: string, label: string): DocumentInline => ({
+  object: 'inline',
+  key: newKey(),
+  type: 'link',
+  data: { ref: { kind: 'url', url } },
+  nodes: [text(label)],
+});
+const item = (...nodes: DocumentBlock[]) => block('list-item', nodes);
+const taskItem = (checked: boolean, label: string) =>
+  block('list-item', [paragraph(label)], { checked });
+const codeBlock = (syntax: string | undefined, ...lines: string[]) =>
+  block(
+    'code',
+    lines.map((line) => block('code-line', [text(line)])),
+    syntax ? { syntax } : {},
+  );
+const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
+
+/**
+ * Renames node keys, table column ids and record ids in order of appearance (columns in view
+ * order, records by orderIndex), so documents built with different keys compare equal.
+ */
+function normalizeKeys(document: JSONDocument): unknown {
+  const names = new Map<string, string>();
+  const rename = (id: string) => {
+    if (!names.has(id)) names.set(id, `k${names.size}`);
+    return names.get(id)!;
+  };
+  const table = (data: Record<string, unknown>) => {
+    const view = data.view as { columns: string[] };
+    const definition = data.definition as Record<string, { id: string }>;
+    const records = Object.entries(
+      data.records as Record<string, { orderIndex: string; values: Record<string, unknown> }>,
+    ).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : 1));
+    const columns = view.columns.map(rename);
+    return {
+      ...data,
+      view: { ...view, columns },
+      definition: Object.fromEntries(
+        view.columns.map((id) => [rename(id), { ...definition[id], id: rename(id) }]),
+      ),
+      records: Object.fromEntries(
+        records.map(([id, record]) => [
+          rename(id),
+          {
+            ...record,
+            values: Object.fromEntries(
+              Object.entries(record.values).map(([column, value]) => [rename(column), value]),
+            ),
+          },
+        ]),
+      ),
+    };
+  };
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    const node = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(node).map(([field, child]) => {
+        if (field === 'key') return [field, rename(String(child))];
+        if (field === 'data' && node.type === 'table') {
+          return [field, table(child as Record<string, unknown>)];
+        }
+        return [field, walk(child)];
+      }),
+    );
+  };
+  return walk(document);
+}
+
+/** markdown → document → markdown gives the markdown back, and the document is as expected. */
+async function expectMarkdownRoundTrip(markdown: string, expected?: JSONDocument) {
+  const document = await markdownToDocument(markdown);
+  if (expected) expect(normalizeKeys(document)).toEqual(normalizeKeys(expected));
+  expect(await documentToMarkdown(document)).toBe(markdown);
+  return document;
+}
+
+/** document → markdown → document gives the document back, up to keys. */
+async function expectDocumentRoundTrip(document: JSONDocument) {
+  const markdown = await documentToMarkdown(document);
+  const again = await markdownToDocument(markdown);
+  expect(normalizeKeys(again)).toEqual(normalizeKeys(document));
+  return markdown;
+}
+
+async function expectBothRoundTrips(markdown: string, document: JSONDocument) {
+  await expectMarkdownRoundTrip(markdown, document);
+  expect(await expectDocumentRoundTrip(document)).toBe(markdown);
+}
+
+describe('markdown ⇄ document', () => {
+  it('paragraphs', async () => {
+    await expectBothRoundTrips(
+      'First paragraph.\n\nSecond one.\n',
+      doc(paragraph('First paragraph.'), paragraph('Second one.')),
+    );
+  });
+
+  it('headings 1 to 3', async () => {
+    await expectBothRoundTrips(
+      '# One\n\n## Two\n\n### Three\n',
+      doc(
+        block('heading-1', [text('One')]),
+        block('heading-2', [text('Two')]),
+        block('heading-3', [text('Three')]),
+      ),
+    );
+  });
+
+  it('headings deeper than 3 become heading-3', async () => {
+    const document = await markdownToDocument('#### Four\n\n###### Six\n');
+    expect(document.nodes.map((node) => node.type)).toEqual(['heading-3', 'heading-3']);
+    expect(await documentToMarkdown(document)).toBe('### Four\n\n### Six\n');
+  });
+
+  it('bold, italic, strikethrough and code marks, nested', async () => {
+    await expectBothRoundTrips(
+      '**bold** *italic* ~~struck~~ `code` **_both_** **a _b_** **~~`x`~~**\n',
+      doc(
+        paragraph(
+          text(
+            leaf('bold', 'bold'),
+            ' ',
+            leaf('italic', 'italic'),
+            ' ',
+            leaf('struck', 'strikethrough'),
+            ' ',
+            leaf('code', 'code'),
+            ' ',
+            leaf('both', 'bold', 'italic'),
+            ' ',
+            leaf('a ', 'bold'),
+            leaf('b', 'bold', 'italic'),
+            ' ',
+            leaf('x', 'bold', 'strikethrough', 'code'),
+          ),
+        ),
+      ),
+    );
+  });
+
+  it('moves whitespace at the edges of formatting outside it', async () => {
+    const markdown = await documentToMarkdown(
+      doc(paragraph(text('a', leaf(' bold ', 'bold'), 'b'))),
+    );
+    expect(markdown).toBe('a **bold** b\n');
+  });
+
+  it('hard line breaks are newlines in text; soft breaks are spaces', async () => {
+    await expectBothRoundTrips('one\\\ntwo\n', doc(paragraph('one\ntwo')));
+    const document = await markdownToDocument('one\ntwo\n');
+    expect(normalizeKeys(document)).toEqual(normalizeKeys(doc(paragraph('one two'))));
+  });
+
+  it('links, absolute and relative, as url refs', async () => {
+    await expectBothRoundTrips(
+      'See [GitBook](https://www.gitbook.com) and [setup](../guide/setup.md).\n',
+      doc(
+        paragraph(
+          text('See '),
+          link('https://www.gitbook.com', 'GitBook'),
+          text(' and '),
+          link('../guide/setup.md', 'setup'),
+          text('.'),
+        ),
+      ),
+    );
+  });
+
+  it('resolves reference-style links', async () => {
+    const document = await markdownToDocument('[ref][1]\n\n[1]: https://example.com\n');
+    expect(normalizeKeys(document)).toEqual(
+      normalizeKeys(doc(paragraph(link('https://example.com', 'ref')))),
+    );
+  });
+
+  it('writes page refs with a caller-supplied target', async () => {
+    const document = doc(
+      paragraph({
+        object: 'inline',
+        key: newKey(),
+        type: 'link',
+        data: { ref: { kind: 'page', page: 'p1' } },
+        nodes: [text('Intro')],
+      }),
+    );
+    expect(await documentToMarkdown(document)).toBe('[Intro]()\n');
+    const markdown = await documentToMarkdown(document, {
+      refToUrl: (ref) => (ref.kind === 'page' ? `${ref.page}.md` : undefined),
+    });
+    expect(markdown).toBe('[Intro](p1.md)\n');
+  });
+
+  it('unordered lists, nested', async () => {
+    await expectBothRoundTrips(
+      '- a\n  - b\n    1. c\n- d\n',
+      doc(
+        block('list-unordered', [
+          item(
+            paragraph('a'),
+            block('list-unordered', [
+              item(paragraph('b'), block('list-ordered', [item(paragraph('c'))], { start: 1 })),
+            ]),
+          ),
+          item(paragraph('d')),
+        ]),
+      ),
+    );
+  });
+
+  it('ordered lists keep their start', async () => {
+    await expectBothRoundTrips(
+      '3. three\n4. four\n',
+      doc(block('list-ordered', [item(paragraph('three')), item(paragraph('four'))], { start: 3 })),
+    );
+  });
+
+  it('task lists', async () => {
+    await expectBothRoundTrips(
+      '- [ ] todo\n- [x] done\n',
+      doc(block('list-tasks', [taskItem(false, 'todo'), taskItem(true, 'done')])),
+    );
+  });
+
+  it('fenced code with a language, one code-line per line', async () => {
+    await expectBothRoundTrips(
+      '```ts\nconst a = 1;\n\nconsole.log(a);\n```\n',
+      doc(codeBlock('ts', 'const a = 1;', '', 'console.log(a);')),
+    );
+    await expectBothRoundTrips('```\nplain\n```\n', doc(codeBlock(undefined, 'plain')));
+  });
+
+  it('blockquotes', async () => {
+    await expectBothRoundTrips(
+      '> Quoted\n>\n> - item\n',
+      doc(
+        block('blockquote', [
+          paragraph('Quoted'),
+          block('list-unordered', [item(paragraph('item'))]),
+        ]),
+      ),
+    );
+  });
+
+  it('GFM tables as grid tables of text columns', async () => {
+    const markdown = '| Name | Age |\n| ---- | :-: |\n| Ada  |  36 |\n| Bob  |     |\n';
+    const document = await expectMarkdownRoundTrip(markdown);
+    const [table] = document.nodes;
+    expect(table).toMatchObject({ type: 'table', isVoid: true, fragments: [] });
+    const data = table.data as {
+      view: { type: string; columns: string[]; hideHeader: boolean };
+      definition: Record<
+        string,
+        { id: string; title: string; type: string; textAlignment: string }
+      >;
+      records: Record<string, { orderIndex: string; values: Record<string, string> }>;
+    };
+    const [name, age] = data.view.columns;
+    expect(data.view).toEqual({ type: 'grid', columns: [name, age], hideHeader: false });
+    expect(data.definition).toEqual({
+      [name]: { id: name, title: 'Name', type: 'text', textAlignment: 'left' },
+      [age]: { id: age, title: 'Age', type: 'text', textAlignment: 'center' },
+    });
+    expect(Object.values(data.records)).toEqual([
+      { orderIndex: 'a0', values: { [name]: 'Ada', [age]: '36' } },
+      { orderIndex: 'a1', values: { [name]: 'Bob', [age]: '' } },
+    ]);
+    expect(await expectDocumentRoundTrip(document)).toBe(markdown);
+  });
+
+  it('writes table records in orderIndex order, whatever the object order', async () => {
+    const table = block('table', undefined, {
+      view: { type: 'grid', columns: ['c'], hideHeader: false },
+      definition: { c: { id: 'c', title: 'N', type: 'text', textAlignment: 'right' } },
+      records: {
+        r2: { orderIndex: 'a2', values: { c: 2 } },
+        r1: { orderIndex: 'a1', values: { c: 'one' } },
+      },
+    });
+    expect(await documentToMarkdown(doc({ ...table, isVoid: true }))).toBe(
+      '|   N |\n| --: |\n| one |\n|   2 |\n',
+    );
+  });
+
+  it('images as an images block of url images', async () => {
+    const image = (url: string, alt?: string): DocumentBlock => ({
+      object: 'block',
+      key: newKey(),
+      type: 'image',
+      data: { ref: { kind: 'url', url }, ...(alt ? { alt } : {}) },
+      isVoid: true,
+      fragments: [],
+    });
+    await expectBothRoundTrips(
+      '![A cat](https://example.com/cat.png)![](dog.png)\n',
+      doc({
+        ...block('images', [image('https://example.com/cat.png', 'A cat'), image('dog.png')]),
+        isVoid: false,
+      }),
+    );
+  });
+
+  it('an image among text is an inline-image', async () => {
+    const document = await expectMarkdownRoundTrip('Look: ![icon](i.png) here\n');
+    expect(document.nodes[0].nodes?.[1]).toMatchObject({
+      object: 'inline',
+      type: 'inline-image',
+      isVoid: true,
+      data: { ref: { kind: 'url', url: 'i.png' }, alt: 'icon' },
+    });
+  });
+
+  it('thematic breaks as dividers', async () => {
+    await expectBothRoundTrips(
+      'Above\n\n---\n\nBelow\n',
+      doc(
+        paragraph('Above'),
+        { object: 'block', key: newKey(), type: 'divider', data: {}, isVoid: true },
+        paragraph('Below'),
+      ),
+    );
+  });
+
+  it('GitBook hints', async () => {
+    await expectBothRoundTrips(
+      '{% hint style="warning" %}\nCareful.\n\n- one\n{% endhint %}\n\nAfter.\n',
+      doc(
+        block('hint', [paragraph('Careful.'), block('list-unordered', [item(paragraph('one'))])], {
+          style: 'warning',
+        }),
+        paragraph('After.'),
+      ),
+    );
+    for (const style of ['info', 'danger', 'success']) {
+      const [hint] = (await markdownToDocument(`{% hint style="${style}" %}\nx\n{% endhint %}\n`))
+        .nodes;
+      expect(hint).toMatchObject({ type: 'hint', data: { style } });
+    }
+  });
+
+  it('leaves hint tags inside fenced code, unclosed or of unknown style as text', async () => {
+    const markdown =
+      '```liquid\n{% hint style="info" %}\n{% endhint %}\n```\n\n{% hint style="info" %}\nnever closed\n';
+    const document = await markdownToDocument(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['code', 'paragraph']);
+    expect(splitHintTags('{% hint style="tip" %}\nx\n{% endhint %}')).toEqual([
+      { kind: 'markdown', text: '{% hint style="tip" %}\nx\n{% endhint %}' },
+    ]);
+  });
+
+  it('a mixed document', async () => {
+    const markdown = [
+      '# Guide',
+      '',
+      'Intro with **bold** and a [link](https://example.com).',
+      '',
+      '{% hint style="info" %}',
+      'Read *this* first.',
+      '{% endhint %}',
+      '',
+      '1. step',
+      '2. step',
+      '',
+      '```bash',
+      'npm start',
+      '```',
+      '',
+      '| A | B |',
+      '| - | - |',
+      '| 1 | 2 |',
+      '',
+      '> quote',
+      '',
+      '---',
+      '',
+      '![diagram](d.png)',
+      '',
+    ].join('\n');
+    const document = await expectMarkdownRoundTrip(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual([
+      'heading-1',
+      'paragraph',
+      'hint',
+      'list-ordered',
+      'code',
+      'table',
+      'blockquote',
+      'divider',
+      'images',
+    ]);
+    await expectDocumentRoundTrip(document);
+  });
+
+  it('empty input and empty documents', async () => {
+    expect(await markdownToDocument('')).toEqual({ object: 'document', data: {}, nodes: [] });
+    expect(await markdownToDocument('  \n\n')).toEqual({ object: 'document', data: {}, nodes: [] });
+    expect(await documentToMarkdown(doc())).toBe('');
+  });
+
+  it('writes unsupported blocks as a comment that reading drops, and never throws', async () => {
+    const document = doc(
+      paragraph('Before'),
+      block('tabs', [block('tabs-item', [paragraph('hidden')], { title: 'One' })]),
+      { object: 'block', key: newKey(), type: 'embed', data: { url: 'https://x' }, isVoid: true },
+      { object: 'block', type: 'made-up' },
+      paragraph('After'),
+    );
+    const markdown = await documentToMarkdown(document);
+    expect(markdown).toBe(
+      'Before\n\n<!-- unsupported block: tabs -->\n\n<!-- unsupported block: embed -->\n\n' +
+        '<!-- unsupported block: made-up -->\n\nAfter\n',
+    );
+    const again = await markdownToDocument(markdown);
+    expect(normalizeKeys(again)).toEqual(
+      normalizeKeys(doc(paragraph('Before'), paragraph('After'))),
+    );
+  });
+
+  it('keeps the text of unknown inlines and drops unknown marks', async () => {
+    const document = doc(
+      paragraph(
+        text(leaf('key', 'keyboard'), ' '),
+        { object: 'inline', key: newKey(), type: 'emoji', data: { code: '🎉' }, isVoid: true },
+        { object: 'inline', key: newKey(), type: 'annotation', nodes: [text('noted')] },
+      ),
+    );
+    expect(await documentToMarkdown(document)).toBe('key 🎉noted\n');
+  });
+
+  it('gives every node a fresh key', async () => {
+    const document = await markdownToDocument('# a\n\n- b\n');
+    const keys: string[] = [];
+    const collect = (nodes: DocumentNode[] = []) =>
+      nodes.forEach((node) => {
+        keys.push(node.key!);
+        if (node.object !== 'text') collect(node.nodes);
+      });
+    collect(document.nodes);
+    expect(keys).toHaveLength(6);
+    expect(new Set(keys).size).toBe(6);
+    keys.forEach((key) => expect(key).toMatch(/^[A-Za-z0-9_-]{8}$/));
+  });
+});
+
+describe('orderIndex', () => {
+  it('sorts as strings in record order', () => {
+    const indexes = Array.from({ length: 5000 }, (_, i) => orderIndex(i));
+    expect(indexes.slice(0, 3)).toEqual(['a0', 'a1', 'a2']);
+    expect(orderIndex(61)).toBe('az');
+    expect(orderIndex(62)).toBe('b00');
+    expect([...indexes].sort()).toEqual(indexes);
+    expect(new Set(indexes).size).toBe(indexes.length);
+  });
+});

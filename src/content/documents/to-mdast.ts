@@ -1,0 +1,274 @@
+import type {
+  AlignType,
+  BlockContent,
+  Heading,
+  Image,
+  List,
+  ListItem,
+  PhrasingContent,
+  Root,
+  RootContent,
+  TableCell,
+  TableRow,
+} from 'mdast';
+import {
+  ContentRef,
+  DocumentBlock,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentNode,
+  MARK_ORDER,
+  MarkType,
+  TableRecord,
+} from './document';
+import { compareOrderIndex } from './order-index';
+
+/**
+ * Document blocks to mdast. Blocks markdown cannot express (tabs, embeds, files, …) become an
+ * HTML comment naming the block type, `<!-- unsupported block: tabs -->`, which reading the
+ * markdown back drops: the export never throws and shows where content was left out. Unknown
+ * inlines keep their text; unknown marks are dropped. Hints are written as GitBook's
+ * `{% hint %}` tags around their content, rendered with `stringify`.
+ */
+export interface ToMdastContext {
+  stringify: (root: Root) => string;
+  refToUrl: (ref: ContentRef) => string | undefined;
+}
+
+/** Default link targets: URLs as they are, anchors as fragments, anything else empty. */
+export function defaultRefToUrl(ref: ContentRef): string | undefined {
+  if (ref.kind === 'url') return ref.url;
+  if (ref.kind === 'anchor') return `#${ref.anchor}`;
+  return undefined;
+}
+
+export function rootFromBlocks(blocks: DocumentBlock[], ctx: ToMdastContext): Root {
+  return { type: 'root', children: blocks.flatMap((block) => blockToMdast(block, ctx)) };
+}
+
+function childBlocks(block: DocumentBlock): DocumentBlock[] {
+  return (block.nodes ?? []).filter((node): node is DocumentBlock => node.object === 'block');
+}
+
+function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] {
+  switch (block.type) {
+    case 'paragraph':
+      return [{ type: 'paragraph', children: phrasing(block.nodes ?? [], ctx) }];
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3': {
+      const depth = Number(block.type.slice(-1)) as Heading['depth'];
+      return [{ type: 'heading', depth, children: phrasing(block.nodes ?? [], ctx) }];
+    }
+    case 'list-ordered':
+    case 'list-unordered':
+    case 'list-tasks':
+      return [listToMdast(block, ctx)];
+    case 'code':
+      return [codeToMdast(block)];
+    case 'blockquote':
+      return [{ type: 'blockquote', children: flow(childBlocks(block), ctx) }];
+    case 'divider':
+      return [{ type: 'thematicBreak' }];
+    case 'images':
+      return [{ type: 'paragraph', children: childBlocks(block).map((b) => image(b.data, ctx)) }];
+    case 'hint':
+      return [hintToMdast(block, ctx)];
+    case 'table':
+      return tableToMdast(block);
+    default:
+      return [{ type: 'html', value: `<!-- unsupported block: ${block.type} -->` }];
+  }
+}
+
+function flow(blocks: DocumentBlock[], ctx: ToMdastContext): BlockContent[] {
+  return blocks.flatMap((block) => blockToMdast(block, ctx)) as BlockContent[];
+}
+
+function listToMdast(block: DocumentBlock, ctx: ToMdastContext): List {
+  const tasks = block.type === 'list-tasks';
+  const start = Number(block.data?.start ?? 1);
+  const children = childBlocks(block).map((item): ListItem => ({
+    type: 'listItem',
+    spread: false,
+    checked: tasks ? item.data?.checked === true : undefined,
+    children: flow(childBlocks(item), ctx),
+  }));
+  const ordered = block.type === 'list-ordered';
+  return { type: 'list', ordered, start: ordered ? start : undefined, spread: false, children };
+}
+
+function codeToMdast(block: DocumentBlock): RootContent {
+  const lines = childBlocks(block).map((line) => plainText(line.nodes ?? []));
+  const syntax = block.data?.syntax;
+  return {
+    type: 'code',
+    lang: typeof syntax === 'string' ? syntax : null,
+    value: lines.join('\n'),
+  };
+}
+
+function hintToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
+  const style = typeof block.data?.style === 'string' ? block.data.style : 'info';
+  const inner = ctx.stringify({ type: 'root', children: flow(childBlocks(block), ctx) }).trimEnd();
+  const body = inner === '' ? '' : `${inner}\n`;
+  return { type: 'html', value: `{% hint style="${style}" %}\n${body}{% endhint %}` };
+}
+
+function tableToMdast(block: DocumentBlock): RootContent[] {
+  const data = block.data ?? {};
+  const definition = (data.definition ?? {}) as Record<string, Record<string, unknown>>;
+  const view = (data.view ?? {}) as { columns?: string[] };
+  const columns = view.columns ?? Object.keys(definition);
+  if (columns.length === 0) return [];
+  const records = Object.values((data.records ?? {}) as Record<string, TableRecord>).sort((a, b) =>
+    compareOrderIndex(a.orderIndex, b.orderIndex),
+  );
+  const row = (texts: string[]): TableRow => ({
+    type: 'tableRow',
+    children: texts.map((text): TableCell => ({ type: 'tableCell', children: cellText(text) })),
+  });
+  const header = row(columns.map((id) => String(definition[id]?.title ?? '')));
+  const body = records.map((record) => row(columns.map((id) => cellValue(record.values?.[id]))));
+  const align = columns.map((id) => alignment(definition[id]?.textAlignment));
+  return [{ type: 'table', align, children: [header, ...body] }];
+}
+
+function cellText(text: string): PhrasingContent[] {
+  return text === '' ? [] : [{ type: 'text', value: text.replace(/\s*\n\s*/g, ' ') }];
+}
+
+/** Cell values as text; values that are not scalars (files, users, refs) are left empty. */
+function cellValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+function alignment(textAlignment: unknown): AlignType {
+  return textAlignment === 'center' || textAlignment === 'right' ? textAlignment : null;
+}
+
+function image(data: Record<string, unknown> | undefined, ctx: ToMdastContext): Image {
+  const ref = data?.ref as ContentRef | undefined;
+  const alt = typeof data?.alt === 'string' ? data.alt : '';
+  return { type: 'image', url: (ref && ctx.refToUrl(ref)) ?? '', alt };
+}
+
+function plainText(nodes: DocumentNode[]): string {
+  return nodes
+    .map((node) => {
+      if (node.object === 'text') return node.leaves.map((l) => l.text).join('');
+      return plainText(node.nodes ?? []);
+    })
+    .join('');
+}
+
+/** Inline content: runs of leaves (across text nodes) and inlines. */
+function phrasing(nodes: DocumentNode[], ctx: ToMdastContext): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let leaves: DocumentLeaf[] = [];
+  const flush = () => {
+    out.push(...leavesToMdast(leaves));
+    leaves = [];
+  };
+  for (const node of nodes) {
+    if (node.object === 'text') leaves.push(...node.leaves);
+    else if (node.object === 'inline') {
+      flush();
+      out.push(...inlineToMdast(node, ctx));
+    }
+  }
+  flush();
+  return out;
+}
+
+function inlineToMdast(inline: DocumentInline, ctx: ToMdastContext): PhrasingContent[] {
+  if (inline.type === 'link') {
+    const ref = inline.data?.ref as ContentRef | undefined;
+    const url = (ref && ctx.refToUrl(ref)) ?? '';
+    return [{ type: 'link', url, children: phrasing(inline.nodes ?? [], ctx) }];
+  }
+  if (inline.type === 'inline-image') return [image(inline.data, ctx)];
+  if (inline.type === 'emoji' && typeof inline.data?.code === 'string') {
+    return [{ type: 'text', value: inline.data.code }];
+  }
+  return phrasing(inline.nodes ?? [], ctx);
+}
+
+const WRAPPING: Partial<Record<MarkType, 'strong' | 'emphasis' | 'delete'>> = {
+  bold: 'strong',
+  italic: 'emphasis',
+  strikethrough: 'delete',
+};
+
+function markTypes(leaf: DocumentLeaf): MarkType[] {
+  return MARK_ORDER.filter((mark) => leaf.marks.some((m) => m.type === mark));
+}
+
+function withoutMark(leaf: DocumentLeaf, mark: MarkType): DocumentLeaf {
+  return { ...leaf, marks: leaf.marks.filter((m) => m.type !== mark) };
+}
+
+/**
+ * Leaves to nested mdast: at each step the wrapping mark with the longest run from the current
+ * leaf encloses that run, so shared formatting becomes one markdown span (`**a *b***`).
+ * Code is innermost, as markdown code spans cannot contain formatting.
+ */
+function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let i = 0;
+  while (i < leaves.length) {
+    const wrapping = markTypes(leaves[i]).filter((mark) => WRAPPING[mark]);
+    if (wrapping.length === 0) {
+      out.push(...bareLeaf(leaves[i]));
+      i++;
+      continue;
+    }
+    let best = wrapping[0];
+    let end = i;
+    for (const mark of wrapping) {
+      let j = i;
+      while (j < leaves.length && markTypes(leaves[j]).includes(mark)) j++;
+      if (j > end) [best, end] = [mark, j];
+    }
+    out.push(...wrapRun(leaves.slice(i, end), best));
+    i = end;
+  }
+  return out;
+}
+
+/**
+ * A run of leaves sharing `mark`, wrapped in its mdast node. Markdown cannot open or close
+ * emphasis next to whitespace (`** a**` is not bold), so whitespace at the run's edges goes
+ * outside, unformatted.
+ */
+function wrapRun(run: DocumentLeaf[], mark: MarkType): PhrasingContent[] {
+  const first = run[0];
+  const last = run[run.length - 1];
+  const lead = markTypes(first).includes('code') ? '' : /^\s*/.exec(first.text)![0];
+  const trail = markTypes(last).includes('code') ? '' : /\s*$/.exec(last.text)![0];
+  const core = run.map((leaf) => withoutMark(leaf, mark));
+  const text = run.map((leaf) => leaf.text).join('');
+  if (text.trim() === '' && !run.some((leaf) => markTypes(leaf).includes('code'))) {
+    return bareLeaf(plain(text));
+  }
+  core[0] = { ...core[0], text: core[0].text.slice(lead.length) };
+  const end = core[core.length - 1];
+  core[core.length - 1] = { ...end, text: end.text.slice(0, end.text.length - trail.length) };
+  const wrapped = { type: WRAPPING[mark]!, children: leavesToMdast(core) } as PhrasingContent;
+  return [...bareLeaf(plain(lead)), wrapped, ...bareLeaf(plain(trail))];
+}
+
+function plain(text: string): DocumentLeaf {
+  return { object: 'leaf', text, marks: [] };
+}
+
+function bareLeaf(leaf: DocumentLeaf): PhrasingContent[] {
+  if (leaf.text === '') return [];
+  if (markTypes(leaf).includes('code')) return [{ type: 'inlineCode', value: leaf.text }];
+  return leaf.text.split('\n').flatMap((text, i): PhrasingContent[] => {
+    const parts: PhrasingContent[] = i > 0 ? [{ type: 'break' }] : [];
+    return text === '' ? parts : [...parts, { type: 'text', value: text }];
+  });
+}
