@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { newId, sha256Hex } from '../platform/ids/ids';
 import { Revision, RevisionType } from './entities/revision.entity';
+import type { ObjectStore } from './tree/object-store';
 
 /**
  * A page of a tree (format version 1): metadata and children. The document body, when there
@@ -52,6 +53,23 @@ export class ContentEngine {
       [hash, kind, json, this.clock.now()],
     );
     return hash;
+  }
+
+  /**
+   * `content_objects` as an ObjectStore for the tree functions (src/content/tree), within
+   * `manager`'s transaction. Wrap it in a CachedObjectStore to cache reads by hash.
+   */
+  objectStore(manager: EntityManager): ObjectStore {
+    return {
+      get: async (hash) => {
+        const rows: { data: object }[] = await manager.query(
+          'SELECT data FROM content_objects WHERE hash = $1',
+          [hash],
+        );
+        return rows[0]?.data;
+      },
+      put: (kind, data) => this.put(manager, kind, data),
+    };
   }
 
   /** The first revision of a new space (`id` given when the space row already names it). */
