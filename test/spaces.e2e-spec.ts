@@ -151,23 +151,33 @@ describe('spaces', () => {
     return (res.body as { id: string }).id;
   }
 
-  /** The pages at the top of a revision's tree, as stored. */
-  async function topPagesOf(revisionId: string): Promise<{ title: string }[]> {
-    const rows: { space_id: string; type: string; parents: string[]; data: { pages: string[] } }[] =
-      await t.dataSource.query(
-        `SELECT r.space_id, r.type, r.parents, o.data FROM revisions r
-           JOIN content_objects o ON o.hash = r.tree AND o.kind = 'tree'
-          WHERE r.id = $1`,
-        [revisionId],
-      );
+  /** The pages at the top of a revision's tree (format 2), as stored: metadata and document. */
+  async function topPagesOf(
+    revisionId: string,
+  ): Promise<{ title?: string; slug?: string; document: string | null }[]> {
+    const rows: {
+      data: { version: number; pages: { id: string; slug?: string; hash: string }[] };
+    }[] = await t.dataSource.query(
+      `SELECT o.data FROM revisions r
+         JOIN content_objects o ON o.hash = r.tree AND o.kind = 'tree'
+        WHERE r.id = $1`,
+      [revisionId],
+    );
     expect(rows).toHaveLength(1);
-    const hashes = rows[0].data.pages;
+    expect(rows[0].data.version).toBe(2);
+    const hashes = rows[0].data.pages.map((ref) => ref.hash);
     if (hashes.length === 0) return [];
-    const pages: { hash: string; data: { title: string } }[] = await t.dataSource.query(
+    const pages: {
+      hash: string;
+      data: { meta: { title?: string; slug?: string }; document: string | null };
+    }[] = await t.dataSource.query(
       `SELECT hash, data FROM content_objects WHERE kind = 'page' AND hash = ANY($1::char(64)[])`,
       [hashes],
     );
-    return hashes.map((hash) => pages.find((page) => page.hash === hash)!.data);
+    return hashes.map((hash) => {
+      const { meta, document } = pages.find((page) => page.hash === hash)!.data;
+      return { ...meta, document };
+    });
   }
 
   function expectError(res: { status: number; body: unknown }, code: number, text: string) {
@@ -226,7 +236,7 @@ describe('spaces', () => {
       ]);
       const pages = await topPagesOf(body.revision);
       expect(pages).toHaveLength(1);
-      expect(pages[0]).toMatchObject({ title: 'Untitled' });
+      expect(pages[0]).toEqual({ title: 'Untitled', slug: 'untitled', document: null });
 
       const read = await creator.client.get(spacePath(body.id)).expect(200);
       expect(read.body).toEqual(body);

@@ -4,28 +4,20 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { newId, sha256Hex } from '../platform/ids/ids';
 import { Revision, RevisionType } from './entities/revision.entity';
+import { commit, type PageChange } from './tree/commit';
+import { TREE_FORMAT_VERSION, type RootNode } from './tree/format';
 import type { ObjectStore } from './tree/object-store';
 
-/**
- * A page of a tree (format version 1): metadata and children. The document body, when there
- * is one, is another object (`documentId`); absent means an empty page.
- */
-export interface PageObject {
-  id: string;
-  type: 'document';
-  title: string;
-  slug: string;
-  documentId?: string;
-  pages: string[];
-}
-
-/** The root of a revision (format version 1): top-level pages by hash, files, variables. */
-export interface TreeObject {
-  version: 1;
-  pages: string[];
-  files: string[];
-  reusableContents: string[];
-  variables: Record<string, string | number | boolean>;
+/** The root of a tree without pages, files or variables (format 2). */
+function emptyRoot(): RootNode {
+  return {
+    version: TREE_FORMAT_VERSION,
+    pages: [],
+    files: [],
+    reusableContents: [],
+    variables: {},
+    index: null,
+  };
 }
 
 /** What a new space starts with: one empty page (GitBook's default) or nothing at all. */
@@ -72,29 +64,52 @@ export class ContentEngine {
     };
   }
 
-  /** The first revision of a new space (`id` given when the space row already names it). */
+  /**
+   * The first revision of a new space (`id` given when the space row already names it), in
+   * tree format 2: an empty root, then GitBook's initial page ("Untitled", no document) added
+   * through the tree's `commit`, as any later edit would be.
+   */
   async createInitialRevision(
     manager: EntityManager,
     input: { id?: string; spaceId: string; authorId: string | null; content: InitialContent },
   ): Promise<Revision> {
-    const pages: string[] = [];
+    const store = this.objectStore(manager);
+    let tree = await store.put('tree', emptyRoot());
     if (input.content === 'page') {
-      const page: PageObject = {
-        id: newId(),
-        type: 'document',
-        title: INITIAL_PAGE_TITLE,
-        slug: INITIAL_PAGE_TITLE.toLowerCase(),
-        pages: [],
-      };
-      pages.push(await this.put(manager, 'page', page));
+      tree = await commit(store, tree, [
+        { operation: 'insert_page', id: newId(), meta: { title: INITIAL_PAGE_TITLE } },
+      ]);
     }
-    const tree: TreeObject = { version: 1, pages, files: [], reusableContents: [], variables: {} };
     return this.insertRevision(manager, {
       id: input.id ?? newId(),
       spaceId: input.spaceId,
       parents: [],
       type: 'edits',
-      tree: await this.put(manager, 'tree', tree),
+      tree,
+      authorId: input.authorId,
+    });
+  }
+
+  /**
+   * A new revision of `spaceId` on top of `parent` with `changes` applied to its tree (no
+   * change of the space's pointer: the caller moves it, or a change request's head, itself).
+   */
+  async commitRevision(
+    manager: EntityManager,
+    input: {
+      spaceId: string;
+      parent: Revision;
+      changes: readonly PageChange[];
+      authorId: string | null;
+    },
+  ): Promise<Revision> {
+    const tree = await commit(this.objectStore(manager), input.parent.tree, input.changes);
+    return this.insertRevision(manager, {
+      id: newId(),
+      spaceId: input.spaceId,
+      parents: [input.parent.id],
+      type: 'edits',
+      tree,
       authorId: input.authorId,
     });
   }

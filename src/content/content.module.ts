@@ -3,11 +3,42 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentEngine } from './content-engine';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
+import { ContentReader } from './reads/content-reader';
+import { ContentPresenter } from './reads/content.presenter';
+import { SpaceContentController } from './reads/space-content.controller';
+import { PageSection } from './search/entities/page-section.entity';
+import { SearchController } from './search/search.controller';
+import { SearchIndexListener } from './search/search-index.listener';
+import { SearchIndexer } from './search/search-indexer';
+import { SearchService } from './search/search.service';
+import { ContentWriter } from './writes/content-writer';
+import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
+import { SpaceTemplates } from './writes/space-templates';
+import { SpaceTemplatesController } from './writes/space-templates.controller';
 
-/** The content engine: revisions and the immutable objects they are made of. */
+/** Writes on the primary revision (src/content/writes). */
+const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
+
+/** The content engine: revisions and the immutable objects they are made of; content search. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ContentObject, Revision])],
-  providers: [ContentEngine],
-  exports: [ContentEngine],
+  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection])],
+  controllers: [SearchController, SpaceContentController, SpaceTemplatesController],
+  providers: [
+    ContentEngine,
+    SearchIndexer,
+    SearchIndexListener,
+    SearchService,
+    ContentReader,
+    ContentPresenter,
+    ...WRITES,
+  ],
+  exports: [
+    ContentEngine,
+    SearchIndexer,
+    SearchService,
+    ContentReader,
+    ContentPresenter,
+    ...WRITES,
+  ],
 })
 export class ContentModule {}

@@ -100,7 +100,7 @@ export class OrganizationsController {
   }
 
   @Get(':organizationId/search')
-  @Access('organization', 'read')
+  @Access('organization', 'view')
   @ApiOperation({
     operationId: 'searchOrganizationContent',
     summary: 'Search content in an organization',
@@ -112,9 +112,14 @@ export class OrganizationsController {
     description: 'Missing or invalid `query`, `page` or `limit`.',
   })
   search(
+    @CurrentUser() actor: UserActor,
     @Granted() access: ResolvedAccess<Organization>,
     @Query() query: SearchOrganizationContentQueryDto,
   ): Promise<Page<SearchSpaceResultResponse>> {
-    return this.organizations.search(access.entity as Organization, query);
+    return this.organizations.search(
+      access.entity as Organization,
+      { userId: actor.userId, role: access.role },
+      query,
+    );
   }
 }

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, QueryFailedError, Repository } from 'typeorm';
+import { SearchService } from '../content/search/search.service';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
+import type { Role } from '../platform/policy/roles';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { mergeRuleUsers, normaliseMergeRules } from './dto/merge-rules';
 import {
@@ -29,6 +31,7 @@ export class OrganizationsService {
     @InjectRepository(Member) private readonly members: Repository<Member>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly contentSearch: SearchService,
   ) {}
 
   /** Creates the organization with its creator as admin member, in one transaction. */
@@ -174,20 +177,16 @@ export class OrganizationsService {
   }
 
   /**
-   * Content search over the spaces the caller may read. Spaces and their content arrive with
-   * issues #4 and #5; until then an organization has nothing to search, and the answer is the
-   * last (and only) page of an empty list. Issue #5 replaces this with the full-text search of
-   * DESIGN.md (page sections of each readable space's primary revision, keyset-paged).
+   * Content search over the organization's live spaces that the caller may read (members with
+   * a role: all of them; guests: those granted to them), by the spaces' best matches, each with
+   * its best pages (DESIGN.md, "Content model").
    */
   search(
-    _organization: Organization,
+    organization: Organization,
+    caller: { userId: string; role: Role | null },
     request: SearchOrganizationContentQueryDto,
   ): Promise<Page<SearchSpaceResultResponse>> {
-    // No page of this list has a `next`, so no page identifier can be valid.
-    if (request.page !== undefined) {
-      throw invalidInput('page is not a valid page identifier for this list.');
-    }
-    return Promise.resolve({ items: [], count: 0 });
+    return this.contentSearch.searchOrganization(organization.id, caller, request);
   }
 }
 

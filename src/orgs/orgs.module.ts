@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentModule } from '../content/content.module';
 import { Member } from './entities/member.entity';
 import { Organization } from './entities/organization.entity';
 import { OrganizationAccessResolver } from './organization-access.resolver';
@@ -9,7 +10,7 @@ import { OrganizationsService } from './organizations.service';
 
 /** Organizations and their members; decides organization access for the policy. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Member])],
+  imports: [TypeOrmModule.forFeature([Organization, Member]), ContentModule],
   controllers: [OrganizationsController],
   providers: [OrganizationsService, OrganizationsPresenter, OrganizationAccessResolver],
   exports: [OrganizationsService, OrganizationsPresenter],

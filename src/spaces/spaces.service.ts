@@ -6,6 +6,8 @@ import type { CollectionAccess } from '../collections/collections.service';
 import { ContentTree } from '../collections/content-tree';
 import { ContentEngine } from '../content/content-engine';
 import { Revision } from '../content/entities/revision.entity';
+import { PrimaryMovedListeners } from '../content/writes/primary-moved-listeners';
+import { SpaceTemplates } from '../content/writes/space-templates';
 import { mergeRuleUsers, normaliseMergeRules } from '../orgs/dto/merge-rules';
 import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
 import { Organization } from '../orgs/entities/organization.entity';
@@ -77,12 +79,14 @@ export class SpacesService {
     private readonly collections: CollectionAccessResolver,
     private readonly tree: ContentTree,
     private readonly content: ContentEngine,
+    private readonly templates: SpaceTemplates,
+    private readonly primaryMoved: PrimaryMovedListeners,
     private readonly clock: Clock,
   ) {}
 
   /**
-   * Creates a space after its siblings, with its first revision: one empty page, or none with
-   * `empty: true`. At the root it needs the create role in the organization; in a collection,
+   * Creates a space after its siblings, with its first revision: one empty page, none with
+   * `empty: true`, or a template's pages (`template`). At the root it needs the create role in the organization; in a collection,
    * create on that collection. With `manager`, it joins that transaction instead of opening one.
    */
   create(
@@ -100,8 +104,9 @@ export class SpacesService {
         `${initializers.join(', ')}: give at most one of template, computedSource, empty.`,
       );
     }
-    if (input.template) {
-      throw invalidInput(`template.id: no template ${input.template.id} in this organization.`);
+    const template = input.template;
+    if (template) {
+      this.templates.validate(template);
     }
     if (input.computedSource) {
       throw invalidInput(
@@ -137,11 +142,26 @@ export class SpacesService {
         deletedAt: null,
       });
       await manager.insert(Space, space);
-      await this.content.createInitialRevision(manager, {
-        id: space.revisionId,
+      if (template) {
+        await this.templates.createFirstRevision(manager, {
+          id: space.revisionId,
+          spaceId: space.id,
+          authorId: userId,
+          template,
+        });
+      } else {
+        await this.content.createInitialRevision(manager, {
+          id: space.revisionId,
+          spaceId: space.id,
+          authorId: userId,
+          content: input.empty ? 'empty' : 'page',
+        });
+      }
+      await this.primaryMoved.notify({
         spaceId: space.id,
-        authorId: userId,
-        content: input.empty ? 'empty' : 'page',
+        fromRevision: null,
+        toRevision: space.revisionId,
+        manager,
       });
       return this.reload(manager, userId, space.id);
     };
@@ -401,6 +421,12 @@ export class SpacesService {
         spaceId: copy.id,
         authorId: userId,
         source: revision,
+      });
+      await this.primaryMoved.notify({
+        spaceId: copy.id,
+        fromRevision: null,
+        toRevision: copy.revisionId,
+        manager,
       });
       await this.tree.place(
         manager,

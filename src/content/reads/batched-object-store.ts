@@ -1,0 +1,62 @@
+import type { EntityManager } from 'typeorm';
+import type { ObjectStore } from '../tree/object-store';
+
+interface Waiter {
+  resolve: (data: object | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * `content_objects` for reads, outside any transaction (objects are immutable): the `get`s
+ * issued in the same tick are answered by one query, so a tree read level by level with
+ * `Promise.all` costs one query per level, not one per page.
+ */
+export class BatchedObjectStore implements ObjectStore {
+  private pending = new Map<string, Waiter[]>();
+
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly write: (kind: string, data: object) => Promise<string>,
+  ) {}
+
+  get(hash: string): Promise<object | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) {
+        process.nextTick(() => void this.flush());
+      }
+      const waiters = this.pending.get(hash);
+      if (waiters) {
+        waiters.push({ resolve, reject });
+      } else {
+        this.pending.set(hash, [{ resolve, reject }]);
+      }
+    });
+  }
+
+  put(kind: string, data: object): Promise<string> {
+    return this.write(kind, data);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      const rows: { hash: string; data: object }[] = await this.manager.query(
+        'SELECT hash, data FROM content_objects WHERE hash = ANY($1::char(64)[])',
+        [[...batch.keys()]],
+      );
+      const found = new Map(rows.map((row) => [row.hash, row.data]));
+      for (const [hash, waiters] of batch) {
+        const data = found.get(hash);
+        // Each waiter gets its own copy: callers may hold on to what they read.
+        for (const { resolve } of waiters) {
+          resolve(data === undefined ? undefined : structuredClone(data));
+        }
+      }
+    } catch (error) {
+      for (const waiters of batch.values()) {
+        for (const { reject } of waiters) reject(error);
+      }
+    }
+  }
+}

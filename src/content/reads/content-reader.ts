@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
+import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
+import type { Page } from '../../platform/pagination/page';
+import { ContentEngine } from '../content-engine';
+import type { JSONDocument } from '../documents/document';
+import { documentToMarkdown } from '../documents/markdown';
+import { Revision } from '../entities/revision.entity';
+import {
+  childRefs,
+  hasPath,
+  readPage,
+  readRoot,
+  type AnyRoot,
+  type ChildRef,
+  type PageMeta,
+  type PageNode,
+} from '../tree/format';
+import { CachedObjectStore, getRequired, type ObjectStore } from '../tree/object-store';
+import { findPageById, findPageByPath, type TreePage } from '../tree/read';
+import { BatchedObjectStore } from './batched-object-store';
+
+/** Objects kept in memory by hash, per process (they never change, so never go stale). */
+export const READ_CACHE_ENTRIES = 10_000;
+
+export const PAGE_FORMATS = ['document', 'markdown'] as const;
+export type PageFormat = (typeof PAGE_FORMATS)[number];
+
+/** A page of a revision with where it sits and, loaded with it, its subpages. */
+export interface PageTree {
+  node: PageNode;
+  /** Slugs from the top joined by `/`; null for links and computed pages. */
+  path: string | null;
+  pages: PageTree[];
+}
+
+/** A page's body as `format` asks: none for an empty page or a page that has no document. */
+export type PageBody = { document: JSONDocument } | { markdown: string } | Record<string, never>;
+
+export interface ReadPage {
+  page: PageTree;
+  body: PageBody;
+}
+
+/** File metadata as a tree stores it (by hash, in the root's `files`). */
+export interface FileObject {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  git?: { oid: string; path: string };
+  [key: string]: unknown;
+}
+
+/** A revision's content as read: its row and its tree's root. */
+export interface ReadRevision {
+  revision: Revision;
+  root: AnyRoot;
+}
+
+const FILES_CURSOR = 'files';
+
+/**
+ * Reads revisions: their page trees, pages with their bodies, files. Works on any revision of
+ * a space (the primary, a change request's head, an old one), through one process-wide cache
+ * of content objects in front of batched reads of `content_objects`.
+ */
+@Injectable()
+export class ContentReader {
+  private readonly store: ObjectStore;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    engine: ContentEngine,
+  ) {
+    const database = new BatchedObjectStore(dataSource.manager, (kind, data) =>
+      engine.put(dataSource.manager, kind, data),
+    );
+    this.store = new CachedObjectStore(database, { maxEntries: READ_CACHE_ENTRIES });
+  }
+
+  /** A revision of `spaceId` by id; 404 for an unknown one or another space's. */
+  async readRevision(spaceId: string, revisionId: string): Promise<ReadRevision> {
+    const revision = await this.dataSource.manager.findOneBy(Revision, {
+      id: revisionId,
+      spaceId,
+    });
+    if (!revision) {
+      throw notFound('Revision');
+    }
+    return { revision, root: await readRoot(this.store, revision.tree) };
+  }
+
+  /** Every page of the revision, nested, in order. */
+  async listPages(revision: ReadRevision): Promise<PageTree[]> {
+    return this.loadTrees(await childRefs(this.store, revision.root.pages), '');
+  }
+
+  /** The page with this id and its subpages, with its body per `format`; 404 when absent. */
+  async getPage(revision: ReadRevision, pageId: string, format: PageFormat): Promise<ReadPage> {
+    const found = await findPageById(this.store, revision.revision.tree, pageId);
+    if (!found) {
+      throw notFound('Page');
+    }
+    return this.readFound(found, format);
+  }
+
+  /** The document or group page at `path` (slugs joined by `/`); 404 when absent. */
+  async getPageByPath(revision: ReadRevision, path: string, format: PageFormat): Promise<ReadPage> {
+    const found = await findPageByPath(this.store, revision.revision.tree, path);
+    if (!found || !hasPath(found.type)) {
+      throw notFound('Page');
+    }
+    return this.readFound(found, format);
+  }
+
+  /** The revision's files in tree order, `limit` at a time. */
+  async listFiles(
+    revision: ReadRevision,
+    request: { page?: string; limit?: number },
+  ): Promise<Page<FileObject>> {
+    const files = await this.listAllFiles(revision);
+    let start = 0;
+    if (request.page) {
+      const [after] = decodeCursor(request.page, FILES_CURSOR, 1);
+      const index = files.findIndex((file) => file.id === after);
+      if (index < 0) {
+        throw invalidInput('page is not a valid page identifier for this list.');
+      }
+      start = index + 1;
+    }
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const items = files.slice(start, start + limit);
+    const more = start + limit < files.length;
+    return {
+      items,
+      count: files.length,
+      ...(more ? { next: { page: encodeCursor([items[items.length - 1].id], FILES_CURSOR) } } : {}),
+    };
+  }
+
+  /** A file of the revision by id; 404 when absent. */
+  async getFile(revision: ReadRevision, fileId: string): Promise<FileObject> {
+    const file = (await this.listAllFiles(revision)).find((candidate) => candidate.id === fileId);
+    if (!file) {
+      throw notFound('File');
+    }
+    return file;
+  }
+
+  /** Every file of the revision, in tree order. */
+  listAllFiles(revision: ReadRevision): Promise<FileObject[]> {
+    return Promise.all(
+      revision.root.files.map((hash) => getRequired<FileObject>(this.store, hash)),
+    );
+  }
+
+  private async readFound(found: TreePage, format: PageFormat): Promise<ReadPage> {
+    const { type: _type, ...meta } = found.meta;
+    const node: PageNode = {
+      id: found.id,
+      type: found.type,
+      meta: meta as PageMeta,
+      document: found.documentHash,
+      pages: found.pages,
+    };
+    const [pages, body] = await Promise.all([
+      this.loadTrees(found.pages, found.path),
+      this.body(node, format),
+    ]);
+    return { page: { node, path: found.path, pages }, body };
+  }
+
+  private async body(node: PageNode, format: PageFormat): Promise<PageBody> {
+    if (node.type !== 'document' || node.document === null) {
+      return {};
+    }
+    const document = await getRequired<JSONDocument>(this.store, node.document);
+    return format === 'markdown' ? { markdown: await documentToMarkdown(document) } : { document };
+  }
+
+  /**
+   * Pages under `refs` with their subpages, one level at a time: the pages of a level are read
+   * together (one query for those not cached yet). `parentPath`: '' at the top of the tree,
+   * null under a page without a path.
+   */
+  private async loadTrees(refs: ChildRef[], parentPath: string | null): Promise<PageTree[]> {
+    const top: PageTree[] = [];
+    let level = refs.map((ref) => ({ ref, parentPath, into: top }));
+    while (level.length > 0) {
+      const nodes = await Promise.all(level.map(({ ref }) => readPage(this.store, ref.hash)));
+      const next: typeof level = [];
+      nodes.forEach((node, i) => {
+        const { parentPath: above, into } = level[i];
+        const slug = node.meta.slug;
+        const path =
+          above === null || !hasPath(node.type) || typeof slug !== 'string'
+            ? null
+            : above === ''
+              ? slug
+              : `${above}/${slug}`;
+        const tree: PageTree = { node, path, pages: [] };
+        into.push(tree);
+        for (const ref of node.pages) {
+          next.push({ ref, parentPath: path, into: tree.pages });
+        }
+      });
+      level = next;
+    }
+    return top;
+  }
+}

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { UrlBuilder } from '../../platform/urls/url-builder';
+import type { FileObject, PageBody, PageTree, ReadRevision } from './content-reader';
+import type {
+  PageLayoutResponse,
+  RevisionFileResponse,
+  RevisionPageResponse,
+  RevisionResponse,
+} from './dto/content.response';
+
+/** Where content is read from, and what the caller asked to see of it. */
+export interface ContentView {
+  organizationId: string;
+  spaceId: string;
+  /** The revision the URLs point at; null for the space's primary content. */
+  revisionId: string | null;
+  /** false: leave out mutable Git metadata (`metadata=false`). */
+  metadata: boolean;
+}
+
+/** The layout of a page that sets none, as GitBook shows a new page: everything visible. */
+export const DEFAULT_PAGE_LAYOUT: PageLayoutResponse = {
+  width: 'default',
+  cover: true,
+  coverSize: 'full',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
+/** Optional page fields copied as stored when present. */
+const COMMON_FIELDS = ['emoji', 'icon'] as const;
+const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
+
+/** GitBook's `Revision`, `RevisionPage` (four variants) and `RevisionFile` shapes. */
+@Injectable()
+export class ContentPresenter {
+  constructor(private readonly urls: UrlBuilder) {}
+
+  revision(
+    read: ReadRevision,
+    content: { pages: PageTree[]; files: FileObject[] },
+    view: ContentView,
+  ): RevisionResponse {
+    const { revision, root } = read;
+    return {
+      object: 'revision',
+      id: revision.id,
+      parents: revision.parents,
+      type: revision.type,
+      pages: content.pages.map((page) => this.page(page, view)),
+      files: content.files.map((file) => this.file(file, view)),
+      reusableContents: [],
+      variables: root.variables,
+      createdAt: revision.createdAt.toISOString(),
+      urls: {
+        app: this.urls.app(
+          'o',
+          view.organizationId,
+          's',
+          view.spaceId,
+          '~',
+          'revisions',
+          revision.id,
+        ),
+      },
+      ...(revision.git && view.metadata ? { git: { ...revision.git } } : {}),
+    };
+  }
+
+  /** A page with its subpages; `body` is added for a page read on its own. */
+  page(tree: PageTree, view: ContentView, body: PageBody = {}): RevisionPageResponse {
+    const { node, path } = tree;
+    const meta = node.meta;
+    const common: Record<string, unknown> = {
+      id: node.id,
+      title: typeof meta.title === 'string' && meta.title !== '' ? meta.title : 'Untitled',
+    };
+    for (const field of COMMON_FIELDS) {
+      if (meta[field] !== undefined) common[field] = meta[field];
+    }
+    const flags: Record<string, unknown> = {};
+    for (const flag of FLAGS) {
+      if (meta[flag] !== undefined) flags[flag] = meta[flag];
+    }
+    const pages = () => tree.pages.map((child) => this.page(child, view));
+    switch (node.type) {
+      case 'document':
+        return {
+          kind: 'sheet',
+          type: 'document',
+          ...common,
+          ...(meta.description !== undefined ? { description: meta.description } : {}),
+          urls: { app: this.pageAppUrl(view, path ?? '') },
+          slug: meta.slug ?? '',
+          path: path ?? '',
+          pages: pages(),
+          layout: { ...DEFAULT_PAGE_LAYOUT, ...(meta.layout as Partial<PageLayoutResponse>) },
+          ...(meta.cover ? { cover: { yPos: 0, ...meta.cover } } : {}),
+          ...(meta.variables ? { variables: meta.variables } : {}),
+          ...(meta.git && view.metadata ? { git: meta.git } : {}),
+          ...flags,
+          ...(meta.computed
+            ? { computed: meta.computed, computedSeed: meta.computedSeed ?? node.id }
+            : node.document !== null
+              ? { documentId: node.document }
+              : {}),
+          ...body,
+        } as RevisionPageResponse;
+      case 'group':
+        return {
+          kind: 'group',
+          type: 'group',
+          ...common,
+          slug: meta.slug ?? '',
+          path: path ?? '',
+          ...flags,
+          pages: pages(),
+        } as RevisionPageResponse;
+      case 'link':
+        return {
+          kind: 'link',
+          type: 'link',
+          ...common,
+          target: meta.target,
+          ...(meta.href !== undefined ? { href: meta.href } : {}),
+          ...(meta.hidden !== undefined ? { hidden: meta.hidden } : {}),
+        } as RevisionPageResponse;
+      case 'computed':
+        return { type: 'computed', ...common, computed: meta.computed } as RevisionPageResponse;
+    }
+  }
+
+  file(file: FileObject, view: ContentView): RevisionFileResponse {
+    return {
+      id: file.id,
+      name: file.name,
+      contentType: file.contentType,
+      // Served by Bindery once files can be uploaded (signed, expiring; see DESIGN.md).
+      downloadURL:
+        typeof file.downloadURL === 'string'
+          ? file.downloadURL
+          : this.urls.api('spaces', view.spaceId, 'content', 'files', file.id),
+      size: file.size,
+      ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+      ...(file.git && view.metadata ? { git: file.git } : {}),
+    };
+  }
+
+  private pageAppUrl(view: ContentView, path: string): string {
+    const base = ['o', view.organizationId, 's', view.spaceId];
+    const revision = view.revisionId === null ? [] : ['~', 'revisions', view.revisionId];
+    const segments = path === '' ? [] : path.split('/');
+    return this.urls.app(...base, ...revision, ...segments);
+  }
+}

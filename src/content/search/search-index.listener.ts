@@ -1,0 +1,35 @@
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { PrimaryMovedListeners, type PrimaryMoved } from '../writes/primary-moved-listeners';
+import { SearchIndexer } from './search-indexer';
+
+/**
+ * Re-indexes a space's pages when its primary revision moves, in the transaction that moved
+ * it. Registers itself with the writer's PrimaryMovedListeners when the module provides them.
+ */
+@Injectable()
+export class SearchIndexListener implements OnModuleInit {
+  constructor(
+    private readonly indexer: SearchIndexer,
+    @Optional() private readonly listeners?: PrimaryMovedListeners,
+  ) {}
+
+  onModuleInit(): void {
+    this.listeners?.register((event) => this.primaryMoved(event));
+  }
+
+  async primaryMoved(event: PrimaryMoved): Promise<void> {
+    const rows: { id: string; tree: string }[] = await event.manager.query(
+      'SELECT id, tree FROM revisions WHERE id = ANY($1::varchar[])',
+      [[event.fromRevision, event.toRevision].filter((id) => id !== null)],
+    );
+    const treeOf = (id: string | null) => rows.find((row) => row.id === id)?.tree;
+    const to = treeOf(event.toRevision);
+    if (to === undefined) throw new Error(`Revision ${event.toRevision} not found`);
+    await this.indexer.reindex(
+      event.manager,
+      event.spaceId,
+      treeOf(event.fromRevision) ?? null,
+      to,
+    );
+  }
+}

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { ContentEngine } from '../content-engine';
+import type { JSONDocument } from '../documents/document';
+import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
+import { flatten, pagePaths } from '../tree/read';
+import { documentSections } from './document-sections';
+import type { PageAncestor } from './entities/page-section.entity';
+
+/** What the index holds of a page; a page is re-indexed when any of it changes. */
+interface IndexedPage {
+  id: string;
+  title: string;
+  path: string;
+  documentHash: string | null;
+  ancestors: PageAncestor[];
+}
+
+export interface ReindexResult {
+  /** Pages whose sections were (re)written. */
+  indexed: number;
+  /** Pages whose sections were deleted without replacement. */
+  removed: number;
+}
+
+/** Longest body stored per section; a section longer than this is searchable by its start only. */
+const MAX_BODY = 100_000;
+const INSERT_BATCH = 500;
+const READ_BATCH = 500;
+
+const INSERT_SQL = `
+  INSERT INTO page_sections (space_id, page_id, section_id, document_hash, page_title, page_path,
+                             section_title, body, tsv, ancestors, position, indexed_at)
+  SELECT $1, r.page_id, r.section_id, r.document_hash, r.page_title, r.page_path,
+         r.section_title, r.body,
+         setweight(to_tsvector('english', r.lead_title), 'A')
+           || setweight(to_tsvector('simple', r.lead_title), 'A')
+           || setweight(to_tsvector('english', r.section_title), 'B')
+           || setweight(to_tsvector('simple', r.section_title), 'B')
+           || setweight(to_tsvector('english', r.body), 'C')
+           || setweight(to_tsvector('simple', r.body), 'C'),
+         r.ancestors::jsonb, r.position, $2
+    FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::text[], $7::text[], $8::text[],
+                $9::text[], $10::text[], $11::text[], $12::int[])
+      AS r(page_id, section_id, document_hash, page_title, lead_title, page_path, section_title,
+           body, ancestors, position)`;
+
+/**
+ * Keeps `page_sections` in step with a space's primary revision. Re-indexing from one tree to
+ * the next compares the two trees' pages and rewrites only the pages whose document, title,
+ * path or ancestors' titles changed, and deletes the rows of pages that are gone; unchanged
+ * subtrees share their objects, so reading both trees costs little more than reading one.
+ * Document pages are indexed (groups, links and computed pages have no body of their own;
+ * their titles appear as ancestors).
+ */
+@Injectable()
+export class SearchIndexer {
+  constructor(
+    private readonly engine: ContentEngine,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Brings the space's rows from the tree `fromRootHash` (what they were indexed from; null =
+   * unknown, rebuild everything) to the tree `toRootHash`. Run it in the transaction that moves
+   * the primary so that the index never describes another revision than the space's.
+   */
+  async reindex(
+    manager: EntityManager,
+    spaceId: string,
+    fromRootHash: string | null,
+    toRootHash: string,
+  ): Promise<ReindexResult> {
+    if (fromRootHash === toRootHash) return { indexed: 0, removed: 0 };
+    const store = new CachedObjectStore(this.engine.objectStore(manager));
+    const next = await indexedPages(store, toRootHash);
+    const previous = fromRootHash === null ? null : await indexedPages(store, fromRootHash);
+
+    const changed = [...next.values()].filter((page) => {
+      const before = previous?.get(page.id);
+      return !before || !samePage(before, page);
+    });
+    const removed = previous ? [...previous.keys()].filter((id) => !next.has(id)) : [];
+
+    if (previous === null) {
+      await manager.query('DELETE FROM page_sections WHERE space_id = $1', [spaceId]);
+    } else if (changed.length + removed.length > 0) {
+      await manager.query(
+        'DELETE FROM page_sections WHERE space_id = $1 AND page_id = ANY($2::varchar[])',
+        [spaceId, [...changed.map((page) => page.id), ...removed]],
+      );
+    }
+    await this.insert(manager, spaceId, changed);
+    return { indexed: changed.length, removed: removed.length };
+  }
+
+  /** Rebuilds the space's rows from its current primary revision. */
+  async rebuild(manager: EntityManager, spaceId: string): Promise<ReindexResult> {
+    const rows: { tree: string }[] = await manager.query(
+      `SELECT r.tree FROM spaces s JOIN revisions r ON r.id = s.revision_id WHERE s.id = $1`,
+      [spaceId],
+    );
+    if (rows.length === 0) throw new Error(`Space ${spaceId} has no primary revision`);
+    return this.reindex(manager, spaceId, null, rows[0].tree);
+  }
+
+  private async insert(
+    manager: EntityManager,
+    spaceId: string,
+    pages: IndexedPage[],
+  ): Promise<void> {
+    const documents = await readDocuments(
+      manager,
+      pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null),
+    );
+    const batch = {
+      pageIds: [] as string[],
+      sectionIds: [] as string[],
+      documentHashes: [] as (string | null)[],
+      pageTitles: [] as string[],
+      leadTitles: [] as string[],
+      paths: [] as string[],
+      sectionTitles: [] as string[],
+      bodies: [] as string[],
+      ancestors: [] as string[],
+      positions: [] as number[],
+    };
+    const flush = async () => {
+      if (batch.pageIds.length === 0) return;
+      const columns = Object.values(batch) as unknown[][];
+      await manager.query(INSERT_SQL, [spaceId, this.clock.now(), ...columns]);
+      for (const column of columns) column.length = 0;
+    };
+    for (const page of pages) {
+      const document = page.documentHash === null ? null : documents.get(page.documentHash);
+      const ancestors = JSON.stringify(page.ancestors);
+      for (const [position, section] of documentSections(document).entries()) {
+        batch.pageIds.push(page.id);
+        batch.sectionIds.push(section.id);
+        batch.documentHashes.push(page.documentHash);
+        batch.pageTitles.push(page.title);
+        // The page title counts for the lead section only, so a title match is one hit.
+        batch.leadTitles.push(position === 0 ? page.title : '');
+        batch.paths.push(page.path);
+        batch.sectionTitles.push(section.title || page.title);
+        batch.bodies.push(section.body.slice(0, MAX_BODY));
+        batch.ancestors.push(ancestors);
+        batch.positions.push(position);
+        if (batch.pageIds.length >= INSERT_BATCH) await flush();
+      }
+    }
+    await flush();
+  }
+}
+
+function samePage(a: IndexedPage, b: IndexedPage): boolean {
+  return (
+    a.documentHash === b.documentHash &&
+    a.title === b.title &&
+    a.path === b.path &&
+    a.ancestors.length === b.ancestors.length &&
+    a.ancestors.every((ancestor, i) => ancestor.title === b.ancestors[i].title)
+  );
+}
+
+/** The document pages of a tree with what the index holds of them, by id. */
+async function indexedPages(
+  store: ObjectStore,
+  rootHash: string,
+): Promise<Map<string, IndexedPage>> {
+  const snapshot = await flatten(store, rootHash);
+  const paths = pagePaths(snapshot);
+  const titleOf = (id: string): string => {
+    const title = snapshot.get(id)?.meta.title;
+    return typeof title === 'string' ? title : '';
+  };
+  const ancestorsOf = new Map<string, PageAncestor[]>();
+  const pages = new Map<string, IndexedPage>();
+  // Document order: a parent comes before its children, so its ancestors are known.
+  for (const page of snapshot.values()) {
+    const ancestors =
+      page.parentId === null
+        ? []
+        : [...(ancestorsOf.get(page.parentId) ?? []), { title: titleOf(page.parentId) }];
+    ancestorsOf.set(page.id, ancestors);
+    const path = paths.get(page.id);
+    if (page.meta.type !== 'document' || path === undefined) continue;
+    pages.set(page.id, {
+      id: page.id,
+      title: titleOf(page.id),
+      path,
+      documentHash: page.documentHash,
+      ancestors,
+    });
+  }
+  return pages;
+}
+
+/** Documents by hash, read in a few queries rather than one per page. */
+async function readDocuments(
+  manager: EntityManager,
+  hashes: string[],
+): Promise<Map<string, JSONDocument>> {
+  const unique = [...new Set(hashes)];
+  const documents = new Map<string, JSONDocument>();
+  for (let i = 0; i < unique.length; i += READ_BATCH) {
+    const rows: { hash: string; data: JSONDocument }[] = await manager.query(
+      'SELECT hash, data FROM content_objects WHERE hash = ANY($1::char(64)[])',
+      [unique.slice(i, i + READ_BATCH)],
+    );
+    for (const row of rows) documents.set(row.hash, row.data);
+  }
+  return documents;
+}

@@ -1,0 +1,139 @@
+import type { JSONDocument } from '../documents/document';
+import { commit } from '../tree/commit';
+import { findPageById, flatten, pagePaths } from '../tree/read';
+import { MemoryObjectStore } from '../tree/object-store';
+import { emptyRoot, storeDocuments, type ContentChange } from './content-writer';
+import { insertTemplatePages, SPACE_TEMPLATE_IDS, templatePages } from './space-templates';
+
+const paragraph = (text: string): JSONDocument => ({
+  object: 'document',
+  data: {},
+  nodes: [
+    {
+      object: 'block',
+      key: 'p1',
+      type: 'paragraph',
+      data: {},
+      nodes: [{ object: 'text', key: 't1', leaves: [{ object: 'leaf', text, marks: [] }] }],
+    },
+  ],
+});
+
+/** A converter that does not need remark: the markdown as one paragraph. */
+const asParagraph = (markdown: string) => Promise.resolve(paragraph(markdown));
+
+describe('storeDocuments', () => {
+  it('stores JSON and markdown bodies as document objects and keeps hashes and nulls', async () => {
+    const store = new MemoryObjectStore();
+    const existing = await store.put('document', paragraph('kept'));
+    store.resetCounters();
+    const changes: ContentChange[] = [
+      { operation: 'insert_page', id: 'a', meta: { title: 'A' }, document: paragraph('json') },
+      { operation: 'insert_page', id: 'b', meta: { title: 'B' }, document: { markdown: 'md' } },
+      { operation: 'insert_page', id: 'c', meta: { title: 'C' } },
+      { operation: 'set_document', page: 'a', document: existing },
+      { operation: 'set_document', page: 'b', document: null },
+      { operation: 'delete_page', page: 'c' },
+    ];
+    const resolved = await storeDocuments(store, changes, asParagraph);
+    expect(store.writes.map((write) => write.kind)).toEqual(['document', 'document']);
+    const [json, markdown] = store.writes.map((write) => write.hash);
+    expect(resolved).toEqual([
+      { operation: 'insert_page', id: 'a', meta: { title: 'A' }, document: json },
+      { operation: 'insert_page', id: 'b', meta: { title: 'B' }, document: markdown },
+      { operation: 'insert_page', id: 'c', meta: { title: 'C' }, document: null },
+      { operation: 'set_document', page: 'a', document: existing },
+      { operation: 'set_document', page: 'b', document: null },
+      { operation: 'delete_page', page: 'c' },
+    ]);
+    expect(await store.get(markdown)).toEqual(paragraph('md'));
+  });
+
+  it('converts markdown with remark by default', async () => {
+    const store = new MemoryObjectStore();
+    const [change] = await storeDocuments(store, [
+      { operation: 'set_document', page: 'a', document: { markdown: '# Title\n\nSome *text*.' } },
+    ]);
+    const hash = (change as { document: string }).document;
+    const document = (await store.get(hash)) as JSONDocument;
+    expect(document.object).toBe('document');
+    expect(document.nodes.map((node) => (node as { type: string }).type)).toEqual([
+      'heading-1',
+      'paragraph',
+    ]);
+  });
+
+  it.each([[{ object: 'block' }], [{ markdown: 42 }], [42]])(
+    'rejects %j as a document with a 400 naming the change',
+    async (document) => {
+      const changes = [
+        { operation: 'delete_page', page: 'x' },
+        { operation: 'set_document', page: 'a', document },
+      ] as unknown as ContentChange[];
+      await expect(storeDocuments(new MemoryObjectStore(), changes, asParagraph)).rejects.toThrow(
+        expect.objectContaining({
+          kind: 'bad_request',
+          message: expect.stringContaining('Change 1'),
+        }),
+      );
+    },
+  );
+});
+
+describe('templates', () => {
+  async function build(id: string) {
+    const store = new MemoryObjectStore();
+    let counter = 0;
+    const changes = insertTemplatePages(templatePages(id, undefined), null, () => `p${++counter}`);
+    const tree = await commit(
+      store,
+      await store.put('tree', emptyRoot()),
+      await storeDocuments(store, changes, asParagraph),
+    );
+    return { store, tree };
+  }
+
+  it('blank is one empty page', async () => {
+    const { store, tree } = await build('blank');
+    const pages = [...(await flatten(store, tree)).values()];
+    expect(pages).toEqual([
+      expect.objectContaining({ id: 'p1', parentId: null, documentHash: null }),
+    ]);
+    expect(pages[0].meta).toEqual({ type: 'document', title: 'Untitled', slug: 'untitled' });
+  });
+
+  it('product-docs is a starter tree with a body on every page', async () => {
+    const { store, tree } = await build('product-docs');
+    const snapshot = await flatten(store, tree);
+    expect([...pagePaths(snapshot).values()]).toEqual([
+      'getting-started',
+      'guides',
+      'guides/writing-content',
+      'guides/publishing',
+      'reference',
+      'faq',
+    ]);
+    for (const page of snapshot.values()) {
+      expect(page.documentHash).toEqual(expect.any(String));
+    }
+    expect(await findPageById(store, tree, 'p3')).toEqual(
+      expect.objectContaining({ parentId: 'p2', path: 'guides/writing-content' }),
+    );
+  });
+
+  it('api-reference needs a spec, and OpenAPI specifications are not there yet', () => {
+    expect(() => templatePages('api-reference', {})).toThrow('params.contentRefs.spec');
+    expect(() =>
+      templatePages('api-reference', { contentRefs: { spec: { kind: 'openapi', spec: 's' } } }),
+    ).toThrow('OpenAPI specifications are not available yet');
+  });
+
+  it('an unknown template is a 400 naming the field and the templates', () => {
+    expect(() => templatePages('nope', undefined, 'template.id')).toThrow(
+      expect.objectContaining({
+        kind: 'bad_request',
+        message: `template.id: no template nope; the templates are ${SPACE_TEMPLATE_IDS.join(', ')}.`,
+      }),
+    );
+  });
+});

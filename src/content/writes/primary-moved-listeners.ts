@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * A space's primary revision moved from one revision to another (one commit, or a merge), or
+ * was set for the first time (`fromRevision` null: a new or duplicated space).
+ */
+export interface PrimaryMoved {
+  spaceId: string;
+  fromRevision: string | null;
+  toRevision: string;
+  /** The transaction that moved it: what a listener writes commits or rolls back with it. */
+  manager: EntityManager;
+}
+
+export type PrimaryMovedListener = (event: PrimaryMoved) => Promise<void> | void;
+
+/**
+ * Who wants to know when a primary revision moves (the search index re-indexes the pages that
+ * changed). Listeners run in order, inside the writer's transaction, after the compare-and-swap
+ * succeeded: a listener that throws undoes the whole write.
+ */
+@Injectable()
+export class PrimaryMovedListeners {
+  private readonly listeners: PrimaryMovedListener[] = [];
+
+  register(listener: PrimaryMovedListener): void {
+    this.listeners.push(listener);
+  }
+
+  async notify(event: PrimaryMoved): Promise<void> {
+    for (const listener of this.listeners) {
+      await listener(event);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { UserActor } from '../../platform/auth/actor';
+import { ErrorBody } from '../../platform/errors/error-body';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { ApplySpaceTemplateDto } from './dto/apply-space-template.dto';
+import { SPACE_TEMPLATES_DESCRIPTION, SpaceTemplates } from './space-templates';
+
+@ApiTags('space-content')
+@Controller()
+export class SpaceTemplatesController {
+  constructor(private readonly templates: SpaceTemplates) {}
+
+  @Post('spaces/:spaceId/content/template')
+  @HttpCode(201)
+  @Access('space', 'edit')
+  @ApiOperation({
+    operationId: 'applyTemplateToSpace',
+    summary: 'Apply a template to a space',
+    description:
+      "The template's pages replace the pages of the space's primary content, as one new " +
+      `revision. ${SPACE_TEMPLATES_DESCRIPTION} \`changeRequestId\` is not available yet (400).`,
+  })
+  @ApiCreatedResponse({ description: 'Template applied to space.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid input, unknown template, or a template that is not available yet.',
+  })
+  @ApiConflictResponse({
+    type: ErrorBody,
+    description: 'The space is locked, or its content moved during the write (retry).',
+  })
+  async apply(
+    @CurrentUser() actor: UserActor,
+    @Granted() access: SpaceAccess,
+    @Body() body: ApplySpaceTemplateDto,
+  ): Promise<void> {
+    await this.templates.applyToSpace(access.entity, actor.userId, body);
+  }
+}

@@ -1,0 +1,397 @@
+import { ContentEngine } from '../src/content/content-engine';
+import type { JSONDocument } from '../src/content/documents/document';
+import { documentToMarkdown } from '../src/content/documents/markdown';
+import { flatten, pagePaths } from '../src/content/tree/read';
+import { ContentWriter } from '../src/content/writes/content-writer';
+import {
+  PrimaryMovedListeners,
+  type PrimaryMoved,
+} from '../src/content/writes/primary-moved-listeners';
+import type { DomainError } from '../src/platform/errors/domain-error';
+import { createTestApp, TestApp } from './helpers/app';
+import type { Client } from './helpers/client';
+import { expectConforms } from './helpers/conformance';
+import type { TestOrganization } from './helpers/factories';
+
+interface SpaceBody {
+  id: string;
+  revision: string;
+}
+
+interface RevisionRow {
+  id: string;
+  parents: string[];
+  type: string;
+  author_id: string | null;
+  tree: string;
+}
+
+const templatePath = (spaceId: string) => `/v1/spaces/${spaceId}/content/template`;
+
+const PRODUCT_DOCS_PATHS = [
+  'getting-started',
+  'guides',
+  'guides/writing-content',
+  'guides/publishing',
+  'reference',
+  'faq',
+];
+
+describe('space templates', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function space(
+    org: TestOrganization,
+    body: Record<string, unknown> = {},
+    client: Client = org.owner.client,
+  ): Promise<SpaceBody> {
+    t.clock.advance(1000);
+    const res = await client.post(`/v1/orgs/${org.id}/spaces`, body).expect(201);
+    return res.body as SpaceBody;
+  }
+
+  async function primaryOf(spaceId: string): Promise<RevisionRow> {
+    const rows: RevisionRow[] = await t.dataSource.query(
+      `SELECT r.id, r.parents, r.type, r.author_id, r.tree FROM spaces s
+         JOIN revisions r ON r.id = s.revision_id WHERE s.id = $1`,
+      [spaceId],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0];
+  }
+
+  async function revisionCount(spaceId: string): Promise<number> {
+    const rows: { n: number }[] = await t.dataSource.query(
+      'SELECT count(*)::int AS n FROM revisions WHERE space_id = $1',
+      [spaceId],
+    );
+    return rows[0].n;
+  }
+
+  /** The pages of the space's primary revision: path, id, and markdown body (null = empty). */
+  async function pagesOf(
+    spaceId: string,
+  ): Promise<{ id: string; path: string; title: unknown; markdown: string | null }[]> {
+    const store = t.bindery.app.get(ContentEngine).objectStore(t.dataSource.manager);
+    const snapshot = await flatten(store, (await primaryOf(spaceId)).tree);
+    const paths = pagePaths(snapshot);
+    const pages = [];
+    for (const page of snapshot.values()) {
+      const document = page.documentHash
+        ? ((await store.get(page.documentHash)) as JSONDocument)
+        : null;
+      pages.push({
+        id: page.id,
+        path: paths.get(page.id)!,
+        title: page.meta.title,
+        markdown: document ? await documentToMarkdown(document) : null,
+      });
+    }
+    return pages;
+  }
+
+  function expectError(res: { status: number; body: unknown }, code: number, text: string) {
+    expect(res.status).toBe(code);
+    expect(res.body).toEqual({ error: { code, message: expect.stringContaining(text) } });
+  }
+
+  describe('POST /v1/spaces/{spaceId}/content/template (applyTemplateToSpace)', () => {
+    it('replaces the pages with product-docs in one edits revision on top of the old primary', async () => {
+      const org = await t.factories.organization();
+      const editor = await t.factories.member(org, 'edit');
+      const created = await space(org);
+      const [initial] = await pagesOf(created.id);
+      t.clock.set('2025-04-01T09:00:00.000Z');
+
+      const res = await editor.client.post(templatePath(created.id), { id: 'product-docs' });
+      expect(res.status).toBe(201);
+      expectConforms(res, 'applyTemplateToSpace');
+      expect(res.text).toBe('');
+
+      const primary = await primaryOf(created.id);
+      expect(primary).toEqual(
+        expect.objectContaining({
+          parents: [created.revision],
+          type: 'edits',
+          author_id: editor.id,
+        }),
+      );
+      expect(primary.id).not.toBe(created.revision);
+      expect(await revisionCount(created.id)).toBe(2);
+      const pages = await pagesOf(created.id);
+      expect(pages.map((page) => page.path)).toEqual(PRODUCT_DOCS_PATHS);
+      expect(pages.map((page) => page.id)).not.toContain(initial.id);
+      expect(pages.find((page) => page.path === 'guides')?.title).toBe('Guides');
+      expect(pages.find((page) => page.path === 'getting-started')?.markdown).toContain('Welcome!');
+      for (const page of pages) expect(page.markdown).toEqual(expect.any(String));
+
+      const read = await org.owner.client.get(`/v1/spaces/${created.id}`).expect(200);
+      expect(read.body).toEqual(
+        expect.objectContaining({ revision: primary.id, updatedAt: '2025-04-01T09:00:00.000Z' }),
+      );
+    });
+
+    it('is read back through listPages', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      await org.owner.client.post(templatePath(created.id), { id: 'product-docs' }).expect(201);
+      const res = await org.owner.client.get(`/v1/spaces/${created.id}/content/pages`).expect(200);
+      const outline = (pages: { title: string; pages?: object[] }[]): unknown[] =>
+        pages.map((page) =>
+          page.pages?.length
+            ? [page.title, outline(page.pages as { title: string }[])]
+            : page.title,
+        );
+      expect(outline((res.body as { pages: { title: string }[] }).pages)).toEqual([
+        'Getting started',
+        ['Guides', ['Writing content', 'Publishing']],
+        'Reference',
+        'FAQ',
+      ]);
+    });
+
+    it('blank leaves one empty page, also on a space without pages, and may be applied again', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org, { empty: true });
+      expect(await pagesOf(created.id)).toEqual([]);
+
+      await org.owner.client.post(templatePath(created.id), { id: 'product-docs' }).expect(201);
+      await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
+      const pages = await pagesOf(created.id);
+      expect(pages).toEqual([
+        { id: expect.any(String), path: 'untitled', title: 'Untitled', markdown: null },
+      ]);
+      await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
+      const again = await pagesOf(created.id);
+      expect(again).toHaveLength(1);
+      expect(again[0].id).not.toBe(pages[0].id);
+      expect(await revisionCount(created.id)).toBe(4);
+    });
+
+    it.each([
+      [{ id: 'api-reference' }, 'params.contentRefs.spec'],
+      [
+        {
+          id: 'api-reference',
+          params: { contentRefs: { spec: { kind: 'openapi', spec: 'pets' } } },
+        },
+        'OpenAPI specifications are not available yet',
+      ],
+      [
+        { id: 'nope' },
+        'id: no template nope; the templates are blank, product-docs, api-reference',
+      ],
+      [{ id: 'blank', changeRequestId: 'cr1' }, 'change requests are not available yet'],
+      [{}, 'id'],
+      [{ id: 42 }, 'id'],
+      [{ id: '' }, 'id'],
+      [{ id: 'blank', params: 'x' }, 'params'],
+      [{ id: 'blank', params: { contentRefs: 'x' } }, 'contentRefs'],
+      [{ id: 'blank', params: { other: true } }, 'other'],
+      [{ id: 'blank', extra: 1 }, 'extra'],
+      [{ id: 'blank', changeRequestId: 7 }, 'changeRequestId'],
+    ])('answers 400 to %j, naming %s, and writes nothing', async (body, text) => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      expectError(await org.owner.client.post(templatePath(created.id), body), 400, text);
+      expect((await primaryOf(created.id)).id).toBe(created.revision);
+      expect(await revisionCount(created.id)).toBe(1);
+    });
+
+    it('answers 409 on a locked space and writes nothing', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org, { editMode: 'locked' });
+      expectError(
+        await org.owner.client.post(templatePath(created.id), { id: 'blank' }),
+        409,
+        'The space is locked',
+      );
+      expect(await revisionCount(created.id)).toBe(1);
+    });
+
+    it.each(['read', 'comment'] as const)('answers 403 to a %s member', async (role) => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      const member = await t.factories.asMember(org, role);
+      expectError(await member.post(templatePath(created.id), { id: 'blank' }), 403, '');
+      expect(await revisionCount(created.id)).toBe(1);
+    });
+
+    it('answers 404 to a guest without a grant, another organization, unknown and deleted spaces', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      const guest = await t.factories.asMember(org, null);
+      const stranger = await t.factories.organization();
+      expectError(await guest.post(templatePath(created.id), { id: 'blank' }), 404, 'not found');
+      expectError(
+        await stranger.owner.client.post(templatePath(created.id), { id: 'blank' }),
+        404,
+        'not found',
+      );
+      expectError(
+        await org.owner.client.post(templatePath('unknown'), { id: 'blank' }),
+        404,
+        'not found',
+      );
+      await org.owner.client.delete(`/v1/spaces/${created.id}`).expect(204);
+      expectError(
+        await org.owner.client.post(templatePath(created.id), { id: 'blank' }),
+        404,
+        'not found',
+      );
+      expect(await revisionCount(created.id)).toBe(1);
+    });
+
+    it('answers 401 without a token', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      expect((await t.anonymous.post(templatePath(created.id), { id: 'blank' })).status).toBe(401);
+    });
+  });
+
+  describe('POST /v1/orgs/{organizationId}/spaces with a template (createSpace)', () => {
+    it('starts the space from the template, in its first revision', async () => {
+      const org = await t.factories.organization();
+      t.clock.advance(1000);
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Docs', template: { id: 'product-docs' } })
+        .expect(201);
+      expectConforms(res, 'createSpace');
+      const created = res.body as SpaceBody;
+      const primary = await primaryOf(created.id);
+      expect(primary).toEqual(
+        expect.objectContaining({ id: created.revision, parents: [], type: 'edits' }),
+      );
+      expect((await pagesOf(created.id)).map((page) => page.path)).toEqual(PRODUCT_DOCS_PATHS);
+    });
+
+    it.each([
+      [{ id: 'nope' }, 'template.id: no template nope'],
+      [{ id: 'api-reference' }, 'params.contentRefs.spec'],
+      [
+        { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec: 'x' } } } },
+        'OpenAPI specifications are not available yet',
+      ],
+    ])('answers 400 to template %j and creates nothing', async (template, text) => {
+      const org = await t.factories.organization();
+      expectError(
+        await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { template }),
+        400,
+        text,
+      );
+      const rows: { n: number }[] = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM spaces WHERE organization_id = $1',
+        [org.id],
+      );
+      expect(rows[0].n).toBe(0);
+    });
+  });
+
+  describe('ContentWriter.commitOnPrimary', () => {
+    const writer = () => t.bindery.app.get(ContentWriter);
+    const insert = (id: string, title: string) => ({
+      operation: 'insert_page' as const,
+      id,
+      meta: { title },
+      document: { markdown: `# ${title}` },
+    });
+
+    it('commits, advances the primary and tells the listeners', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org, { empty: true });
+      const events: Omit<PrimaryMoved, 'manager'>[] = [];
+      t.bindery.app.get(PrimaryMovedListeners).register(({ manager: _, ...event }) => {
+        if (event.spaceId === created.id) events.push(event);
+      });
+      const result = await t.dataSource.transaction((manager) =>
+        writer().commitOnPrimary(manager, {
+          spaceId: created.id,
+          expectedRevisionId: created.revision,
+          authorId: org.owner.id,
+          type: 'edits',
+          changes: [insert('page-a', 'Alpha'), insert('page-b', 'Beta')],
+        }),
+      );
+      expect(result.previousRevisionId).toBe(created.revision);
+      expect((await primaryOf(created.id)).id).toBe(result.revision.id);
+      expect(events).toEqual([
+        { spaceId: created.id, fromRevision: created.revision, toRevision: result.revision.id },
+      ]);
+      expect(await pagesOf(created.id)).toEqual([
+        { id: 'page-a', path: 'alpha', title: 'Alpha', markdown: '# Alpha\n' },
+        { id: 'page-b', path: 'beta', title: 'Beta', markdown: '# Beta\n' },
+      ]);
+    });
+
+    it('answers 409 when the expected revision is not the primary', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
+      await expect(
+        t.dataSource.transaction((manager) =>
+          writer().commitOnPrimary(manager, {
+            spaceId: created.id,
+            expectedRevisionId: created.revision,
+            authorId: org.owner.id,
+            type: 'edits',
+            changes: [insert('late', 'Late')],
+          }),
+        ),
+      ).rejects.toMatchObject({ kind: 'conflict', code: 'SpaceContentMoved' } as DomainError);
+      expect(await revisionCount(created.id)).toBe(2);
+    });
+
+    it('answers 409 and keeps nothing when the primary moves during the commit', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
+      const other = (await primaryOf(created.id)).id;
+      await t.dataSource.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [
+        created.revision,
+        created.id,
+      ]);
+      const before = await revisionCount(created.id);
+      await expect(
+        t.dataSource.transaction((manager) =>
+          writer().commitOnPrimary(manager, {
+            spaceId: created.id,
+            expectedRevisionId: created.revision,
+            authorId: org.owner.id,
+            type: 'edits',
+            // Another writer moves the primary between the read and the compare-and-swap.
+            changes: async () => {
+              await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [
+                other,
+                created.id,
+              ]);
+              return [insert('racing', 'Racing')];
+            },
+          }),
+        ),
+      ).rejects.toMatchObject({ kind: 'conflict', code: 'SpaceContentMoved' } as DomainError);
+      expect(await revisionCount(created.id)).toBe(before);
+      expect((await primaryOf(created.id)).id).toBe(created.revision);
+    });
+
+    it('rejects an invalid change with a 400 and writes nothing', async () => {
+      const org = await t.factories.organization();
+      const created = await space(org);
+      await expect(
+        t.dataSource.transaction((manager) =>
+          writer().commitOnPrimary(manager, {
+            spaceId: created.id,
+            expectedRevisionId: created.revision,
+            authorId: org.owner.id,
+            type: 'edits',
+            changes: [insert('ok', 'Fine'), { operation: 'delete_page', page: 'missing' }],
+          }),
+        ),
+      ).rejects.toMatchObject({ kind: 'bad_request', code: 'InvalidChange' } as DomainError);
+      expect(await revisionCount(created.id)).toBe(1);
+    });
+  });
+});
