@@ -1,5 +1,5 @@
 import { listRouteAccess } from '../src/platform/auth/route-access';
-import { ROLES, type Role } from '../src/platform/policy/roles';
+import { atLeast, ROLES, type Role } from '../src/platform/policy/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms, listGitbookOperationIds } from './helpers/conformance';
@@ -64,6 +64,8 @@ interface Ctx {
   invite: string;
   /** A space at the organization root titled 'Handbook', granted to no one. */
   space: string;
+  /** The content of `space` (its first, only revision): that revision, and its one empty page. */
+  content: { revision: string; page: string; path: string };
   /** A collection at the organization root titled 'Guides', granted to no one; holds one space. */
   collection: string;
   /** A space and a collection at the root where `target` and `team` (no guest) hold edit. */
@@ -94,6 +96,12 @@ interface Operation {
   notFound?: string;
   /** The success status GitBook's spec declares, where the seed's differs (checked as that). */
   specStatus?: number;
+  /**
+   * The 404 message allowed callers get instead of a 2xx, for a route whose target cannot exist
+   * yet. It differs from `notFound` (what a caller that cannot see the space gets), which is what
+   * shows that the access check let the caller through.
+   */
+  absent?: string;
 }
 
 /** `organization:admin`, or a service rule only organization admins meet here. */
@@ -104,6 +112,8 @@ const anyRole = (caller: MemberCaller) => caller !== 'guest';
 const everyone = () => true;
 /** `create` in the organization: creating (or duplicating) content at its root. */
 const createAtRoot = (caller: MemberCaller) => caller === 'admin' || caller === 'create';
+/** `edit` on content that inherits the organization role: `edit` and up, no guest. */
+const editors = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'edit');
 /** Content granted to no guest: a guest cannot see it. */
 const guests = (caller: MemberCaller) => caller === 'guest';
 const SPACE_NOT_FOUND = 'Space not found.';
@@ -288,6 +298,75 @@ function permissionOperations(type: ContentType, route: string): Operation[] {
   ];
 }
 
+/**
+ * The reads of a space's content, current (`content`) and by revision (`revisions/:revisionId`),
+ * all declared space:view, on `space`'s one revision and its one page.
+ */
+function contentReadOperations(): Operation[] {
+  const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
+  // Nothing can put a file in a revision yet: a file id is not found for whoever may read the
+  // space ("File not found."), and the space itself is not found for the others.
+  const file = { ...access, absent: 'File not found.' };
+  const content = (ctx: Ctx) => `/v1/spaces/${ctx.space}/content`;
+  const revision = (ctx: Ctx) => `/v1/spaces/${ctx.space}/revisions/${ctx.content.revision}`;
+  const reads: [
+    name: string,
+    route: string,
+    path: (ctx: Ctx) => string,
+    more?: Partial<Operation>,
+  ][] = [
+    ['getCurrentRevision', '/content', content],
+    ['listPages', '/content/pages', (ctx) => `${content(ctx)}/pages`],
+    ['getPageById', '/content/page/:pageId', (ctx) => `${content(ctx)}/page/${ctx.content.page}`],
+    [
+      'getPageByPath',
+      '/content/path/*pagePath',
+      (ctx) => `${content(ctx)}/path/${ctx.content.path}`,
+    ],
+    ['listFiles', '/content/files', (ctx) => `${content(ctx)}/files`],
+    ['getFileById', '/content/files/:fileId', (ctx) => `${content(ctx)}/files/nope`, file],
+    ['listSpaceLinks', '/links', (ctx) => `/v1/spaces/${ctx.space}/links`],
+    [
+      'listPageLinksInSpace',
+      '/content/page/:pageId/links',
+      (ctx) => `${content(ctx)}/page/${ctx.content.page}/links`,
+    ],
+    [
+      'listSpaceFileBacklinks',
+      '/content/files/:fileId/backlinks',
+      (ctx) => `${content(ctx)}/files/nope/backlinks`,
+      file,
+    ],
+    ['getRevisionById', '/revisions/:revisionId', revision],
+    ['listPagesInRevisionById', '/revisions/:revisionId/pages', (ctx) => `${revision(ctx)}/pages`],
+    [
+      'getPageInRevisionById',
+      '/revisions/:revisionId/page/:pageId',
+      (ctx) => `${revision(ctx)}/page/${ctx.content.page}`,
+    ],
+    [
+      'getPageInRevisionByPath',
+      '/revisions/:revisionId/path/*pagePath',
+      (ctx) => `${revision(ctx)}/path/${ctx.content.path}`,
+    ],
+    ['listFilesInRevisionById', '/revisions/:revisionId/files', (ctx) => `${revision(ctx)}/files`],
+    [
+      'getFileInRevisionById',
+      '/revisions/:revisionId/files/:fileId',
+      (ctx) => `${revision(ctx)}/files/nope`,
+      file,
+    ],
+  ];
+  return reads.map(([name, route, path, more]): Operation => ({
+    name,
+    method: 'GET',
+    route: `/v1/spaces/:spaceId${route}`,
+    path,
+    ...access,
+    ...more,
+  }));
+}
+
 const OPERATIONS: Operation[] = [
   // Organization
   {
@@ -306,11 +385,12 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
+    // Declared organization:view; SearchService: a guest searches only the spaces granted to it.
     name: 'searchOrganizationContent',
     method: 'GET',
     route: `${ORG}/search`,
     path: (ctx) => `${org(ctx)}/search?query=docs`,
-    allowed: anyRole,
+    allowed: everyone,
   },
   {
     name: 'getOrganizationAgentInstructions',
@@ -510,6 +590,30 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
   ...permissionOperations('space', '/v1/spaces/:spaceId/permissions'),
+
+  // Space content: declared space:view (reads, search) or space:edit (templates)
+  ...contentReadOperations(),
+  {
+    // Replaces the pages with one empty page: each case applies it to its own space.
+    name: 'applyTemplateToSpace',
+    method: 'POST',
+    route: '/v1/spaces/:spaceId/content/template',
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/content/template`,
+    fresh: freshSpace,
+    body: () => ({ id: 'blank' }),
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    name: 'searchSpaceContent',
+    method: 'GET',
+    route: '/v1/spaces/:spaceId/search',
+    path: (ctx) => `/v1/spaces/${ctx.space}/search?query=docs`,
+    allowed: everyone,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
 
   // Invites
   {
@@ -760,19 +864,22 @@ interface Case {
   title: string;
   operation: Operation;
   caller: Caller;
-  expected: '2xx' | 403 | 404;
+  /** `absent`: 404 with the operation's `absent` message. */
+  expected: '2xx' | 403 | 404 | 'absent';
 }
 
 function expectedAnswer(operation: Operation, caller: Caller): Case['expected'] {
   if (caller === 'stranger' || operation.hiddenFrom?.(caller)) return operation.unseen ?? 404;
-  return operation.allowed(caller) ? '2xx' : 403;
+  if (!operation.allowed(caller)) return 403;
+  return operation.absent ? 'absent' : '2xx';
 }
 
 const CASES: Case[] = OPERATIONS.flatMap((operation) =>
   CALLERS.map((caller): Case => {
     const expected = expectedAnswer(operation, caller);
+    const answer = expected === 'absent' ? `404 ${operation.absent}` : expected;
     return {
-      title: `${operation.method} ${operation.route} (${operation.name}) as ${caller} → ${expected}`,
+      title: `${operation.method} ${operation.route} (${operation.name}) as ${caller} → ${answer}`,
       operation,
       caller,
       expected,
@@ -780,9 +887,15 @@ const CASES: Case[] = OPERATIONS.flatMap((operation) =>
   }),
 );
 
-/** The route template as a pattern matching its concrete paths (query string allowed). */
+/**
+ * The route template as a pattern matching its concrete paths (query string allowed): `:name`
+ * is one segment, `*name` (a wildcard) one or more.
+ */
 function routePattern(route: string): RegExp {
-  const escaped = route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/?]+');
+  const escaped = route
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:\w+/g, '[^/?]+')
+    .replace(/\\\*\w+/g, '[^?]+');
   return new RegExp(`^${escaped}(\\?.*)?$`);
 }
 
@@ -826,6 +939,8 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       .expect(201);
     const linkInvite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
     const space = await client.post(`${base}/spaces`, { title: 'Handbook' }).expect(201);
+    const content = await client.get(`/v1/spaces/${space.body.id}/content`).expect(200);
+    const [page] = content.body.pages as { id: string; path: string }[];
     const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
     await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
 
@@ -840,6 +955,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       saml: saml.body.id as string,
       invite: linkInvite.body.id as string,
       space: space.body.id as string,
+      content: { revision: content.body.id as string, page: page.id, path: page.path },
       collection: collection.body.id as string,
       granted: {
         space: await freshGranted(shared, 'space'),
@@ -877,6 +993,12 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
           operation.name,
         );
       }
+    } else if (expected === 'absent') {
+      // GitBook's spec declares no 404 for these operations: the body is checked as ours.
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: { error: { code: 404, message: operation.absent } },
+      });
     } else if (expected === 403) {
       expect({ status: res.status, body: res.body }).toEqual({
         status: 403,

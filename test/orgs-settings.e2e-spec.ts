@@ -321,11 +321,17 @@ describe('organization settings and search', () => {
       expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining(field) } });
     });
 
-    it('answers 403 to a guest', async () => {
+    it('lets a guest search, finding only the spaces granted to it', async () => {
       const org = await t.factories.organization();
+      await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Hidden', template: { id: 'product-docs' } })
+        .expect(201);
       const guest = await t.factories.asMember(org, null);
-      const res = await guest.get(`/v1/orgs/${org.id}/search?query=a`).expect(403);
-      expect(res.body.error.code).toBe(403);
+      const res = await guest.get(`/v1/orgs/${org.id}/search?query=faq`).expect(200);
+      expect(res.body.items).toEqual([]);
+      const member = await t.factories.asMember(org, 'read');
+      const found = await member.get(`/v1/orgs/${org.id}/search?query=faq`).expect(200);
+      expect(found.body.items).toHaveLength(1);
     });
 
     it('answers 404 for an unknown organization and for a member of another one', async () => {

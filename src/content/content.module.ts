@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsPresenter } from '../orgs/organizations.presenter';
+import { SpacesPresenter } from '../spaces/spaces.presenter';
 import { ContentEngine } from './content-engine';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
+import { LinksController } from './links/links.controller';
+import { LinksPresenter } from './links/links.presenter';
+import { LinksService } from './links/links.service';
 import { ContentReader } from './reads/content-reader';
 import { ContentPresenter } from './reads/content.presenter';
 import { SpaceContentController } from './reads/space-content.controller';
@@ -19,10 +24,18 @@ import { SpaceTemplatesController } from './writes/space-templates.controller';
 /** Writes on the primary revision (src/content/writes). */
 const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
 
+/** Links of a revision (src/content/links); locations embed organizations and spaces. */
+const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
+
 /** The content engine: revisions and the immutable objects they are made of; content search. */
 @Module({
   imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection])],
-  controllers: [SearchController, SpaceContentController, SpaceTemplatesController],
+  controllers: [
+    SearchController,
+    SpaceContentController,
+    SpaceTemplatesController,
+    LinksController,
+  ],
   providers: [
     ContentEngine,
     SearchIndexer,
@@ -31,6 +44,7 @@ const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
     ContentReader,
     ContentPresenter,
     ...WRITES,
+    ...LINKS,
   ],
   exports: [
     ContentEngine,

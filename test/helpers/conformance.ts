@@ -88,10 +88,37 @@ export function listGitbookOperationIds(): string[] {
 // Spec lookup
 
 function loadSpec(): OpenApiDocument {
-  cachedSpec ??= JSON.parse(
+  if (cachedSpec) return cachedSpec;
+  const spec = JSON.parse(
     readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'),
   ) as OpenApiDocument;
+  relaxEmptyDocument(spec);
+  cachedSpec = spec;
   return cachedSpec;
+}
+
+/**
+ * Spec defect: `Document` (mixed into every document page with `allOf`) is
+ * `oneOf: [{markdown}, {document}, Empty]`, where Empty is `{ properties: {},
+ * additionalProperties: false }`. Read literally, Empty forbids the page's own properties
+ * (`id`, `title`, …), so no page without a body (every page of a listing, an empty page)
+ * can conform, although GitBook sends exactly such pages. The one thing relaxed: the Empty
+ * variant is read as "has neither `markdown` nor `document`". Pages with a body are still
+ * checked against the first two variants, unchanged.
+ */
+function relaxEmptyDocument(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<string, { oneOf?: JsonObject[] }>;
+  const variants = schemas.Document?.oneOf;
+  const index = variants?.findIndex((variant) => variant.title === 'Empty') ?? -1;
+  if (!variants || index < 0 || variants[index].additionalProperties !== false) {
+    // Fail loudly when a new spec version fixes or reshapes Document: drop or revisit this patch.
+    throw new Error("GitBook's Document schema changed: revisit relaxEmptyDocument()");
+  }
+  variants[index] = {
+    type: 'object',
+    title: 'Empty',
+    not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] },
+  };
 }
 
 function loadOperations(): Map<string, LocatedOperation> {

@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { OrganizationResponse } from '../../../orgs/dto/organization.response';
+import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
+import { SpaceResponse } from '../../../spaces/dto/space.response';
+import { RevisionFileResponse, RevisionPageResponse } from '../../reads/dto/content.response';
+import { LINK_STATUSES, type LinkStatus } from '../link-analysis';
+
+export class ListLinksQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    enum: LINK_STATUSES,
+    description:
+      'Only links with this status: `ok`, `broken` (the target does not exist in the ' +
+      'revision) or `in-app` (a URL pointing into the app).',
+  })
+  @IsOptional()
+  @IsIn(LINK_STATUSES)
+  status?: LinkStatus;
+}
+
+export class ContentLocationInPageResponse {
+  @ApiProperty({ enum: ['anchor', 'node'] }) type!: 'anchor' | 'node';
+  @ApiPropertyOptional({ description: 'The anchor within the page (`type: anchor`).' })
+  anchor?: string;
+  @ApiPropertyOptional({ description: 'The key of the node within the page (`type: node`).' })
+  node?: string;
+}
+
+/**
+ * GitBook's `ContentLocation`, one class for the variants Bindery sends (by `kind`): `page`
+ * (`organization`, `space`, `page`, `internalLocation?`), `file` (`organization`, `space`,
+ * `file`) and `url` (`url`).
+ */
+export class ContentLocationResponse {
+  @ApiProperty({ enum: ['page', 'file', 'url'] }) kind!: 'page' | 'file' | 'url';
+  @ApiPropertyOptional({ type: OrganizationResponse }) organization?: OrganizationResponse;
+  @ApiPropertyOptional({ type: SpaceResponse }) space?: SpaceResponse;
+  @ApiPropertyOptional({
+    type: RevisionPageResponse,
+    description: 'The page, without its subpages (`pages` is empty).',
+  })
+  page?: RevisionPageResponse;
+  @ApiPropertyOptional({ type: ContentLocationInPageResponse })
+  internalLocation?: ContentLocationInPageResponse;
+  @ApiPropertyOptional({ type: RevisionFileResponse }) file?: RevisionFileResponse;
+  @ApiPropertyOptional() url?: string;
+}
+
+/** GitBook's `ContentReferenceUsage`: a link target and where it is referenced. */
+export class ContentReferenceUsageResponse {
+  @ApiProperty({ enum: LINK_STATUSES }) status!: LinkStatus;
+  @ApiProperty({ enum: ['reference', 'dependsOn'] }) relation!: 'reference' | 'dependsOn';
+  @ApiPropertyOptional({
+    type: ContentLocationResponse,
+    description:
+      'The target; absent when it cannot be shown: a page or file missing from the revision, ' +
+      'or content outside the space (another space, a user, a collection, an OpenAPI spec).',
+  })
+  targetReference?: ContentLocationResponse;
+  @ApiProperty({
+    type: [ContentLocationResponse],
+    description: 'The pages (and nodes within them) where the target is referenced.',
+  })
+  locationReferences!: ContentLocationResponse[];
+}
+
+class BrokenLinksStats {
+  @ApiProperty({ description: 'Count of broken links.' }) total!: number;
+}
+
+export class ContentReferencesStatsResponse {
+  @ApiProperty({ description: 'Count of links (all statuses).' }) total!: number;
+  @ApiProperty({ type: BrokenLinksStats }) broken!: BrokenLinksStats;
+}
+
+class NextLinksPage {
+  @ApiProperty({ description: 'Pass as the `page` query parameter to fetch the next page.' })
+  page!: string;
+}
+
+export class ContentReferencesPageResponse {
+  @ApiProperty({ type: [ContentReferenceUsageResponse] }) items!: ContentReferenceUsageResponse[];
+  @ApiProperty({ description: 'Number of links in the list (after the status filter).' })
+  count!: number;
+  @ApiPropertyOptional({ type: NextLinksPage, description: 'Absent on the last page.' })
+  next?: NextLinksPage;
+  @ApiProperty({
+    type: ContentReferencesStatsResponse,
+    description: 'Counts over every link of the listing, whatever the status filter.',
+  })
+  stats!: ContentReferencesStatsResponse;
+}

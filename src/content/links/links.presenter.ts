@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { OrganizationsPresenter } from '../../orgs/organizations.presenter';
+import type { Page } from '../../platform/pagination/page';
+import { SpacesPresenter } from '../../spaces/spaces.presenter';
+import { ContentPresenter, type ContentView } from '../reads/content.presenter';
+import type {
+  ContentLocationResponse,
+  ContentReferencesPageResponse,
+  ContentReferenceUsageResponse,
+} from './dto/links.dto';
+import type { LinkLocation, LinkUsage } from './link-analysis';
+import type { BacklinksListing, LinksListing, LinksScope } from './links.service';
+
+/** What every location of a response embeds, built once per response. */
+interface Context {
+  scope: LinksScope;
+  base: Pick<ContentLocationResponse, 'organization' | 'space'>;
+  view: ContentView;
+}
+
+/**
+ * GitBook's `ContentReferenceUsage` and `ContentLocation` shapes. Locations embed the full
+ * Organization, Space and RevisionPage (without subpages) or RevisionFile objects, as 0.146.0
+ * requires.
+ */
+@Injectable()
+export class LinksPresenter {
+  constructor(
+    private readonly organizations: OrganizationsPresenter,
+    private readonly spaces: SpacesPresenter,
+    private readonly content: ContentPresenter,
+  ) {}
+
+  links(listing: LinksListing): ContentReferencesPageResponse {
+    const context = this.context(listing.scope);
+    return {
+      items: listing.page.items.map((usage) => this.usage(usage, context)),
+      count: listing.page.count,
+      ...(listing.page.next ? { next: listing.page.next } : {}),
+      stats: listing.stats,
+    };
+  }
+
+  backlinks(listing: BacklinksListing): Page<ContentLocationResponse> {
+    const context = this.context(listing.scope);
+    return {
+      ...listing.page,
+      items: listing.page.items.map((page) => this.pageLocation(page, context)),
+    };
+  }
+
+  private context(scope: LinksScope): Context {
+    const { space } = scope;
+    return {
+      scope,
+      base: {
+        organization: this.organizations.present(scope.organization, scope.organizationRole),
+        space: this.spaces.present(space.entity, space.role),
+      },
+      view: {
+        organizationId: space.entity.organizationId,
+        spaceId: space.id,
+        revisionId: null,
+        metadata: true,
+      },
+    };
+  }
+
+  private usage(usage: LinkUsage, context: Context): ContentReferenceUsageResponse {
+    const target = this.target(usage, context);
+    return {
+      status: usage.status,
+      relation: usage.relation,
+      ...(target ? { targetReference: target } : {}),
+      locationReferences: usage.locations.map((location) =>
+        this.pageLocation(location.page, context, location),
+      ),
+    };
+  }
+
+  private target(usage: LinkUsage, context: Context): ContentLocationResponse | undefined {
+    const target = usage.target;
+    switch (target.kind) {
+      case 'url':
+        return { kind: 'url', url: target.url };
+      case 'page':
+        return target.exists ? this.pageLocation(target.page, context) : undefined;
+      case 'anchor':
+        return target.pageExists
+          ? {
+              ...this.pageLocation(target.page, context),
+              internalLocation: { type: 'anchor', anchor: target.anchor },
+            }
+          : undefined;
+      case 'file': {
+        const file = context.scope.links.files.get(target.file);
+        return file
+          ? { kind: 'file', ...context.base, file: this.content.file(file, context.view) }
+          : undefined;
+      }
+      case 'reusable-content':
+      case 'other':
+        return undefined;
+    }
+  }
+
+  private pageLocation(
+    pageId: string,
+    context: Context,
+    location?: LinkLocation,
+  ): ContentLocationResponse {
+    const tree = context.scope.links.pages.get(pageId);
+    if (!tree) throw new Error(`Page ${pageId} is not in the revision's links`);
+    return {
+      kind: 'page',
+      ...context.base,
+      page: this.content.page({ ...tree, pages: [] }, context.view),
+      ...(location?.node !== undefined
+        ? { internalLocation: { type: 'node', node: location.node } }
+        : {}),
+    };
+  }
+}

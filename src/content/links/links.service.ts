@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { DataSource } from 'typeorm';
+import { Organization } from '../../orgs/entities/organization.entity';
+import { organizationRole } from '../../orgs/organization-role';
+import { AppConfig } from '../../platform/config/app-config';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
+import type { Page } from '../../platform/pagination/page';
+import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
+import type { Role } from '../../platform/policy/roles';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { ContentEngine } from '../content-engine';
+import type { JSONDocument } from '../documents/document';
+import { BatchedObjectStore } from '../reads/batched-object-store';
+import { ContentReader, type FileObject, type PageTree } from '../reads/content-reader';
+import { getRequired, type ObjectStore } from '../tree/object-store';
+import {
+  asContentRef,
+  documentAnchors,
+  documentReferences,
+  type DocumentReference,
+} from './document-references';
+import {
+  analyzeLinks,
+  fileBacklinks,
+  linkStats,
+  pageLinks,
+  type LinkedPage,
+  type LinkStats,
+  type LinkStatus,
+  type LinkUsage,
+} from './link-analysis';
+
+/** Revisions whose links are kept in memory (they never change: a revision is immutable). */
+export const LINKS_CACHE_REVISIONS = 64;
+/** Bound on what the cache holds, counted in pages + references. */
+export const LINKS_CACHE_SIZE = 500_000;
+
+/** The links of one revision, with the pages and files they are presented with. */
+export interface RevisionLinks {
+  revisionId: string;
+  usages: LinkUsage[];
+  /** Every page of the revision by id (with its subpages, as read). */
+  pages: Map<string, PageTree>;
+  files: Map<string, FileObject>;
+}
+
+/** Who is asking and about what: enough to present locations (organization, space, pages). */
+export interface LinksScope {
+  space: SpaceAccess;
+  organization: Organization;
+  organizationRole: Role | null;
+  links: RevisionLinks;
+}
+
+export interface LinksListing {
+  scope: LinksScope;
+  page: Page<LinkUsage>;
+  stats: LinkStats;
+}
+
+export interface BacklinksListing {
+  scope: LinksScope;
+  page: Page<string>;
+}
+
+/**
+ * Links of a space's primary revision: every reference its pages make, resolved in the
+ * revision and classified `ok`, `broken` or `in-app` (REFERENCE §7 "Link item"). Worked out
+ * once per revision and kept by revision id.
+ */
+@Injectable()
+export class LinksService {
+  private readonly store: ObjectStore;
+  private readonly cache = new LRUCache<string, RevisionLinks>({
+    max: LINKS_CACHE_REVISIONS,
+    maxSize: LINKS_CACHE_SIZE,
+    sizeCalculation: (links) =>
+      Math.max(1, links.pages.size + links.usages.reduce((n, u) => n + u.locations.length, 0)),
+  });
+  private readonly inFlight = new Map<string, Promise<RevisionLinks>>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    engine: ContentEngine,
+    private readonly reader: ContentReader,
+    private readonly config: AppConfig,
+  ) {
+    this.store = new BatchedObjectStore(dataSource.manager, (kind, data) =>
+      engine.put(dataSource.manager, kind, data),
+    );
+  }
+
+  /** `listSpaceLinks`: every link of the primary revision. */
+  async spaceLinks(
+    space: SpaceAccess,
+    userId: string,
+    query: { status?: LinkStatus; page?: string; limit?: number },
+  ): Promise<LinksListing> {
+    const scope = await this.scope(space, userId);
+    return { scope, ...listing(scope.links.usages, query) };
+  }
+
+  /** `listPageLinksInSpace`: the links found on one page; 404 for an unknown page. */
+  async pageLinks(
+    space: SpaceAccess,
+    userId: string,
+    pageId: string,
+    query: { status?: LinkStatus; page?: string; limit?: number },
+  ): Promise<LinksListing> {
+    const scope = await this.scope(space, userId);
+    if (!scope.links.pages.has(pageId)) throw notFound('Page');
+    return { scope, ...listing(pageLinks(scope.links.usages, pageId), query) };
+  }
+
+  /** `listSpaceFileBacklinks`: the pages that reference a file; 404 for an unknown file. */
+  async fileBacklinks(
+    space: SpaceAccess,
+    userId: string,
+    fileId: string,
+    query: { page?: string; limit?: number },
+  ): Promise<BacklinksListing> {
+    const scope = await this.scope(space, userId);
+    if (!scope.links.files.has(fileId)) throw notFound('File');
+    const pages = fileBacklinks(scope.links.usages, fileId);
+    return { scope, page: paginate(pages, query, 'backlinks') };
+  }
+
+  /** The links of a revision of `spaceId`, from the cache or worked out. */
+  async revisionLinks(spaceId: string, revisionId: string): Promise<RevisionLinks> {
+    const cached = this.cache.get(revisionId);
+    if (cached) return cached;
+    let pending = this.inFlight.get(revisionId);
+    if (!pending) {
+      pending = this.compute(spaceId, revisionId).finally(() => this.inFlight.delete(revisionId));
+      this.inFlight.set(revisionId, pending);
+    }
+    const links = await pending;
+    this.cache.set(revisionId, links);
+    return links;
+  }
+
+  private async scope(space: SpaceAccess, userId: string): Promise<LinksScope> {
+    const manager = this.dataSource.manager;
+    const [links, organization, role] = await Promise.all([
+      this.revisionLinks(space.id, space.entity.revisionId),
+      manager.findOneByOrFail(Organization, { id: space.entity.organizationId }),
+      organizationRole(manager, space.entity.organizationId, userId),
+    ]);
+    return { space, organization, organizationRole: role ?? null, links };
+  }
+
+  private async compute(spaceId: string, revisionId: string): Promise<RevisionLinks> {
+    const read = await this.reader.readRevision(spaceId, revisionId);
+    const [trees, files, reusable] = await Promise.all([
+      this.reader.listPages(read),
+      this.reader.listAllFiles(read),
+      Promise.all(
+        read.root.reusableContents.map((hash) => getRequired<{ id: string }>(this.store, hash)),
+      ),
+    ]);
+    const ordered: PageTree[] = [];
+    const walk = (level: PageTree[]) => {
+      for (const tree of level) {
+        ordered.push(tree);
+        walk(tree.pages);
+      }
+    };
+    walk(trees);
+    // Every document in one query (the store batches the reads issued together).
+    const documents = await Promise.all(
+      ordered.map(({ node }) =>
+        node.type === 'document' && node.document !== null
+          ? getRequired<JSONDocument>(this.store, node.document)
+          : Promise.resolve(null),
+      ),
+    );
+    const pages: LinkedPage[] = ordered.map(({ node, path }, i) => {
+      const document = documents[i];
+      const references: DocumentReference[] = document ? documentReferences(document) : [];
+      const target = node.type === 'link' ? asContentRef(node.meta.target) : undefined;
+      if (target) references.unshift({ ref: target, relation: 'reference' });
+      return {
+        id: node.id,
+        path,
+        anchors: document ? documentAnchors(document) : new Set<string>(),
+        references,
+      };
+    });
+    const usages = analyzeLinks({
+      spaceId,
+      appUrl: this.config.appUrl,
+      pages,
+      fileIds: new Set(files.map((file) => file.id)),
+      reusableContentIds: new Set(reusable.map((content) => content.id)),
+    });
+    return {
+      revisionId,
+      usages,
+      pages: new Map(ordered.map((tree) => [tree.node.id, tree])),
+      files: new Map(files.map((file) => [file.id, file])),
+    };
+  }
+}
+
+function listing(
+  usages: LinkUsage[],
+  query: { status?: LinkStatus; page?: string; limit?: number },
+): { page: Page<LinkUsage>; stats: LinkStats } {
+  const filtered = query.status ? usages.filter((usage) => usage.status === query.status) : usages;
+  return {
+    page: paginate(filtered, query, `links:${query.status ?? ''}`),
+    stats: linkStats(usages),
+  };
+}
+
+/** A slice of a derived list; the cursor is the offset (lists are stable per revision). */
+function paginate<T>(
+  items: T[],
+  query: { page?: string; limit?: number },
+  fingerprint: string,
+): Page<T> {
+  const start = query.page ? decodeCursor(query.page, fingerprint, 1)[0] : 0;
+  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) {
+    throw invalidInput('page is not a valid page identifier for this list.');
+  }
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const end = start + limit;
+  return {
+    items: items.slice(start, end),
+    count: items.length,
+    ...(end < items.length ? { next: { page: encodeCursor([end], fingerprint) } } : {}),
+  };
+}
