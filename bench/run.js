@@ -1,5 +1,4 @@
 'use strict';
-/* global fetch, AbortSignal */
 /**
  * `npm run bench`: Bindery against a bare Express + pg baseline (bench/baseline.js) on the
  * same database. See bench/README.md.
@@ -8,20 +7,29 @@
  * PGlite in this process), BENCH_DURATION (seconds per measured run, default 10),
  * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 5).
  */
-const { execFileSync, spawn } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { URL } = require('node:url');
+const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
-
-const ROOT = path.join(__dirname, '..');
-const RESULTS_DIR = path.join(__dirname, 'results');
-const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const {
+  RESULTS_DIR,
+  BINDERY_MAIN,
+  positiveNumber,
+  log,
+  sleep,
+  cleanups,
+  runMain,
+  createPostgresDatabase,
+  startEmbeddedDatabase,
+  startChild,
+  waitForHealth,
+  cpuSeconds,
+  freePort,
+  api,
+  expectOk,
+} = require('./lib');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
@@ -42,38 +50,6 @@ const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 25;
 const SETTLE_MS = 1000;
 
-function positiveNumber(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number (got ${raw})`);
-  return value;
-}
-
-const log = (message) => process.stdout.write(`${message}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Cleanup steps, run last-in first-out on success, error and Ctrl-C. */
-const cleanups = [];
-let interrupted = false;
-let cleaning;
-function runCleanups() {
-  cleaning ??= (async () => {
-    while (cleanups.length) {
-      const step = cleanups.pop();
-      try {
-        await step();
-      } catch (error) {
-        process.stderr.write(
-          `cleanup: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-      }
-    }
-  })();
-  return cleaning;
-}
-
 async function main() {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -81,7 +57,11 @@ async function main() {
   // 1. Database.
   const database = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
-    : await startEmbeddedDatabase();
+    : await startEmbeddedDatabase(
+        'embedded PGlite (in memory, served from this bench process): every query of both targets ' +
+          'is serialized through one WASM engine that also shares a CPU with the load generator; ' +
+          'compare ratios, not absolute numbers. Set DATABASE_URL for a real PostgreSQL run',
+      );
   log(`Database: ${database.description}`);
 
   // 2. Bindery.
@@ -185,166 +165,7 @@ async function main() {
   log(`\nResults: ${resultsFile}`);
 }
 
-// ---------------------------------------------------------------- database
-
-async function createPostgresDatabase(serverUrl) {
-  const name = `bindery_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  cleanups.push(async () => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      log(`Dropped database ${name}`);
-    } finally {
-      await client.end();
-    }
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    kind: 'postgresql',
-    name,
-    url: url.toString(),
-    description: `PostgreSQL at ${url.host}, fresh database ${name} (dropped at the end)`,
-  };
-}
-
-async function startEmbeddedDatabase() {
-  const { PGlite } = require('@electric-sql/pglite');
-  const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
-  const db = await PGlite.create();
-  cleanups.push(() => db.close());
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 40 });
-  await server.start();
-  cleanups.push(() => server.stop());
-  return {
-    kind: 'embedded',
-    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    description:
-      'embedded PGlite (in memory, served from this bench process): every query of both targets ' +
-      'is serialized through one WASM engine that also shares a CPU with the load generator; ' +
-      'compare ratios, not absolute numbers. Set DATABASE_URL for a real PostgreSQL run',
-  };
-}
-
-// ---------------------------------------------------------------- child processes
-
-function startChild(name, args, logFile, env) {
-  if (interrupted) throw new Error(`interrupted: not starting ${name}`);
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', out, out],
-  });
-  fs.closeSync(out);
-  child.logFile = logFile;
-  child.exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  child.once('error', (error) => process.stderr.write(`${name}: ${error.message}\n`));
-  cleanups.push(() => stopChild(name, child));
-  return child;
-}
-
-async function stopChild(name, child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => {
-    process.stderr.write(`${name} did not stop within 5 s of SIGTERM: SIGKILL\n`);
-    child.kill('SIGKILL');
-  }, 5000);
-  await child.exited;
-  clearTimeout(timer);
-}
-
-async function waitForHealth(child, url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await sleep(100); // let the last lines reach the log
-      throw new Error(
-        `${url}: the process exited (${child.exitCode ?? child.signalCode}) before answering. ` +
-          `End of ${child.logFile}:\n${tail(child.logFile)}`,
-      );
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      if (response.status === 200) return;
-      last = `HTTP ${response.status}`;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await sleep(250);
-  }
-  throw new Error(
-    `${url} did not answer 200 within ${timeoutMs / 1000} s (last: ${last}). ` +
-      `End of ${child.logFile}:\n${tail(child.logFile)}`,
-  );
-}
-
-function tail(file, lines = 20) {
-  try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-/** User + system CPU seconds a process has used so far (Linux /proc), or null elsewhere. */
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
-  } catch {
-    return null;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 // ---------------------------------------------------------------- seed
-
-async function api(baseUrl, method, pathname, token, body, expected) {
-  const response = await fetch(`${baseUrl}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status !== expected) {
-    throw new Error(
-      `${method} ${pathname}: expected ${expected}, got ${response.status}: ${text.slice(0, 500)}`,
-    );
-  }
-  return JSON.parse(text);
-}
 
 async function seedData(baseUrl, adminToken) {
   const run = randomBytes(3).toString('hex');
@@ -400,16 +221,6 @@ async function seedData(baseUrl, adminToken) {
 }
 
 // ---------------------------------------------------------------- load
-
-async function expectOk(name, url, headers) {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  if (response.status !== 200) {
-    throw new Error(
-      `${name} (${url}) answered ${response.status} instead of 200: ${text.slice(0, 500)}`,
-    );
-  }
-}
 
 function load(url, headers, duration) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration, method: 'GET' });
@@ -512,25 +323,4 @@ function printReport(report) {
 
 // ---------------------------------------------------------------- entry point
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    interrupted = true;
-    process.stderr.write(`\n${signal}: cleaning up…\n`);
-    runCleanups().finally(() => process.exit(130));
-  });
-}
-
-(async () => {
-  let failed = false;
-  try {
-    await main();
-  } catch (error) {
-    failed = true;
-    process.stderr.write(
-      `\nbench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-  } finally {
-    await runCleanups();
-  }
-  if (!interrupted) process.exit(failed ? 1 : 0);
-})();
+runMain(main);

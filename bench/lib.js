@@ -1,0 +1,272 @@
+'use strict';
+/* global fetch, AbortSignal */
+/**
+ * Helpers shared by the benchmarks (run.js, content.js): a throwaway database (PostgreSQL or
+ * embedded PGlite), child processes, cleanup on success, error and Ctrl-C, API calls.
+ */
+const { execFileSync, spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { URL } = require('node:url');
+const { Client } = require('pg');
+
+const ROOT = path.join(__dirname, '..');
+const RESULTS_DIR = path.join(__dirname, 'results');
+const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+
+function positiveNumber(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number (got ${raw})`);
+  return value;
+}
+
+const log = (message) => process.stdout.write(`${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cleanup steps, run last-in first-out on success, error and Ctrl-C. */
+const cleanups = [];
+let interrupted = false;
+let cleaning;
+function runCleanups() {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const step = cleanups.pop();
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(
+          `cleanup: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+    }
+  })();
+  return cleaning;
+}
+
+/** Runs `main`, then the cleanups; on SIGINT/SIGTERM, the cleanups then exit 130. */
+function runMain(main) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      interrupted = true;
+      process.stderr.write(`\n${signal}: cleaning up…\n`);
+      runCleanups().finally(() => process.exit(130));
+    });
+  }
+  (async () => {
+    let failed = false;
+    try {
+      await main();
+    } catch (error) {
+      failed = true;
+      // After Ctrl-C, main fails as the cleanups close what it was using: not worth a report.
+      if (!interrupted)
+        process.stderr.write(
+          `\nbench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+    } finally {
+      await runCleanups();
+    }
+    if (!interrupted) process.exit(failed ? 1 : 0);
+  })();
+}
+
+function checkInterrupted(what) {
+  if (interrupted) throw new Error(`interrupted: not ${what}`);
+}
+
+// ---------------------------------------------------------------- database
+
+async function createPostgresDatabase(serverUrl) {
+  const name = `bindery_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  cleanups.push(async () => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      log(`Dropped database ${name}`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgresql',
+    name,
+    url: url.toString(),
+    description: `PostgreSQL at ${url.host}, fresh database ${name} (dropped at the end)`,
+  };
+}
+
+async function startEmbeddedDatabase(description) {
+  const { PGlite } = require('@electric-sql/pglite');
+  const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
+  const db = await PGlite.create();
+  cleanups.push(() => db.close());
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 40 });
+  await server.start();
+  cleanups.push(() => server.stop());
+  return {
+    kind: 'embedded',
+    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    description,
+  };
+}
+
+// ---------------------------------------------------------------- child processes
+
+function startChild(name, args, logFile, env) {
+  checkInterrupted(`starting ${name}`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  child.logFile = logFile;
+  child.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  child.once('error', (error) => process.stderr.write(`${name}: ${error.message}\n`));
+  cleanups.push(() => stopChild(name, child));
+  return child;
+}
+
+async function stopChild(name, child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    process.stderr.write(`${name} did not stop within 5 s of SIGTERM: SIGKILL\n`);
+    child.kill('SIGKILL');
+  }, 5000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+async function waitForHealth(child, url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await sleep(100); // let the last lines reach the log
+      throw new Error(
+        `${url}: the process exited (${child.exitCode ?? child.signalCode}) before answering. ` +
+          `End of ${child.logFile}:\n${tail(child.logFile)}`,
+      );
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `${url} did not answer 200 within ${timeoutMs / 1000} s (last: ${last}). ` +
+      `End of ${child.logFile}:\n${tail(child.logFile)}`,
+  );
+}
+
+function tail(file, lines = 20) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** User + system CPU seconds a process has used so far (Linux /proc), or null elsewhere. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  } catch {
+    return null;
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- HTTP
+
+async function api(baseUrl, method, pathname, token, body, expected) {
+  const response = await fetch(`${baseUrl}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== expected) {
+    throw new Error(
+      `${method} ${pathname}: expected ${expected}, got ${response.status}: ${text.slice(0, 500)}`,
+    );
+  }
+  return JSON.parse(text);
+}
+
+async function expectOk(name, url, headers) {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  if (response.status !== 200) {
+    throw new Error(
+      `${name} (${url}) answered ${response.status} instead of 200: ${text.slice(0, 500)}`,
+    );
+  }
+  return text;
+}
+
+module.exports = {
+  ROOT,
+  RESULTS_DIR,
+  BINDERY_MAIN,
+  positiveNumber,
+  log,
+  sleep,
+  cleanups,
+  runCleanups,
+  runMain,
+  checkInterrupted,
+  createPostgresDatabase,
+  startEmbeddedDatabase,
+  startChild,
+  stopChild,
+  waitForHealth,
+  tail,
+  cpuSeconds,
+  freePort,
+  api,
+  expectOk,
+};
