@@ -5,6 +5,8 @@ import { SpacesPresenter } from '../spaces/spaces.presenter';
 import { ContentEngine } from './content-engine';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
+import { FileDownloads } from './files/file-downloads';
+import { FilesController } from './files/files.controller';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
 import { LinksService } from './links/links.service';
@@ -35,6 +37,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     SpaceContentController,
     SpaceTemplatesController,
     LinksController,
+    FilesController,
   ],
   providers: [
     ContentEngine,
@@ -43,6 +46,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     SearchService,
     ContentReader,
     ContentPresenter,
+    FileDownloads,
     ...WRITES,
     ...LINKS,
   ],
@@ -52,6 +56,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     SearchService,
     ContentReader,
     ContentPresenter,
+    FileDownloads,
     ...WRITES,
   ],
 })

@@ -9,6 +9,7 @@ import { createTestApp, TestApp } from '../helpers/app';
  */
 const EXPECTED = [
   'GET /health -> public',
+  'GET /v1/files/sha256/:digest -> public',
   'GET /v1/admin/users -> instance administrator',
   'POST /v1/admin/users -> instance administrator',
   'PATCH /v1/admin/users/:userId -> instance administrator',

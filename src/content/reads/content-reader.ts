@@ -51,6 +51,8 @@ export interface FileObject {
   name: string;
   contentType: string;
   size: number;
+  /** SHA-256 of the bytes (see FileNode); absent on files whose bytes Bindery does not hold. */
+  blob?: string;
   dimensions?: { width: number; height: number };
   git?: { oid: string; path: string };
   [key: string]: unknown;

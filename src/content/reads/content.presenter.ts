@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UrlBuilder } from '../../platform/urls/url-builder';
+import { FileDownloads } from '../files/file-downloads';
 import type { FileObject, PageBody, PageTree, ReadRevision } from './content-reader';
 import type {
   PageLayoutResponse,
@@ -38,7 +39,10 @@ const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 /** GitBook's `Revision`, `RevisionPage` (four variants) and `RevisionFile` shapes. */
 @Injectable()
 export class ContentPresenter {
-  constructor(private readonly urls: UrlBuilder) {}
+  constructor(
+    private readonly urls: UrlBuilder,
+    private readonly downloads: FileDownloads,
+  ) {}
 
   revision(
     read: ReadRevision,
@@ -139,11 +143,13 @@ export class ContentPresenter {
       id: file.id,
       name: file.name,
       contentType: file.contentType,
-      // Served by Bindery once files can be uploaded (signed, expiring; see DESIGN.md).
+      // Bytes Bindery holds are served by Bindery (signed, expiring); others keep their URL.
       downloadURL:
-        typeof file.downloadURL === 'string'
-          ? file.downloadURL
-          : this.urls.api('spaces', view.spaceId, 'content', 'files', file.id),
+        typeof file.blob === 'string'
+          ? this.downloads.url({ blob: file.blob, name: file.name, contentType: file.contentType })
+          : typeof file.downloadURL === 'string'
+            ? file.downloadURL
+            : this.urls.api('spaces', view.spaceId, 'content', 'files', file.id),
       size: file.size,
       ...(file.dimensions ? { dimensions: file.dimensions } : {}),
       ...(file.git && view.metadata ? { git: file.git } : {}),

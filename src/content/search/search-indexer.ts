@@ -3,19 +3,9 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { ContentEngine } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
-import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
-import { flatten, pagePaths } from '../tree/read';
+import { CachedObjectStore } from '../tree/object-store';
 import { documentSections } from './document-sections';
-import type { PageAncestor } from './entities/page-section.entity';
-
-/** What the index holds of a page; a page is re-indexed when any of it changes. */
-interface IndexedPage {
-  id: string;
-  title: string;
-  path: string;
-  documentHash: string | null;
-  ancestors: PageAncestor[];
-}
+import { indexChanges, type IndexedPage } from './index-diff';
 
 export interface ReindexResult {
   /** Pages whose sections were (re)written. */
@@ -48,9 +38,9 @@ const INSERT_SQL = `
 
 /**
  * Keeps `page_sections` in step with a space's primary revision. Re-indexing from one tree to
- * the next compares the two trees' pages and rewrites only the pages whose document, title,
- * path or ancestors' titles changed, and deletes the rows of pages that are gone; unchanged
- * subtrees share their objects, so reading both trees costs little more than reading one.
+ * the next walks both trees together, skipping the subtrees they share (see `indexChanges`),
+ * and rewrites only the pages whose document, title, path or ancestors' titles changed, and
+ * deletes the rows of pages that are gone.
  * Document pages are indexed (groups, links and computed pages have no body of their own;
  * their titles appear as ancestors).
  */
@@ -74,16 +64,8 @@ export class SearchIndexer {
   ): Promise<ReindexResult> {
     if (fromRootHash === toRootHash) return { indexed: 0, removed: 0 };
     const store = new CachedObjectStore(this.engine.objectStore(manager));
-    const next = await indexedPages(store, toRootHash);
-    const previous = fromRootHash === null ? null : await indexedPages(store, fromRootHash);
-
-    const changed = [...next.values()].filter((page) => {
-      const before = previous?.get(page.id);
-      return !before || !samePage(before, page);
-    });
-    const removed = previous ? [...previous.keys()].filter((id) => !next.has(id)) : [];
-
-    if (previous === null) {
+    const { changed, removed } = await indexChanges(store, fromRootHash, toRootHash);
+    if (fromRootHash === null) {
       await manager.query('DELETE FROM page_sections WHERE space_id = $1', [spaceId]);
     } else if (changed.length + removed.length > 0) {
       await manager.query(
@@ -92,7 +74,11 @@ export class SearchIndexer {
       );
     }
     await this.insert(manager, spaceId, changed);
-    return { indexed: changed.length, removed: removed.length };
+    const reindexed = new Set(changed.map((page) => page.id));
+    return {
+      indexed: changed.length,
+      removed: new Set(removed.filter((id) => !reindexed.has(id))).size,
+    };
   }
 
   /** Rebuilds the space's rows from its current primary revision. */
@@ -152,49 +138,6 @@ export class SearchIndexer {
     }
     await flush();
   }
-}
-
-function samePage(a: IndexedPage, b: IndexedPage): boolean {
-  return (
-    a.documentHash === b.documentHash &&
-    a.title === b.title &&
-    a.path === b.path &&
-    a.ancestors.length === b.ancestors.length &&
-    a.ancestors.every((ancestor, i) => ancestor.title === b.ancestors[i].title)
-  );
-}
-
-/** The document pages of a tree with what the index holds of them, by id. */
-async function indexedPages(
-  store: ObjectStore,
-  rootHash: string,
-): Promise<Map<string, IndexedPage>> {
-  const snapshot = await flatten(store, rootHash);
-  const paths = pagePaths(snapshot);
-  const titleOf = (id: string): string => {
-    const title = snapshot.get(id)?.meta.title;
-    return typeof title === 'string' ? title : '';
-  };
-  const ancestorsOf = new Map<string, PageAncestor[]>();
-  const pages = new Map<string, IndexedPage>();
-  // Document order: a parent comes before its children, so its ancestors are known.
-  for (const page of snapshot.values()) {
-    const ancestors =
-      page.parentId === null
-        ? []
-        : [...(ancestorsOf.get(page.parentId) ?? []), { title: titleOf(page.parentId) }];
-    ancestorsOf.set(page.id, ancestors);
-    const path = paths.get(page.id);
-    if (page.meta.type !== 'document' || path === undefined) continue;
-    pages.set(page.id, {
-      id: page.id,
-      title: titleOf(page.id),
-      path,
-      documentHash: page.documentHash,
-      ancestors,
-    });
-  }
-  return pages;
 }
 
 /** Documents by hash, read in a few queries rather than one per page. */

@@ -8,6 +8,7 @@ import {
   readRoot,
   TREE_FORMAT_VERSION,
   type ChildRef,
+  type FileNode,
   type PageMeta,
   type PageNode,
   type PageType,
@@ -35,7 +36,11 @@ export type PageChange =
   | { operation: 'update_page'; page: string; meta: PageMetaUpdate }
   | { operation: 'set_document'; page: string; document: string | null }
   | { operation: 'delete_page'; page: string }
-  | { operation: 'move_page'; page: string; into: string | null; at?: number };
+  | { operation: 'move_page'; page: string; into: string | null; at?: number }
+  /** Adds a stored `file` object (by hash); its id must be new to the revision. */
+  | { operation: 'insert_file'; file: string }
+  /** Removes the file with this id (pages referencing it then hold broken links). */
+  | { operation: 'delete_file'; file: string };
 
 /** A change of a batch that cannot be applied; the batch as a whole is rejected. */
 export class TreeChangeError extends DomainError {
@@ -86,6 +91,8 @@ const RESERVED_META = new Set(['id', 'type', 'pages', 'document']);
 class WorkTree {
   private readonly nodes = new Map<string, WorkNode>();
   private readonly indexUpdates = new Map<string, string | null | undefined>();
+  /** File id → object hash, in the root's order; read on the first file change. */
+  private files?: Map<string, string>;
   private rootDirty = false;
 
   private constructor(
@@ -96,14 +103,18 @@ class WorkTree {
   static async open(store: ObjectStore, rootHash: string): Promise<WorkTree> {
     const root = await readRoot(store, rootHash);
     if (root.version === 2) {
-      return new WorkTree(store, { ...root, pages: root.pages.map((ref) => ({ ...ref })) });
+      return new WorkTree(store, {
+        ...root,
+        pages: root.pages.map((ref) => ({ ...ref })),
+        files: [...root.files],
+      });
     }
     // Version 1: every page is rewritten as version 2 (with the index) by the first commit.
     const pages = await childRefs(store, root.pages);
     const work = new WorkTree(store, {
       version: TREE_FORMAT_VERSION,
       pages,
-      files: root.files,
+      files: [...root.files],
       reusableContents: root.reusableContents,
       variables: root.variables,
       index: null,
@@ -133,6 +144,10 @@ class WorkTree {
         return this.delete(await this.required(change.page));
       case 'move_page':
         return this.move(await this.required(change.page), change.into, change.at);
+      case 'insert_file':
+        return this.insertFile(change.file);
+      case 'delete_file':
+        return this.deleteFile(change.file);
       default:
         throw new Invalid(`unknown operation`);
     }
@@ -295,6 +310,44 @@ class WorkTree {
     this.touch(parent);
   }
 
+  private async insertFile(hash: string) {
+    const object = typeof hash === 'string' ? await this.store.get(hash) : undefined;
+    if (object === undefined) {
+      throw new Invalid(`file object ${String(hash)} not found`);
+    }
+    if (!isFileNode(object)) {
+      throw new Invalid(`object ${hash} is not a file`);
+    }
+    const files = await this.fileIndex();
+    if (files.has(object.id)) {
+      throw new Invalid(`file ${object.id} already exists`);
+    }
+    files.set(object.id, hash);
+    this.root.files.push(hash);
+    this.rootDirty = true;
+  }
+
+  private async deleteFile(fileId: string) {
+    const files = await this.fileIndex();
+    const hash = typeof fileId === 'string' ? files.get(fileId) : undefined;
+    if (hash === undefined) {
+      throw new Invalid(`file ${String(fileId)} not found`);
+    }
+    files.delete(fileId);
+    this.root.files.splice(this.root.files.indexOf(hash), 1);
+    this.rootDirty = true;
+  }
+
+  private async fileIndex(): Promise<Map<string, string>> {
+    if (!this.files) {
+      const nodes = await Promise.all(
+        this.root.files.map((hash) => getRequired<FileNode>(this.store, hash)),
+      );
+      this.files = new Map(nodes.map((node, i) => [node.id, this.root.files[i]]));
+    }
+    return this.files;
+  }
+
   private async required(pageId: string): Promise<WorkNode> {
     const node = typeof pageId === 'string' ? await this.load(pageId) : undefined;
     if (!node) {
@@ -403,6 +456,18 @@ class WorkTree {
       throw new Invalid(`document ${String(document)} not found`);
     }
   }
+}
+
+function isFileNode(object: object): object is FileNode {
+  const file = object as Partial<FileNode>;
+  return (
+    typeof file.id === 'string' &&
+    ID_PATTERN.test(file.id) &&
+    typeof file.name === 'string' &&
+    typeof file.contentType === 'string' &&
+    typeof file.size === 'number' &&
+    typeof file.blob === 'string'
+  );
 }
 
 function refTo(node: WorkNode): ChildRef {

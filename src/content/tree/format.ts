@@ -62,9 +62,25 @@ export interface PageNode {
   pages: ChildRef[];
 }
 
+/**
+ * A file of a revision (a `file` object, listed by hash in the root's `files`). The bytes live
+ * in the BlobStore under `sha256/<blob>` (see src/content/files/file-content.ts).
+ */
+export interface FileNode {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** SHA-256 (hex) of the bytes. */
+  blob: string;
+  dimensions?: { width: number; height: number };
+  git?: { oid: string; path: string };
+}
+
 export interface RootNode {
   version: 2;
   pages: ChildRef[];
+  /** Hashes of `file` objects, in upload order. */
   files: string[];
   reusableContents: string[];
   variables: Record<string, string | number | boolean>;

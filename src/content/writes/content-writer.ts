@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { BlobStore } from '../../platform/blob-store/blob-store';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -8,8 +9,9 @@ import { ContentEngine } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import { markdownToDocument } from '../documents/markdown';
 import { Revision, RevisionType } from '../entities/revision.entity';
+import { blobKeyOf, describeFile, type FileUpload } from '../files/file-content';
 import { commit, type PageChange } from '../tree/commit';
-import { TREE_FORMAT_VERSION, type RootNode } from '../tree/format';
+import { TREE_FORMAT_VERSION, type FileNode, type RootNode } from '../tree/format';
 import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
 import { PrimaryMovedListeners } from './primary-moved-listeners';
 
@@ -39,6 +41,19 @@ export interface CommitOnPrimaryInput {
   authorId: string | null;
   type: RevisionType;
   changes: ChangesInput;
+}
+
+/**
+ * A file to store: its bytes, a name and, optionally, its content type and id. Files given by
+ * URL (REFERENCE §16 `insert_files.url`, issue #6) are fetched through OutboundHttp by the
+ * caller, which then stores the bytes here: this class never reaches the network.
+ */
+export type FileInput = Omit<FileUpload, 'id'> & { id?: string };
+
+export interface StoredFile {
+  /** Hash of the `file` object, for an `insert_file` change. */
+  hash: string;
+  file: FileNode;
 }
 
 export interface CommitResult {
@@ -130,7 +145,23 @@ export class ContentWriter {
     private readonly engine: ContentEngine,
     private readonly listeners: PrimaryMovedListeners,
     private readonly clock: Clock,
+    private readonly blobs: BlobStore,
   ) {}
+
+  /**
+   * Stores an uploaded file: its bytes in the BlobStore under `sha256/<hex>` (once per content),
+   * its `file` object in the content store. 400 naming the file when it is larger than 1 MB or
+   * its name or content type is invalid. Commit it with `{operation: 'insert_file', file: hash}`.
+   */
+  async storeFile(manager: EntityManager, input: FileInput): Promise<StoredFile> {
+    const file = describeFile({ ...input, id: input.id ?? newId() });
+    const key = blobKeyOf(file.blob);
+    if ((await this.blobs.size(key)) !== file.size) {
+      await this.blobs.put(key, input.data);
+    }
+    const hash = await this.engine.objectStore(manager).put('file', file);
+    return { hash, file };
+  }
 
   async commitOnPrimary(
     manager: EntityManager,

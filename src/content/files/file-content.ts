@@ -1,0 +1,118 @@
+import { extname } from 'node:path';
+import { imageSize } from 'image-size';
+import { invalidInput } from '../../platform/errors/domain-error';
+import { sha256Hex } from '../../platform/ids/ids';
+import type { FileNode } from '../tree/format';
+
+/** Largest file accepted (REFERENCE §16: `insert_files` base64 ≤ 1 MB), in bytes. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_FILE_NAME_LENGTH = 256;
+
+/** A file's bytes are stored once, under the SHA-256 of their content. */
+export function blobKeyOf(blob: string): string {
+  return `sha256/${blob}`;
+}
+
+/** `type/subtype` with optional parameters, no control characters (it becomes a header). */
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;[\x20-\x7e]*)?$/i;
+
+const IMAGE_TYPES: Record<string, string> = {
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  gif: 'image/gif',
+  heif: 'image/heif',
+  icns: 'image/icns',
+  ico: 'image/vnd.microsoft.icon',
+  jpg: 'image/jpeg',
+  jxl: 'image/jxl',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+};
+
+const BY_EXTENSION: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.md': 'text/markdown',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.zip': 'application/zip',
+};
+
+/** What the bytes are, as far as image-size knows them; never throws. */
+function probeImage(data: Buffer): { type?: string; width?: number; height?: number } {
+  try {
+    return imageSize(data);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The content type of `data` when none is given: image formats and PDF by their bytes, a few
+ * common documents by the name's extension, otherwise `application/octet-stream`.
+ */
+export function sniffContentType(name: string, data: Buffer): string {
+  const image = probeImage(data).type;
+  if (image && IMAGE_TYPES[image]) {
+    return IMAGE_TYPES[image];
+  }
+  if (data.subarray(0, 5).toString('latin1') === '%PDF-') {
+    return 'application/pdf';
+  }
+  return BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Width and height of an image in pixels; undefined for anything image-size cannot read. */
+export function imageDimensions(data: Buffer): { width: number; height: number } | undefined {
+  const { width, height } = probeImage(data);
+  return typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0
+    ? { width, height }
+    : undefined;
+}
+
+export interface FileUpload {
+  /** The file's id in the revision (generated when omitted). */
+  id: string;
+  /** 1..256 characters. */
+  name: string;
+  /** Sniffed from the bytes (and name) when omitted. */
+  contentType?: string;
+  data: Buffer;
+}
+
+/**
+ * The `file` object describing an upload, checked: a 400 names the file when it is too large,
+ * badly named or has an invalid content type. Images get their dimensions.
+ */
+export function describeFile(upload: FileUpload): FileNode {
+  const { name, data } = upload;
+  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_FILE_NAME_LENGTH) {
+    throw invalidInput(`A file name must have 1 to ${MAX_FILE_NAME_LENGTH} characters.`);
+  }
+  if (data.length > MAX_FILE_BYTES) {
+    throw invalidInput(
+      `File ${JSON.stringify(name)} is ${data.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`,
+    );
+  }
+  const contentType = upload.contentType ?? sniffContentType(name, data);
+  if (!CONTENT_TYPE.test(contentType)) {
+    throw invalidInput(
+      `File ${JSON.stringify(name)}: ${JSON.stringify(contentType)} is not a content type.`,
+    );
+  }
+  const dimensions = contentType.toLowerCase().startsWith('image/')
+    ? imageDimensions(data)
+    : undefined;
+  return {
+    id: upload.id,
+    name,
+    contentType,
+    size: data.length,
+    blob: sha256Hex(data),
+    ...(dimensions ? { dimensions } : {}),
+  };
+}
