@@ -1,4 +1,8 @@
 import type { Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
 import { ContentRef, DocumentBlock, JSONDocument, newKey } from './document';
 import {
   blocksFromMdast,
@@ -20,42 +24,22 @@ interface Remark {
   stringify: (root: Root) => string;
 }
 
-/**
- * unified and remark are published only as ES modules and this project compiles to CommonJS,
- * where SWC would turn `import()` into `require()`. Building the import from a string keeps it
- * a real dynamic import, in Node and in Jest (run with --experimental-vm-modules) alike.
+/*
+ * unified and remark are published only as ES modules; this project compiles to CommonJS. They
+ * are required like any module: Node loads ES modules through require() (>= 20.19, see
+ * `engines`), and Jest transforms them to CommonJS (`transformIgnorePatterns`), which keeps them
+ * off Jest's experimental ES module loader.
  */
-const importModule = new Function('specifier', 'return import(specifier)') as <T>(
-  specifier: string,
-) => Promise<T>;
+const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+const stringifier = unified()
+  .use(remarkStringify, { bullet: '-', rule: '-', emphasis: '*', strong: '*', fences: true })
+  .use(remarkGfm)
+  .freeze();
 
-let remark: Promise<Remark> | undefined;
-
-async function loadRemark(): Promise<Remark> {
-  // One after another: Jest's ESM loader fails on concurrent imports sharing dependencies.
-  const { unified } = await importModule<typeof import('unified')>('unified');
-  const parse = await importModule<typeof import('remark-parse')>('remark-parse');
-  const gfm = await importModule<typeof import('remark-gfm')>('remark-gfm');
-  const stringify = await importModule<typeof import('remark-stringify')>('remark-stringify');
-  const parser = unified().use(parse.default).use(gfm.default).freeze();
-  const stringifier = unified()
-    .use(stringify.default, { bullet: '-', rule: '-', emphasis: '*', strong: '*', fences: true })
-    .use(gfm.default)
-    .freeze();
-  return {
-    parse: (markdown) => parser.parse(markdown),
-    stringify: (root) => stringifier.stringify(root),
-  };
-}
-
-/** remark, loaded once; a failed load is retried on the next call. */
-function getRemark(): Promise<Remark> {
-  remark ??= loadRemark().catch((error: unknown) => {
-    remark = undefined;
-    throw error;
-  });
-  return remark;
-}
+const REMARK: Remark = {
+  parse: (markdown) => parser.parse(markdown),
+  stringify: (root) => stringifier.stringify(root),
+};
 
 export interface MarkdownToDocumentOptions {
   /** Generates node keys (tests pass a deterministic one). */
@@ -66,7 +50,7 @@ export async function markdownToDocument(
   markdown: string,
   options: MarkdownToDocumentOptions = {},
 ): Promise<JSONDocument> {
-  const { parse } = await getRemark();
+  const { parse } = REMARK;
   const keys = options.newKey ?? newKey;
   const blocksOf = (text: string, nonEmpty = false): DocumentBlock[] => {
     const root = parse(text);
@@ -101,7 +85,7 @@ export async function documentToMarkdown(
   document: JSONDocument,
   options: DocumentToMarkdownOptions = {},
 ): Promise<string> {
-  const { stringify } = await getRemark();
+  const { stringify } = REMARK;
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
   return stringify(rootFromBlocks(document.nodes ?? [], { stringify, refToUrl }));
 }
