@@ -38,6 +38,7 @@ const {
   freePort,
   api,
   expectOk,
+  summarize,
 } = require('./lib');
 
 const DIST = path.join(ROOT, 'dist', 'src');
@@ -199,7 +200,7 @@ async function main() {
     const cpuBefore = cpuSeconds(bindery.pid);
     const result = await readLoad(baseUrl, headers, pageIds, pathOf, DURATION);
     const cpuAfter = cpuSeconds(bindery.pid);
-    const run = summarize(target, result);
+    const run = summarize(target, result, { durationS: DURATION, connections: CONNECTIONS });
     run.serverCpuMsPerRequest =
       cpuBefore === null || cpuAfter === null || run.requests === 0
         ? null
@@ -538,24 +539,6 @@ function readLoad(baseUrl, headers, pageIds, pathOf, duration) {
       },
     ],
   });
-}
-
-function summarize(target, result) {
-  return {
-    target,
-    durationS: DURATION,
-    connections: CONNECTIONS,
-    requests: result.requests.total,
-    reqPerSec: result.requests.average,
-    p50Ms: result.latency.p50,
-    p90Ms: result.latency.p90,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: result.statusCodeStats,
-  };
 }
 
 /** Searches one at a time (latency without queueing), queries in a random order. */

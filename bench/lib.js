@@ -248,7 +248,27 @@ async function expectOk(name, url, headers) {
   return text;
 }
 
+/** One autocannon run, as the reports record it. */
+function summarize(target, result, { durationS, connections }) {
+  return {
+    target,
+    durationS,
+    connections,
+    requests: result.requests.total,
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodeStats,
+  };
+}
+
 module.exports = {
+  summarize,
   ROOT,
   RESULTS_DIR,
   BINDERY_MAIN,

@@ -29,6 +29,7 @@ const {
   freePort,
   api,
   expectOk,
+  summarize,
 } = require('./lib');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
@@ -145,7 +146,7 @@ async function main() {
     const cpuBefore = cpuSeconds(server.pid);
     const result = await load(targets[name], headers, DURATION);
     const cpuAfter = cpuSeconds(server.pid);
-    const run = summarize(name, result);
+    const run = summarize(name, result, { durationS: DURATION, connections: CONNECTIONS });
     run.serverCpuMsPerRequest =
       cpuBefore === null || cpuAfter === null || run.requests === 0
         ? null
@@ -224,24 +225,6 @@ async function seedData(baseUrl, adminToken) {
 
 function load(url, headers, duration) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration, method: 'GET' });
-}
-
-function summarize(name, result) {
-  return {
-    target: name,
-    durationS: DURATION,
-    connections: CONNECTIONS,
-    requests: result.requests.total,
-    reqPerSec: result.requests.average,
-    p50Ms: result.latency.p50,
-    p90Ms: result.latency.p90,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: result.statusCodeStats,
-  };
 }
 
 // ---------------------------------------------------------------- report
