@@ -8,7 +8,7 @@ import {
   MarkType,
   newKey,
 } from './document';
-import { splitHintTags } from './hint-tags';
+import { splitBlockTags } from './block-tags';
 import { documentToMarkdown, markdownToDocument } from './markdown';
 import { orderIndex } from './order-index';
 
@@ -49,6 +49,13 @@ const codeBlock = (syntax: string | undefined, ...lines: string[]) =>
     lines.map((line) => block('code-line', [text(line)])),
     syntax ? { syntax } : {},
   );
+const voidBlock = (type: string, data: Record<string, unknown>): DocumentBlock => ({
+  object: 'block',
+  key: newKey(),
+  type,
+  data,
+  isVoid: true,
+});
 const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
 /**
@@ -380,9 +387,197 @@ describe('markdown ⇄ document', () => {
       '```liquid\n{% hint style="info" %}\n{% endhint %}\n```\n\n{% hint style="info" %}\nnever closed\n';
     const document = await markdownToDocument(markdown);
     expect(document.nodes.map((node) => node.type)).toEqual(['code', 'paragraph']);
-    expect(splitHintTags('{% hint style="tip" %}\nx\n{% endhint %}')).toEqual([
+    expect(splitBlockTags('{% hint style="tip" %}\nx\n{% endhint %}')).toEqual([
       { kind: 'markdown', text: '{% hint style="tip" %}\nx\n{% endhint %}' },
     ]);
+  });
+
+  it('tabs, with a title per tab', async () => {
+    await expectBothRoundTrips(
+      [
+        '{% tabs %}',
+        '{% tab title="First" %}',
+        'One.',
+        '{% endtab %}',
+        '',
+        '{% tab title="Say &quot;hi&quot;" %}',
+        '{% hint style="info" %}',
+        'Nested.',
+        '{% endhint %}',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '',
+        'After.',
+        '',
+      ].join('\n'),
+      doc(
+        block('tabs', [
+          block('tabs-item', [paragraph('One.')], { title: 'First' }),
+          block('tabs-item', [block('hint', [paragraph('Nested.')], { style: 'info' })], {
+            title: 'Say "hi"',
+          }),
+        ]),
+        paragraph('After.'),
+      ),
+    );
+  });
+
+  it('steppers', async () => {
+    await expectBothRoundTrips(
+      [
+        '{% stepper %}',
+        '{% step %}',
+        '### Install',
+        '',
+        '```bash',
+        'npm i',
+        '```',
+        '{% endstep %}',
+        '',
+        '{% step %}',
+        'Done.',
+        '{% endstep %}',
+        '{% endstepper %}',
+        '',
+      ].join('\n'),
+      doc(
+        block('stepper', [
+          block('stepper-step', [
+            block('heading-3', [text('Install')]),
+            codeBlock('bash', 'npm i'),
+          ]),
+          block('stepper-step', [paragraph('Done.')]),
+        ]),
+      ),
+    );
+  });
+
+  it('embeds', async () => {
+    await expectBothRoundTrips(
+      'Watch:\n\n{% embed url="https://www.youtube.com/watch?v=x&t=1" %}\n',
+      doc(
+        paragraph('Watch:'),
+        voidBlock('embed', { url: 'https://www.youtube.com/watch?v=x&t=1' }),
+      ),
+    );
+  });
+
+  it('files, as url refs', async () => {
+    await expectBothRoundTrips(
+      '{% file src=".gitbook/assets/report.pdf" %}\n',
+      doc(voidBlock('file', { ref: { kind: 'url', url: '.gitbook/assets/report.pdf' } })),
+    );
+    const markdown = await documentToMarkdown(
+      doc(voidBlock('file', { ref: { kind: 'file', file: 'f1' } })),
+      { refToUrl: (ref) => (ref.kind === 'file' ? `assets/${ref.file}.pdf` : undefined) },
+    );
+    expect(markdown).toBe('{% file src="assets/f1.pdf" %}\n');
+  });
+
+  it('content refs', async () => {
+    await expectBothRoundTrips(
+      '{% content-ref url="guide/setup.md" %}\n[guide/setup.md](guide/setup.md)\n{% endcontent-ref %}\n',
+      doc(voidBlock('content-ref', { ref: { kind: 'url', url: 'guide/setup.md' } })),
+    );
+  });
+
+  it('code options as a code tag around the fence', async () => {
+    await expectBothRoundTrips(
+      '{% code title="index.js" overflow="wrap" lineNumbers="true" %}\n```js\nrun();\n```\n{% endcode %}\n',
+      doc({
+        ...codeBlock('js', 'run();'),
+        data: { syntax: 'js', title: 'index.js', overflow: 'wrap', lineNumbers: true },
+      }),
+    );
+    const [code] = (await markdownToDocument('{% code %}\nnot code\n{% endcode %}\n')).nodes;
+    expect(code).toMatchObject({ type: 'paragraph' });
+  });
+
+  it('expandables from details and summary', async () => {
+    const fragment = (name: string, nodes: DocumentBlock[]) => ({
+      object: 'fragment' as const,
+      key: newKey(),
+      fragment: name,
+      type: name,
+      nodes,
+    });
+    await expectBothRoundTrips(
+      '<details>\n\n<summary>More **about** it</summary>\n\nHidden **text**.\n\n- a\n\n</details>\n',
+      doc({
+        ...voidBlock('expandable', {}),
+        fragments: [
+          fragment('expandable-title', [paragraph(text('More ', leaf('about', 'bold'), ' it'))]),
+          fragment('expandable-body', [
+            paragraph(text('Hidden ', leaf('text', 'bold'), '.')),
+            block('list-unordered', [item(paragraph('a'))]),
+          ]),
+        ],
+      }),
+    );
+  });
+
+  it('math blocks', async () => {
+    await expectBothRoundTrips(
+      '$$\nf(x) = x^2\n$$\n\nText.\n',
+      doc(voidBlock('math', { formula: 'f(x) = x^2' }), paragraph('Text.')),
+    );
+    const [math] = (await markdownToDocument('$$E = mc^2$$\n')).nodes;
+    expect(math).toMatchObject({ type: 'math', data: { formula: 'E = mc^2' }, isVoid: true });
+  });
+
+  it('columns', async () => {
+    await expectBothRoundTrips(
+      [
+        '{% columns %}',
+        '{% column %}',
+        'Left.',
+        '{% endcolumn %}',
+        '',
+        '{% column %}',
+        'Right.',
+        '{% endcolumn %}',
+        '{% endcolumns %}',
+        '',
+      ].join('\n'),
+      doc(
+        block('columns', [
+          block('column', [paragraph('Left.')]),
+          block('column', [paragraph('Right.')]),
+        ]),
+      ),
+    );
+  });
+
+  it('nests tags of the same name', async () => {
+    await expectBothRoundTrips(
+      [
+        '{% tabs %}',
+        '{% tab title="Outer" %}',
+        '{% tabs %}',
+        '{% tab title="Inner" %}',
+        'Deep.',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '',
+      ].join('\n'),
+      doc(
+        block('tabs', [
+          block(
+            'tabs-item',
+            [block('tabs', [block('tabs-item', [paragraph('Deep.')], { title: 'Inner' })])],
+            { title: 'Outer' },
+          ),
+        ]),
+      ),
+    );
+  });
+
+  it('ignores block tags in fenced code and unclosed ones', async () => {
+    const markdown = '````md\n{% tabs %}\n{% endtabs %}\n````\n\n{% stepper %}\n{% step %}\n';
+    const document = await markdownToDocument(markdown);
+    expect(document.nodes.map((node) => node.type)).toEqual(['code', 'paragraph']);
   });
 
   it('a mixed document', async () => {
@@ -437,14 +632,15 @@ describe('markdown ⇄ document', () => {
   it('writes unsupported blocks as a comment that reading drops, and never throws', async () => {
     const document = doc(
       paragraph('Before'),
-      block('tabs', [block('tabs-item', [paragraph('hidden')], { title: 'One' })]),
-      { object: 'block', key: newKey(), type: 'embed', data: { url: 'https://x' }, isVoid: true },
+      voidBlock('drawing', {}),
+      voidBlock('openapi-operation', { ref: { kind: 'openapi', spec: 's' } }),
       { object: 'block', type: 'made-up' },
       paragraph('After'),
     );
     const markdown = await documentToMarkdown(document);
     expect(markdown).toBe(
-      'Before\n\n<!-- unsupported block: tabs -->\n\n<!-- unsupported block: embed -->\n\n' +
+      'Before\n\n<!-- unsupported block: drawing -->\n\n' +
+        '<!-- unsupported block: openapi-operation -->\n\n' +
         '<!-- unsupported block: made-up -->\n\nAfter\n',
     );
     const again = await markdownToDocument(markdown);

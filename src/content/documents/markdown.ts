@@ -10,13 +10,14 @@ import {
   definitionsOf,
   FromMdastContext,
 } from './from-mdast';
-import { splitHintTags } from './hint-tags';
+import { splitBlockTags } from './block-tags';
+import { blocksFromSegments } from './from-block-tags';
 import { defaultRefToUrl, rootFromBlocks } from './to-mdast';
 
 /*
- * GitBook documents to and from markdown (CommonMark + GFM + GitBook's hint tags) through
- * unified/remark. The mapping is in from-mdast.ts and to-mdast.ts; this file loads remark and
- * cuts the text at hint tags.
+ * GitBook documents to and from markdown (CommonMark + GFM + GitBook's block tags) through
+ * unified/remark. The mapping is in from-mdast.ts, from-block-tags.ts and to-mdast.ts; this file
+ * loads remark and cuts the text at block tags (block-tags.ts).
  */
 
 interface Remark {
@@ -57,18 +58,7 @@ export async function markdownToDocument(
     const ctx: FromMdastContext = { newKey: keys, definitions: definitionsOf(root) };
     return (nonEmpty ? blocksOrEmptyParagraph : blocksFromMdast)(root.children, ctx);
   };
-  const nodes = splitHintTags(markdown).flatMap((segment): DocumentBlock[] => {
-    if (segment.kind === 'markdown') return blocksOf(segment.text);
-    return [
-      {
-        object: 'block',
-        key: keys(),
-        type: 'hint',
-        data: { style: segment.style },
-        nodes: blocksOf(segment.text, true),
-      },
-    ];
-  });
+  const nodes = blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf });
   return { object: 'document', data: {}, nodes };
 }
 

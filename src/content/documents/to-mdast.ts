@@ -11,9 +11,11 @@ import type {
   TableCell,
   TableRow,
 } from 'mdast';
+import { formatTag } from './block-tags';
 import {
   ContentRef,
   DocumentBlock,
+  DocumentFragment,
   DocumentInline,
   DocumentLeaf,
   DocumentNode,
@@ -24,11 +26,12 @@ import {
 import { compareOrderIndex } from './order-index';
 
 /**
- * Document blocks to mdast. Blocks markdown cannot express (tabs, embeds, files, …) become an
- * HTML comment naming the block type, `<!-- unsupported block: tabs -->`, which reading the
- * markdown back drops: the export never throws and shows where content was left out. Unknown
- * inlines keep their text; unknown marks are dropped. Hints are written as GitBook's
- * `{% hint %}` tags around their content, rendered with `stringify`.
+ * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
+ * tags, `<details>`, `$$`; see block-tags.ts) as raw HTML nodes, their content rendered with
+ * `stringify`. Blocks it cannot express (drawings, OpenAPI blocks, …) become an HTML comment
+ * naming the block type, `<!-- unsupported block: drawing -->`, which reading the markdown back
+ * drops: the export never throws and shows where content was left out. Unknown inlines keep
+ * their text; unknown marks are dropped.
  */
 export interface ToMdastContext {
   stringify: (root: Root) => string;
@@ -65,7 +68,7 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
     case 'list-tasks':
       return [listToMdast(block, ctx)];
     case 'code':
-      return [codeToMdast(block)];
+      return [codeToMdast(block, ctx)];
     case 'blockquote':
       return [{ type: 'blockquote', children: flow(childBlocks(block), ctx) }];
     case 'divider':
@@ -73,7 +76,23 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
     case 'images':
       return [{ type: 'paragraph', children: childBlocks(block).map((b) => image(b.data, ctx)) }];
     case 'hint':
-      return [hintToMdast(block, ctx)];
+      return [tagged('hint', { style: stringData(block, 'style') ?? 'info' }, block, ctx)];
+    case 'tabs':
+      return [containerToMdast(block, 'tabs', 'tab', ctx)];
+    case 'stepper':
+      return [containerToMdast(block, 'stepper', 'step', ctx)];
+    case 'columns':
+      return [containerToMdast(block, 'columns', 'column', ctx)];
+    case 'embed':
+      return [html(formatTag('embed', { url: stringData(block, 'url') ?? '' }))];
+    case 'file':
+      return [html(formatTag('file', { src: refUrl(block.data?.ref, ctx) }))];
+    case 'content-ref':
+      return [contentRefToMdast(block, ctx)];
+    case 'expandable':
+      return [expandableToMdast(block, ctx)];
+    case 'math':
+      return [html(`$$\n${stringData(block, 'formula') ?? ''}\n$$`)];
     case 'table':
       return tableToMdast(block);
     default:
@@ -98,21 +117,114 @@ function listToMdast(block: DocumentBlock, ctx: ToMdastContext): List {
   return { type: 'list', ordered, start: ordered ? start : undefined, spread: false, children };
 }
 
-function codeToMdast(block: DocumentBlock): RootContent {
+function html(value: string): RootContent {
+  return { type: 'html', value };
+}
+
+function stringData(block: DocumentBlock, name: string): string | undefined {
+  const value = block.data?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function refUrl(ref: unknown, ctx: ToMdastContext): string {
+  if (!ref || typeof ref !== 'object') return '';
+  return ctx.refToUrl(ref as ContentRef) ?? '';
+}
+
+/** Blocks as markdown text: '' or the text with a final newline. */
+function markdownOf(blocks: DocumentBlock[], ctx: ToMdastContext): string {
+  const text = ctx.stringify({ type: 'root', children: flow(blocks, ctx) }).trimEnd();
+  return text === '' ? '' : `${text}\n`;
+}
+
+/** `{% name … %}`, the block's children as markdown, `{% endname %}`. */
+function taggedText(
+  name: string,
+  attrs: Record<string, string | undefined>,
+  block: DocumentBlock,
+  ctx: ToMdastContext,
+): string {
+  return `${formatTag(name, attrs)}\n${markdownOf(childBlocks(block), ctx)}{% end${name} %}`;
+}
+
+function tagged(
+  name: string,
+  attrs: Record<string, string | undefined>,
+  block: DocumentBlock,
+  ctx: ToMdastContext,
+): RootContent {
+  return html(taggedText(name, attrs, block, ctx));
+}
+
+function containerToMdast(
+  block: DocumentBlock,
+  name: string,
+  itemName: string,
+  ctx: ToMdastContext,
+): RootContent {
+  const items = childBlocks(block).map((item) => {
+    const attrs = itemName === 'tab' ? { title: stringData(item, 'title') ?? '' } : {};
+    return taggedText(itemName, attrs, item, ctx);
+  });
+  const body = items.length > 0 ? `${items.join('\n\n')}\n` : '';
+  return html(`${formatTag(name)}\n${body}{% end${name} %}`);
+}
+
+function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
+  const url = refUrl(block.data?.ref, ctx);
+  const card = ctx.stringify({
+    type: 'root',
+    children: [{ type: 'paragraph', children: [{ type: 'link', url, children: cellText(url) }] }],
+  });
+  return html(`${formatTag('content-ref', { url })}\n${card.trimEnd()}\n{% endcontent-ref %}`);
+}
+
+function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
+  const fragment = (block.fragments ?? []).find(
+    (f: DocumentFragment) => (f.fragment ?? f.type) === name,
+  );
+  return fragment?.nodes ?? [];
+}
+
+/** `<details>`, a `<summary>` line holding the title's text, the body, `</details>`. */
+function expandableToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
+  const [title] = fragmentBlocks(block, 'expandable-title');
+  const summary = title
+    ? markdownOf([{ ...title, type: 'paragraph' }], ctx)
+        .trim()
+        .replace(/\s*\n\s*/g, ' ')
+    : '';
+  const body = markdownOf(fragmentBlocks(block, 'expandable-body'), ctx);
+  const parts = ['<details>', `<summary>${summary}</summary>`, ...(body ? [body.trimEnd()] : [])];
+  return html(`${parts.join('\n\n')}\n\n</details>`);
+}
+
+/** Code options GitBook writes as `{% code %}` attributes, in its order. */
+const CODE_OPTIONS = [
+  'title',
+  'overflow',
+  'lineNumbers',
+  'fullWidth',
+  'expandable',
+  'collapsedLineCount',
+] as const;
+
+function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
   const lines = childBlocks(block).map((line) => plainText(line.nodes ?? []));
   const syntax = block.data?.syntax;
-  return {
+  const code: RootContent = {
     type: 'code',
     lang: typeof syntax === 'string' ? syntax : null,
     value: lines.join('\n'),
   };
-}
-
-function hintToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
-  const style = typeof block.data?.style === 'string' ? block.data.style : 'info';
-  const inner = ctx.stringify({ type: 'root', children: flow(childBlocks(block), ctx) }).trimEnd();
-  const body = inner === '' ? '' : `${inner}\n`;
-  return { type: 'html', value: `{% hint style="${style}" %}\n${body}{% endhint %}` };
+  const attrs: Record<string, string> = {};
+  for (const option of CODE_OPTIONS) {
+    const value = block.data?.[option];
+    if (['string', 'number', 'boolean'].includes(typeof value)) attrs[option] = String(value);
+  }
+  if (Object.keys(attrs).length === 0) return code;
+  const fence = ctx.stringify({ type: 'root', children: [code] }).trimEnd();
+  return html(`${formatTag('code', attrs)}\n${fence}\n{% endcode %}`);
 }
 
 function tableToMdast(block: DocumentBlock): RootContent[] {

@@ -1,0 +1,197 @@
+import { HINT_STYLES } from './document';
+
+/*
+ * GitBook's block tags are not markdown, so they are found on the text before it is parsed: the
+ * markdown is cut into plain segments and tag segments (whose content is cut the same way), and
+ * each plain segment is parsed on its own. A tag is recognized on its own line, indented by at
+ * most three spaces, outside fenced code, and only when it is closed; anything else stays text.
+ * Only top-level tags are recognized: a tag inside a list item or a quote stays text.
+ *
+ * Tags: Liquid-style `{% name attr="value" %}…{% endname %}` (and the void `{% embed %}` and
+ * `{% file %}`), plus the two HTML/TeX forms of the dialect, `<details>…</details>` (whose
+ * `<summary>…</summary>` line becomes the `summary` attribute) and `$$…$$` math (whose raw
+ * content is the segment's `body`).
+ */
+export type BlockSegment = { kind: 'markdown'; text: string } | BlockTag;
+
+export interface BlockTag {
+  kind: 'tag';
+  name: string;
+  attrs: Record<string, string>;
+  children: BlockSegment[];
+  /** The raw text between the opening and closing lines ('' for void tags). */
+  body: string;
+}
+
+interface TagSpec {
+  void?: boolean;
+  valid?: (attrs: Record<string, string>) => boolean;
+}
+
+const has = (name: string) => (attrs: Record<string, string>) => name in attrs;
+
+/** The Liquid-style tags of the dialect; other `{% … %}` lines stay text. */
+const TAGS: Record<string, TagSpec> = {
+  hint: { valid: (attrs) => HINT_STYLES.some((style) => style === attrs.style) },
+  tabs: {},
+  tab: {},
+  stepper: {},
+  step: {},
+  columns: {},
+  column: {},
+  code: {},
+  'content-ref': { valid: has('url') },
+  embed: { void: true, valid: has('url') },
+  file: { void: true, valid: has('src') },
+};
+
+const LIQUID_OPEN = /^ {0,3}\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const LIQUID_CLOSE = /^ {0,3}\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
+const ATTRIBUTE = /([A-Za-z][\w-]*)="([^"]*)"/g;
+const DETAILS_OPEN = /^ {0,3}<details>\s*$/i;
+const DETAILS_CLOSE = /^ {0,3}<\/details>\s*$/i;
+const SUMMARY = /^ {0,3}<summary>(.*)<\/summary>\s*$/i;
+const MATH_FENCE = /^ {0,3}\$\$\s*$/;
+const MATH_LINE = /^ {0,3}\$\$(.*\S.*)\$\$\s*$/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Tracks whether a line is inside fenced code, where tags are only text. */
+class FenceTracker {
+  private fence: string | undefined;
+
+  /** Feeds a line; true when the line belongs to a fence (including its delimiters). */
+  inFence(line: string): boolean {
+    if (this.fence) {
+      const closing = new RegExp(`^ {0,3}${this.fence[0]}{${this.fence.length},}\\s*$`);
+      if (closing.test(line)) this.fence = undefined;
+      return true;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) this.fence = open[1];
+    return Boolean(open);
+  }
+}
+
+/** Attribute values are written in double quotes, with `"` as `&quot;`. */
+export function formatTag(name: string, attrs: Record<string, string | undefined> = {}): string {
+  const written = Object.entries(attrs)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([attr, value]) => ` ${attr}="${value.replace(/"/g, '&quot;')}"`);
+  return `{% ${name}${written.join('')} %}`;
+}
+
+function parseAttrs(text: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const [, name, value] of text.matchAll(ATTRIBUTE)) {
+    attrs[name] = value.replace(/&quot;/g, '"');
+  }
+  return attrs;
+}
+
+interface Opening {
+  name: string;
+  attrs: Record<string, string>;
+  void: boolean;
+}
+
+function opening(line: string): Opening | undefined {
+  if (DETAILS_OPEN.test(line)) return { name: 'details', attrs: {}, void: false };
+  const match = LIQUID_OPEN.exec(line);
+  const spec = match && TAGS[match[1]];
+  if (!match || !spec) return undefined;
+  const attrs = parseAttrs(match[2]);
+  if (spec.valid && !spec.valid(attrs)) return undefined;
+  return { name: match[1], attrs, void: spec.void === true };
+}
+
+function closes(line: string, name: string): boolean {
+  if (name === 'details') return DETAILS_CLOSE.test(line);
+  return LIQUID_CLOSE.exec(line)?.[1] === name;
+}
+
+/** The index of the line closing `name` opened before `from` (same-name tags nest), or -1. */
+function findClose(lines: string[], from: number, name: string): number {
+  const fences = new FenceTracker();
+  let depth = 0;
+  for (let i = from; i < lines.length; i++) {
+    if (fences.inFence(lines[i])) continue;
+    if (closes(lines[i], name)) {
+      if (depth === 0) return i;
+      depth--;
+    } else if (opening(lines[i])?.name === name) depth++;
+  }
+  return -1;
+}
+
+function findMathClose(lines: string[], from: number): number {
+  return lines.findIndex((line, i) => i >= from && MATH_FENCE.test(line));
+}
+
+/** `<details>` content: the summary line (first non-blank line) becomes an attribute. */
+function detailsTag(lines: string[]): BlockTag {
+  const first = lines.findIndex((line) => line.trim() !== '');
+  const summary = first >= 0 ? SUMMARY.exec(lines[first]) : null;
+  const body = summary ? lines.slice(first + 1) : lines;
+  return tag('details', summary ? { summary: summary[1].trim() } : {}, body);
+}
+
+function tag(name: string, attrs: Record<string, string>, lines: string[]): BlockTag {
+  return {
+    kind: 'tag',
+    name,
+    attrs,
+    children: splitBlockTags(lines.join('\n')),
+    body: lines.join('\n'),
+  };
+}
+
+export function splitBlockTags(markdown: string): BlockSegment[] {
+  const lines = markdown.split(/\r?\n/);
+  const segments: BlockSegment[] = [];
+  const fences = new FenceTracker();
+  let plain: string[] = [];
+  const flush = () => {
+    if (plain.some((line) => line.trim() !== '')) {
+      segments.push({ kind: 'markdown', text: plain.join('\n') });
+    }
+    plain = [];
+  };
+  const push = (segment: BlockTag) => {
+    flush();
+    segments.push(segment);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (fences.inFence(line)) {
+      plain.push(line);
+      continue;
+    }
+    const mathLine = MATH_LINE.exec(line);
+    if (mathLine) {
+      push({ kind: 'tag', name: 'math', attrs: {}, children: [], body: mathLine[1] });
+      continue;
+    }
+    const mathClose = MATH_FENCE.test(line) ? findMathClose(lines, i + 1) : -1;
+    if (mathClose >= 0) {
+      const body = lines.slice(i + 1, mathClose).join('\n');
+      push({ kind: 'tag', name: 'math', attrs: {}, children: [], body });
+      i = mathClose;
+      continue;
+    }
+    const open = opening(line);
+    if (open?.void) {
+      push({ kind: 'tag', name: open.name, attrs: open.attrs, children: [], body: '' });
+      continue;
+    }
+    const close = open ? findClose(lines, i + 1, open.name) : -1;
+    if (!open || close < 0) {
+      plain.push(line);
+      continue;
+    }
+    const inner = lines.slice(i + 1, close);
+    push(open.name === 'details' ? detailsTag(inner) : tag(open.name, open.attrs, inner));
+    i = close;
+  }
+  flush();
+  return segments;
+}

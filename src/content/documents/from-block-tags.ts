@@ -1,0 +1,122 @@
+import { BlockSegment, BlockTag } from './block-tags';
+import { ContentRef, DocumentBlock, DocumentFragment } from './document';
+
+/**
+ * Block-tag segments to document blocks; the markdown between tags is parsed by `blocksOf`.
+ * A container's stray content (text between `{% tab %}` tags) becomes an item of its own, and
+ * a tag met out of place (a `{% tab %}` outside tabs) is reduced to its content.
+ */
+export interface FromBlockTagsContext {
+  newKey: () => string;
+  /** Blocks of a markdown segment; with `nonEmpty`, at least an empty paragraph. */
+  blocksOf: (markdown: string, nonEmpty?: boolean) => DocumentBlock[];
+}
+
+/** Containers: the tag, its item tag and their block types. */
+const CONTAINERS: Record<string, { item: string; type: string; itemType: string }> = {
+  tabs: { item: 'tab', type: 'tabs', itemType: 'tabs-item' },
+  stepper: { item: 'step', type: 'stepper', itemType: 'stepper-step' },
+  columns: { item: 'column', type: 'columns', itemType: 'column' },
+};
+
+const BOOLEAN_CODE_ATTRS = ['lineNumbers', 'fullWidth', 'expandable'] as const;
+
+export function blocksFromSegments(
+  segments: BlockSegment[],
+  ctx: FromBlockTagsContext,
+  nonEmpty = false,
+): DocumentBlock[] {
+  const blocks = segments.flatMap((segment) =>
+    segment.kind === 'markdown' ? ctx.blocksOf(segment.text) : blocksFromTag(segment, ctx),
+  );
+  return blocks.length > 0 || !nonEmpty ? blocks : ctx.blocksOf('', true);
+}
+
+function block(
+  ctx: FromBlockTagsContext,
+  type: string,
+  data: Record<string, unknown>,
+  nodes?: DocumentBlock[],
+): DocumentBlock {
+  const base: DocumentBlock = { object: 'block', key: ctx.newKey(), type, data };
+  return nodes ? { ...base, nodes } : { ...base, isVoid: true };
+}
+
+function urlRef(url: string): ContentRef {
+  return { kind: 'url', url };
+}
+
+function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
+  const content = () => blocksFromSegments(tag.children, ctx, true);
+  const container = CONTAINERS[tag.name];
+  if (container) return [containerBlock(tag, container, ctx)];
+  switch (tag.name) {
+    case 'hint':
+      return [block(ctx, 'hint', { style: tag.attrs.style }, content())];
+    case 'embed':
+      return [block(ctx, 'embed', { url: tag.attrs.url })];
+    case 'file':
+      return [block(ctx, 'file', { ref: urlRef(tag.attrs.src) })];
+    case 'content-ref':
+      return [block(ctx, 'content-ref', { ref: urlRef(tag.attrs.url) })];
+    case 'code':
+      return codeFromTag(tag, ctx);
+    case 'details':
+      return [expandable(tag, ctx)];
+    case 'math':
+      return [block(ctx, 'math', { formula: tag.body })];
+    default:
+      return blocksFromSegments(tag.children, ctx);
+  }
+}
+
+function containerBlock(
+  tag: BlockTag,
+  spec: (typeof CONTAINERS)[string],
+  ctx: FromBlockTagsContext,
+): DocumentBlock {
+  const items = tag.children.map((child) => {
+    const isItem = child.kind === 'tag' && child.name === spec.item;
+    const data = isItem && spec.item === 'tab' ? { title: child.attrs.title ?? '' } : {};
+    const nodes = blocksFromSegments(isItem ? child.children : [child], ctx, true);
+    return block(ctx, spec.itemType, data, nodes);
+  });
+  return block(ctx, spec.type, {}, items);
+}
+
+/** `{% code %}` options go onto the fenced code it wraps; other content is kept as it is. */
+function codeFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
+  const blocks = blocksFromSegments(tag.children, ctx);
+  if (blocks.length !== 1 || blocks[0].type !== 'code') return blocks;
+  const { title, overflow, collapsedLineCount } = tag.attrs;
+  const data: Record<string, unknown> = { ...blocks[0].data };
+  if (title !== undefined) data.title = title;
+  if (overflow === 'scroll' || overflow === 'wrap') data.overflow = overflow;
+  for (const attr of BOOLEAN_CODE_ATTRS) {
+    if (tag.attrs[attr] === 'true' || tag.attrs[attr] === 'false') {
+      data[attr] = tag.attrs[attr] === 'true';
+    }
+  }
+  const count = Number(collapsedLineCount);
+  if (Number.isInteger(count) && count >= 1) data.collapsedLineCount = count;
+  return [{ ...blocks[0], data }];
+}
+
+function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
+  const summary = ctx.blocksOf(tag.attrs.summary ?? '', true);
+  const title = summary[0].type === 'paragraph' ? summary[0] : ctx.blocksOf('', true)[0];
+  const fragment = (name: string, nodes: DocumentBlock[]): DocumentFragment => ({
+    object: 'fragment',
+    key: ctx.newKey(),
+    fragment: name,
+    type: name,
+    nodes,
+  });
+  return {
+    ...block(ctx, 'expandable', {}),
+    fragments: [
+      fragment('expandable-title', [title]),
+      fragment('expandable-body', blocksFromSegments(tag.children, ctx, true)),
+    ],
+  };
+}
