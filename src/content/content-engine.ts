@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import stringify from 'json-stable-stringify';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
+import { CONTENT_GC_GRACE_MS } from './gc/content-garbage-collector';
 import { newId, sha256Hex } from '../platform/ids/ids';
 import { Revision, RevisionType } from './entities/revision.entity';
 import { commit, type PageChange } from './tree/commit';
@@ -35,14 +36,21 @@ export const INITIAL_PAGE_TITLE = 'Untitled';
 export class ContentEngine {
   constructor(private readonly clock: Clock) {}
 
-  /** Stores `data` once under the SHA-256 of its canonical JSON and returns that hash. */
+  /**
+   * Stores `data` once under the SHA-256 of its canonical JSON and returns that hash. Storing
+   * an object that exists but is older than half the garbage collector's grace period renews
+   * its `created_at`, so that an unreachable object being reused by a commit in flight cannot
+   * be swept before that commit's revision points at it.
+   */
   async put(manager: EntityManager, kind: string, data: object): Promise<string> {
     const json = stringify(data) as string;
     const hash = sha256Hex(json);
+    const now = this.clock.now();
     await manager.query(
       `INSERT INTO content_objects (hash, kind, data, created_at) VALUES ($1, $2, $3::jsonb, $4)
-       ON CONFLICT (hash) DO NOTHING`,
-      [hash, kind, json, this.clock.now()],
+       ON CONFLICT (hash) DO UPDATE SET created_at = EXCLUDED.created_at
+        WHERE content_objects.created_at < $5`,
+      [hash, kind, json, now, new Date(now.getTime() - CONTENT_GC_GRACE_MS / 2)],
     );
     return hash;
   }

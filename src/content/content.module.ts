@@ -7,6 +7,8 @@ import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
 import { FileDownloads } from './files/file-downloads';
 import { FilesController } from './files/files.controller';
+import { ContentGarbageCollector } from './gc/content-garbage-collector';
+import { ContentGcSchedule } from './gc/content-gc-schedule';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
 import { LinksService } from './links/links.service';
@@ -29,6 +31,9 @@ const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
 /** Links of a revision (src/content/links); locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
 
+/** Garbage collection of unreachable objects and blobs (src/content/gc). */
+const GC = [ContentGarbageCollector, ContentGcSchedule];
+
 /** The content engine: revisions and the immutable objects they are made of; content search. */
 @Module({
   imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection])],
@@ -49,6 +54,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     FileDownloads,
     ...WRITES,
     ...LINKS,
+    ...GC,
   ],
   exports: [
     ContentEngine,
