@@ -1,8 +1,4 @@
 import type { Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
 import { ContentRef, DocumentBlock, JSONDocument, newKey } from './document';
 import {
   blocksFromMdast,
@@ -26,21 +22,36 @@ interface Remark {
 }
 
 /*
- * unified and remark are published only as ES modules; this project compiles to CommonJS. They
- * are required like any module: Node loads ES modules through require() (>= 20.19, see
- * `engines`), and Jest transforms them to CommonJS (`transformIgnorePatterns`), which keeps them
- * off Jest's experimental ES module loader.
+ * unified and remark are published only as ES modules; this project compiles to CommonJS, where
+ * SWC turns these `import()`s into `require()`s: Node loads ES modules through require()
+ * (>= 20.19, see `engines`), and Jest transforms them to CommonJS (`transformIgnorePatterns`).
+ * They load on first use, not at start (about 0.1 s).
  */
-const parser = unified().use(remarkParse).use(remarkGfm).freeze();
-const stringifier = unified()
-  .use(remarkStringify, { bullet: '-', rule: '-', emphasis: '*', strong: '*', fences: true })
-  .use(remarkGfm)
-  .freeze();
+async function loadRemark(): Promise<Remark> {
+  const [{ unified }, parse, gfm, stringify] = await Promise.all([
+    import('unified'),
+    import('remark-parse'),
+    import('remark-gfm'),
+    import('remark-stringify'),
+  ]);
+  const parser = unified().use(parse.default).use(gfm.default).freeze();
+  const stringifier = unified()
+    .use(stringify.default, { bullet: '-', rule: '-', emphasis: '*', strong: '*', fences: true })
+    .use(gfm.default)
+    .freeze();
+  return {
+    parse: (markdown) => parser.parse(markdown),
+    stringify: (root) => stringifier.stringify(root),
+  };
+}
 
-const REMARK: Remark = {
-  parse: (markdown) => parser.parse(markdown),
-  stringify: (root) => stringifier.stringify(root),
-};
+let remark: Promise<Remark> | undefined;
+
+/** remark, loaded once. */
+function getRemark(): Promise<Remark> {
+  remark ??= loadRemark();
+  return remark;
+}
 
 export interface MarkdownToDocumentOptions {
   /** Generates node keys (tests pass a deterministic one). */
@@ -51,7 +62,7 @@ export async function markdownToDocument(
   markdown: string,
   options: MarkdownToDocumentOptions = {},
 ): Promise<JSONDocument> {
-  const { parse } = REMARK;
+  const { parse } = await getRemark();
   const keys = options.newKey ?? newKey;
   const blocksOf = (text: string, nonEmpty = false): DocumentBlock[] => {
     const root = parse(text);
@@ -75,7 +86,7 @@ export async function documentToMarkdown(
   document: JSONDocument,
   options: DocumentToMarkdownOptions = {},
 ): Promise<string> {
-  const { stringify } = REMARK;
+  const { stringify } = await getRemark();
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
   return stringify(rootFromBlocks(document.nodes ?? [], { stringify, refToUrl }));
 }
