@@ -153,7 +153,7 @@ async function main() {
     `Search index built (SearchIndexer.rebuild): ${indexBuild.value.indexed} pages, ${sectionRows} sections in ${s(indexBuild.ms)}`,
   );
   // Statistics for the planner, as autovacuum would gather them shortly after such a load.
-  await engine.dataSource.query('ANALYZE content_objects, revisions, page_sections');
+  await engine.dataSource.query('ANALYZE content_objects, revisions, page_sections, page_search');
   const storage = await storageSizes(engine);
 
   // 6. One-page edits through commitOnPrimary (the search index follows in the same transaction).

@@ -236,6 +236,47 @@ describe('Search (e2e)', () => {
       expect(none.body).toEqual({ items: [], count: 0 });
     });
 
+    it('matches a page with every word somewhere on it, showing the sections with any', async () => {
+      const org = await t.factories.organization();
+      const { spaceId, install } = await handbook(org);
+      // "patience" is under Requirements, "upgrading" under Upgrading: no section has both.
+      const apart = await org.owner.client
+        .get(searchPath(spaceId, 'patience upgrading'))
+        .expect(200);
+      expectConforms(apart, 'searchSpaceContent');
+      const body = apart.body as PageBody<PageHit>;
+      expect(body.count).toBe(1);
+      expect(body.items.map((hit) => hit.id)).toEqual([install]);
+      expect(body.items[0].sections.map((s) => s.id).sort()).toEqual(['requirements', 'upgrading']);
+    });
+
+    it('ranks pages by their vector, ties by page id, across pages of results', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await space(org);
+      const ids = Array.from({ length: 5 }, () => newId());
+      await publish(
+        spaceId,
+        ids.map((id, i) => ({
+          operation: 'insert_page' as const,
+          id,
+          meta: { title: `Page ${i}`, slug: `page-${i}` },
+          document: doc(p('Tokens expire.')),
+        })),
+      );
+      const seen: string[] = [];
+      let next: string | undefined;
+      do {
+        const res = await org.owner.client
+          .get(searchPath(spaceId, 'tokens', `&limit=2${next ? `&page=${next}` : ''}`))
+          .expect(200);
+        const body = res.body as PageBody<PageHit>;
+        expect(body.count).toBe(5);
+        seen.push(...body.items.map((hit) => hit.id));
+        next = body.next?.page;
+      } while (next);
+      expect(seen).toEqual([...ids].sort().reverse());
+    });
+
     it('treats tsquery syntax in the query as plain separators', async () => {
       const org = await t.factories.organization();
       const { spaceId, faq } = await handbook(org);
@@ -308,8 +349,16 @@ describe('Search (e2e)', () => {
         );
         return new Map(rows.map((row) => [row.page_id, row]));
       };
+      const rankedPages = async () => {
+        const rows: { page_id: string }[] = await t.dataSource.query(
+          'SELECT page_id FROM page_search WHERE space_id = $1',
+          [spaceId],
+        );
+        return rows.map((row) => row.page_id).sort();
+      };
       const before = await indexedAt();
       expect([...before.keys()].sort()).toEqual([install, configure, faq].sort());
+      expect(await rankedPages()).toEqual([install, configure, faq].sort());
       expect(before.get(install)!.n).toBe(3);
 
       t.clock.advance(60_000);
@@ -324,6 +373,7 @@ describe('Search (e2e)', () => {
       expect(result).toEqual({ indexed: 1, removed: 1 });
       const after = await indexedAt();
       expect([...after.keys()].sort()).toEqual([install, faq].sort());
+      expect(await rankedPages()).toEqual([install, faq].sort());
       expect(after.get(install)!.at).toEqual(before.get(install)!.at);
       expect(after.get(faq)!.at.getTime()).toBeGreaterThanOrEqual(
         before.get(faq)!.at.getTime() + 60_000,

@@ -15,6 +15,7 @@ import { LinksService } from './links/links.service';
 import { ContentReader } from './reads/content-reader';
 import { ContentPresenter } from './reads/content.presenter';
 import { SpaceContentController } from './reads/space-content.controller';
+import { PageSearch } from './search/entities/page-search.entity';
 import { PageSection } from './search/entities/page-section.entity';
 import { SearchController } from './search/search.controller';
 import { SearchIndexListener } from './search/search-index.listener';
@@ -36,7 +37,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
 
 /** The content engine: revisions and the immutable objects they are made of; content search. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection])],
+  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch])],
   controllers: [
     SearchController,
     SpaceContentController,

@@ -16,10 +16,20 @@ export interface ReindexResult {
 
 /** Longest body stored per section; a section longer than this is searchable by its start only. */
 const MAX_BODY = 100_000;
+/** Sections per insert, at least: a batch ends after the page that reaches it. */
 const INSERT_BATCH = 500;
 const READ_BATCH = 500;
 
+/** Positions kept per lexeme and weight in a page's `page_search` vector. */
+const PAGE_POSITIONS = 2;
+
+/**
+ * Inserts a batch of whole pages' sections and each page's `page_search` row: every lexeme of
+ * its sections once, with its first positions in each weight (the vector is written as text,
+ * so the lexeme is quoted as tsvector input wants).
+ */
 const INSERT_SQL = `
+  WITH sections AS (
   INSERT INTO page_sections (space_id, page_id, section_id, document_hash, page_title, page_path,
                              section_title, body, tsv, ancestors, position, indexed_at)
   SELECT $1, r.page_id, r.section_id, r.document_hash, r.page_title, r.page_path,
@@ -34,13 +44,27 @@ const INSERT_SQL = `
     FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::text[], $7::text[], $8::text[],
                 $9::text[], $10::text[], $11::text[], $12::int[])
       AS r(page_id, section_id, document_hash, page_title, lead_title, page_path, section_title,
-           body, ancestors, position)`;
+           body, ancestors, position)
+  RETURNING page_id, position, tsv)
+  INSERT INTO page_search (space_id, page_id, tsv)
+  SELECT $1, page_id, string_agg(entry, ' ')::tsvector
+    FROM (SELECT page_id,
+                 '''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':'
+                   || string_agg(pos::text || weight, ',') AS entry
+            FROM (SELECT s.page_id, u.lexeme, p.pos, p.weight,
+                         row_number() OVER (PARTITION BY s.page_id, u.lexeme, p.weight
+                                            ORDER BY p.pos, s.position) AS n
+                    FROM sections s, unnest(s.tsv) u,
+                         unnest(u.positions, u.weights) p(pos, weight)) occurrences
+           WHERE n <= ${PAGE_POSITIONS}
+           GROUP BY page_id, lexeme) entries
+   GROUP BY page_id`;
 
 /**
- * Keeps `page_sections` in step with a space's primary revision. Re-indexing from one tree to
- * the next walks both trees together, skipping the subtrees they share (see `indexChanges`),
- * and rewrites only the pages whose document, title, path or ancestors' titles changed, and
- * deletes the rows of pages that are gone.
+ * Keeps `page_sections` (and `page_search`, one row per indexed page) in step with a space's
+ * primary revision. Re-indexing from one tree to the next walks both trees together, skipping
+ * the subtrees they share (see `indexChanges`), and rewrites only the pages whose document,
+ * title, path or ancestors' titles changed, and deletes the rows of pages that are gone.
  * Document pages are indexed (groups, links and computed pages have no body of their own;
  * their titles appear as ancestors).
  */
@@ -65,13 +89,15 @@ export class SearchIndexer {
     if (fromRootHash === toRootHash) return { indexed: 0, removed: 0 };
     const store = new CachedObjectStore(this.engine.objectStore(manager));
     const { changed, removed } = await indexChanges(store, fromRootHash, toRootHash);
-    if (fromRootHash === null) {
-      await manager.query('DELETE FROM page_sections WHERE space_id = $1', [spaceId]);
-    } else if (changed.length + removed.length > 0) {
-      await manager.query(
-        'DELETE FROM page_sections WHERE space_id = $1 AND page_id = ANY($2::varchar[])',
-        [spaceId, [...changed.map((page) => page.id), ...removed]],
-      );
+    for (const table of ['page_sections', 'page_search']) {
+      if (fromRootHash === null) {
+        await manager.query(`DELETE FROM ${table} WHERE space_id = $1`, [spaceId]);
+      } else if (changed.length + removed.length > 0) {
+        await manager.query(
+          `DELETE FROM ${table} WHERE space_id = $1 AND page_id = ANY($2::varchar[])`,
+          [spaceId, [...changed.map((page) => page.id), ...removed]],
+        );
+      }
     }
     await this.insert(manager, spaceId, changed);
     const reindexed = new Set(changed.map((page) => page.id));
@@ -133,8 +159,9 @@ export class SearchIndexer {
         batch.bodies.push(section.body.slice(0, MAX_BODY));
         batch.ancestors.push(ancestors);
         batch.positions.push(position);
-        if (batch.pageIds.length >= INSERT_BATCH) await flush();
       }
+      // A page's sections go in one statement, which writes its page_search row from them.
+      if (batch.pageIds.length >= INSERT_BATCH) await flush();
     }
     await flush();
   }

@@ -39,12 +39,36 @@ const BODY_EXCERPT = 500;
 const TSQUERY = `(plainto_tsquery('english', :words)
   && (to_tsquery('english', :prefix || ':*') || to_tsquery('simple', :prefix || ':*')))`;
 
-/** Every matching section of the spaces `scope` (SQL of space ids), with its rank. */
-const matchedSql = (scope: string) => `
+/**
+ * The tsqueries of the words one by one (the last as a prefix), for the sections to show of a
+ * matching page: those that match any of the words.
+ */
+const ANY_WORD = `(ARRAY(SELECT plainto_tsquery('english', w)
+                     FROM unnest(string_to_array(:words, ' ')) w)
+  || (to_tsquery('english', :prefix || ':*') || to_tsquery('simple', :prefix || ':*')))`;
+
+/**
+ * Every matching page of the spaces `scope` (SQL of space ids), with its rank, from
+ * `page_search` (one small vector per page): a page matches when all the words are on it.
+ */
+const matchedPagesSql = (scope: string) => `
+  SELECT pg.space_id, pg.page_id, ts_rank(pg.tsv, q.query) AS rank
+    FROM page_search pg, (SELECT ${TSQUERY} AS query) q
+   WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query`;
+
+/**
+ * The sections of the pages `pages` (SQL of space_id, page_id, rank) that match any of the
+ * words, with their rank, in the order of their pages (best first), then best section first.
+ */
+const sectionsSql = (pages: string) => `
+  WITH shown AS (${pages})
   SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path, ps.section_title,
          ps.body, ps.ancestors, ps.position, ts_rank(ps.tsv, q.query) AS rank
-    FROM page_sections ps, (SELECT ${TSQUERY} AS query) q
-   WHERE ps.space_id IN (${scope}) AND ps.tsv @@ q.query`;
+    FROM shown p
+    JOIN page_sections ps ON ps.space_id = p.space_id AND ps.page_id = p.page_id,
+         (SELECT ${TSQUERY} AS query, ${ANY_WORD} AS words) q
+   WHERE ps.tsv @@ ANY(q.words)
+   ORDER BY p.rank DESC, p.page_id DESC, rank DESC, ps.position`;
 
 interface SectionRow {
   space_id: string;
@@ -65,9 +89,11 @@ interface SpaceRef {
 }
 
 /**
- * Full-text search over the sections of spaces' primary revisions (`page_sections`, kept by
- * the SearchIndexer). Hits are pages ranked by their best section (ts_rank; a match in the
- * page title weighs most, then in a heading, then in text), each with its matching sections.
+ * Full-text search over spaces' primary revisions (`page_search` and `page_sections`, kept by
+ * the SearchIndexer). A page matches when every word of the query is on it, not necessarily
+ * in one section. Hits are pages ranked by ts_rank over the page's vector (a match in the page
+ * title weighs most, then in a heading, then in text), each with its sections that match any
+ * of the words; only the shown pages' sections are read.
  */
 @Injectable()
 export class SearchService {
@@ -89,8 +115,7 @@ export class SearchService {
     if (!terms) return { items: [], count: 0 };
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await this.query<{ page_id: string; rank: number; total: string }>(
-      `WITH matched AS (${matchedSql(':spaceId')}),
-            pages AS (SELECT page_id, max(rank) AS rank FROM matched GROUP BY page_id)
+      `WITH pages AS (${matchedPagesSql(':spaceId')})
        SELECT page_id, rank, (SELECT count(*) FROM pages) AS total FROM pages
         WHERE :first OR (rank, page_id) < (:afterRank::real, :afterPage)
         ORDER BY rank DESC, page_id DESC
@@ -104,16 +129,28 @@ export class SearchService {
         limit: limit + 1,
       },
     );
-    const count = rows.length > 0 ? Number(rows[0].total) : await this.countPages(space, terms);
+    const count =
+      rows.length > 0
+        ? Number(rows[0].total)
+        : after === null
+          ? 0
+          : await this.countPages(space, terms);
     const pageRows = rows.slice(0, limit);
     const sections = await this.query<SectionRow>(
-      `${matchedSql(':spaceId')} AND ps.page_id = ANY(:pageIds::varchar[])
-        ORDER BY rank DESC, ps.position`,
-      { ...terms, spaceId: space.id, pageIds: pageRows.map((row) => row.page_id) },
+      sectionsSql(`SELECT :spaceId::varchar AS space_id, page_id, rank
+                     FROM unnest(:pageIds::varchar[], :ranks::real[]) AS r(page_id, rank)`),
+      {
+        ...terms,
+        spaceId: space.id,
+        pageIds: pageRows.map((row) => row.page_id),
+        ranks: pageRows.map((row) => row.rank),
+      },
     );
     const hits = this.pages(space, sections);
     const page: Page<SearchPageResultResponse> = {
-      items: pageRows.map((row) => hits.get(row.page_id)!),
+      // Every word of a matching page is in one of its sections, so each page has a hit; the
+      // filter only guards against a word the parser splits in two across two sections.
+      items: pageRows.flatMap((row) => hits.get(row.page_id) ?? []),
       count,
     };
     if (rows.length > limit) {
@@ -141,8 +178,8 @@ export class SearchService {
       ${caller.role === null ? `AND s.id IN (${GUEST_VISIBLE_SPACES_SQL})` : ''}`;
     const params = { ...terms, organizationId, userId: caller.userId };
     const spaces = await this.query<{ id: string; title: string; rank: number; total: string }>(
-      `WITH matched AS (${matchedSql(scope)}),
-            ranked AS (SELECT space_id, max(rank) AS rank FROM matched GROUP BY space_id)
+      `WITH ranked AS (SELECT space_id, max(rank) AS rank
+                         FROM (${matchedPagesSql(scope)}) m GROUP BY space_id)
        SELECT r.space_id AS id, s.title, r.rank, (SELECT count(*) FROM ranked) AS total
          FROM ranked r JOIN spaces s ON s.id = r.space_id
         WHERE :first OR (r.rank, r.space_id) < (:afterRank::real, :afterSpace)
@@ -158,15 +195,11 @@ export class SearchService {
     );
     const shown = spaces.slice(0, limit);
     const sections = await this.query<SectionRow>(
-      `WITH matched AS (${matchedSql('SELECT unnest(:spaceIds::varchar[])')}),
-            pages AS (
-              SELECT space_id, page_id,
-                     row_number() OVER (PARTITION BY space_id
-                                        ORDER BY max(rank) DESC, page_id DESC) AS n
-                FROM matched GROUP BY space_id, page_id)
-       SELECT m.* FROM matched m JOIN pages p USING (space_id, page_id)
-        WHERE p.n <= ${PAGES_PER_SPACE}
-        ORDER BY m.rank DESC, m.position`,
+      sectionsSql(`SELECT space_id, page_id, rank
+                     FROM (SELECT m.*, row_number() OVER (PARTITION BY space_id
+                                                         ORDER BY rank DESC, page_id DESC) AS n
+                             FROM (${matchedPagesSql('SELECT unnest(:spaceIds::varchar[])')}) m) p
+                    WHERE n <= ${PAGES_PER_SPACE}`),
       { ...terms, spaceIds: shown.map((space) => space.id) },
     );
     const items = shown.map((space) => {
@@ -188,7 +221,7 @@ export class SearchService {
     return page;
   }
 
-  /** Matching sections grouped into page hits, in the order of each page's best section. */
+  /** Matching sections grouped into page hits, in the order the rows first show each page. */
   private pages(space: SpaceRef, rows: SectionRow[]): Map<string, SearchPageResultResponse> {
     const hits = new Map<string, SearchPageResultResponse>();
     for (const row of rows) {
@@ -229,7 +262,7 @@ export class SearchService {
   /** The total when the requested page is past the end (no row to read it from). */
   private async countPages(space: SpaceRef, terms: object): Promise<number> {
     const rows = await this.query<{ total: string }>(
-      `SELECT count(DISTINCT page_id) AS total FROM (${matchedSql(':spaceId')}) m`,
+      `SELECT count(*) AS total FROM (${matchedPagesSql(':spaceId')}) m`,
       { ...terms, spaceId: space.id },
     );
     return Number(rows[0].total);

@@ -1,0 +1,26 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Space } from '../../../spaces/entities/space.entity';
+
+/**
+ * An indexed page of a space's primary revision, for ranking pages: `tsv` holds each lexeme
+ * of the page's sections once, with at most two positions per weight (page title, headings,
+ * text), kept in the row (the migration sets STORAGE MAIN, which TypeORM does not describe).
+ * Written by the SearchIndexer with the page's `page_sections` rows.
+ */
+@Entity('page_search')
+export class PageSearch {
+  @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_page_search' })
+  spaceId!: string;
+
+  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_page_search_space_id' })
+  space?: Space;
+
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_page_search' })
+  pageId!: string;
+
+  // A GIN index, which TypeORM cannot describe: the migration creates it, the check leaves it.
+  @Index('IDX_page_search_tsv', { synchronize: false })
+  @Column({ type: 'tsvector', select: false })
+  tsv!: string;
+}
