@@ -2,6 +2,7 @@ import { ContentEngine } from '../src/content/content-engine';
 import type { JSONDocument } from '../src/content/documents/document';
 import { Revision } from '../src/content/entities/revision.entity';
 import type { PageChange } from '../src/content/tree/commit';
+import { commitOnSpace } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
@@ -96,39 +97,13 @@ describe('space content (reads)', () => {
   }
 
   /**
-   * Commits `changes` on the space's primary revision and moves the space to the result (the
-   * write API does not exist yet); returns the new revision.
-   */
-  async function commitOnSpace(spaceId: string, changes: PageChange[]): Promise<Revision> {
-    t.clock.advance(1000);
-    return t.dataSource.transaction(async (manager) => {
-      const [row]: { revision_id: string }[] = await manager.query(
-        'SELECT revision_id FROM spaces WHERE id = $1 FOR UPDATE',
-        [spaceId],
-      );
-      const parent = await manager.findOneByOrFail(Revision, { id: row.revision_id });
-      const revision = await engine.commitRevision(manager, {
-        spaceId,
-        parent,
-        changes,
-        authorId: null,
-      });
-      await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [
-        revision.id,
-        spaceId,
-      ]);
-      return revision;
-    });
-  }
-
-  /**
    * A space with: Getting started (document, with a body) > Install (document, empty);
    * Reference (group) > API (document); Website (link); and the initial page removed.
    */
   async function handbook(org: TestOrganization) {
     const created = await space(org, { empty: true });
     const document = await putDocument(DOCUMENT);
-    const revision = await commitOnSpace(created.id, [
+    const revision = await commitOnSpace(t, created.id, [
       {
         operation: 'insert_page',
         id: 'pgStart',
@@ -315,7 +290,7 @@ describe('space content (reads)', () => {
           into: `top${i}`,
         });
       }
-      await commitOnSpace(created.id, changes);
+      await commitOnSpace(t, created.id, changes);
       const query = jest.spyOn(t.dataSource.manager, 'query');
       const res = await org.owner.client.get(content(created.id, '/pages')).expect(200);
       const objectReads = query.mock.calls.filter(([sql]) => sql.includes('content_objects'));
@@ -457,7 +432,7 @@ describe('space content (reads)', () => {
           revision: string;
         }
       ).revision;
-      second = await commitOnSpace(spaceId, [
+      second = await commitOnSpace(t, spaceId, [
         { operation: 'insert_page', id: 'pgNew', meta: { title: 'New page' } },
       ]);
     });

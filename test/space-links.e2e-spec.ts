@@ -5,7 +5,7 @@ import type {
   JSONDocument,
 } from '../src/content/documents/document';
 import { Revision } from '../src/content/entities/revision.entity';
-import type { PageChange } from '../src/content/tree/commit';
+import { commitOnSpace } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';
 import { expectError } from './helpers/content-grants';
@@ -96,27 +96,6 @@ describe('space links', () => {
     `/v1/spaces/${spaceId}/content/page/${pageId}/links`;
   const backlinks = (spaceId: string, fileId: string) =>
     `/v1/spaces/${spaceId}/content/files/${fileId}/backlinks`;
-
-  async function commitOnSpace(spaceId: string, changes: PageChange[]): Promise<void> {
-    t.clock.advance(1000);
-    await t.dataSource.transaction(async (manager) => {
-      const [row]: { revision_id: string }[] = await manager.query(
-        'SELECT revision_id FROM spaces WHERE id = $1 FOR UPDATE',
-        [spaceId],
-      );
-      const parent = await manager.findOneByOrFail(Revision, { id: row.revision_id });
-      const revision = await engine.commitRevision(manager, {
-        spaceId,
-        parent,
-        changes,
-        authorId: null,
-      });
-      await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [
-        revision.id,
-        spaceId,
-      ]);
-    });
-  }
 
   /**
    * Adds a file to the space's primary revision as a new revision (files cannot be written
@@ -209,7 +188,7 @@ describe('space links', () => {
       engine.put(t.dataSource.manager, 'document', home),
       engine.put(t.dataSource.manager, 'document', guide),
     ]);
-    await commitOnSpace(id, [
+    await commitOnSpace(t, id, [
       {
         operation: 'insert_page',
         id: 'pgHome',
