@@ -1,3 +1,4 @@
+import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { CollectionsModule } from './collections/collections.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
@@ -28,6 +29,7 @@ const DOMAIN_MODULES = [
   AgentInstructionsModule,
   CollectionsModule,
   SpacesModule,
+  ChangeRequestsModule,
   SeedModule,
 ];
 

@@ -162,6 +162,13 @@ async function freshTrashedSpace(ctx: Ctx): Promise<string> {
   return id;
 }
 
+/** A new space holding change request 1 (subject 'Proposal'); returns the space's id. */
+async function freshChangeRequestSpace(ctx: Ctx): Promise<string> {
+  const id = await freshSpace(ctx);
+  await owner(ctx).post(`/v1/spaces/${id}/change-requests`, { subject: 'Proposal' }).expect(201);
+  return id;
+}
+
 async function freshCollection(ctx: Ctx): Promise<string> {
   const res = await owner(ctx)
     .post(`${org(ctx)}/collections`, { title: `Collection ${next()}` })
@@ -611,6 +618,59 @@ const OPERATIONS: Operation[] = [
     route: '/v1/spaces/:spaceId/search',
     path: (ctx) => `/v1/spaces/${ctx.space}/search?query=docs`,
     allowed: everyone,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+
+  // Change requests: declared space:view (reads) or space:edit (writes); listing the
+  // organization's is organization:view, over the spaces the caller can see.
+  {
+    name: 'listChangeRequestsForOrganization',
+    method: 'GET',
+    route: `${ORG}/change-requests`,
+    path: (ctx) => `${org(ctx)}/change-requests`,
+    allowed: everyone,
+  },
+  {
+    name: 'listChangeRequestsForSpace',
+    method: 'GET',
+    route: '/v1/spaces/:spaceId/change-requests',
+    path: (ctx) => `/v1/spaces/${ctx.space}/change-requests`,
+    allowed: everyone,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Each case creates in its own space, so the fixture space's counts stay as they are.
+    name: 'createChangeRequest',
+    method: 'POST',
+    route: '/v1/spaces/:spaceId/change-requests',
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests`,
+    fresh: freshSpace,
+    body: () => ({ subject: 'Proposal' }),
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Change request 1 of a space made for the case (looked up by its number).
+    name: 'getChangeRequestById',
+    method: 'GET',
+    route: '/v1/spaces/:spaceId/change-requests/:changeRequestId',
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1`,
+    fresh: freshChangeRequestSpace,
+    allowed: everyone,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    name: 'updateChangeRequestById',
+    method: 'PATCH',
+    route: '/v1/spaces/:spaceId/change-requests/:changeRequestId',
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1`,
+    fresh: freshChangeRequestSpace,
+    body: () => ({ subject: 'Proposal' }), // its current subject
+    allowed: editors,
     hiddenFrom: guests,
     notFound: SPACE_NOT_FOUND,
   },

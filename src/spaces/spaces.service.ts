@@ -358,6 +358,10 @@ export class SpacesService {
         [space.id],
       );
       await manager.query(`DELETE FROM organization_invites WHERE space_id = $1`, [space.id]);
+      await manager.query(`UPDATE change_requests SET organization_id = $1 WHERE space_id = $2`, [
+        input.organization,
+        space.id,
+      ]);
       const position = await this.tree.endOf(manager, input.organization, null);
       await manager.update(
         Space,

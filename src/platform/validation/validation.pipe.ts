@@ -1,17 +1,48 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { ValidationError } from 'class-validator';
 import { invalidInput } from '../errors/domain-error';
 
-/** The global pipe: strips nothing silently (unknown fields are a 400) and converts query strings. */
+const IGNORES_UNKNOWN_PROPERTIES = Symbol('bindery:ignores-unknown-properties');
+
+/**
+ * Marks a body DTO whose GitBook operation accepts "any other properties": unknown top-level
+ * properties are dropped instead of answered 400. Its declared properties are validated as usual.
+ */
+export function IgnoreUnknownProperties(): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target, IGNORES_UNKNOWN_PROPERTIES, { value: true });
+  };
+}
+
+function ignoresUnknownProperties(type: unknown): boolean {
+  return typeof type === 'function' && IGNORES_UNKNOWN_PROPERTIES in type;
+}
+
+const OPTIONS: ValidationPipeOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => invalidInput(describeValidationErrors(errors)),
+};
+
+/**
+ * The global pipe: strips nothing silently (unknown fields are a 400, except on DTOs marked
+ * `@IgnoreUnknownProperties()`, where they are dropped) and converts query strings.
+ */
+class BinderyValidationPipe extends ValidationPipe {
+  private readonly lenient = new ValidationPipe({ ...OPTIONS, forbidNonWhitelisted: false });
+
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    return ignoresUnknownProperties(metadata.metatype)
+      ? this.lenient.transform(value, metadata)
+      : super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => invalidInput(describeValidationErrors(errors)),
-  });
+  return new BinderyValidationPipe(OPTIONS);
 }
 
 /** "limit must not be greater than 1000; emailDomains.0 must be a string" */

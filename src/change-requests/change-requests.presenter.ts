@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { UrlBuilder } from '../platform/urls/url-builder';
+import { UsersPresenter } from '../users/users.presenter';
+import { ChangeRequestResponse } from './dto/change-request.response';
+import type { ChangeRequestView } from './change-requests.service';
+
+@Injectable()
+export class ChangeRequestsPresenter {
+  constructor(
+    private readonly urls: UrlBuilder,
+    private readonly users: UsersPresenter,
+  ) {}
+
+  present({ changeRequest: cr, primaryRevision }: ChangeRequestView): ChangeRequestResponse {
+    return {
+      object: 'change-request',
+      id: cr.id,
+      number: cr.number,
+      status: cr.status,
+      subject: cr.subject,
+      ...(cr.description !== null ? { description: cr.description } : {}),
+      ...(cr.creator ? { createdBy: this.users.user(cr.creator) } : {}),
+      createdAt: cr.createdAt.toISOString(),
+      updatedAt: cr.updatedAt.toISOString(),
+      space: cr.spaceId,
+      revision: cr.revision,
+      revisionInitial: cr.revisionInitial,
+      ...(cr.revisionMergedAncestor !== null
+        ? { revisionMergedAncestor: cr.revisionMergedAncestor }
+        : {}),
+      ...(cr.revisionMerged !== null ? { revisionMerged: cr.revisionMerged } : {}),
+      // No comments on change requests yet.
+      comments: 0,
+      // A merged change request is part of the primary content: never behind it.
+      outdated:
+        cr.status !== 'merged' &&
+        primaryRevision !== (cr.revisionMergedAncestor ?? cr.revisionInitial),
+      urls: {
+        app: this.urls.app('o', cr.organizationId, 's', cr.spaceId, 'changes', cr.id),
+        location: this.urls.api('spaces', cr.spaceId, 'change-requests', cr.id),
+      },
+    };
+  }
+}
