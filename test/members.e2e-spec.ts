@@ -2,6 +2,7 @@ import { verify } from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
 import { InstanceSecret } from '../src/platform/settings/instance-secret';
 import type { Role } from '../src/platform/policy/roles';
+import { createCollection, createSpace, insertGrant } from './helpers/content';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
@@ -596,46 +597,6 @@ describe('organization members', () => {
   });
 
   describe('Member.spaces: the live spaces the member can open', () => {
-    /** A space made by the organization's owner, at the root or in `parent`. */
-    async function space(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
-        .expect(201);
-      return res.body.id;
-    }
-
-    async function collection(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
-        .expect(201);
-      return res.body.id;
-    }
-
-    /** A grant as the permissions API stores it (that API belongs to another module). */
-    async function grant(
-      org: TestOrganization,
-      resource: { space: string } | { collection: string },
-      grantee: { userId: string } | { teamId: string },
-      role: Role,
-    ): Promise<void> {
-      const [resourceType, resourceId] =
-        'space' in resource ? ['space', resource.space] : ['collection', resource.collection];
-      await t.dataSource.query(
-        `INSERT INTO content_grants
-           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-        [
-          randomBytes(10).toString('hex'),
-          org.id,
-          resourceType,
-          resourceId,
-          'userId' in grantee ? grantee.userId : null,
-          'teamId' in grantee ? grantee.teamId : null,
-          role,
-        ],
-      );
-    }
-
     /** Every member's `spaces`, by user id, from the listing. */
     async function spacesCounts(org: TestOrganization): Promise<Record<string, number>> {
       const res = await org.owner.client.get(`${members(org)}?limit=100`).expect(200);
@@ -650,28 +611,34 @@ describe('organization members', () => {
 
     it('counts every live space for a member with a role, and only granted ones for a guest', async () => {
       const org = await t.factories.organization();
-      const outer = await collection(org);
-      const inner = await collection(org, outer);
-      const atRoot = await space(org);
-      const inOuter = await space(org, outer);
-      await space(org, inner);
-      const trashed = await space(org, outer);
+      const outer = await createCollection(org);
+      const inner = await createCollection(org, outer);
+      const atRoot = await createSpace(org);
+      const inOuter = await createSpace(org, outer);
+      await createSpace(org, inner);
+      const trashed = await createSpace(org, outer);
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
       const elsewhere = await t.factories.organization();
-      await space(elsewhere);
+      await createSpace(elsewhere);
 
       const reader = await t.factories.member(org, 'read');
       const noGrant = await t.factories.member(org, null);
       const direct = await t.factories.member(org, null);
-      await grant(org, { space: atRoot }, { userId: direct.id }, 'read');
+      await insertGrant(t, org, { space: atRoot }, { userId: direct.id }, 'read');
       const viaTeam = await t.factories.member(org, null);
-      await grant(org, { collection: inner }, { teamId: await team(org, viaTeam.id) }, 'edit');
+      await insertGrant(
+        t,
+        org,
+        { collection: inner },
+        { teamId: await team(org, viaTeam.id) },
+        'edit',
+      );
       // A grant on the outer collection reaches both levels below; the direct grant on a space
       // inside it is not counted twice, and the trashed space not at all.
       const inherited = await t.factories.member(org, null);
-      await grant(org, { collection: outer }, { userId: inherited.id }, 'comment');
-      await grant(org, { space: inOuter }, { userId: inherited.id }, 'edit');
-      await grant(org, { space: trashed }, { userId: inherited.id }, 'edit');
+      await insertGrant(t, org, { collection: outer }, { userId: inherited.id }, 'comment');
+      await insertGrant(t, org, { space: inOuter }, { userId: inherited.id }, 'edit');
+      await insertGrant(t, org, { space: trashed }, { userId: inherited.id }, 'edit');
 
       expect(await spacesCounts(org)).toEqual({
         [org.owner.id]: 3,
@@ -698,10 +665,10 @@ describe('organization members', () => {
 
     it('follows the trash, restores and role changes', async () => {
       const org = await t.factories.organization();
-      const first = await space(org);
-      await space(org);
+      const first = await createSpace(org);
+      await createSpace(org);
       const guest = await t.factories.member(org, null);
-      await grant(org, { space: first }, { userId: guest.id }, 'read');
+      await insertGrant(t, org, { space: first }, { userId: guest.id }, 'read');
       expect(await spacesCounts(org)).toEqual({ [org.owner.id]: 2, [guest.id]: 1 });
 
       await org.owner.client.delete(`/v1/spaces/${first}`).expect(204);
@@ -713,11 +680,11 @@ describe('organization members', () => {
 
     it('counts nothing for a disabled membership, which opens no space', async () => {
       const org = await t.factories.organization();
-      const granted = await space(org);
-      await space(org);
+      const granted = await createSpace(org);
+      await createSpace(org);
       const disabledReader = await t.factories.member(org, 'read');
       const disabledGuest = await t.factories.member(org, null);
-      await grant(org, { space: granted }, { userId: disabledGuest.id }, 'read');
+      await insertGrant(t, org, { space: granted }, { userId: disabledGuest.id }, 'read');
       await setMember(org, disabledReader.id, 'disabled', true);
       await setMember(org, disabledGuest.id, 'disabled', true);
       const res = await org.owner.client.get(member(org, disabledReader.id)).expect(200);

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { TeamsPresenter } from '../src/orgs/teams/teams.presenter';
 import { TeamsService } from '../src/orgs/teams/teams.service';
+import { createCollection, createSpace, insertGrant } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
@@ -898,53 +898,15 @@ describe('teams', () => {
   });
 
   describe("Team.spaces: the live spaces the team's grants reach", () => {
-    async function space(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
-        .expect(201);
-      return res.body.id;
-    }
-
-    async function collection(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
-        .expect(201);
-      return res.body.id;
-    }
-
-    /** A grant as the permissions API stores it (that API belongs to another module). */
-    async function grant(
-      org: TestOrganization,
-      resourceType: 'space' | 'collection',
-      resourceId: string,
-      grantee: { teamId: string } | { userId: string },
-      role = 'read',
-    ): Promise<void> {
-      await t.dataSource.query(
-        `INSERT INTO content_grants
-           (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-        [
-          randomBytes(10).toString('hex'),
-          org.id,
-          resourceType,
-          resourceId,
-          'userId' in grantee ? grantee.userId : null,
-          'teamId' in grantee ? grantee.teamId : null,
-          role,
-        ],
-      );
-    }
-
     it('counts spaces granted to the team directly or through a collection above them, in every team answer', async () => {
       const org = await t.factories.organization();
-      const outer = await collection(org);
-      const inner = await collection(org, outer);
-      const atRoot = await space(org);
-      await space(org); // granted to no team
-      await space(org, outer);
-      const inInner = await space(org, inner);
-      const trashed = await space(org, outer);
+      const outer = await createCollection(org);
+      const inner = await createCollection(org, outer);
+      const atRoot = await createSpace(org);
+      await createSpace(org); // granted to no team
+      await createSpace(org, outer);
+      const inInner = await createSpace(org, inner);
+      const trashed = await createSpace(org, outer);
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
 
       const guest = await t.factories.member(org, null);
@@ -952,13 +914,13 @@ describe('teams', () => {
       const outerTeam = await team(org, 'Outer', [guest.id]);
       const innerTeam = await team(org, 'Inner');
       const bare = await team(org, 'Bare', [guest.id]);
-      await grant(org, 'space', atRoot, { teamId: rootTeam.id });
-      await grant(org, 'collection', outer, { teamId: outerTeam.id }, 'edit');
-      await grant(org, 'space', trashed, { teamId: outerTeam.id });
+      await insertGrant(t, org, { space: atRoot }, { teamId: rootTeam.id });
+      await insertGrant(t, org, { collection: outer }, { teamId: outerTeam.id }, 'edit');
+      await insertGrant(t, org, { space: trashed }, { teamId: outerTeam.id });
       // Counted once although granted twice; a member's own grant is not the team's.
-      await grant(org, 'collection', inner, { teamId: innerTeam.id });
-      await grant(org, 'space', inInner, { teamId: innerTeam.id }, 'admin');
-      await grant(org, 'space', atRoot, { userId: guest.id });
+      await insertGrant(t, org, { collection: inner }, { teamId: innerTeam.id });
+      await insertGrant(t, org, { space: inInner }, { teamId: innerTeam.id }, 'admin');
+      await insertGrant(t, org, { space: atRoot }, { userId: guest.id });
       expect(bare.spaces).toBe(0);
 
       const expected = {
@@ -1010,8 +972,8 @@ describe('teams', () => {
       const org = await t.factories.organization();
       const granted = await team(org, 'Granted');
       const other = await t.factories.organization();
-      await space(other);
-      await grant(org, 'space', await space(org), { teamId: granted.id });
+      await createSpace(other);
+      await insertGrant(t, org, { space: await createSpace(org) }, { teamId: granted.id });
       const presenter = t.bindery.app.get(TeamsPresenter);
       const found = await t.bindery.app.get(TeamsService).findInOrganization(org.id, granted.id);
       const [presented] = await presenter.presentTeams([found!], {

@@ -1,7 +1,10 @@
 import { ContentEngine } from '../../src/content/content-engine';
 import { Revision } from '../../src/content/entities/revision.entity';
 import type { PageChange } from '../../src/content/tree/commit';
+import { newId } from '../../src/platform/ids/ids';
+import type { Role } from '../../src/platform/policy/roles';
 import type { TestApp } from './app';
+import type { TestOrganization } from './factories';
 
 /**
  * Commits `changes` on the space's primary revision one second after the last commit and moves
@@ -30,4 +33,49 @@ export async function commitOnSpace(
     await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [revision.id, spaceId]);
     return revision;
   });
+}
+
+/** A space made by the organization's owner, at the root or in `parent`; returns its id. */
+export async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
+  const res = await org.owner.client
+    .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
+    .expect(201);
+  return (res.body as { id: string }).id;
+}
+
+/** A collection made by the organization's owner, at the root or in `parent`; returns its id. */
+export async function createCollection(org: TestOrganization, parent?: string): Promise<string> {
+  const res = await org.owner.client
+    .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
+    .expect(201);
+  return (res.body as { id: string }).id;
+}
+
+/**
+ * A grant written as the permissions API stores it, for tests of other modules that read
+ * grants (counts, access) without going through that API.
+ */
+export async function insertGrant(
+  t: TestApp,
+  org: TestOrganization,
+  target: { space: string } | { collection: string },
+  grantee: { userId: string } | { teamId: string },
+  role: Role = 'read',
+): Promise<void> {
+  const [resourceType, resourceId] =
+    'space' in target ? ['space', target.space] : ['collection', target.collection];
+  await t.dataSource.query(
+    `INSERT INTO content_grants
+       (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+    [
+      newId(),
+      org.id,
+      resourceType,
+      resourceId,
+      'userId' in grantee ? grantee.userId : null,
+      'teamId' in grantee ? grantee.teamId : null,
+      role,
+    ],
+  );
 }
