@@ -85,26 +85,20 @@ describe('change requests', () => {
   }
 
   describe('POST /v1/spaces/:spaceId/change-requests (createChangeRequest)', () => {
-    // On PostgreSQL only: on the embedded database, 20 concurrent creates in one space hang
-    // (transactions contending for the space row through the embedded socket server); known
-    // issue, to be fixed with the rest of issue #6.
-    (process.env.DATABASE_URL ? it : it.skip)(
-      'numbers 20 parallel creates in one space 1..20, without gap or duplicate',
-      async () => {
-        const org = await t.factories.organization();
-        const space = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, {}).expect(201);
-        const results = await Promise.all(
-          Array.from({ length: 20 }, () =>
-            org.owner.client.post(`/v1/spaces/${space.body.id}/change-requests`, {}),
-          ),
-        );
-        expect(results.map((res) => res.status)).toEqual(Array(20).fill(201));
-        const numbers = results.map((res) => res.body.number as number).sort((a, b) => a - b);
-        expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-        const read = await org.owner.client.get(`/v1/spaces/${space.body.id}`).expect(200);
-        expect(read.body.changeRequests).toBe(20);
-      },
-    );
+    it('numbers 20 parallel creates in one space 1..20, without gap or duplicate', async () => {
+      const org = await t.factories.organization();
+      const space = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, {}).expect(201);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          org.owner.client.post(`/v1/spaces/${space.body.id}/change-requests`, {}),
+        ),
+      );
+      expect(results.map((res) => res.status)).toEqual(Array(20).fill(201));
+      const numbers = results.map((res) => res.body.number as number).sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      const read = await org.owner.client.get(`/v1/spaces/${space.body.id}`).expect(200);
+      expect(read.body.changeRequests).toBe(20);
+    });
 
     it('opens change request 1 on the primary revision, ignoring unknown properties', async () => {
       const s = await space();

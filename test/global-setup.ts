@@ -27,7 +27,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.BINDERY_TEST_TEMPLATE_DATABASE = template;
     return;
   }
-  const database = await EmbeddedDatabase.start({ maxConnections: 4 });
+  const database = await EmbeddedDatabase.start();
   try {
     await prepareDatabase(database.url);
     const file = join(tmpdir(), `bindery-test-template-${runId}.tar.gz`);

@@ -25,10 +25,7 @@ async function main(): Promise<void> {
   const built = [SHIPPED_TEMPLATE_FOLDER, SHIPPED_TEMPLATE_ARCHIVE, MANIFEST].every(existsSync);
   if (built && readFileSync(MANIFEST, 'utf8') === wanted) return;
   rmSync(SHIPPED_TEMPLATE_FOLDER, { recursive: true, force: true });
-  const database = await EmbeddedDatabase.start({
-    dataDir: SHIPPED_TEMPLATE_FOLDER,
-    maxConnections: 4,
-  });
+  const database = await EmbeddedDatabase.start({ dataDir: SHIPPED_TEMPLATE_FOLDER });
   try {
     await prepareDatabase(database.url);
     const archive = await database.dump('gzip');

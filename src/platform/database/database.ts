@@ -39,8 +39,6 @@ export async function openDatabase(
   const embedded = await EmbeddedDatabase.start({
     dataDir: config.inMemory ? undefined : embeddedFolder(config),
     template: options.template ?? shippedTemplate(config.inMemory),
-    // The pg pool, the job queue's pool and a few for tools.
-    maxConnections: config.DATABASE_POOL_SIZE + 10,
   });
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };
 }

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { constants, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { EmbeddedServer } from './embedded-session';
 
 export interface EmbeddedDatabaseOptions {
   /** Folder of the database files; undefined keeps everything in memory. */
@@ -10,24 +10,23 @@ export interface EmbeddedDatabaseOptions {
    * database files to copy, which is about twice as fast to start from as an archive.
    */
   template?: Blob | { folder: string };
-  /** Connections the socket server accepts at once (the `pg` pool size plus the job queue's). */
-  maxConnections: number;
 }
 
 /**
  * PostgreSQL compiled to WebAssembly (PGlite), running in this process and served on a
  * loopback port so that the ordinary `pg` driver, TypeORM and pg-boss use it unchanged.
- * The socket server runs one query at a time and keeps a transaction's queries together,
- * so concurrent transactions from different pool connections are serialized.
+ * PGlite has one backend session: the server gives it to one connection at a time, for a whole
+ * extended-protocol batch or transaction (see EmbeddedSession), so concurrent transactions
+ * from different pool connections are serialized.
  */
 export class EmbeddedDatabase {
   private constructor(
     private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly server: EmbeddedServer,
     readonly url: string,
   ) {}
 
-  static async start(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+  static async start(options: EmbeddedDatabaseOptions = {}): Promise<EmbeddedDatabase> {
     const { dataDir, template } = options;
     const fresh = !dataDir || isEmptyFolder(dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -38,14 +37,8 @@ export class EmbeddedDatabase {
       cpSync(template.folder, dataDir, { recursive: true, mode: constants.COPYFILE_FICLONE });
     }
     const db = await PGlite.create({ dataDir, loadDataDir: archive });
-    const server = new PGLiteSocketServer({
-      db,
-      host: '127.0.0.1',
-      port: 0,
-      maxConnections: options.maxConnections,
-    });
-    await server.start();
-    const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    const server = new EmbeddedServer(db);
+    const url = `postgres://postgres@${await server.start()}/postgres?sslmode=disable`;
     return new EmbeddedDatabase(db, server, url);
   }
 
