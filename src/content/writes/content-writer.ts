@@ -40,7 +40,14 @@ export interface CommitOnPrimaryInput {
   expectedRevisionId: string;
   authorId: string | null;
   type: RevisionType;
-  changes: ChangesInput;
+  /**
+   * The changes, or (for a merge) the tree of the new revision, computed from the primary's
+   * tree: `{ tree }` replaces the content whole.
+   */
+  changes:
+    ChangesInput | ((base: { tree: string; store: ObjectStore }) => Promise<{ tree: string }>);
+  /** A merge's second parent: the change request revision merged in. */
+  mergedParent?: string;
 }
 
 /**
@@ -192,7 +199,9 @@ export class ContentWriter {
     const tree = await this.applyChanges(store, base[0].tree, input.changes);
     const revision = await this.insertRevision(manager, {
       spaceId: input.spaceId,
-      parents: [input.expectedRevisionId],
+      parents: input.mergedParent
+        ? [input.expectedRevisionId, input.mergedParent]
+        : [input.expectedRevisionId],
       type: input.type,
       tree,
       authorId: input.authorId,
@@ -241,9 +250,10 @@ export class ContentWriter {
   private async applyChanges(
     store: ObjectStore,
     tree: string,
-    changes: ChangesInput,
+    changes: CommitOnPrimaryInput['changes'],
   ): Promise<string> {
     const list = typeof changes === 'function' ? await changes({ tree, store }) : changes;
+    if ('tree' in list) return list.tree;
     return commit(store, tree, await storeDocuments(store, list));
   }
 
