@@ -48,10 +48,11 @@ const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONTENT_CONNECTIONS', 16));
 const WARMUP = positiveNumber('BENCH_WARMUP', 3);
 const EDITS = Math.ceil(positiveNumber('BENCH_CONTENT_EDITS', 5));
 const SEARCH_REQUESTS = Math.ceil(positiveNumber('BENCH_SEARCH_REQUESTS', 200));
+const MERGES = Math.ceil(positiveNumber('BENCH_CONTENT_MERGES', 5));
 const SEARCH_WARMUP_REQUESTS = 30;
 /** Headings per document: with the lead, ten sections per page. */
 const HEADINGS_PER_PAGE = 9;
-const TARGETS = { editBytes: 64 * 1024, editObjects: 10, searchP95Ms: 50 };
+const TARGETS = { editBytes: 64 * 1024, editObjects: 10, searchP95Ms: 50, mergeMs: 100 };
 const SETTLE_MS = 1000;
 /** Rows per bulk INSERT of generated objects. */
 const INSERT_BATCH = 1000;
@@ -178,6 +179,35 @@ async function main() {
     reindexMedianMs: median(edits.map((e) => e.reindexMs)),
   };
 
+  // 6b. Merging a one-page change request over HTTP: as created (the primary did not move) and
+  // after another page's edit on the primary (a three-way merge).
+  const merges = [];
+  for (let i = 0; i < MERGES; i++) {
+    checkInterrupted('merging');
+    for (const primaryMoved of [false, true]) {
+      const merge = await onePageMerge({
+        baseUrl,
+        token,
+        engine,
+        spaceId,
+        userId,
+        generation,
+        n: i,
+        primaryMoved,
+      });
+      merges.push(merge);
+      log(
+        `  merge ${i + 1}${primaryMoved ? ' (primary moved)' : ''}: ${ms(merge.mergeMs)} ` +
+          `(change request write ${ms(merge.writeMs)})`,
+      );
+    }
+  }
+  const mergeSummary = {
+    asCreatedMedianMs: median(merges.filter((m) => !m.primaryMoved).map((m) => m.mergeMs)),
+    primaryMovedMedianMs: median(merges.filter((m) => m.primaryMoved).map((m) => m.mergeMs)),
+    maxMs: Math.max(...merges.map((m) => m.mergeMs)),
+  };
+
   // 7. Page reads by id over HTTP: the primary and the generated (now old) revision.
   const headers = { authorization: `Bearer ${token}` };
   const pageIds = generation.pageIds;
@@ -234,6 +264,7 @@ async function main() {
       readWarmupS: WARMUP,
       readConnections: CONNECTIONS,
       edits: EDITS,
+      merges: MERGES,
       searchRequests: SEARCH_REQUESTS,
     },
     targets: TARGETS,
@@ -243,12 +274,15 @@ async function main() {
     storage,
     edits,
     editSummary,
+    merges,
+    mergeSummary,
     reads,
     search,
     met: {
       editBytes: editSummary.maxBytes <= TARGETS.editBytes,
       editObjects: editSummary.maxObjects <= TARGETS.editObjects,
       searchP95: search.p95Ms <= TARGETS.searchP95Ms,
+      merge: mergeSummary.maxMs <= TARGETS.mergeMs,
     },
     logs: { bindery: binderyLog },
   };
@@ -449,6 +483,52 @@ async function generate(engine, spaceId, userId) {
 }
 
 /** One set_document on a random deepest-level page, with one paragraph rewritten. */
+/**
+ * One change request editing one leaf page (written over HTTP), merged over HTTP; with
+ * `primaryMoved`, another leaf is edited on the primary in between, so the merge is three-way.
+ * Times the merge request.
+ */
+async function onePageMerge({
+  baseUrl,
+  token,
+  engine,
+  spaceId,
+  userId,
+  generation,
+  n,
+  primaryMoved,
+}) {
+  const rng = mulberry32(0x3e76e + n * 2 + (primaryMoved ? 1 : 0));
+  const leaves = generation.leafIds;
+  const pageId = leaves[Math.floor(rng() * leaves.length)];
+  const base = `/v1/spaces/${spaceId}/change-requests`;
+  const cr = await api(baseUrl, 'POST', base, token, { subject: `Bench merge ${n + 1}` }, 201);
+  const writeStarted = performance.now();
+  await api(
+    baseUrl,
+    'POST',
+    `${base}/${cr.id}/content`,
+    token,
+    {
+      changes: [
+        {
+          operation: 'update_page',
+          page: pageId,
+          document: { markdown: `${sentence(rng)}\n\n${sentence(rng)} (merge ${n + 1})\n` },
+        },
+      ],
+    },
+    200,
+  );
+  const writeMs = performance.now() - writeStarted;
+  if (primaryMoved) await onePageEdit(engine, spaceId, userId, generation, 1000 + n);
+  const started = performance.now();
+  const outcome = await api(baseUrl, 'POST', `${base}/${cr.id}/merge`, token, {}, 200);
+  const mergeMs = performance.now() - started;
+  if (outcome.result !== 'merge') throw new Error(`merge ${n + 1}: ${JSON.stringify(outcome)}`);
+  return { pageId, primaryMoved, writeMs, mergeMs };
+}
+
 async function onePageEdit(engine, spaceId, userId, generation, n) {
   const rng = mulberry32(0xed17 + n);
   const leaves = generation.leafIds;
@@ -802,6 +882,21 @@ function printReport(report) {
       `5. re-index after a one-page edit (median of ${report.edits.length})`,
       ms(e.reindexMedianMs),
       '',
+    ],
+    [
+      `6. merge a one-page change request, as created (median of ${report.merges.length / 2})`,
+      ms(report.mergeSummary.asCreatedMedianMs),
+      '',
+    ],
+    [
+      `6. merge a one-page change request, primary moved (median of ${report.merges.length / 2})`,
+      ms(report.mergeSummary.primaryMovedMedianMs),
+      '',
+    ],
+    [
+      '6. merge, slowest',
+      ms(report.mergeSummary.maxMs),
+      `≤ ${TARGETS.mergeMs} ms ${pass(report.met.merge)}`,
     ],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));

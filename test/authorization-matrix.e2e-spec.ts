@@ -21,10 +21,12 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * rules its service adds on top (team writes need an organization admin or a team owner; a
  * guest sees only the teams it is in and lists only its own teams; removing another member is
  * admin-only; creating, duplicating or moving content at the organization root needs the create
- * role in it; transfers need admin in both organizations). None of the callers below is in the
- * fixture team, so none is a team owner. A member's role on the fixture content is its
- * organization role (the content inherits the organization's default role, read), so only
- * organization admins may call the routes that need admin on it, such as its permission routes.
+ * role in it; transfers need admin in both organizations; submitting a change request review
+ * needs the review role or a request to review, and is never open to the change request's
+ * creator). None of the callers below is in the fixture team, so none is a team owner. A
+ * member's role on the fixture content is its organization role (the content inherits the
+ * organization's default role, read), so only organization admins may call the routes that
+ * need admin on it, such as its permission routes.
  * Deleting a space or a collection answers 204 to whoever cannot see it, strangers included
  * (`unseen`).
  *
@@ -66,6 +68,12 @@ interface Ctx {
   space: string;
   /** The content of `space` (its first, only revision): that revision, and its one empty page. */
   content: { revision: string; page: string; path: string };
+  /**
+   * Change request 1 (subject 'Proposal') of a space at the root granted to no one: the owner
+   * inserted a page and a file in it, the `review` caller approved it, and `target` is asked to
+   * review it.
+   */
+  changeRequest: { space: string; page: string; file: string; review: string };
   /** A collection at the organization root titled 'Guides', granted to no one; holds one space. */
   collection: string;
   /** A space and a collection at the root where `target` and `team` (no guest) hold edit. */
@@ -114,6 +122,8 @@ const everyone = () => true;
 const createAtRoot = (caller: MemberCaller) => caller === 'admin' || caller === 'create';
 /** `edit` on content that inherits the organization role: `edit` and up, no guest. */
 const editors = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'edit');
+/** The review role on content that inherits the organization role: `review` and up, no guest. */
+const reviewers = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'review');
 /** Content granted to no guest: a guest cannot see it. */
 const guests = (caller: MemberCaller) => caller === 'guest';
 const SPACE_NOT_FOUND = 'Space not found.';
@@ -166,6 +176,27 @@ async function freshTrashedSpace(ctx: Ctx): Promise<string> {
 async function freshChangeRequestSpace(ctx: Ctx): Promise<string> {
   const id = await freshSpace(ctx);
   await owner(ctx).post(`/v1/spaces/${id}/change-requests`, { subject: 'Proposal' }).expect(201);
+  return id;
+}
+
+/** The page a change request write inserts: what `updateChangeRequestContent` sends. */
+const INSERT_PAGE = { operation: 'insert_page', title: 'Matrix', document: { markdown: 'Hi' } };
+
+/** As freshChangeRequestSpace, with a page inserted in the change request: a merge to make. */
+async function freshEditedChangeRequestSpace(ctx: Ctx): Promise<string> {
+  const id = await freshChangeRequestSpace(ctx);
+  await owner(ctx)
+    .post(`/v1/spaces/${id}/change-requests/1/content`, { changes: [INSERT_PAGE] })
+    .expect(200);
+  return id;
+}
+
+/** As freshChangeRequestSpace, with `target` asked to review the change request. */
+async function freshReviewRequestSpace(ctx: Ctx): Promise<string> {
+  const id = await freshChangeRequestSpace(ctx);
+  await owner(ctx)
+    .post(`/v1/spaces/${id}/change-requests/1/requested-reviewers`, { users: [ctx.target.id] })
+    .expect(200);
   return id;
 }
 
@@ -311,8 +342,8 @@ function permissionOperations(type: ContentType, route: string): Operation[] {
  */
 function contentReadOperations(): Operation[] {
   const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
-  // Nothing can put a file in a revision yet: a file id is not found for whoever may read the
-  // space ("File not found."), and the space itself is not found for the others.
+  // The fixture space holds no file: a file id is not found for whoever may read the space
+  // ("File not found."), and the space itself is not found for the others.
   const file = { ...access, absent: 'File not found.' };
   const content = (ctx: Ctx) => `/v1/spaces/${ctx.space}/content`;
   const revision = (ctx: Ctx) => `/v1/spaces/${ctx.space}/revisions/${ctx.content.revision}`;
@@ -371,6 +402,63 @@ function contentReadOperations(): Operation[] {
     path,
     ...access,
     ...more,
+  }));
+}
+
+const CHANGE_REQUEST = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
+
+/**
+ * The reads of a change request (`changeRequest`): its content, as the space's content reads
+ * but on its head revision, its reviews, requested reviewers and contributors, and the URL of
+ * its PDF; all declared space:view.
+ */
+function changeRequestReadOperations(): Operation[] {
+  const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
+  const at = (ctx: Ctx) => `/v1/spaces/${ctx.changeRequest.space}/change-requests/1`;
+  const reads: [name: string, route: string, path: (ctx: Ctx) => string][] = [
+    ['getRevisionOfChangeRequestById', '/content', (ctx) => `${at(ctx)}/content`],
+    ['listPagesInChangeRequest', '/content/pages', (ctx) => `${at(ctx)}/content/pages`],
+    [
+      'getPageInChangeRequestById',
+      '/content/page/:pageId',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}`,
+    ],
+    [
+      'listPageLinksInChangeRequest',
+      '/content/page/:pageId/links',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/links`,
+    ],
+    ['listFilesInChangeRequestById', '/content/files', (ctx) => `${at(ctx)}/content/files`],
+    [
+      'getFileInChangeRequestById',
+      '/content/files/:fileId',
+      (ctx) => `${at(ctx)}/content/files/${ctx.changeRequest.file}`,
+    ],
+    [
+      'listChangeRequestFileBacklinks',
+      '/content/files/:fileId/backlinks',
+      (ctx) => `${at(ctx)}/content/files/${ctx.changeRequest.file}/backlinks`,
+    ],
+    ['getReviewsByChangeRequestId', '/reviews', (ctx) => `${at(ctx)}/reviews`],
+    [
+      'getChangeRequestReviewById',
+      '/reviews/:reviewId',
+      (ctx) => `${at(ctx)}/reviews/${ctx.changeRequest.review}`,
+    ],
+    [
+      'getRequestedReviewersByChangeRequestId',
+      '/requested-reviewers',
+      (ctx) => `${at(ctx)}/requested-reviewers`,
+    ],
+    ['getContributorsByChangeRequestId', '/contributors', (ctx) => `${at(ctx)}/contributors`],
+    ['getChangeRequestPDF', '/pdf', (ctx) => `${at(ctx)}/pdf`], // answers {url}; stores nothing
+  ];
+  return reads.map(([name, route, path]): Operation => ({
+    name,
+    method: 'GET',
+    route: `${CHANGE_REQUEST}${route}`,
+    path,
+    ...access,
   }));
 }
 
@@ -670,6 +758,78 @@ const OPERATIONS: Operation[] = [
     path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1`,
     fresh: freshChangeRequestSpace,
     body: () => ({ subject: 'Proposal' }), // its current subject
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  ...changeRequestReadOperations(),
+  {
+    // Each case adds its page to the change request of its own space.
+    name: 'updateChangeRequestContent',
+    method: 'POST',
+    route: `${CHANGE_REQUEST}/content`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/content`,
+    fresh: freshChangeRequestSpace,
+    body: () => ({ changes: [INSERT_PAGE] }),
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Each case merges its own change request (open, one page inserted; no merge rules).
+    name: 'mergeChangeRequest',
+    method: 'POST',
+    route: `${CHANGE_REQUEST}/merge`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/merge`,
+    fresh: freshEditedChangeRequestSpace,
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Each case updates its own change request from the primary (nothing to bring in).
+    name: 'updateChangeRequest',
+    method: 'POST',
+    route: `${CHANGE_REQUEST}/update`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/update`,
+    fresh: freshChangeRequestSpace,
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Declared space:view; ChangeRequestReviewsService.submit: the review role on the space or
+    // a request to review (nobody is asked here), and never the change request's creator (the
+    // owner, who is none of the callers). Each case reviews its own change request.
+    name: 'submitChangeRequestReview',
+    method: 'POST',
+    route: `${CHANGE_REQUEST}/reviews`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/reviews`,
+    fresh: freshChangeRequestSpace,
+    body: () => ({ status: 'approved' }),
+    allowed: reviewers,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // `target` (an edit member, who sees the space) is asked on each case's own change request.
+    name: 'requestReviewersForChangeRequest',
+    method: 'POST',
+    route: `${CHANGE_REQUEST}/requested-reviewers`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/requested-reviewers`,
+    fresh: freshChangeRequestSpace,
+    body: (ctx) => ({ users: [ctx.target.id] }),
+    allowed: editors,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+  },
+  {
+    // Each case withdraws the request to `target` on its own change request (205).
+    name: 'removeRequestedReviewerFromChangeRequest',
+    method: 'DELETE',
+    route: `${CHANGE_REQUEST}/requested-reviewers/:userId`,
+    path: (ctx) => `/v1/spaces/${ctx.fresh}/change-requests/1/requested-reviewers/${ctx.target.id}`,
+    fresh: freshReviewRequestSpace,
     allowed: editors,
     hiddenFrom: guests,
     notFound: SPACE_NOT_FOUND,
@@ -1001,6 +1161,32 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     const space = await client.post(`${base}/spaces`, { title: 'Handbook' }).expect(201);
     const content = await client.get(`/v1/spaces/${space.body.id}/content`).expect(200);
     const [page] = content.body.pages as { id: string; path: string }[];
+    const proposals = await client.post(`${base}/spaces`, { title: 'Proposals' }).expect(201);
+    const changeRequest = `/v1/spaces/${proposals.body.id}/change-requests/1`;
+    await client
+      .post(`/v1/spaces/${proposals.body.id}/change-requests`, { subject: 'Proposal' })
+      .expect(201);
+    const written = await client
+      .post(`${changeRequest}/content?compat=false`, {
+        changes: [
+          INSERT_PAGE,
+          {
+            operation: 'insert_files',
+            files: [
+              {
+                name: 'notes.txt',
+                contentType: 'text/plain',
+                base64: Buffer.from('Notes').toString('base64'),
+              },
+            ],
+          },
+        ],
+      })
+      .expect(200);
+    const review = await members.review.client
+      .post(`${changeRequest}/reviews`, { status: 'approved', comment: { markdown: 'Good.' } })
+      .expect(201);
+    await client.post(`${changeRequest}/requested-reviewers`, { users: [target.id] }).expect(200);
     const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
     await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
 
@@ -1016,6 +1202,12 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       invite: linkInvite.body.id as string,
       space: space.body.id as string,
       content: { revision: content.body.id as string, page: page.id, path: page.path },
+      changeRequest: {
+        space: proposals.body.id as string,
+        page: written.body.changes[0].page.id as string,
+        file: written.body.insertedFiles[0].id as string,
+        review: review.body.id as string,
+      },
       collection: collection.body.id as string,
       granted: {
         space: await freshGranted(shared, 'space'),

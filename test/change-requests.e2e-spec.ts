@@ -291,9 +291,9 @@ describe('change requests', () => {
         .getRepository(ChangeRequest)
         .update({ id: made.id }, { status: 'merged', revisionMerged: s.revision });
       const path = `${base(s.id)}/${made.id}`;
-      const res = await owner.patch(path, { subject: 'Too late' }).expect(400);
+      const res = await owner.patch(path, { subject: 'Too late' }).expect(409);
       expect(res.body.error.message).toContain('merged');
-      await owner.patch(path, { status: 'open' }).expect(400);
+      await owner.patch(path, { status: 'open' }).expect(409);
       const merged = await owner.get(path).expect(200);
       expectConforms(merged, 'getChangeRequestById');
       expect(merged.body).toEqual(
@@ -340,6 +340,21 @@ describe('change requests', () => {
       expect(ids(contributed.body)).toEqual([second.id]);
       const reviewer = await owner.get(`${base(s.id)}?requestedReviewer=${editor.id}`).expect(200);
       expect(reviewer.body).toEqual({ items: [], count: 0 });
+      // Editing another's content makes a contributor; asking for a review, a requested reviewer.
+      await editor.client
+        .post(`${base(s.id)}/${third.id}/content`, {
+          changes: [{ operation: 'insert_page', title: 'Added', document: { markdown: 'Hi' } }],
+        })
+        .expect(200);
+      await owner
+        .post(`${base(s.id)}/${first.id}/requested-reviewers`, { users: [editor.id] })
+        .expect(200);
+      const contributedNow = await owner.get(`${base(s.id)}?contributor=${editor.id}`).expect(200);
+      expect(ids(contributedNow.body)).toEqual([third.id, second.id]);
+      const reviewerNow = await owner
+        .get(`${base(s.id)}?requestedReviewer=${editor.id}`)
+        .expect(200);
+      expect(ids(reviewerNow.body)).toEqual([first.id]);
 
       const page1 = await owner.get(`${base(s.id)}?limit=2`).expect(200);
       expect(ids(page1.body)).toEqual([third.id, second.id]);

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -22,6 +23,8 @@ import {
   UpdateChangeRequestDto,
 } from './dto/change-request.dto';
 import { ChangeRequestResponse } from './dto/change-request.response';
+import { MergeResponse, UpdateFromPrimaryResponse } from './dto/merge.response';
+import { ChangeRequestMergeService } from './merge/change-request-merge.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
@@ -31,6 +34,7 @@ export class ChangeRequestsController {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly presenter: ChangeRequestsPresenter,
+    private readonly merges: ChangeRequestMergeService,
   ) {}
 
   @Get('orgs/:organizationId/change-requests')
@@ -121,7 +125,7 @@ export class ChangeRequestsController {
     summary: 'Update a change request',
     description:
       'Absent fields are unchanged. Status moves: draft ↔ open, draft or open → archived, ' +
-      'archived → draft or open; a merged change request cannot change (400).',
+      'archived → draft or open; setting `merged` is a 400; a merged change request cannot change (409).',
   })
   @ApiOkResponse({ type: ChangeRequestResponse })
   @badRequest
@@ -131,5 +135,52 @@ export class ChangeRequestsController {
     @Body() body: UpdateChangeRequestDto,
   ): Promise<ChangeRequestResponse> {
     return this.presenter.present(await this.changeRequests.update(space, changeRequestId, body));
+  }
+
+  @Post('spaces/:spaceId/change-requests/:changeRequestId/merge')
+  @HttpCode(200)
+  @Access('space', 'edit')
+  @ApiOperation({
+    operationId: 'mergeChangeRequest',
+    summary: 'Merge a change request into the primary content',
+    description:
+      "Three-way merge of the change request into the space's primary content. `result: " +
+      '"merge"`: the primary moved to the merge revision (`revision`) and the change request ' +
+      'is merged. `result: "conflicts"`: nothing changed, `revision` is the primary, and ' +
+      '`conflicts` (a Bindery extension) lists the pages and blocks in conflict. The merge ' +
+      'rules of the space (or of its organization) must be met: 403 naming the rule, 409 for ' +
+      '`require_up_to_date_change_request`. Merging a merged or archived change request is a 409.',
+  })
+  @ApiOkResponse({ type: MergeResponse })
+  @ApiConflictResponse({ type: ErrorBody, description: 'Merged or archived, or out of date.' })
+  async merge(
+    @CurrentUser() actor: UserActor,
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+  ): Promise<MergeResponse> {
+    return this.merges.merge(space, changeRequestId, actor.userId);
+  }
+
+  @Post('spaces/:spaceId/change-requests/:changeRequestId/update')
+  @HttpCode(200)
+  @Access('space', 'edit')
+  @ApiOperation({
+    operationId: 'updateChangeRequest',
+    summary: 'Update a change request with the changes of the primary content',
+    description:
+      "Three-way merge of the primary content's changes since the change request's merge " +
+      'base into the change request. `result: "update"`: `revision` is the change request\'s ' +
+      'new revision (its current one when the primary did not move) and the primary is its ' +
+      'new merge base. `result: "conflicts"`: nothing changed, and `conflicts` (a Bindery ' +
+      'extension) lists them. A merged change request is a 409.',
+  })
+  @ApiOkResponse({ type: UpdateFromPrimaryResponse })
+  @ApiConflictResponse({ type: ErrorBody, description: 'Merged.' })
+  async updateFromPrimary(
+    @CurrentUser() actor: UserActor,
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+  ): Promise<UpdateFromPrimaryResponse> {
+    return this.merges.update(space, changeRequestId, actor.userId);
   }
 }

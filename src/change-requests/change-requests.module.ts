@@ -1,17 +1,62 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentModule } from '../content/content.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
 import { ChangeRequestsService } from './change-requests.service';
+import { ChangeRequestContentController } from './content/change-request-content.controller';
+import { ChangeRequestContentWritesController } from './content-writes/change-request-content-writes.controller';
+import { ChangeRequestContentWritesPresenter } from './content-writes/change-request-content-writes.presenter';
+import { ChangeRequestContentWrites } from './content-writes/change-request-content-writes.service';
 import { ChangeRequest } from './entities/change-request.entity';
+import { ChangeRequestMergeService, MergeReviewFacts } from './merge/change-request-merge.service';
+import { ReviewMergeFacts } from './merge/review-merge-facts';
+import { ChangeRequestPdfController } from './pdf/change-request-pdf.controller';
+import { ChangeRequestPdfService } from './pdf/change-request-pdf.service';
+import { PdfLinks } from './pdf/pdf-links';
+import { ChangeRequestContributors } from './reviews/change-request-contributors';
+import { ChangeRequestReviewsController } from './reviews/change-request-reviews.controller';
+import { ChangeRequestReviewsPresenter } from './reviews/change-request-reviews.presenter';
+import { ChangeRequestReviewsService } from './reviews/change-request-reviews.service';
+import { ChangeRequestContributor } from './reviews/entities/change-request-contributor.entity';
+import { ChangeRequestRequestedReviewer } from './reviews/entities/change-request-requested-reviewer.entity';
+import { ChangeRequestReview } from './reviews/entities/change-request-review.entity';
 
 /** Change requests: proposed edits to a space, their numbering, status and listings. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChangeRequest]), SpacesModule, UsersModule],
-  controllers: [ChangeRequestsController],
-  providers: [ChangeRequestsService, ChangeRequestsPresenter],
-  exports: [ChangeRequestsService],
+  imports: [
+    TypeOrmModule.forFeature([
+      ChangeRequest,
+      ChangeRequestReview,
+      ChangeRequestRequestedReviewer,
+      ChangeRequestContributor,
+    ]),
+    SpacesModule,
+    UsersModule,
+    ContentModule,
+  ],
+  controllers: [
+    ChangeRequestsController,
+    ChangeRequestReviewsController,
+    ChangeRequestContentController,
+    ChangeRequestContentWritesController,
+    ChangeRequestPdfController,
+  ],
+  providers: [
+    ChangeRequestsService,
+    ChangeRequestsPresenter,
+    ChangeRequestMergeService,
+    { provide: MergeReviewFacts, useClass: ReviewMergeFacts },
+    ChangeRequestReviewsService,
+    ChangeRequestReviewsPresenter,
+    ChangeRequestContributors,
+    ChangeRequestPdfService,
+    PdfLinks,
+    ChangeRequestContentWrites,
+    ChangeRequestContentWritesPresenter,
+  ],
+  exports: [ChangeRequestsService, ChangeRequestReviewsService, ChangeRequestContributors],
 })
 export class ChangeRequestsModule {}

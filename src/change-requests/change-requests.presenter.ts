@@ -36,7 +36,15 @@ export class ChangeRequestsPresenter {
         cr.status !== 'merged' &&
         primaryRevision !== (cr.revisionMergedAncestor ?? cr.revisionInitial),
       urls: {
-        app: this.urls.app('o', cr.organizationId, 's', cr.spaceId, 'changes', cr.id),
+        app: this.urls.app(
+          'o',
+          cr.organizationId,
+          's',
+          cr.spaceId,
+          '~',
+          'changes',
+          String(cr.number),
+        ),
         location: this.urls.api('spaces', cr.spaceId, 'change-requests', cr.id),
       },
     };

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../platform/clock/clock';
-import { DomainError, invalidInput, notFound } from '../platform/errors/domain-error';
+import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
@@ -15,6 +15,7 @@ import {
   ListChangeRequestsQueryDto,
   UpdateChangeRequestDto,
 } from './dto/change-request.dto';
+import { changeRequestMerged } from './change-request-errors';
 import { ChangeRequest, ChangeRequestStatus } from './entities/change-request.entity';
 
 /** A change request with what its wire shape needs: the space's primary revision now. */
@@ -122,11 +123,7 @@ export class ChangeRequestsService {
       await manager.query(`SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE`, [access.id]);
       const { changeRequest: current } = await this.load(manager, access.id, changeRequestId);
       if (current.status === 'merged') {
-        throw new DomainError(
-          'bad_request',
-          'ChangeRequestAlreadyMerged',
-          'The change request is merged: it cannot change any more.',
-        );
+        throw changeRequestMerged('it cannot change any more');
       }
       const changes: Partial<ChangeRequest> = {};
       if (input.subject !== undefined) changes.subject = input.subject;
@@ -195,12 +192,24 @@ export class ChangeRequestsService {
     if (query.creator !== undefined) {
       rows.andWhere('cr.created_by = :creator', { creator: query.creator });
     }
-    // Only its creator has contributed to a change request so far.
+    // Its creator, and whoever edited its content or commented on it.
     if (query.contributor !== undefined) {
-      rows.andWhere('cr.created_by = :contributor', { contributor: query.contributor });
+      rows.andWhere(
+        `(cr.created_by = :contributor OR EXISTS (
+           SELECT 1 FROM change_request_contributors c
+            WHERE c.change_request_id = cr.id AND c.user_id = :contributor))`,
+        { contributor: query.contributor },
+      );
     }
-    // Neither review requests nor issues clusters exist yet: such a filter matches nothing.
-    if (query.requestedReviewer !== undefined || query.conversationsIssuesCluster !== undefined) {
+    if (query.requestedReviewer !== undefined) {
+      rows.andWhere(
+        `EXISTS (SELECT 1 FROM change_request_requested_reviewers q
+                  WHERE q.change_request_id = cr.id AND q.user_id = :requestedReviewer)`,
+        { requestedReviewer: query.requestedReviewer },
+      );
+    }
+    // Conversation issue clusters do not exist yet (issue #11): such a filter matches nothing.
+    if (query.conversationsIssuesCluster !== undefined) {
       rows.andWhere('FALSE');
     }
     return rows;
@@ -216,7 +225,7 @@ export class ChangeRequestsService {
   }
 
   /** Moves a change request between statuses in the space's counts (the total stays). */
-  private async moveCounts(
+  async moveCounts(
     manager: EntityManager,
     spaceId: string,
     from: ChangeRequestStatus,
@@ -244,8 +253,8 @@ export class ChangeRequestsService {
     return { changeRequest, primaryRevision: space.revisionId };
   }
 
-  /** `changeRequestId` is its id or, all digits, its number in the space. */
-  private async load(
+  /** `changeRequestId` is its id or, all digits, its number in the space; 404 otherwise. */
+  async load(
     manager: EntityManager,
     spaceId: string,
     changeRequestId: string,

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChangeRequestsPresenter } from '../change-requests/change-requests.presenter';
 import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { SpacesPresenter } from '../spaces/spaces.presenter';
+import { UsersPresenter } from '../users/users.presenter';
 import { ContentEngine } from './content-engine';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
@@ -14,6 +16,7 @@ import { LinksPresenter } from './links/links.presenter';
 import { LinksService } from './links/links.service';
 import { ContentReader } from './reads/content-reader';
 import { ContentPresenter } from './reads/content.presenter';
+import { RevisionContent } from './reads/revision-content';
 import { SpaceContentController } from './reads/space-content.controller';
 import { PageSearch } from './search/entities/page-search.entity';
 import { PageSection } from './search/entities/page-section.entity';
@@ -28,6 +31,15 @@ import { SpaceTemplatesController } from './writes/space-templates.controller';
 
 /** Writes on the primary revision (src/content/writes). */
 const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
+
+/** Reads of a revision (src/content/reads); a merge revision embeds the change request. */
+const READS = [
+  ContentReader,
+  ContentPresenter,
+  RevisionContent,
+  ChangeRequestsPresenter,
+  UsersPresenter,
+];
 
 /** Links of a revision (src/content/links); locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
@@ -50,8 +62,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     SearchIndexer,
     SearchIndexListener,
     SearchService,
-    ContentReader,
-    ContentPresenter,
+    ...READS,
     FileDownloads,
     ...WRITES,
     ...LINKS,
@@ -63,6 +74,9 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     SearchService,
     ContentReader,
     ContentPresenter,
+    RevisionContent,
+    LinksService,
+    LinksPresenter,
     FileDownloads,
     ...WRITES,
   ],

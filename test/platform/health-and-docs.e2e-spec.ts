@@ -4,9 +4,9 @@ import { listGitbookOperationIds } from '../helpers/conformance';
 import { createTestApp, TestApp } from '../helpers/app';
 
 /** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
-const NEWER_THAN_0146 = new Set(['createOrganization']);
-/** Bindery's own operations: the signed file downloads that files' `downloadURL`s point at. */
-const BINDERY_ONLY = new Set(['downloadFile']);
+const NEWER_THAN_0146 = new Set(['createOrganization', 'updateChangeRequestContent']);
+/** Bindery's own operations: the signed downloads that files' `downloadURL`s and change request PDF `url`s point at. */
+const BINDERY_ONLY = new Set(['downloadFile', 'downloadChangeRequestPDF']);
 
 describe('health and API document', () => {
   let t: TestApp;

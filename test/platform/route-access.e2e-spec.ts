@@ -5,11 +5,14 @@ import { createTestApp, TestApp } from '../helpers/app';
  * Every route and what it requires. A change of access shows up here, in review; a route
  * without a requirement fails the start (and so this file). `organization:view` routes whose
  * rule depends on the target (a team owner, a member removing itself) decide the rest in
- * their service.
+ * their service, as does submitting a change request review (`space:view`: the review role on
+ * the space or a request to review, never the change request's creator). The signed download
+ * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
  */
 const EXPECTED = [
   'GET /health -> public',
   'GET /v1/files/sha256/:digest -> public',
+  'GET /v1/pdf/change-requests/:changeRequestId -> public',
   'GET /v1/admin/users -> instance administrator',
   'POST /v1/admin/users -> instance administrator',
   'PATCH /v1/admin/users/:userId -> instance administrator',
@@ -79,6 +82,24 @@ const EXPECTED = [
   'POST /v1/spaces/:spaceId/change-requests -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId -> space:view',
   'PATCH /v1/spaces/:spaceId/change-requests/:changeRequestId -> space:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge -> space:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> space:edit',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId -> space:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update -> space:edit',
   'GET /v1/spaces/:spaceId/content -> space:view',
   'GET /v1/spaces/:spaceId/content/files -> space:view',
   'GET /v1/spaces/:spaceId/content/files/:fileId -> space:view',

@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError } from '../../platform/errors/domain-error';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { UrlBuilder } from '../../platform/urls/url-builder';
+import { UrlSigner } from '../../platform/urls/url-signer';
 import { blobKeyOf } from './file-content';
 
 /** How long a `downloadURL` stays valid. */
@@ -38,18 +38,22 @@ const expired = () =>
   );
 
 /**
- * Signed, expiring download URLs for file bytes (DESIGN.md "Content model"). The signature is
- * an HMAC-SHA256, keyed by the instance secret, over the blob key, the expiry, the file name
- * and the content type (JSON-encoded, so no field can bleed into another): a URL grants one
- * blob, served under that name and type, until it expires. No token is needed to follow it.
+ * Signed, expiring download URLs for file bytes (DESIGN.md "Content model"). The signature
+ * (see UrlSigner) covers the blob key, the expiry, the file name and the content type: a URL
+ * grants one blob, served under that name and type, until it expires. No token is needed to
+ * follow it.
  */
 @Injectable()
 export class FileDownloads {
+  private readonly signer: UrlSigner;
+
   constructor(
-    private readonly secret: InstanceSecret,
-    private readonly clock: Clock,
+    secret: InstanceSecret,
+    clock: Clock,
     private readonly urls: UrlBuilder,
-  ) {}
+  ) {
+    this.signer = new UrlSigner(secret, clock, 'bindery-file-v1', DOWNLOAD_URL_TTL_SECONDS);
+  }
 
   /** A URL valid for DOWNLOAD_URL_TTL_SECONDS from now. */
   url(file: { blob: string; name: string; contentType: string }): string {
@@ -57,13 +61,13 @@ export class FileDownloads {
       blobKey: blobKeyOf(file.blob),
       name: file.name,
       contentType: file.contentType,
-      expires: Math.floor(this.clock.now().getTime() / 1000) + DOWNLOAD_URL_TTL_SECONDS,
+      expires: this.signer.expiresFromNow(),
     };
     const query = new URLSearchParams({
       expires: String(grant.expires),
       name: grant.name,
       type: grant.contentType,
-      signature: this.sign(grant),
+      signature: this.signer.sign(signedParts(grant)),
     });
     return `${this.urls.api('files', ...grant.blobKey.split('/'))}?${query.toString()}`;
   }
@@ -73,37 +77,26 @@ export class FileDownloads {
    * signature does not match or the URL has expired.
    */
   verify(blobKey: string, query: DownloadQuery): DownloadGrant & { remainingSeconds: number } {
-    const { expires, name, type, signature } = query;
-    if (
-      typeof expires !== 'string' ||
-      !/^\d{1,12}$/.test(expires) ||
-      typeof name !== 'string' ||
-      typeof type !== 'string' ||
-      typeof signature !== 'string'
-    ) {
+    const { name, type } = query;
+    if (typeof name !== 'string' || typeof type !== 'string') {
       throw invalidSignature();
     }
-    const grant: DownloadGrant = { blobKey, name, contentType: type, expires: Number(expires) };
-    const expected = Buffer.from(this.sign(grant));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw invalidSignature();
+    const verdict = this.signer.verify(query, (expires) =>
+      signedParts({ blobKey, name, contentType: type, expires }),
+    );
+    if (!verdict.valid) {
+      throw verdict.reason === 'expired' ? expired() : invalidSignature();
     }
-    const remainingSeconds = grant.expires - Math.floor(this.clock.now().getTime() / 1000);
-    if (remainingSeconds <= 0) {
-      throw expired();
-    }
-    return { ...grant, remainingSeconds: Math.min(remainingSeconds, DOWNLOAD_URL_TTL_SECONDS) };
+    return {
+      blobKey,
+      name,
+      contentType: type,
+      expires: verdict.expires,
+      remainingSeconds: verdict.remainingSeconds,
+    };
   }
+}
 
-  private sign(grant: DownloadGrant): string {
-    const payload = JSON.stringify([
-      'bindery-file-v1',
-      grant.blobKey,
-      grant.expires,
-      grant.name,
-      grant.contentType,
-    ]);
-    return createHmac('sha256', this.secret.value).update(payload).digest('base64url');
-  }
+function signedParts(grant: DownloadGrant): (string | number)[] {
+  return [grant.blobKey, grant.expires, grant.name, grant.contentType];
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { OrganizationsPresenter } from '../../orgs/organizations.presenter';
 import type { Page } from '../../platform/pagination/page';
 import { SpacesPresenter } from '../../spaces/spaces.presenter';
-import { ContentPresenter, type ContentView } from '../reads/content.presenter';
+import { ContentPresenter, contentView, type ContentView } from '../reads/content.presenter';
 import type {
   ContentLocationResponse,
   ContentReferencesPageResponse,
@@ -14,14 +15,15 @@ import type { BacklinksListing, LinksListing, LinksScope } from './links.service
 /** What every location of a response embeds, built once per response. */
 interface Context {
   scope: LinksScope;
-  base: Pick<ContentLocationResponse, 'organization' | 'space'>;
+  base: Pick<ContentLocationResponse, 'organization' | 'space' | 'versionContext'>;
   view: ContentView;
 }
 
 /**
  * GitBook's `ContentReferenceUsage` and `ContentLocation` shapes. Locations embed the full
  * Organization, Space and RevisionPage (without subpages) or RevisionFile objects, as 0.146.0
- * requires.
+ * requires. Given the change request whose content was listed, page and file locations point
+ * into it and name it as their `versionContext`.
  */
 @Injectable()
 export class LinksPresenter {
@@ -31,8 +33,11 @@ export class LinksPresenter {
     private readonly content: ContentPresenter,
   ) {}
 
-  links(listing: LinksListing): ContentReferencesPageResponse {
-    const context = this.context(listing.scope);
+  links(
+    listing: LinksListing,
+    changeRequest?: ChangeRequestResponse,
+  ): ContentReferencesPageResponse {
+    const context = this.context(listing.scope, changeRequest);
     return {
       items: listing.page.items.map((usage) => this.usage(usage, context)),
       count: listing.page.count,
@@ -41,28 +46,27 @@ export class LinksPresenter {
     };
   }
 
-  backlinks(listing: BacklinksListing): Page<ContentLocationResponse> {
-    const context = this.context(listing.scope);
+  backlinks(
+    listing: BacklinksListing,
+    changeRequest?: ChangeRequestResponse,
+  ): Page<ContentLocationResponse> {
+    const context = this.context(listing.scope, changeRequest);
     return {
       ...listing.page,
       items: listing.page.items.map((page) => this.pageLocation(page, context)),
     };
   }
 
-  private context(scope: LinksScope): Context {
+  private context(scope: LinksScope, changeRequest?: ChangeRequestResponse): Context {
     const { space } = scope;
     return {
       scope,
       base: {
         organization: this.organizations.present(scope.organization, scope.organizationRole),
         space: this.spaces.present(space.entity, space.role),
+        ...(changeRequest ? { versionContext: { type: 'changeRequest', changeRequest } } : {}),
       },
-      view: {
-        organizationId: space.entity.organizationId,
-        spaceId: space.id,
-        revisionId: null,
-        metadata: true,
-      },
+      view: contentView(space, { changeRequestNumber: changeRequest?.number }),
     };
   }
 

@@ -67,9 +67,10 @@ export interface BacklinksListing {
 }
 
 /**
- * Links of a space's primary revision: every reference its pages make, resolved in the
- * revision and classified `ok`, `broken` or `in-app` (REFERENCE §7 "Link item"). Worked out
- * once per revision and kept by revision id.
+ * Links of a revision of a space (its primary unless a route names another, such as a change
+ * request's head): every reference its pages make, resolved in the revision and classified
+ * `ok`, `broken` or `in-app` (REFERENCE §7 "Link item"). Worked out once per revision and kept
+ * by revision id.
  */
 @Injectable()
 export class LinksService {
@@ -103,26 +104,34 @@ export class LinksService {
     return { scope, ...listing(scope.links.usages, query) };
   }
 
-  /** `listPageLinksInSpace`: the links found on one page; 404 for an unknown page. */
+  /**
+   * `listPageLinksInSpace` (on the primary) and `listPageLinksInChangeRequest` (on its
+   * `revisionId`): the links found on one page; 404 for an unknown page.
+   */
   async pageLinks(
     space: SpaceAccess,
     userId: string,
     pageId: string,
     query: { status?: LinkStatus; page?: string; limit?: number },
+    revisionId: string = space.entity.revisionId,
   ): Promise<LinksListing> {
-    const scope = await this.scope(space, userId);
+    const scope = await this.scope(space, userId, revisionId);
     if (!scope.links.pages.has(pageId)) throw notFound('Page');
     return { scope, ...listing(pageLinks(scope.links.usages, pageId), query) };
   }
 
-  /** `listSpaceFileBacklinks`: the pages that reference a file; 404 for an unknown file. */
+  /**
+   * `listSpaceFileBacklinks` (on the primary) and `listChangeRequestFileBacklinks` (on its
+   * `revisionId`): the pages that reference a file; 404 for an unknown file.
+   */
   async fileBacklinks(
     space: SpaceAccess,
     userId: string,
     fileId: string,
     query: { page?: string; limit?: number },
+    revisionId: string = space.entity.revisionId,
   ): Promise<BacklinksListing> {
-    const scope = await this.scope(space, userId);
+    const scope = await this.scope(space, userId, revisionId);
     if (!scope.links.files.has(fileId)) throw notFound('File');
     const pages = fileBacklinks(scope.links.usages, fileId);
     return { scope, page: paginate(pages, query, 'backlinks') };
@@ -142,10 +151,14 @@ export class LinksService {
     return links;
   }
 
-  private async scope(space: SpaceAccess, userId: string): Promise<LinksScope> {
+  private async scope(
+    space: SpaceAccess,
+    userId: string,
+    revisionId: string = space.entity.revisionId,
+  ): Promise<LinksScope> {
     const manager = this.dataSource.manager;
     const [links, organization, role] = await Promise.all([
-      this.revisionLinks(space.id, space.entity.revisionId),
+      this.revisionLinks(space.id, revisionId),
       manager.findOneByOrFail(Organization, { id: space.entity.organizationId }),
       organizationRole(manager, space.entity.organizationId, userId),
     ]);

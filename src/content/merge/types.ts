@@ -15,27 +15,30 @@ export interface MergeInput {
   documents: DocumentLoader;
 }
 
-export type MergeConflictKind =
-  /** The same top-level block changed differently on both sides (or added twice, differently). */
-  | 'block-edit'
-  /** One side deleted a block whose content the other side changed. */
-  | 'block-delete-edit'
-  /** Both sides moved the same block to different places. */
-  | 'block-move'
-  /** Document-level properties changed differently, or blocks without (unique) keys to merge by. */
-  | 'document'
-  /** The same metadata field changed differently on both sides (`fields` names them). */
-  | 'metadata'
-  /** One side deleted a page the other side changed (its content, metadata or parent). */
-  | 'delete-edit'
-  /** Both sides moved the same page to different places. */
-  | 'move-move'
-  /** A page moved or added under a page the other side deleted. */
-  | 'parent-deleted'
-  /** Moves on the two sides together put a page inside its own subtree. */
-  | 'cycle'
-  /** Both sides added a page with the same id, differently. */
-  | 'insert-insert';
+/**
+ * What conflicts: `block-edit` the same top-level block changed differently on both sides (or
+ * added twice, differently); `block-delete-edit` one side deleted a block the other changed;
+ * `block-move` both moved the same block to different places; `document` document-level
+ * properties changed differently, or blocks without (unique) keys to merge by; `metadata` the
+ * same fields changed differently (`fields` names them); `delete-edit` one side deleted a page
+ * the other changed (content, metadata or parent); `move-move` both moved the same page to
+ * different places; `parent-deleted` a page moved or added under a page the other side
+ * deleted; `cycle` moves on the two sides together put a page inside its own subtree;
+ * `insert-insert` both added a page with the same id, differently.
+ */
+export const MERGE_CONFLICT_KINDS = [
+  'block-edit',
+  'block-delete-edit',
+  'block-move',
+  'document',
+  'metadata',
+  'delete-edit',
+  'move-move',
+  'parent-deleted',
+  'cycle',
+  'insert-insert',
+] as const;
+export type MergeConflictKind = (typeof MERGE_CONFLICT_KINDS)[number];
 
 export interface MergeConflict {
   pageId: string;

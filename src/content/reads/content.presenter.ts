@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { UrlBuilder } from '../../platform/urls/url-builder';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { FileDownloads } from '../files/file-downloads';
 import type { FileObject, PageBody, PageTree, ReadRevision } from './content-reader';
 import type {
@@ -15,8 +17,26 @@ export interface ContentView {
   spaceId: string;
   /** The revision the URLs point at; null for the space's primary content. */
   revisionId: string | null;
+  /** The change request whose content this is, by number: the URLs point into it. */
+  changeRequestNumber?: number;
   /** false: leave out mutable Git metadata (`metadata=false`). */
   metadata: boolean;
+}
+
+/** The view of a space's content that a read asks for: by default its primary, with metadata. */
+export function contentView(
+  space: SpaceAccess,
+  at: { revisionId?: string | null; changeRequestNumber?: number; metadata?: boolean } = {},
+): ContentView {
+  return {
+    organizationId: space.entity.organizationId,
+    spaceId: space.id,
+    revisionId: at.revisionId ?? null,
+    ...(at.changeRequestNumber !== undefined
+      ? { changeRequestNumber: at.changeRequestNumber }
+      : {}),
+    metadata: at.metadata ?? true,
+  };
 }
 
 /** The layout of a page that sets none, as GitBook shows a new page: everything visible. */
@@ -44,10 +64,12 @@ export class ContentPresenter {
     private readonly downloads: FileDownloads,
   ) {}
 
+  /** `mergedFrom`: for a `merge` revision, the change request it merged. */
   revision(
     read: ReadRevision,
     content: { pages: PageTree[]; files: FileObject[] },
     view: ContentView,
+    mergedFrom?: ChangeRequestResponse,
   ): RevisionResponse {
     const { revision, root } = read;
     return {
@@ -61,17 +83,13 @@ export class ContentPresenter {
       variables: root.variables,
       createdAt: revision.createdAt.toISOString(),
       urls: {
-        app: this.urls.app(
-          'o',
-          view.organizationId,
-          's',
-          view.spaceId,
-          '~',
-          'revisions',
-          revision.id,
-        ),
+        app:
+          view.changeRequestNumber !== undefined
+            ? this.urls.app(...this.appBase(view))
+            : this.urls.app(...this.spaceBase(view), '~', 'revisions', revision.id),
       },
       ...(revision.git && view.metadata ? { git: { ...revision.git } } : {}),
+      ...(mergedFrom ? { mergedFrom } : {}),
     };
   }
 
@@ -149,7 +167,7 @@ export class ContentPresenter {
           ? this.downloads.url({ blob: file.blob, name: file.name, contentType: file.contentType })
           : typeof file.downloadURL === 'string'
             ? file.downloadURL
-            : this.urls.api('spaces', view.spaceId, 'content', 'files', file.id),
+            : this.urls.api(...this.apiContentBase(view), 'files', file.id),
       size: file.size,
       ...(file.dimensions ? { dimensions: file.dimensions } : {}),
       ...(file.git && view.metadata ? { git: file.git } : {}),
@@ -157,9 +175,28 @@ export class ContentPresenter {
   }
 
   private pageAppUrl(view: ContentView, path: string): string {
-    const base = ['o', view.organizationId, 's', view.spaceId];
-    const revision = view.revisionId === null ? [] : ['~', 'revisions', view.revisionId];
     const segments = path === '' ? [] : path.split('/');
-    return this.urls.app(...base, ...revision, ...segments);
+    return this.urls.app(...this.appBase(view), ...segments);
+  }
+
+  private spaceBase(view: ContentView): string[] {
+    return ['o', view.organizationId, 's', view.spaceId];
+  }
+
+  /** Where the content is in the app: a change request, a revision, or the primary. */
+  private appBase(view: ContentView): string[] {
+    if (view.changeRequestNumber !== undefined) {
+      return [...this.spaceBase(view), '~', 'changes', String(view.changeRequestNumber)];
+    }
+    return view.revisionId === null
+      ? this.spaceBase(view)
+      : [...this.spaceBase(view), '~', 'revisions', view.revisionId];
+  }
+
+  /** Where the content is in the API: a change request's, or the space's. */
+  private apiContentBase(view: ContentView): string[] {
+    return view.changeRequestNumber !== undefined
+      ? ['spaces', view.spaceId, 'change-requests', String(view.changeRequestNumber), 'content']
+      : ['spaces', view.spaceId, 'content'];
   }
 }

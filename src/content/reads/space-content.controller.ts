@@ -8,10 +8,10 @@ import {
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
-import { mapPage, Page, PageOf } from '../../platform/pagination/page';
+import { Page, PageOf } from '../../platform/pagination/page';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ContentReader, type ReadRevision } from './content-reader';
-import { ContentPresenter, type ContentView } from './content.presenter';
+import { contentView, type ContentView } from './content.presenter';
 import { ListFilesQueryDto, PageContentQueryDto, RevisionQueryDto } from './dto/content-query.dto';
 import {
   RevisionFileResponse,
@@ -19,6 +19,7 @@ import {
   RevisionPagesResponse,
   RevisionResponse,
 } from './dto/content.response';
+import { RevisionContent } from './revision-content';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 const pagePathParam = ApiParam({
@@ -41,7 +42,7 @@ function joinPath(value: string | string[]): string {
 export class SpaceContentController {
   constructor(
     private readonly reader: ContentReader,
-    private readonly presenter: ContentPresenter,
+    private readonly content: RevisionContent,
   ) {}
 
   @Get('content')
@@ -57,7 +58,7 @@ export class SpaceContentController {
     @Granted() space: SpaceAccess,
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionResponse> {
-    return this.revision(await this.primary(space), this.view(space, null, query));
+    return this.content.revision(await this.primary(space), this.view(space, null, query));
   }
 
   @Get('content/pages')
@@ -73,7 +74,7 @@ export class SpaceContentController {
     @Granted() space: SpaceAccess,
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionPagesResponse> {
-    return this.pages(await this.primary(space), this.view(space, null, query));
+    return this.content.pages(await this.primary(space), this.view(space, null, query));
   }
 
   @Get('content/page/:pageId')
@@ -92,8 +93,12 @@ export class SpaceContentController {
     @Param('pageId') pageId: string,
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
-    const read = await this.reader.getPage(await this.primary(space), pageId, format(query));
-    return this.presenter.page(read.page, this.view(space, null, query), read.body);
+    return this.content.page(
+      await this.primary(space),
+      pageId,
+      this.view(space, null, query),
+      query.format,
+    );
   }
 
   @Get('content/path/*pagePath')
@@ -111,12 +116,12 @@ export class SpaceContentController {
     @Param('pagePath') pagePath: string | string[],
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
-    const read = await this.reader.getPageByPath(
+    return this.content.pageByPath(
       await this.primary(space),
       joinPath(pagePath),
-      format(query),
+      this.view(space, null, query),
+      query.format,
     );
-    return this.presenter.page(read.page, this.view(space, null, query), read.body);
   }
 
   @Get('content/files')
@@ -128,7 +133,7 @@ export class SpaceContentController {
     @Granted() space: SpaceAccess,
     @Query() query: ListFilesQueryDto,
   ): Promise<Page<RevisionFileResponse>> {
-    return this.files(await this.primary(space), this.view(space, null, query), query);
+    return this.content.files(await this.primary(space), this.view(space, null, query), query);
   }
 
   @Get('content/files/:fileId')
@@ -141,8 +146,7 @@ export class SpaceContentController {
     @Param('fileId') fileId: string,
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionFileResponse> {
-    const file = await this.reader.getFile(await this.primary(space), fileId);
-    return this.presenter.file(file, this.view(space, null, query));
+    return this.content.file(await this.primary(space), fileId, this.view(space, null, query));
   }
 
   @Get('revisions/:revisionId')
@@ -160,7 +164,7 @@ export class SpaceContentController {
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionResponse> {
     const read = await this.reader.readRevision(space.id, revisionId);
-    return this.revision(read, this.view(space, revisionId, query));
+    return this.content.revision(read, this.view(space, revisionId, query));
   }
 
   @Get('revisions/:revisionId/pages')
@@ -177,7 +181,7 @@ export class SpaceContentController {
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionPagesResponse> {
     const read = await this.reader.readRevision(space.id, revisionId);
-    return this.pages(read, this.view(space, revisionId, query));
+    return this.content.pages(read, this.view(space, revisionId, query));
   }
 
   @Get('revisions/:revisionId/page/:pageId')
@@ -194,9 +198,8 @@ export class SpaceContentController {
     @Param('pageId') pageId: string,
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
-    const revision = await this.reader.readRevision(space.id, revisionId);
-    const read = await this.reader.getPage(revision, pageId, format(query));
-    return this.presenter.page(read.page, this.view(space, revisionId, query), read.body);
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.content.page(read, pageId, this.view(space, revisionId, query), query.format);
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
@@ -214,9 +217,13 @@ export class SpaceContentController {
     @Param('pagePath') pagePath: string | string[],
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
-    const revision = await this.reader.readRevision(space.id, revisionId);
-    const read = await this.reader.getPageByPath(revision, joinPath(pagePath), format(query));
-    return this.presenter.page(read.page, this.view(space, revisionId, query), read.body);
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.content.pageByPath(
+      read,
+      joinPath(pagePath),
+      this.view(space, revisionId, query),
+      query.format,
+    );
   }
 
   @Get('revisions/:revisionId/files')
@@ -233,7 +240,7 @@ export class SpaceContentController {
     @Query() query: ListFilesQueryDto,
   ): Promise<Page<RevisionFileResponse>> {
     const read = await this.reader.readRevision(space.id, revisionId);
-    return this.files(read, this.view(space, revisionId, query), query);
+    return this.content.files(read, this.view(space, revisionId, query), query);
   }
 
   @Get('revisions/:revisionId/files/:fileId')
@@ -251,8 +258,7 @@ export class SpaceContentController {
     @Query() query: RevisionQueryDto,
   ): Promise<RevisionFileResponse> {
     const read = await this.reader.readRevision(space.id, revisionId);
-    const file = await this.reader.getFile(read, fileId);
-    return this.presenter.file(file, this.view(space, revisionId, query));
+    return this.content.file(read, fileId, this.view(space, revisionId, query));
   }
 
   private primary(space: SpaceAccess): Promise<ReadRevision> {
@@ -264,37 +270,6 @@ export class SpaceContentController {
     revisionId: string | null,
     query: { metadata?: boolean },
   ): ContentView {
-    return {
-      organizationId: space.entity.organizationId,
-      spaceId: space.id,
-      revisionId,
-      metadata: query.metadata ?? true,
-    };
+    return contentView(space, { revisionId, metadata: query.metadata });
   }
-
-  private async revision(read: ReadRevision, view: ContentView): Promise<RevisionResponse> {
-    const [pages, files] = await Promise.all([
-      this.reader.listPages(read),
-      this.reader.listAllFiles(read),
-    ]);
-    return this.presenter.revision(read, { pages, files }, view);
-  }
-
-  private async pages(read: ReadRevision, view: ContentView): Promise<RevisionPagesResponse> {
-    const pages = await this.reader.listPages(read);
-    return { pages: pages.map((page) => this.presenter.page(page, view)) };
-  }
-
-  private async files(
-    read: ReadRevision,
-    view: ContentView,
-    query: ListFilesQueryDto,
-  ): Promise<Page<RevisionFileResponse>> {
-    const page = await this.reader.listFiles(read, query);
-    return mapPage(page, (file) => this.presenter.file(file, view));
-  }
-}
-
-function format(query: PageContentQueryDto) {
-  return query.format ?? 'document';
 }

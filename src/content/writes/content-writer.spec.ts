@@ -2,7 +2,13 @@ import type { JSONDocument } from '../documents/document';
 import { commit } from '../tree/commit';
 import { findPageById, flatten, pagePaths } from '../tree/read';
 import { MemoryObjectStore } from '../tree/object-store';
-import { emptyRoot, storeDocuments, type ContentChange } from './content-writer';
+import {
+  assertChangeRequestWritable,
+  assertSpaceEditable,
+  emptyRoot,
+  storeDocuments,
+  type ContentChange,
+} from './content-writer';
 import { insertTemplatePages, SPACE_TEMPLATE_IDS, templatePages } from './space-templates';
 
 const paragraph = (text: string): JSONDocument => ({
@@ -135,5 +141,41 @@ describe('templates', () => {
         message: `template.id: no template nope; the templates are ${SPACE_TEMPLATE_IDS.join(', ')}.`,
       }),
     );
+  });
+});
+
+describe('change request writes', () => {
+  it.each([
+    ['merged', 'ChangeRequestAlreadyMerged'],
+    ['archived', 'ChangeRequestArchived'],
+  ])('refuses a %s change request with a 409', (status, code) => {
+    expect(() => assertChangeRequestWritable({ status, revision: 'r1' }, undefined)).toThrow(
+      expect.objectContaining({ kind: 'conflict', code }),
+    );
+  });
+
+  it('takes an open or draft change request at any head, or at the expected one', () => {
+    for (const status of ['open', 'draft']) {
+      expect(() =>
+        assertChangeRequestWritable({ status, revision: 'r1' }, undefined),
+      ).not.toThrow();
+      expect(() => assertChangeRequestWritable({ status, revision: 'r1' }, 'r1')).not.toThrow();
+    }
+  });
+
+  it('answers 412 naming both revisions when the head is not the expected one', () => {
+    expect(() => assertChangeRequestWritable({ status: 'open', revision: 'r2' }, 'r1')).toThrow(
+      expect.objectContaining({
+        kind: 'precondition_failed',
+        message: expect.stringMatching(/revision r2, not r1/),
+      }),
+    );
+  });
+
+  it('refuses a locked space with a 409', () => {
+    expect(() => assertSpaceEditable({ editMode: 'locked' })).toThrow(
+      expect.objectContaining({ kind: 'conflict', code: 'SpaceLocked' }),
+    );
+    expect(() => assertSpaceEditable({ editMode: 'live' })).not.toThrow();
   });
 });

@@ -50,6 +50,30 @@ export interface CommitOnPrimaryInput {
   mergedParent?: string;
 }
 
+/** A change request's revisions as locked for a write: its head and its merge base. */
+export interface ChangeRequestHead {
+  id: string;
+  revision: string;
+  revisionInitial: string;
+  revisionMergedAncestor: string | null;
+}
+
+export interface CommitOnChangeRequestInput {
+  spaceId: string;
+  changeRequestId: string;
+  /** The head the changes were made against (`If-Match`); another one is a 412. */
+  expectedRevisionId?: string;
+  authorId: string | null;
+  /** The changes, or how to compute them from the head's tree and the change request. */
+  changes:
+    | readonly ContentChange[]
+    | ((base: {
+        tree: string;
+        store: ObjectStore;
+        changeRequest: ChangeRequestHead;
+      }) => Promise<readonly ContentChange[]>);
+}
+
 /**
  * A file to store: its bytes, a name and, optionally, its content type and id. Files given by
  * URL (REFERENCE §16 `insert_files.url`, issue #6) are fetched through OutboundHttp by the
@@ -85,6 +109,46 @@ const spaceLocked = () =>
     'SpaceLocked',
     'The space is locked: its content cannot be edited until an administrator sets its edit mode back to live.',
   );
+
+const changeRequestClosed = (status: string) =>
+  new DomainError(
+    'conflict',
+    status === 'merged' ? 'ChangeRequestAlreadyMerged' : 'ChangeRequestArchived',
+    status === 'merged'
+      ? 'The change request is merged: its content cannot change any more.'
+      : 'The change request is archived: reopen it (status open or draft) before editing its content.',
+  );
+
+const headMoved = (expected: string, head: string) =>
+  new DomainError(
+    'precondition_failed',
+    'ChangeRequestRevisionMismatch',
+    `The change request is at revision ${head}, not ${expected} (If-Match): read it again and retry.`,
+  );
+
+/**
+ * Refuses a write on a merged or archived change request (409), or on one whose head is not
+ * `expectedRevisionId` when given (412). commitOnChangeRequest checks under the row lock;
+ * callers may check early too, before work that a refusal would waste.
+ */
+export function assertChangeRequestWritable(
+  changeRequest: { status: string; revision: string },
+  expectedRevisionId: string | undefined,
+): void {
+  if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
+    throw changeRequestClosed(changeRequest.status);
+  }
+  if (expectedRevisionId !== undefined && expectedRevisionId !== changeRequest.revision) {
+    throw headMoved(expectedRevisionId, changeRequest.revision);
+  }
+}
+
+/** Refuses a write on a locked space (409). */
+export function assertSpaceEditable(space: { editMode: string }): void {
+  if (space.editMode === 'locked') {
+    throw spaceLocked();
+  }
+}
 
 /** The root of a tree without pages (format version 2). */
 export function emptyRoot(): RootNode {
@@ -142,9 +206,10 @@ async function storeDocument(
 }
 
 /**
- * Writes content on a space's primary revision: a batch of page changes becomes one new
- * revision, and the space moves to it with a compare-and-swap on `spaces.revision_id`. Runs in
- * the caller's transaction, so that a refusal (409) leaves nothing written.
+ * Writes content on a space's primary revision or on a change request: a batch of page changes
+ * becomes one new revision, and the space (compare-and-swap on `spaces.revision_id`) or the
+ * change request (under its row lock) moves to it. Runs in the caller's transaction, so that a
+ * refusal leaves nothing written.
  */
 @Injectable()
 export class ContentWriter {
@@ -174,37 +239,19 @@ export class ContentWriter {
     manager: EntityManager,
     input: CommitOnPrimaryInput,
   ): Promise<CommitResult> {
-    const rows: { revision_id: string; edit_mode: string; deleted_at: Date | null }[] =
-      await manager.query('SELECT revision_id, edit_mode, deleted_at FROM spaces WHERE id = $1', [
-        input.spaceId,
-      ]);
-    const space = rows[0];
-    if (!space || space.deleted_at !== null) {
-      throw notFound('Space');
-    }
-    if (space.edit_mode === 'locked') {
-      throw spaceLocked();
-    }
+    const space = await this.editableSpace(manager, input.spaceId);
     if (space.revision_id !== input.expectedRevisionId) {
       throw contentMoved(input.spaceId);
     }
-    const base: { tree: string }[] = await manager.query(
-      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
-      [input.expectedRevisionId, input.spaceId],
-    );
-    if (!base[0]) {
-      throw new Error(`Revision ${input.expectedRevisionId} of space ${input.spaceId} is missing`);
-    }
-    const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
-    const tree = await this.applyChanges(store, base[0].tree, input.changes);
-    const revision = await this.insertRevision(manager, {
+    const revision = await this.commitOn(manager, {
       spaceId: input.spaceId,
+      head: input.expectedRevisionId,
       parents: input.mergedParent
         ? [input.expectedRevisionId, input.mergedParent]
         : [input.expectedRevisionId],
       type: input.type,
-      tree,
       authorId: input.authorId,
+      changes: input.changes,
     });
     const moved = await manager
       .createQueryBuilder()
@@ -228,6 +275,60 @@ export class ContentWriter {
   }
 
   /**
+   * Writes content on a change request: the changes become one `edits` revision on top of its
+   * head, and the change request moves to it. The change request's row stays locked until the
+   * caller's transaction ends, so concurrent writes apply one after the other, each on the head
+   * the previous one made (the space's row is share-locked first, the order every writer of a
+   * space and its change requests follows). Refused: a locked space (409), a merged or archived
+   * change request (409), a head other than `expectedRevisionId` when given (412). The search
+   * index follows the primary only: no PrimaryMovedListeners here.
+   */
+  async commitOnChangeRequest(
+    manager: EntityManager,
+    input: CommitOnChangeRequestInput,
+  ): Promise<CommitResult> {
+    await this.editableSpace(manager, input.spaceId, 'FOR KEY SHARE');
+    const rows: {
+      revision: string;
+      revision_initial: string;
+      revision_merged_ancestor: string | null;
+      status: string;
+    }[] = await manager.query(
+      `SELECT revision, revision_initial, revision_merged_ancestor, status
+         FROM change_requests WHERE id = $1 AND space_id = $2 FOR UPDATE`,
+      [input.changeRequestId, input.spaceId],
+    );
+    const row = rows[0];
+    if (!row) {
+      throw notFound('Change request');
+    }
+    assertChangeRequestWritable(row, input.expectedRevisionId);
+    const head: ChangeRequestHead = {
+      id: input.changeRequestId,
+      revision: row.revision,
+      revisionInitial: row.revision_initial,
+      revisionMergedAncestor: row.revision_merged_ancestor,
+    };
+    const changes = input.changes;
+    const revision = await this.commitOn(manager, {
+      spaceId: input.spaceId,
+      head: row.revision,
+      parents: [row.revision],
+      type: 'edits',
+      authorId: input.authorId,
+      changes:
+        typeof changes === 'function'
+          ? (base) => changes({ ...base, changeRequest: head })
+          : changes,
+    });
+    await manager.query(
+      'UPDATE change_requests SET revision = $1, updated_at = $2 WHERE id = $3 AND revision = $4',
+      [revision.id, this.clock.now(), input.changeRequestId, row.revision],
+    );
+    return { revision, previousRevisionId: row.revision };
+  }
+
+  /**
    * The first revision of a new space, made of `changes` applied to an empty tree (`id` given
    * when the space row already names it). The space row is not touched.
    */
@@ -243,6 +344,54 @@ export class ContentWriter {
       parents: [],
       type: 'edits',
       tree: await this.applyChanges(store, empty, input.changes),
+      authorId: input.authorId,
+    });
+  }
+
+  /** The space's row (locked as `lock` says), refusing a deleted (404) or locked (409) space. */
+  private async editableSpace(
+    manager: EntityManager,
+    spaceId: string,
+    lock: 'FOR KEY SHARE' | '' = '',
+  ): Promise<{ revision_id: string }> {
+    const rows: { revision_id: string; edit_mode: string; deleted_at: Date | null }[] =
+      await manager.query(
+        `SELECT revision_id, edit_mode, deleted_at FROM spaces WHERE id = $1 ${lock}`,
+        [spaceId],
+      );
+    const space = rows[0];
+    if (!space || space.deleted_at !== null) {
+      throw notFound('Space');
+    }
+    assertSpaceEditable({ editMode: space.edit_mode });
+    return space;
+  }
+
+  /** A new revision of `spaceId` with `parents`, made of `changes` applied to `head`'s tree. */
+  private async commitOn(
+    manager: EntityManager,
+    input: {
+      spaceId: string;
+      head: string;
+      parents: string[];
+      type: RevisionType;
+      authorId: string | null;
+      changes: CommitOnPrimaryInput['changes'];
+    },
+  ): Promise<Revision> {
+    const base: { tree: string }[] = await manager.query(
+      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
+      [input.head, input.spaceId],
+    );
+    if (!base[0]) {
+      throw new Error(`Revision ${input.head} of space ${input.spaceId} is missing`);
+    }
+    const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
+    return this.insertRevision(manager, {
+      spaceId: input.spaceId,
+      parents: input.parents,
+      type: input.type,
+      tree: await this.applyChanges(store, base[0].tree, input.changes),
       authorId: input.authorId,
     });
   }

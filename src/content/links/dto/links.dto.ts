@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
 import { OrganizationResponse } from '../../../orgs/dto/organization.response';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { SpaceResponse } from '../../../spaces/dto/space.response';
@@ -26,15 +27,26 @@ export class ContentLocationInPageResponse {
   node?: string;
 }
 
+/** GitBook's `ContentLocationChangeRequestContext`: the location is in a change request. */
+export class ContentLocationVersionContextResponse {
+  @ApiProperty({ enum: ['changeRequest'] }) type!: 'changeRequest';
+  @ApiProperty({ type: ChangeRequestResponse }) changeRequest!: ChangeRequestResponse;
+}
+
 /**
  * GitBook's `ContentLocation`, one class for the variants Bindery sends (by `kind`): `page`
- * (`organization`, `space`, `page`, `internalLocation?`), `file` (`organization`, `space`,
- * `file`) and `url` (`url`).
+ * (`organization`, `space`, `versionContext?`, `page`, `internalLocation?`), `file`
+ * (`organization`, `space`, `versionContext?`, `file`) and `url` (`url`).
  */
 export class ContentLocationResponse {
   @ApiProperty({ enum: ['page', 'file', 'url'] }) kind!: 'page' | 'file' | 'url';
   @ApiPropertyOptional({ type: OrganizationResponse }) organization?: OrganizationResponse;
   @ApiPropertyOptional({ type: SpaceResponse }) space?: SpaceResponse;
+  @ApiPropertyOptional({
+    type: ContentLocationVersionContextResponse,
+    description: "The change request whose content this is; absent for the space's primary.",
+  })
+  versionContext?: ContentLocationVersionContextResponse;
   @ApiPropertyOptional({
     type: RevisionPageResponse,
     description: 'The page, without its subpages (`pages` is empty).',

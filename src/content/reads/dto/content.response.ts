@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
 import { REVISION_TYPES } from '../../entities/revision.entity';
 import { PAGE_TYPES } from '../../tree/format';
 
@@ -134,4 +135,9 @@ export class RevisionResponse {
   @ApiProperty({ type: RevisionUrlsResponse }) urls!: RevisionUrlsResponse;
   @ApiPropertyOptional({ type: RevisionGitResponse, description: 'Omitted with metadata=false.' })
   git?: RevisionGitResponse;
+  @ApiPropertyOptional({
+    type: ChangeRequestResponse,
+    description: 'The change request this revision merged (`type: merge` only).',
+  })
+  mergedFrom?: ChangeRequestResponse;
 }

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { markdownToDocument } from '../../content/documents/markdown';
+import type { FileNode } from '../../content/tree/format';
+import {
+  assertChangeRequestWritable,
+  assertSpaceEditable,
+  ContentWriter,
+} from '../../content/writes/content-writer';
+import { newId } from '../../platform/ids/ids';
+import { OutboundHttp } from '../../platform/outbound-http';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
+import { ChangeRequest } from '../entities/change-request.entity';
+import { ChangeRequestContributors } from '../reviews/change-request-contributors';
+import { translateChanges, type TouchedPage, type Translation } from './change-translation';
+import type { Change } from './dto/update-change-request-content.dto';
+import { FileSources } from './file-sources';
+
+/** A write as done: the change request after it, and what the batch did. */
+export interface ContentWriteResult {
+  changeRequest: ChangeRequestView;
+  /** The new head (the response's ETag). */
+  revisionId: string;
+  pages: TouchedPage[];
+  insertedFiles: FileNode[];
+}
+
+/**
+ * `updateChangeRequestContent` (REFERENCE §16): a batch of page and file changes becomes one
+ * new revision on the change request, all or nothing. Files given by URL are fetched before
+ * the transaction (no lock is held during the network calls); the batch is translated and
+ * committed under the change request's row lock, so concurrent writes each apply on the head
+ * the previous one made.
+ */
+@Injectable()
+export class ChangeRequestContentWrites {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly writer: ContentWriter,
+    private readonly http: OutboundHttp,
+    private readonly contributors: ChangeRequestContributors,
+  ) {}
+
+  async update(
+    access: SpaceAccess,
+    changeRequestId: string,
+    authorId: string,
+    input: { changes: readonly Change[]; expectedRevisionId?: string },
+  ): Promise<ContentWriteResult> {
+    const { changeRequest } = await this.changeRequests.get(access, changeRequestId);
+    // Early refusals, so that no file is fetched for nothing; checked again under the locks.
+    assertSpaceEditable(access.entity);
+    assertChangeRequestWritable(changeRequest, input.expectedRevisionId);
+    const files = await FileSources.read(input.changes, this.http);
+    return this.dataSource.transaction(async (manager) => {
+      let translation: Translation | undefined;
+      const { revision } = await this.writer.commitOnChangeRequest(manager, {
+        spaceId: access.id,
+        changeRequestId: changeRequest.id,
+        expectedRevisionId: input.expectedRevisionId,
+        authorId,
+        changes: async ({ tree, store, changeRequest: head }) => {
+          translation = await translateChanges(
+            {
+              store,
+              tree,
+              baseRevisionId: head.revisionMergedAncestor ?? head.revisionInitial,
+              revisionTree: (revisionId) => this.revisionTree(manager, access.id, revisionId),
+              fileBytes: (change, file) => files.get(change, file),
+              storeFile: (file) => this.writer.storeFile(manager, file),
+              markdownToDocument: (markdown) => markdownToDocument(markdown),
+              newId,
+            },
+            input.changes,
+          );
+          return translation.changes;
+        },
+      });
+      const done = translation as Translation;
+      await this.contributors.record(manager, changeRequest.id, authorId, 'edit');
+      return {
+        changeRequest: await this.view(manager, access.id, changeRequest.id),
+        revisionId: revision.id,
+        pages: done.pages,
+        insertedFiles: done.insertedFiles,
+      };
+    });
+  }
+
+  private async revisionTree(
+    manager: EntityManager,
+    spaceId: string,
+    revisionId: string,
+  ): Promise<string | undefined> {
+    const rows: { tree: string }[] = await manager.query(
+      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
+      [revisionId, spaceId],
+    );
+    return rows[0]?.tree;
+  }
+
+  /** The change request as this transaction left it (a later write cannot show through). */
+  private async view(
+    manager: EntityManager,
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<ChangeRequestView> {
+    const changeRequest = await manager.findOneOrFail(ChangeRequest, {
+      where: { id: changeRequestId, spaceId },
+      relations: { creator: true },
+    });
+    const [space]: { revision_id: string }[] = await manager.query(
+      'SELECT revision_id FROM spaces WHERE id = $1',
+      [spaceId],
+    );
+    return { changeRequest, primaryRevision: space.revision_id };
+  }
+}

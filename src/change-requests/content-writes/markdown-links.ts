@@ -1,0 +1,271 @@
+import type {
+  ContentRef,
+  DocumentBlock,
+  DocumentInline,
+  DocumentNode,
+  DocumentText,
+  JSONDocument,
+} from '../../content/documents/document';
+import { readRoot, type FileNode } from '../../content/tree/format';
+import { getRequired, type ObjectStore } from '../../content/tree/object-store';
+import { findPageById, findPageByPath } from '../../content/tree/read';
+import { childrenOf } from './draft-tree';
+
+/**
+ * What a link target becomes: a content ref, `keep` (an external URL, left as it is), or null
+ * (nothing it could mean: the link becomes plain text).
+ */
+export type LinkTarget = ContentRef | 'keep' | null;
+export type ResolveLink = (url: string) => Promise<LinkTarget>;
+
+/** Names given in the batch: `./<ref>.md` links to a page, `./<ref>` to a file (or a page). */
+export interface BatchRefs {
+  pages: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * Resolves markdown link targets against the pages and files of a tree (the change request's
+ * content once the whole batch is applied; REFERENCE §16):
+ * - `/pages/<pageId>[#anchor]`, `/pages/<slug>`, `/pages/<parent>/<slug>`, Git-style
+ *   `/pages/<slug>.md` and `/pages/<slug>/README.md` (`/pages/README.md`: the first page);
+ * - relative to the linking page, as Git Sync lays pages out (a page with subpages is
+ *   `<path>/README.md`, another `<path>.md`): `./x.md`, `../README.md`, folder-style `./x`;
+ * - `./<ref>.md` and `./<ref>` for pages and files inserted in the batch;
+ * - `/files/<fileId>` for a file of the tree; `#anchor` for an anchor of the linking page.
+ * URLs with a scheme (http:, mailto:…) and protocol-relative ones are kept, except `data:`
+ * URIs, which are not ingested. Anything else resolves to nothing.
+ */
+export class LinkResolver {
+  private fileIds?: Set<string>;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly tree: string,
+    private readonly refs: BatchRefs,
+  ) {}
+
+  /** How links from the page `pageId` resolve (undefined: the page is not in the tree). */
+  async forPage(pageId: string): Promise<ResolveLink | undefined> {
+    const page = await findPageById(this.store, this.tree, pageId);
+    if (!page || page.path === null) return undefined;
+    const segments = page.path.split('/');
+    // Git Sync's layout: a page with subpages is the README of its own folder.
+    const folder = page.pages.length > 0 ? segments : segments.slice(0, -1);
+    return (url) => this.resolve(url, pageId, folder);
+  }
+
+  private async resolve(url: string, pageId: string, folder: string[]): Promise<LinkTarget> {
+    const target = url.trim();
+    if (/^data:/i.test(target)) return null;
+    if (SCHEME.test(target) || target.startsWith('//')) return 'keep';
+    const hashAt = target.indexOf('#');
+    const anchor = hashAt >= 0 ? decode(target.slice(hashAt + 1)) : undefined;
+    const path = (hashAt >= 0 ? target.slice(0, hashAt) : target).replace(/\?.*$/, '');
+    if (path === '') {
+      return anchor ? { kind: 'anchor', anchor, page: pageId } : null;
+    }
+    const page = this.batchRef(path) ?? (await this.pageOfPath(path, folder));
+    if (typeof page !== 'string') {
+      return page ?? (anchor === undefined ? await this.treeFile(path) : null);
+    }
+    // A page the batch inserted and then deleted again.
+    if (!(await findPageById(this.store, this.tree, page))) return null;
+    return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
+  }
+
+  /** `./<ref>.md` (a page), `./<ref>` (a file, else a page) inserted in the batch. */
+  private batchRef(path: string): string | ContentRef | undefined {
+    const match = /^(?:\.\/)?([^/]+?)(\.md)?$/.exec(path);
+    if (!match) return undefined;
+    const name = decode(match[1]);
+    const file = match[2] === undefined ? this.refs.files.get(name) : undefined;
+    return file !== undefined ? { kind: 'file', file } : this.refs.pages.get(name);
+  }
+
+  private async pageOfPath(path: string, folder: string[]): Promise<string | undefined> {
+    if (path.startsWith('/pages/')) {
+      const rest = path.slice('/pages/'.length).replace(/\/+$/, '');
+      if (!rest.includes('/') && (await findPageById(this.store, this.tree, decode(rest)))) {
+        return decode(rest);
+      }
+      return this.pageAtGitPath(rest.split('/').map(decode));
+    }
+    if (path.startsWith('/')) return undefined;
+    const segments = [...folder];
+    for (const segment of path.replace(/\/+$/, '').split('/').map(decode)) {
+      if (segment === '.' || segment === '') continue;
+      if (segment === '..') {
+        if (segments.length === 0) return undefined;
+        segments.pop();
+      } else {
+        segments.push(segment);
+      }
+    }
+    return this.pageAtGitPath(segments);
+  }
+
+  /** `a/b`, `a/b.md`, `a/b/README.md`, `README.md` (the first page). */
+  private async pageAtGitPath(segments: string[]): Promise<string | undefined> {
+    const parts = segments.filter((segment) => segment !== '');
+    const last = parts[parts.length - 1];
+    if (last !== undefined && /^readme(\.md)?$/i.test(last)) {
+      parts.pop();
+    } else if (last !== undefined) {
+      parts[parts.length - 1] = last.replace(/\.md$/i, '');
+    }
+    if (parts.length === 0) {
+      return (await childrenOf(this.store, this.tree, null))[0]?.id;
+    }
+    return (await findPageByPath(this.store, this.tree, parts.join('/')))?.id;
+  }
+
+  /** `/files/<fileId>`: a file of the tree. */
+  private async treeFile(path: string): Promise<LinkTarget> {
+    if (!path.startsWith('/files/')) return null;
+    const id = decode(path.slice('/files/'.length).replace(/\/+$/, ''));
+    return (await this.treeFileIds()).has(id) ? { kind: 'file', file: id } : null;
+  }
+
+  private async treeFileIds(): Promise<Set<string>> {
+    if (!this.fileIds) {
+      const root = await readRoot(this.store, this.tree);
+      const files = await Promise.all(
+        root.files.map((hash) => getRequired<FileNode>(this.store, hash)),
+      );
+      this.fileIds = new Set(files.map((file) => file.id));
+    }
+    return this.fileIds;
+  }
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The document with every URL ref of its links, images, files and content-ref blocks
+ * resolved: a resolved target replaces the ref, `keep` leaves it, and an unresolved one is
+ * turned into text (a link into its label, an inline image into its alt text, a file or
+ * content-ref block into a paragraph with the URL) or dropped (an image of an images block).
+ * Returns the same document when nothing changed.
+ */
+export async function resolveDocumentLinks(
+  document: JSONDocument,
+  resolve: ResolveLink,
+): Promise<{ document: JSONDocument; changed: boolean }> {
+  let changed = false;
+  const targetOf = async (node: DocumentBlock | DocumentInline): Promise<LinkTarget> => {
+    const ref = node.data?.ref as { kind?: unknown; url?: unknown } | undefined;
+    if (ref?.kind !== 'url' || typeof ref.url !== 'string') return 'keep';
+    const target = await resolve(ref.url);
+    if (target !== 'keep') changed = true;
+    return target;
+  };
+  const withRef = <T extends DocumentBlock | DocumentInline>(node: T, ref: ContentRef): T => ({
+    ...node,
+    data: { ...node.data, ref },
+  });
+
+  const blocks = async (nodes: DocumentBlock[]): Promise<DocumentBlock[]> => {
+    const out: DocumentBlock[] = [];
+    for (const node of nodes) out.push(...(await block(node)));
+    return out;
+  };
+
+  const block = async (node: DocumentBlock): Promise<DocumentBlock[]> => {
+    if (node.type === 'file' || node.type === 'content-ref') {
+      const target = await targetOf(node);
+      if (target === null) {
+        const url = String((node.data?.ref as { url?: unknown }).url);
+        return [textParagraph(node.key, url)];
+      }
+      return [target === 'keep' ? node : withRef(node, target)];
+    }
+    if (node.type === 'images') {
+      const kept: DocumentBlock[] = [];
+      const dropped: string[] = [];
+      for (const child of node.nodes ?? []) {
+        if (child.object !== 'block' || child.type !== 'image') {
+          kept.push(...(child.object === 'block' ? [child] : []));
+          continue;
+        }
+        const target = await targetOf(child);
+        if (target === null) dropped.push(String(child.data?.alt ?? ''));
+        else kept.push(target === 'keep' ? child : withRef(child, target));
+      }
+      if (kept.length === 0) return [textParagraph(node.key, dropped.join(' ').trim())];
+      return [{ ...node, nodes: kept, ...(await fragmentsOf(node)) }];
+    }
+    return [{ ...node, ...(await childrenOf(node)), ...(await fragmentsOf(node)) }];
+  };
+
+  const childrenOf = async (
+    node: DocumentBlock | DocumentInline,
+  ): Promise<{ nodes?: DocumentNode[] }> => {
+    if (!node.nodes) return {};
+    const out: DocumentNode[] = [];
+    for (const child of node.nodes) {
+      if (child.object === 'block') out.push(...(await block(child)));
+      else if (child.object === 'inline') out.push(...(await inline(child)));
+      else out.push(child);
+    }
+    return { nodes: out };
+  };
+
+  const fragmentsOf = async (
+    node: DocumentBlock | DocumentInline,
+  ): Promise<{ fragments?: DocumentBlock['fragments'] }> => {
+    if (!node.fragments) return {};
+    const fragments = [];
+    for (const fragment of node.fragments) {
+      fragments.push({ ...fragment, nodes: await blocks(fragment.nodes ?? []) });
+    }
+    return { fragments };
+  };
+
+  const inline = async (node: DocumentInline): Promise<(DocumentInline | DocumentText)[]> => {
+    if (node.type === 'link' || node.type === 'inline-image') {
+      const target = await targetOf(node);
+      if (target === null) {
+        if (node.type === 'inline-image') return [text(String(node.data?.alt ?? ''))];
+        const label = await childrenOf(node);
+        return (label.nodes ?? []) as (DocumentInline | DocumentText)[];
+      }
+      const resolved = target === 'keep' ? node : withRef(node, target);
+      return [
+        {
+          ...resolved,
+          ...(await childrenOf(node)),
+          ...(await fragmentsOf(node)),
+        } as DocumentInline,
+      ];
+    }
+    return [
+      { ...node, ...(await childrenOf(node)), ...(await fragmentsOf(node)) } as DocumentInline,
+    ];
+  };
+
+  const nodes = await blocks(document.nodes ?? []);
+  return changed ? { document: { ...document, nodes }, changed } : { document, changed };
+}
+
+function text(value: string): DocumentText {
+  return { object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] };
+}
+
+function textParagraph(key: string | undefined, value: string): DocumentBlock {
+  return {
+    object: 'block',
+    ...(key !== undefined ? { key } : {}),
+    type: 'paragraph',
+    data: {},
+    nodes: [text(value)],
+  };
+}

@@ -1,0 +1,223 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ContentLocationResponse,
+  ContentReferencesPageResponse,
+} from '../../content/links/dto/links.dto';
+import { LinksPresenter } from '../../content/links/links.presenter';
+import { LinksService } from '../../content/links/links.service';
+import { ContentReader, type ReadRevision } from '../../content/reads/content-reader';
+import { contentView, type ContentView } from '../../content/reads/content.presenter';
+import {
+  ListFilesQueryDto,
+  PageContentQueryDto,
+  RevisionQueryDto,
+} from '../../content/reads/dto/content-query.dto';
+import {
+  RevisionFileResponse,
+  RevisionPageResponse,
+  RevisionPagesResponse,
+  RevisionResponse,
+} from '../../content/reads/dto/content.response';
+import { RevisionContent } from '../../content/reads/revision-content';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { UserActor } from '../../platform/auth/actor';
+import { ErrorBody } from '../../platform/errors/error-body';
+import { Page, PageOf } from '../../platform/pagination/page';
+import { PageQueryDto } from '../../platform/pagination/page-query.dto';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { ChangeRequestsPresenter } from '../change-requests.presenter';
+import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
+import type { ChangeRequestResponse } from '../dto/change-request.response';
+
+const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
+/** A change request and its head revision, as read. */
+interface ChangeRequestHead {
+  changeRequest: ChangeRequestView;
+  read: ReadRevision;
+}
+
+/**
+ * Reads of a change request's content: its head revision (`revision`), with the shapes and
+ * parameters of the space's content reads, and URLs that point into the change request.
+ * `:changeRequestId` is its id or its number in the space.
+ */
+@ApiTags('change-request-content')
+@Controller('spaces/:spaceId/change-requests/:changeRequestId/content')
+export class ChangeRequestContentController {
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly changeRequestsPresenter: ChangeRequestsPresenter,
+    private readonly reader: ContentReader,
+    private readonly content: RevisionContent,
+    private readonly links: LinksService,
+    private readonly linksPresenter: LinksPresenter,
+  ) {}
+
+  @Get()
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getRevisionOfChangeRequestById',
+    summary: 'Get the revision of a change request',
+    description: 'Its head revision: its page tree, files, reusable contents and variables.',
+  })
+  @ApiOkResponse({ type: RevisionResponse })
+  @badRequest
+  async revision(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.revision(head.read, this.view(space, head, query));
+  }
+
+  @Get('pages')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listPagesInChangeRequest',
+    summary: 'List the pages of a change request',
+    description: 'Every page, nested, in order (not paginated).',
+  })
+  @ApiOkResponse({ type: RevisionPagesResponse })
+  @badRequest
+  async listPages(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionPagesResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.pages(head.read, this.view(space, head, query));
+  }
+
+  @Get('files')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listFilesInChangeRequestById',
+    summary: 'List the files of a change request',
+  })
+  @ApiOkResponse({ type: PageOf(RevisionFileResponse) })
+  @badRequest
+  async listFiles(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Query() query: ListFilesQueryDto,
+  ): Promise<Page<RevisionFileResponse>> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.files(head.read, this.view(space, head, query), query);
+  }
+
+  @Get('files/:fileId')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getFileInChangeRequestById',
+    summary: 'Get a file of a change request by its id',
+  })
+  @ApiOkResponse({ type: RevisionFileResponse })
+  @badRequest
+  async getFile(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('fileId') fileId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionFileResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.file(head.read, fileId, this.view(space, head, query));
+  }
+
+  @Get('files/:fileId/backlinks')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listChangeRequestFileBacklinks',
+    summary: 'List the pages of a change request that reference a file',
+  })
+  @ApiOkResponse({ type: PageOf(ContentLocationResponse) })
+  @badRequest
+  async listFileBacklinks(
+    @Granted() space: SpaceAccess,
+    @CurrentUser() actor: UserActor,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('fileId') fileId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ContentLocationResponse>> {
+    const changeRequest = await this.changeRequests.get(space, changeRequestId);
+    const listing = await this.links.fileBacklinks(
+      space,
+      actor.userId,
+      fileId,
+      query,
+      changeRequest.changeRequest.revision,
+    );
+    return this.linksPresenter.backlinks(listing, this.presented(changeRequest));
+  }
+
+  @Get('page/:pageId')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getPageInChangeRequestById',
+    summary: 'Get a page of a change request by its id',
+    description:
+      'Any page variant, with its subpages; a document page with its body as `format` asks ' +
+      '(`document` by default, or `markdown`), an empty page with neither.',
+  })
+  @ApiOkResponse({ type: RevisionPageResponse })
+  @badRequest
+  async getPage(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: PageContentQueryDto,
+  ): Promise<RevisionPageResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.page(head.read, pageId, this.view(space, head, query), query.format);
+  }
+
+  @Get('page/:pageId/links')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listPageLinksInChangeRequest',
+    summary: 'List the links of a page of a change request',
+    description: 'Every link on the page, with its status; `stats` counts them all.',
+  })
+  @ApiOkResponse({ type: ContentReferencesPageResponse })
+  @badRequest
+  async listPageLinks(
+    @Granted() space: SpaceAccess,
+    @CurrentUser() actor: UserActor,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<ContentReferencesPageResponse> {
+    const changeRequest = await this.changeRequests.get(space, changeRequestId);
+    const listing = await this.links.pageLinks(
+      space,
+      actor.userId,
+      pageId,
+      query,
+      changeRequest.changeRequest.revision,
+    );
+    return this.linksPresenter.links(listing, this.presented(changeRequest));
+  }
+
+  /** The change request (by id or number; 404 otherwise) and its head revision. */
+  private async head(space: SpaceAccess, changeRequestId: string): Promise<ChangeRequestHead> {
+    const changeRequest = await this.changeRequests.get(space, changeRequestId);
+    const read = await this.reader.readRevision(space.id, changeRequest.changeRequest.revision);
+    return { changeRequest, read };
+  }
+
+  private view(
+    space: SpaceAccess,
+    head: ChangeRequestHead,
+    query: { metadata?: boolean },
+  ): ContentView {
+    return contentView(space, {
+      changeRequestNumber: head.changeRequest.changeRequest.number,
+      metadata: query.metadata,
+    });
+  }
+
+  private presented(changeRequest: ChangeRequestView): ChangeRequestResponse {
+    return this.changeRequestsPresenter.present(changeRequest);
+  }
+}

@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ContentEngine } from '../../content/content-engine';
+import { Revision } from '../../content/entities/revision.entity';
+import { mergeTrees } from '../../content/merge/merge-trees';
+import type { MergeConflict } from '../../content/merge/types';
+import { BatchedObjectStore } from '../../content/reads/batched-object-store';
+import { CachedObjectStore, type ObjectStore } from '../../content/tree/object-store';
+import { ContentWriter } from '../../content/writes/content-writer';
+import type { MergeRulesConfiguration } from '../../orgs/entities/organization.entity';
+import { Clock } from '../../platform/clock/clock';
+import { DomainError, notFound } from '../../platform/errors/domain-error';
+import { newId } from '../../platform/ids/ids';
+import type { SpaceMergeRules } from '../../spaces/entities/space.entity';
+import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { changeRequestMerged } from '../change-request-errors';
+import { ChangeRequestsService } from '../change-requests.service';
+import { ChangeRequest } from '../entities/change-request.entity';
+import { effectiveMergeRules, unmetMergeRule, type MergeFacts } from './merge-rules';
+
+/** The outcome of a merge or an update: `revision` is the resulting (or, on conflicts, current) one. */
+export interface MergeOutcome<R extends 'merge' | 'update'> {
+  result: R | 'conflicts';
+  revision: string;
+  /** What conflicts, when `result` is `conflicts` (a Bindery extension). */
+  conflicts?: MergeConflict[];
+}
+
+/** The reviews a merge rule looks at; a stand-in answers "none" until reviews are wired. */
+export abstract class MergeReviewFacts {
+  abstract of(
+    manager: EntityManager,
+    changeRequest: ChangeRequest,
+  ): Promise<Pick<MergeFacts, 'approvedBy' | 'changesRequestedBy' | 'requestedReviewers'>>;
+}
+
+interface LockedSpace {
+  revision_id: string;
+  merge_rules: SpaceMergeRules;
+  organization_merge_rules: MergeRulesConfiguration;
+}
+
+const refuse = (code: string, message: string) => new DomainError('conflict', code, message);
+
+/**
+ * Merging a change request into its space's primary content, and updating a change request
+ * from the primary: three-way merges of revision trees (mergeTrees) over the change request's
+ * merge base, its `revisionMergedAncestor` or else `revisionInitial`.
+ *
+ * Both run in one transaction holding the space row, so merges into one space queue up, each
+ * on the primary the previous one left; the primary itself moves with ContentWriter's
+ * compare-and-swap. With conflicts nothing changes.
+ */
+@Injectable()
+export class ChangeRequestMergeService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly engine: ContentEngine,
+    private readonly writer: ContentWriter,
+    private readonly reviews: MergeReviewFacts,
+    private readonly clock: Clock,
+  ) {}
+
+  merge(
+    access: SpaceAccess,
+    changeRequestId: string,
+    userId: string,
+  ): Promise<MergeOutcome<'merge'>> {
+    return this.dataSource.transaction(async (manager) => {
+      const space = await this.lockSpace(manager, access.id);
+      const cr = await this.lockChangeRequest(manager, access.id, changeRequestId);
+      if (cr.status === 'merged') {
+        throw changeRequestMerged('it cannot be merged again');
+      }
+      if (cr.status === 'archived') {
+        throw refuse(
+          'ChangeRequestArchived',
+          'The change request is archived: reopen it (status open) to merge it.',
+        );
+      }
+      const base = mergeBase(cr);
+      const unmet = unmetMergeRule(
+        effectiveMergeRules(space.merge_rules, space.organization_merge_rules),
+        {
+          userId,
+          subject: cr.subject,
+          hasDescription: cr.description !== null && cr.description.nodes.length > 0,
+          outdated: space.revision_id !== base,
+          ...(await this.reviews.of(manager, cr)),
+        },
+      );
+      if (unmet) throw unmet;
+
+      const store = this.store(manager);
+      const trees = await this.trees(manager, [base, space.revision_id, cr.revision]);
+      const merged = await mergeTrees({
+        store,
+        base: trees[0],
+        ours: trees[1],
+        theirs: trees[2],
+      });
+      if (merged.result === 'conflicts') {
+        return { result: 'conflicts', revision: space.revision_id, conflicts: merged.conflicts };
+      }
+      const { revision } = await this.writer.commitOnPrimary(manager, {
+        spaceId: access.id,
+        expectedRevisionId: space.revision_id,
+        authorId: userId,
+        type: 'merge',
+        changes: () => Promise.resolve({ tree: merged.tree }),
+        mergedParent: cr.revision,
+      });
+      await manager.update(
+        ChangeRequest,
+        { id: cr.id },
+        { status: 'merged', revisionMerged: revision.id, updatedAt: this.clock.now() },
+      );
+      await this.changeRequests.moveCounts(manager, access.id, cr.status, 'merged');
+      return { result: 'merge', revision: revision.id };
+    });
+  }
+
+  /**
+   * Brings the primary's changes since the merge base into the change request: a new `update`
+   * revision on it (parents: its head, then the primary), and the primary becomes its merge
+   * base. Nothing to bring (the primary did not move) answers its current revision.
+   */
+  update(
+    access: SpaceAccess,
+    changeRequestId: string,
+    userId: string,
+  ): Promise<MergeOutcome<'update'>> {
+    return this.dataSource.transaction(async (manager) => {
+      const space = await this.lockSpace(manager, access.id);
+      const cr = await this.lockChangeRequest(manager, access.id, changeRequestId);
+      if (cr.status === 'merged') {
+        throw changeRequestMerged('it is part of the primary content already');
+      }
+      const base = mergeBase(cr);
+      if (space.revision_id === base) return { result: 'update', revision: cr.revision };
+
+      const trees = await this.trees(manager, [base, cr.revision, space.revision_id]);
+      const merged = await mergeTrees({
+        store: this.store(manager),
+        base: trees[0],
+        ours: trees[1],
+        theirs: trees[2],
+      });
+      if (merged.result === 'conflicts') {
+        return { result: 'conflicts', revision: cr.revision, conflicts: merged.conflicts };
+      }
+      const revision = manager.create(Revision, {
+        id: newId(),
+        spaceId: access.id,
+        parents: [cr.revision, space.revision_id],
+        type: 'update',
+        tree: merged.tree,
+        authorId: userId,
+        git: null,
+        createdAt: this.clock.now(),
+      });
+      await manager.insert(Revision, revision);
+      await manager.update(
+        ChangeRequest,
+        { id: cr.id },
+        {
+          revision: revision.id,
+          revisionMergedAncestor: space.revision_id,
+          updatedAt: this.clock.now(),
+        },
+      );
+      return { result: 'update', revision: revision.id };
+    });
+  }
+
+  /** The space row, locked: merges and updates in one space run one after another. */
+  private async lockSpace(manager: EntityManager, spaceId: string): Promise<LockedSpace> {
+    const rows: LockedSpace[] = await manager.query(
+      `SELECT s.revision_id, s.merge_rules, o.merge_rules AS organization_merge_rules
+         FROM spaces s JOIN organizations o ON o.id = s.organization_id
+        WHERE s.id = $1 AND s.deleted_at IS NULL
+          FOR UPDATE OF s`,
+      [spaceId],
+    );
+    if (!rows[0]) throw notFound('Space');
+    return rows[0];
+  }
+
+  private async lockChangeRequest(
+    manager: EntityManager,
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<ChangeRequest> {
+    const { changeRequest: found } = await this.changeRequests.load(
+      manager,
+      spaceId,
+      changeRequestId,
+    );
+    await manager.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [found.id]);
+    // Read again under the lock: a content write may have moved its head meanwhile.
+    return (await this.changeRequests.load(manager, spaceId, found.id)).changeRequest;
+  }
+
+  /** Root tree hashes of revisions of the space, in the order asked. */
+  private async trees(manager: EntityManager, revisionIds: string[]): Promise<string[]> {
+    const rows: { id: string; tree: string }[] = await manager.query(
+      'SELECT id, tree FROM revisions WHERE id = ANY($1)',
+      [revisionIds],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row.tree]));
+    return revisionIds.map((id) => {
+      const tree = byId.get(id);
+      if (tree === undefined) throw new Error(`Revision ${id} is missing`);
+      return tree;
+    });
+  }
+
+  /** Content objects in the transaction: reads of one tick in one query, cached by hash. */
+  private store(manager: EntityManager): ObjectStore {
+    const batched = new BatchedObjectStore(manager, (kind, data) =>
+      this.engine.put(manager, kind, data),
+    );
+    return new CachedObjectStore(batched, { maxEntries: 5000 });
+  }
+}
+
+function mergeBase(cr: ChangeRequest): string {
+  return cr.revisionMergedAncestor ?? cr.revisionInitial;
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ChangeRequest } from '../entities/change-request.entity';
+import { ChangeRequestReviewsService } from '../reviews/change-request-reviews.service';
+import { MergeReviewFacts } from './change-request-merge.service';
+
+/** The review facts of the merge rules, from the change request's reviews and requests. */
+@Injectable()
+export class ReviewMergeFacts extends MergeReviewFacts {
+  constructor(private readonly reviews: ChangeRequestReviewsService) {
+    super();
+  }
+
+  async of(manager: EntityManager, changeRequest: ChangeRequest) {
+    const [approvedBy, requested, changesRequested] = await Promise.all([
+      this.reviews.approvals(manager, changeRequest.id, changeRequest.revision),
+      this.reviews.requestedReviewers(manager, changeRequest.id),
+      manager.query<{ reviewer_id: string }[]>(
+        `SELECT DISTINCT reviewer_id FROM change_request_reviews
+          WHERE change_request_id = $1 AND status = 'changes-requested' AND NOT superseded`,
+        [changeRequest.id],
+      ),
+    ]);
+    return {
+      approvedBy: new Set(approvedBy),
+      changesRequestedBy: new Set(changesRequested.map((row) => row.reviewer_id)),
+      requestedReviewers: requested.map((request) => request.userId),
+    };
+  }
+}

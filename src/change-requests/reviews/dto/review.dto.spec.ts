@@ -1,0 +1,38 @@
+import { documentInputProblem } from './review.dto';
+
+const DOCUMENT = { object: 'document', data: {}, nodes: [] };
+
+describe('documentInputProblem', () => {
+  it.each([
+    ['markdown', { markdown: 'Looks good.' }],
+    ['a JSON document', { document: DOCUMENT }],
+    ['nothing', {}],
+  ])('accepts %s', (_label, value) => {
+    expect(documentInputProblem(value, 'comment')).toBeNull();
+  });
+
+  it.each([
+    ['a string', 'Looks good.', 'comment must be an object: {markdown} or {document}'],
+    ['null', null, 'comment must be an object: {markdown} or {document}'],
+    ['an array', [], 'comment must be an object: {markdown} or {document}'],
+    ['an unknown property', { html: '<p>' }, 'comment.html is not a property of a document'],
+    [
+      'both forms',
+      { markdown: 'a', document: DOCUMENT },
+      'comment must have either markdown or document, not both',
+    ],
+    ['non-string markdown', { markdown: 1 }, 'comment.markdown must be a string'],
+    [
+      'too much markdown',
+      { markdown: 'x'.repeat(100_001) },
+      'comment.markdown must be at most 100000 characters',
+    ],
+    [
+      'a malformed document',
+      { document: { object: 'doc' } },
+      'comment.document.object must be "document"',
+    ],
+  ])('names the problem of %s', (_label, value, problem) => {
+    expect(documentInputProblem(value, 'comment')).toBe(problem);
+  });
+});

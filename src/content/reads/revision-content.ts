@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ChangeRequestsPresenter } from '../../change-requests/change-requests.presenter';
+import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
+import { ChangeRequest } from '../../change-requests/entities/change-request.entity';
+import { mapPage, type Page } from '../../platform/pagination/page';
+import { ContentReader, type PageFormat, type ReadRevision } from './content-reader';
+import { ContentPresenter, type ContentView } from './content.presenter';
+import type {
+  RevisionFileResponse,
+  RevisionPageResponse,
+  RevisionPagesResponse,
+  RevisionResponse,
+} from './dto/content.response';
+
+/**
+ * The reads of a revision's content as GitBook shapes them, whichever route names the
+ * revision: a space's primary, a revision by id, or a change request's head.
+ */
+@Injectable()
+export class RevisionContent {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reader: ContentReader,
+    private readonly presenter: ContentPresenter,
+    private readonly changeRequests: ChangeRequestsPresenter,
+  ) {}
+
+  /** The whole revision: its page tree, its files and, for a merge, the change request. */
+  async revision(read: ReadRevision, view: ContentView): Promise<RevisionResponse> {
+    const [pages, files, mergedFrom] = await Promise.all([
+      this.reader.listPages(read),
+      this.reader.listAllFiles(read),
+      this.mergedFrom(read),
+    ]);
+    return this.presenter.revision(read, { pages, files }, view, mergedFrom);
+  }
+
+  async pages(read: ReadRevision, view: ContentView): Promise<RevisionPagesResponse> {
+    const pages = await this.reader.listPages(read);
+    return { pages: pages.map((page) => this.presenter.page(page, view)) };
+  }
+
+  /** A page by id with its subpages and its body in `format`; 404 when absent. */
+  async page(
+    read: ReadRevision,
+    pageId: string,
+    view: ContentView,
+    format: PageFormat = 'document',
+  ): Promise<RevisionPageResponse> {
+    const found = await this.reader.getPage(read, pageId, format);
+    return this.presenter.page(found.page, view, found.body);
+  }
+
+  /** A document or group page by path (slugs joined by `/`); 404 when absent. */
+  async pageByPath(
+    read: ReadRevision,
+    path: string,
+    view: ContentView,
+    format: PageFormat = 'document',
+  ): Promise<RevisionPageResponse> {
+    const found = await this.reader.getPageByPath(read, path, format);
+    return this.presenter.page(found.page, view, found.body);
+  }
+
+  async files(
+    read: ReadRevision,
+    view: ContentView,
+    query: { page?: string; limit?: number },
+  ): Promise<Page<RevisionFileResponse>> {
+    const page = await this.reader.listFiles(read, query);
+    return mapPage(page, (file) => this.presenter.file(file, view));
+  }
+
+  /** A file by id; 404 when absent. */
+  async file(read: ReadRevision, fileId: string, view: ContentView): Promise<RevisionFileResponse> {
+    return this.presenter.file(await this.reader.getFile(read, fileId), view);
+  }
+
+  /** The change request that a `merge` revision merged (its `revision_merged`). */
+  private async mergedFrom(read: ReadRevision): Promise<ChangeRequestResponse | undefined> {
+    const { revision } = read;
+    if (revision.type !== 'merge') return undefined;
+    const changeRequest = await this.dataSource.manager.findOne(ChangeRequest, {
+      where: { spaceId: revision.spaceId, revisionMerged: revision.id },
+      relations: { creator: true, space: true },
+    });
+    if (!changeRequest?.space) return undefined;
+    return this.changeRequests.present({
+      changeRequest,
+      primaryRevision: changeRequest.space.revisionId,
+    });
+  }
+}
