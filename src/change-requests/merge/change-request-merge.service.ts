@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentEngine } from '../../content/content-engine';
-import { Revision } from '../../content/entities/revision.entity';
 import { mergeTrees } from '../../content/merge/merge-trees';
 import type { MergeConflict } from '../../content/merge/types';
 import { BatchedObjectStore } from '../../content/reads/batched-object-store';
@@ -11,7 +10,6 @@ import { ContentWriter } from '../../content/writes/content-writer';
 import type { MergeRulesConfiguration } from '../../orgs/entities/organization.entity';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, notFound } from '../../platform/errors/domain-error';
-import { newId } from '../../platform/ids/ids';
 import type { SpaceMergeRules } from '../../spaces/entities/space.entity';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { changeRequestMerged } from '../change-request-errors';
@@ -151,25 +149,19 @@ export class ChangeRequestMergeService {
       if (merged.result === 'conflicts') {
         return { result: 'conflicts', revision: cr.revision, conflicts: merged.conflicts };
       }
-      const revision = manager.create(Revision, {
-        id: newId(),
+      const { revision } = await this.writer.commitOnChangeRequest(manager, {
         spaceId: access.id,
-        parents: [cr.revision, space.revision_id],
-        type: 'update',
-        tree: merged.tree,
+        changeRequestId: cr.id,
+        expectedRevisionId: cr.revision,
         authorId: userId,
-        git: null,
-        createdAt: this.clock.now(),
+        type: 'update',
+        mergedParent: space.revision_id,
+        changes: () => Promise.resolve({ tree: merged.tree }),
       });
-      await manager.insert(Revision, revision);
       await manager.update(
         ChangeRequest,
         { id: cr.id },
-        {
-          revision: revision.id,
-          revisionMergedAncestor: space.revision_id,
-          updatedAt: this.clock.now(),
-        },
+        { revisionMergedAncestor: space.revision_id },
       );
       return { result: 'update', revision: revision.id };
     });

@@ -45,7 +45,11 @@ export interface CommitOnPrimaryInput {
    * tree: `{ tree }` replaces the content whole.
    */
   changes:
-    ChangesInput | ((base: { tree: string; store: ObjectStore }) => Promise<{ tree: string }>);
+    | readonly ContentChange[]
+    | ((base: {
+        tree: string;
+        store: ObjectStore;
+      }) => Promise<readonly ContentChange[] | { tree: string }>);
   /** A merge's second parent: the change request revision merged in. */
   mergedParent?: string;
 }
@@ -64,14 +68,21 @@ export interface CommitOnChangeRequestInput {
   /** The head the changes were made against (`If-Match`); another one is a 412. */
   expectedRevisionId?: string;
   authorId: string | null;
-  /** The changes, or how to compute them from the head's tree and the change request. */
+  /**
+   * The changes, or how to compute them from the head's tree and the change request; `{ tree }`
+   * (an update from the primary) replaces the content whole.
+   */
   changes:
     | readonly ContentChange[]
     | ((base: {
         tree: string;
         store: ObjectStore;
         changeRequest: ChangeRequestHead;
-      }) => Promise<readonly ContentChange[]>);
+      }) => Promise<readonly ContentChange[] | { tree: string }>);
+  /** `edits` unless said otherwise. */
+  type?: RevisionType;
+  /** An update's second parent: the primary revision merged in. */
+  mergedParent?: string;
 }
 
 /**
@@ -313,8 +324,8 @@ export class ContentWriter {
     const revision = await this.commitOn(manager, {
       spaceId: input.spaceId,
       head: row.revision,
-      parents: [row.revision],
-      type: 'edits',
+      parents: input.mergedParent ? [row.revision, input.mergedParent] : [row.revision],
+      type: input.type ?? 'edits',
       authorId: input.authorId,
       changes:
         typeof changes === 'function'
