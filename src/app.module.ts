@@ -1,5 +1,6 @@
 import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { CollectionsModule } from './collections/collections.module';
+import { CommentsModule } from './comments/comments.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
@@ -30,6 +31,7 @@ const DOMAIN_MODULES = [
   CollectionsModule,
   SpacesModule,
   ChangeRequestsModule,
+  CommentsModule,
   SeedModule,
 ];
 

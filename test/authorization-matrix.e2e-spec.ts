@@ -2,6 +2,12 @@ import { listRouteAccess } from '../src/platform/auth/route-access';
 import { atLeast, ROLES, type Role } from '../src/platform/policy/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
+import {
+  COMMENT_OPERATION_IDS,
+  THREAD_KINDS,
+  threadPaths,
+  type ThreadKind,
+} from './helpers/comments';
 import { expectConforms, listGitbookOperationIds } from './helpers/conformance';
 import { type ContentType, invite, PERMISSION_OPERATION_IDS } from './helpers/content-grants';
 import type { TestOrganization, TestUser } from './helpers/factories';
@@ -23,10 +29,12 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * admin-only; creating, duplicating or moving content at the organization root needs the create
  * role in it; transfers need admin in both organizations; submitting a change request review
  * needs the review role or a request to review, and is never open to the change request's
- * creator). None of the callers below is in the fixture team, so none is a team owner. A
- * member's role on the fixture content is its organization role (the content inherits the
- * organization's default role, read), so only organization admins may call the routes that
- * need admin on it, such as its permission routes.
+ * creator; posting, replying to, resolving and reacting to comments need the comment role, only
+ * a comment's author edits its body, and only its author or a space admin deletes it). None of
+ * the callers below is in the fixture team, so none is a team owner. A member's role on the
+ * fixture content is its organization role (the content inherits the organization's default
+ * role, read), so only organization admins may call the routes that need admin on it, such as
+ * its permission routes.
  * Deleting a space or a collection answers 204 to whoever cannot see it, strangers included
  * (`unseen`).
  *
@@ -74,6 +82,11 @@ interface Ctx {
    * review it.
    */
   changeRequest: { space: string; page: string; file: string; review: string };
+  /**
+   * A comment of each thread (`space`'s own, and change request 1 of `changeRequest.space`)
+   * and its first reply: the owner posted both and resolved the comment.
+   */
+  comments: Record<ThreadKind, { comment: string; reply: string }>;
   /** A collection at the organization root titled 'Guides', granted to no one; holds one space. */
   collection: string;
   /** A space and a collection at the root where `target` and `team` (no guest) hold edit. */
@@ -124,6 +137,8 @@ const createAtRoot = (caller: MemberCaller) => caller === 'admin' || caller === 
 const editors = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'edit');
 /** The review role on content that inherits the organization role: `review` and up, no guest. */
 const reviewers = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'review');
+/** The comment role on content that inherits the organization role: `comment` and up, no guest. */
+const commenters = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'comment');
 /** Content granted to no guest: a guest cannot see it. */
 const guests = (caller: MemberCaller) => caller === 'guest';
 const SPACE_NOT_FOUND = 'Space not found.';
@@ -460,6 +475,162 @@ function changeRequestReadOperations(): Operation[] {
     path,
     ...access,
   }));
+}
+
+/** A thread's routes and paths: a space's own comments, or change request 1's. */
+function thread(kind: ThreadKind, space: string) {
+  return threadPaths(
+    kind === 'space' ? `/v1/spaces/${space}` : `/v1/spaces/${space}/change-requests/1`,
+  );
+}
+
+/** The fixture thread of `kind`: on `space`, or on change request 1 of `changeRequest.space`. */
+const fixtureThread = (ctx: Ctx, kind: ThreadKind) =>
+  thread(kind, kind === 'space' ? ctx.space : ctx.changeRequest.space);
+
+/** A comment of the owner in the fixture thread of `kind`; returns its id. */
+async function freshComment(ctx: Ctx, kind: ThreadKind): Promise<string> {
+  const res = await owner(ctx)
+    .post(fixtureThread(ctx, kind).comments, { body: { markdown: `Comment ${next()}` } })
+    .expect(201);
+  return res.body.id as string;
+}
+
+/** A reply of the owner to the fixture comment of `kind`; returns its id. */
+async function freshReply(ctx: Ctx, kind: ThreadKind): Promise<string> {
+  const res = await owner(ctx)
+    .post(fixtureThread(ctx, kind).replies(ctx.comments[kind].comment), {
+      body: { markdown: `Reply ${next()}` },
+    })
+    .expect(201);
+  return res.body.id as string;
+}
+
+/**
+ * The comment routes of a thread (`kind`): declared space:view, posting a comment or a reply
+ * space:comment. CommentsService adds: resolving and reacting need the comment role, only the
+ * author edits a body, only the author or a space admin deletes. Reads and updates act on the
+ * fixture comment (`comments`); posts and deletes on what each case makes for itself.
+ */
+function commentOperations(kind: ThreadKind): Operation[] {
+  const ids = COMMENT_OPERATION_IDS[kind];
+  const route = threadPaths(kind === 'space' ? '/v1/spaces/:spaceId' : CHANGE_REQUEST);
+  const comment = route.comment(':commentId');
+  const reply = route.reply(':commentId', ':commentReplyId');
+  const at = (ctx: Ctx) => fixtureThread(ctx, kind);
+  const fixture = (ctx: Ctx) => ctx.comments[kind];
+  const access = { hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
+  const post = { body: () => ({ body: { markdown: 'Hi' } }), specStatus: 200 }; // the seed: 201
+  return [
+    {
+      name: ids.list,
+      method: 'GET',
+      route: route.comments,
+      path: (ctx) => at(ctx).comments,
+      allowed: everyone,
+      ...access,
+    },
+    {
+      // Each case comments in a space of its own, so the fixture thread stays as it is.
+      name: ids.post,
+      method: 'POST',
+      route: route.comments,
+      path: (ctx) => thread(kind, ctx.fresh).comments,
+      fresh: kind === 'space' ? freshSpace : freshChangeRequestSpace,
+      allowed: commenters,
+      ...post,
+      ...access,
+    },
+    {
+      name: ids.get,
+      method: 'GET',
+      route: comment,
+      path: (ctx) => at(ctx).comment(fixture(ctx).comment),
+      allowed: everyone,
+      ...access,
+    },
+    {
+      // Declared space:view; CommentsService.update: resolving needs the comment role. The
+      // fixture comment is resolved already: resolving it again changes nothing.
+      name: ids.update,
+      method: 'PUT',
+      route: comment,
+      path: (ctx) => at(ctx).comment(fixture(ctx).comment),
+      body: () => ({ resolved: true }),
+      allowed: commenters,
+      ...access,
+    },
+    {
+      // Declared space:view; CommentsService.remove: its author (the owner, none of the
+      // callers) or an admin of the space. Each case deletes a comment of its own.
+      name: ids.delete,
+      method: 'DELETE',
+      route: comment,
+      path: (ctx) => at(ctx).comment(ctx.fresh),
+      fresh: (ctx) => freshComment(ctx, kind),
+      allowed: adminOnly,
+      ...access,
+    },
+    {
+      name: ids.listReplies,
+      method: 'GET',
+      route: route.replies(':commentId'),
+      path: (ctx) => at(ctx).replies(fixture(ctx).comment),
+      allowed: everyone,
+      ...access,
+    },
+    {
+      // Each case replies to a comment of its own.
+      name: ids.postReply,
+      method: 'POST',
+      route: route.replies(':commentId'),
+      path: (ctx) => at(ctx).replies(ctx.fresh),
+      fresh: (ctx) => freshComment(ctx, kind),
+      allowed: commenters,
+      ...post,
+      ...access,
+    },
+    {
+      name: ids.getReply,
+      method: 'GET',
+      route: reply,
+      path: (ctx) => at(ctx).reply(fixture(ctx).comment, fixture(ctx).reply),
+      allowed: everyone,
+      ...access,
+    },
+    {
+      // Declared space:view; CommentsService.updateReply: reacting (and, on a change request's
+      // reply, resolving the comment) needs the comment role. Neither changes anything here: a
+      // space's reply drops a reaction the caller does not have (its body takes no `resolved`),
+      // a change request's reply resolves the fixture comment, resolved already.
+      name: ids.updateReply,
+      method: 'PUT',
+      route: reply,
+      path: (ctx) => at(ctx).reply(fixture(ctx).comment, fixture(ctx).reply),
+      body: () => (kind === 'space' ? { removedReactions: ['👍'] } : { resolved: true }),
+      allowed: commenters,
+      ...access,
+    },
+    {
+      // Declared space:view; CommentsService.removeReply: its author (the owner) or an admin of
+      // the space. Each case deletes a reply of its own to the fixture comment.
+      name: ids.deleteReply,
+      method: 'DELETE',
+      route: reply,
+      path: (ctx) => at(ctx).reply(fixture(ctx).comment, ctx.fresh),
+      fresh: (ctx) => freshReply(ctx, kind),
+      allowed: adminOnly,
+      ...access,
+    },
+    {
+      name: ids.listCommenters,
+      method: 'GET',
+      route: route.commenters,
+      path: (ctx) => at(ctx).commenters,
+      allowed: everyone,
+      ...access,
+    },
+  ];
 }
 
 const OPERATIONS: Operation[] = [
@@ -835,6 +1006,10 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
 
+  // Comments, of a space and of a change request
+  ...commentOperations('space'),
+  ...commentOperations('change request'),
+
   // Invites
   {
     name: 'inviteUsersToOrganization',
@@ -1187,6 +1362,16 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       .post(`${changeRequest}/reviews`, { status: 'approved', comment: { markdown: 'Good.' } })
       .expect(201);
     await client.post(`${changeRequest}/requested-reviewers`, { users: [target.id] }).expect(200);
+    const comments = {} as Ctx['comments'];
+    for (const kind of THREAD_KINDS) {
+      const at = thread(kind, kind === 'space' ? space.body.id : proposals.body.id);
+      const comment = await client.post(at.comments, { body: { markdown: 'Hi' } }).expect(201);
+      const reply = await client
+        .post(at.replies(comment.body.id), { body: { markdown: 'Hello' } })
+        .expect(201);
+      await client.put(at.comment(comment.body.id), { resolved: true }).expect(200);
+      comments[kind] = { comment: comment.body.id as string, reply: reply.body.id as string };
+    }
     const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
     await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
 
@@ -1208,6 +1393,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         file: written.body.insertedFiles[0].id as string,
         review: review.body.id as string,
       },
+      comments,
       collection: collection.body.id as string,
       granted: {
         space: await freshGranted(shared, 'space'),

@@ -29,8 +29,7 @@ export class ChangeRequestsPresenter {
         ? { revisionMergedAncestor: cr.revisionMergedAncestor }
         : {}),
       ...(cr.revisionMerged !== null ? { revisionMerged: cr.revisionMerged } : {}),
-      // No comments on change requests yet.
-      comments: 0,
+      comments: cr.comments,
       // A merged change request is part of the primary content: never behind it.
       outdated:
         cr.status !== 'merged' &&

@@ -5,8 +5,10 @@ import { createTestApp, TestApp } from '../helpers/app';
  * Every route and what it requires. A change of access shows up here, in review; a route
  * without a requirement fails the start (and so this file). `organization:view` routes whose
  * rule depends on the target (a team owner, a member removing itself) decide the rest in
- * their service, as does submitting a change request review (`space:view`: the review role on
- * the space or a request to review, never the change request's creator). The signed download
+ * their service. So do submitting a change request review (`space:view`: the review role on
+ * the space or a request to review, never the change request's creator) and updating or
+ * deleting a comment or a reply (`space:view`: only its author edits the body, its author or a
+ * space admin deletes it, resolving and reacting need the comment role). The signed download
  * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
  */
 const EXPECTED = [
@@ -82,6 +84,17 @@ const EXPECTED = [
   'POST /v1/spaces/:spaceId/change-requests -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId -> space:view',
   'PATCH /v1/spaces/:spaceId/change-requests/:changeRequestId -> space:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments -> space:comment',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies -> space:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies -> space:comment',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files -> space:view',
@@ -100,6 +113,17 @@ const EXPECTED = [
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update -> space:edit',
+  'GET /v1/spaces/:spaceId/commenters -> space:view',
+  'GET /v1/spaces/:spaceId/comments -> space:view',
+  'POST /v1/spaces/:spaceId/comments -> space:comment',
+  'DELETE /v1/spaces/:spaceId/comments/:commentId -> space:view',
+  'GET /v1/spaces/:spaceId/comments/:commentId -> space:view',
+  'PUT /v1/spaces/:spaceId/comments/:commentId -> space:view',
+  'GET /v1/spaces/:spaceId/comments/:commentId/replies -> space:view',
+  'POST /v1/spaces/:spaceId/comments/:commentId/replies -> space:comment',
+  'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'GET /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
   'GET /v1/spaces/:spaceId/content -> space:view',
   'GET /v1/spaces/:spaceId/content/files -> space:view',
   'GET /v1/spaces/:spaceId/content/files/:fileId -> space:view',

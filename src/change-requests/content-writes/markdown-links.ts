@@ -132,10 +132,10 @@ export class LinkResolver {
   private async treeFileIds(): Promise<Set<string>> {
     if (!this.fileIds) {
       const root = await readRoot(this.store, this.tree);
-      const files = await Promise.all(
-        root.files.map((hash) => getRequired<FileNode>(this.store, hash)),
-      );
-      this.fileIds = new Set(files.map((file) => file.id));
+      // One at a time: the store may read through the write's transaction, one connection.
+      const ids = new Set<string>();
+      for (const hash of root.files) ids.add((await getRequired<FileNode>(this.store, hash)).id);
+      this.fileIds = ids;
     }
     return this.fileIds;
   }

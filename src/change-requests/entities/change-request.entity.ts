@@ -105,6 +105,10 @@ export class ChangeRequest {
   })
   merged?: Revision | null;
 
+  /** Open comments on it (src/comments keeps it true). */
+  @Column({ type: 'integer', default: 0 })
+  comments!: number;
+
   @Column({ type: 'timestamptz' })
   createdAt!: Date;
 

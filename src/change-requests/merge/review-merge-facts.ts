@@ -12,15 +12,18 @@ export class ReviewMergeFacts extends MergeReviewFacts {
   }
 
   async of(manager: EntityManager, changeRequest: ChangeRequest) {
-    const [approvedBy, requested, changesRequested] = await Promise.all([
-      this.reviews.approvals(manager, changeRequest.id, changeRequest.revision),
-      this.reviews.requestedReviewers(manager, changeRequest.id),
-      manager.query<{ reviewer_id: string }[]>(
-        `SELECT DISTINCT reviewer_id FROM change_request_reviews
-          WHERE change_request_id = $1 AND status = 'changes-requested' AND NOT superseded`,
-        [changeRequest.id],
-      ),
-    ]);
+    // One after another: the queries share the merge's transaction, one connection.
+    const approvedBy = await this.reviews.approvals(
+      manager,
+      changeRequest.id,
+      changeRequest.revision,
+    );
+    const requested = await this.reviews.requestedReviewers(manager, changeRequest.id);
+    const changesRequested = await manager.query<{ reviewer_id: string }[]>(
+      `SELECT DISTINCT reviewer_id FROM change_request_reviews
+        WHERE change_request_id = $1 AND status = 'changes-requested' AND NOT superseded`,
+      [changeRequest.id],
+    );
     return {
       approvedBy: new Set(approvedBy),
       changesRequestedBy: new Set(changesRequested.map((row) => row.reviewer_id)),
