@@ -16,6 +16,7 @@ import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { PlatformModule } from './platform/platform.module';
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
 import { SeedModule } from './seed/seed.module';
+import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { UsersModule } from './users/users.module';
 
@@ -32,6 +33,7 @@ const DOMAIN_MODULES = [
   SpacesModule,
   ChangeRequestsModule,
   CommentsModule,
+  SitesModule,
   SeedModule,
 ];
 

@@ -30,11 +30,12 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * role in it; transfers need admin in both organizations; submitting a change request review
  * needs the review role or a request to review, and is never open to the change request's
  * creator; posting, replying to, resolving and reacting to comments need the comment role, only
- * a comment's author edits its body, and only its author or a space admin deletes it). None of
- * the callers below is in the fixture team, so none is a team owner. A member's role on the
- * fixture content is its organization role (the content inherits the organization's default
- * role, read), so only organization admins may call the routes that need admin on it, such as
- * its permission routes.
+ * a comment's author edits its body, and only its author or a space admin deletes it; a site's
+ * published profile, declared `any user`, shows members with a role any site of the
+ * organization and anyone else only a published site open to them). None of the callers below
+ * is in the fixture team, so none is a team owner. A member's role on the fixture content is
+ * its organization role (the content inherits the organization's default role, read), so only
+ * organization admins may call the routes that need admin on it, such as its permission routes.
  * Deleting a space or a collection answers 204 to whoever cannot see it, strangers included
  * (`unseen`).
  *
@@ -50,7 +51,8 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *
  * One application and one organization for the whole file; cases run one after the other.
  * Writes are idempotent (same value again, empty update) or act on a resource made for that
- * case alone (`fresh`), so no case changes what a later one sees.
+ * case alone (`fresh`; a whole site, `freshSite`, for a site's writes), so no case changes what
+ * a later one sees.
  */
 
 type MemberCaller = Role | 'guest';
@@ -59,6 +61,20 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const MEMBER_CALLERS: MemberCaller[] = [...ROLES, 'guest'];
 const CALLERS: Caller[] = [...MEMBER_CALLERS, 'stranger'];
+
+/**
+ * A site as `buildSite` makes it: `section`, the default section, at the root, holds one site
+ * space, `siteSpace` (of 'Guide'); `groupedSection` (of 'Reference') is the one section in
+ * `sectionGroup`; `shareLink` is named 'Partners'.
+ */
+interface SiteFixture {
+  site: string;
+  siteSpace: string;
+  section: string;
+  groupedSection: string;
+  sectionGroup: string;
+  shareLink: string;
+}
 
 interface Ctx {
   org: TestOrganization;
@@ -93,8 +109,14 @@ interface Ctx {
   granted: Record<ContentType, string>;
   /** Another organization whose admin is the `admin` caller: where transfers go. */
   elsewhere: string;
+  /** Two spaces at the root, 'Guide' and 'Reference', that the sites made here publish. */
+  siteContent: { guide: string; reference: string };
+  /** An unpublished site titled 'Docs' (`buildSite`), with an adaptive schema. */
+  site: SiteFixture;
   /** The id made by the operation's `fresh`, for this case only. */
   fresh: string;
+  /** The site made for this case when the operation asks for one (`freshSite`), else `NO_SITE`. */
+  freshSite: SiteFixture;
   factories: TestApp['factories'];
 }
 
@@ -108,6 +130,8 @@ interface Operation {
   body?: (ctx: Ctx) => object;
   /** Makes, as the owner, the resource this case acts on (a delete's target); its id is `ctx.fresh`. */
   fresh?: (ctx: Ctx) => Promise<string>;
+  /** Makes, as the owner, a site for this case alone, built as the shared one: `ctx.freshSite`. */
+  freshSite?: true;
   allowed: (caller: MemberCaller) => boolean;
   /** Member callers that cannot see the resource: answered like a stranger. */
   hiddenFrom?: (caller: MemberCaller) => boolean;
@@ -133,6 +157,8 @@ const anyRole = (caller: MemberCaller) => caller !== 'guest';
 const everyone = () => true;
 /** `create` in the organization: creating (or duplicating) content at its root. */
 const createAtRoot = (caller: MemberCaller) => caller === 'admin' || caller === 'create';
+/** `organization:create`: `create` and up, no guest (changing a site, as creating content). */
+const creators = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'create');
 /** `edit` on content that inherits the organization role: `edit` and up, no guest. */
 const editors = (caller: MemberCaller) => caller !== 'guest' && atLeast(caller, 'edit');
 /** The review role on content that inherits the organization role: `review` and up, no guest. */
@@ -143,6 +169,7 @@ const commenters = (caller: MemberCaller) => caller !== 'guest' && atLeast(calle
 const guests = (caller: MemberCaller) => caller === 'guest';
 const SPACE_NOT_FOUND = 'Space not found.';
 const COLLECTION_NOT_FOUND = 'Collection not found.';
+const SITE_NOT_FOUND = 'Site not found.';
 
 let sequence = 0;
 const next = () => ++sequence;
@@ -629,6 +656,385 @@ function commentOperations(kind: ThreadKind): Operation[] {
       path: (ctx) => at(ctx).commenters,
       allowed: everyone,
       ...access,
+    },
+  ];
+}
+
+/** What `ctx.freshSite` holds for an operation that makes no site. */
+const NO_SITE: SiteFixture = {
+  site: '',
+  siteSpace: '',
+  section: '',
+  groupedSection: '',
+  sectionGroup: '',
+  shareLink: '',
+};
+
+/** An unpublished site of the owner's, with the structure and share link `SiteFixture` lists. */
+async function buildSite(
+  ctx: Pick<Ctx, 'org' | 'siteContent'>,
+  title: string,
+): Promise<SiteFixture> {
+  const client = owner(ctx);
+  const site = await client.post(`${org(ctx)}/sites`, { title }).expect(201);
+  const at = `${org(ctx)}/sites/${site.body.id}`;
+  // The site's first section becomes its default; the space comes in as its one site space.
+  const section = await client
+    .post(`${at}/sections`, { spaceId: ctx.siteContent.guide })
+    .expect(201);
+  const grouped = await client
+    .post(`${at}/sections`, { spaceId: ctx.siteContent.reference })
+    .expect(201);
+  const group = await client
+    .post(`${at}/section-groups`, { title: 'Group', sections: [grouped.body.id] })
+    .expect(201);
+  const shareLink = await client.post(`${at}/share-links`, { name: 'Partners' }).expect(201);
+  return {
+    site: site.body.id as string,
+    siteSpace: section.body.siteSpaces[0].id as string,
+    section: section.body.id as string,
+    groupedSection: grouped.body.id as string,
+    sectionGroup: group.body.id as string,
+    shareLink: shareLink.body.id as string,
+  };
+}
+
+/** A visitor schema with one claim: what the adaptive schema routes store. */
+const VISITOR_SCHEMA = {
+  type: 'object',
+  properties: {
+    plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan of the visitor' },
+  },
+  additionalProperties: false,
+};
+
+const SITE = `${ORG}/sites/:siteId`;
+
+/**
+ * The routes of a site and its structure, share links, customization and adaptive schema:
+ * declared organization:read (reads, every role) or organization:create (writes). Reads act on
+ * the shared `site`; each write on a site made for its case (`freshSite`).
+ */
+function siteOperations(): Operation[] {
+  const shared = (ctx: Ctx) => `${org(ctx)}/sites/${ctx.site.site}`;
+  const fresh = (ctx: Ctx) => `${org(ctx)}/sites/${ctx.freshSite.site}`;
+  const write = { allowed: creators, freshSite: true } as const;
+  return [
+    {
+      name: 'listSites',
+      method: 'GET',
+      route: `${ORG}/sites`,
+      path: (ctx) => `${org(ctx)}/sites`,
+      allowed: anyRole,
+    },
+    {
+      name: 'createSite',
+      method: 'POST',
+      route: `${ORG}/sites`,
+      path: (ctx) => `${org(ctx)}/sites`,
+      body: (ctx) => ({ title: `Site ${next()}`, spaces: [ctx.siteContent.guide] }),
+      allowed: creators,
+    },
+    {
+      name: 'getSiteById',
+      method: 'GET',
+      route: SITE,
+      path: shared,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateSiteById',
+      method: 'PATCH',
+      route: SITE,
+      path: fresh,
+      body: () => ({ title: 'Renamed', visibility: 'unlisted' }),
+      ...write,
+    },
+    {
+      name: 'deleteSiteById',
+      method: 'DELETE',
+      route: SITE,
+      path: fresh,
+      ...write,
+    },
+    {
+      name: 'publishSite',
+      method: 'POST',
+      route: `${SITE}/publish`,
+      path: (ctx) => `${fresh(ctx)}/publish`,
+      ...write,
+    },
+    {
+      // The fresh site is not published: unpublishing it changes nothing.
+      name: 'unpublishSite',
+      method: 'POST',
+      route: `${SITE}/unpublish`,
+      path: (ctx) => `${fresh(ctx)}/unpublish`,
+      ...write,
+    },
+    {
+      // Declared any user; PublishedSiteService: members with a role read any site of the
+      // organization, anyone else only a published site open to them. The shared site is not
+      // published, so a guest and a stranger get the answer for a site that does not exist.
+      name: 'getPublishedContentSite',
+      method: 'GET',
+      route: `${SITE}/published`,
+      path: (ctx) => `${shared(ctx)}/published`,
+      allowed: anyRole,
+      hiddenFrom: guests,
+      notFound: SITE_NOT_FOUND,
+    },
+
+    // Share links
+    {
+      // Declared organization:create, as the writes: the links carry their keys.
+      name: 'listSiteShareLinks',
+      method: 'GET',
+      route: `${SITE}/share-links`,
+      path: (ctx) => `${shared(ctx)}/share-links`,
+      allowed: creators,
+    },
+    {
+      name: 'createSiteShareLink',
+      method: 'POST',
+      route: `${SITE}/share-links`,
+      path: (ctx) => `${fresh(ctx)}/share-links`,
+      body: () => ({ name: 'Resellers' }),
+      ...write,
+    },
+    {
+      name: 'updateSiteShareLinkById',
+      method: 'PATCH',
+      route: `${SITE}/share-links/:shareLinkId`,
+      path: (ctx) => `${fresh(ctx)}/share-links/${ctx.freshSite.shareLink}`,
+      body: () => ({ active: false }),
+      ...write,
+    },
+    {
+      name: 'deleteSiteShareLinkById',
+      method: 'DELETE',
+      route: `${SITE}/share-links/:shareLinkId`,
+      path: (ctx) => `${fresh(ctx)}/share-links/${ctx.freshSite.shareLink}`,
+      ...write,
+    },
+
+    // Customization, of the site and of one site space
+    {
+      name: 'getSiteCustomizationById',
+      method: 'GET',
+      route: `${SITE}/customization`,
+      path: (ctx) => `${shared(ctx)}/customization`,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateSiteCustomizationById',
+      method: 'PUT',
+      route: `${SITE}/customization`,
+      path: (ctx) => `${fresh(ctx)}/customization`,
+      body: () => ({ styling: { theme: 'muted' } }),
+      ...write,
+    },
+    {
+      name: 'getSiteSpaceCustomizationById',
+      method: 'GET',
+      route: `${SITE}/site-spaces/:siteSpaceId/customization`,
+      path: (ctx) => `${shared(ctx)}/site-spaces/${ctx.site.siteSpace}/customization`,
+      allowed: anyRole,
+    },
+    {
+      name: 'overrideSiteSpaceCustomizationById',
+      method: 'PATCH',
+      route: `${SITE}/site-spaces/:siteSpaceId/customization`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}/customization`,
+      body: () => ({ styling: { theme: 'gradient' } }),
+      ...write,
+    },
+    {
+      // The fresh site space overrides nothing: there is nothing to reset, and 204 all the same.
+      name: 'deleteSiteSpaceCustomizationById',
+      method: 'DELETE',
+      route: `${SITE}/site-spaces/:siteSpaceId/customization`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}/customization`,
+      ...write,
+    },
+
+    // Adaptive content
+    {
+      name: 'getSiteAdaptiveSchema',
+      method: 'GET',
+      route: `${SITE}/adaptive-schema`,
+      path: (ctx) => `${shared(ctx)}/adaptive-schema`,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateSiteAdaptiveSchema',
+      method: 'PUT',
+      route: `${SITE}/adaptive-schema`,
+      path: (ctx) => `${fresh(ctx)}/adaptive-schema`,
+      body: () => ({ jsonSchema: VISITOR_SCHEMA }),
+      ...write,
+    },
+    {
+      name: 'listSiteAdaptiveTemplateConditions',
+      method: 'GET',
+      route: `${SITE}/adaptive-schema/template-conditions`,
+      path: (ctx) => `${shared(ctx)}/adaptive-schema/template-conditions`,
+      allowed: anyRole,
+    },
+
+    // Structure: site spaces, sections, section groups, the whole and its sort
+    {
+      name: 'listSiteSpaces',
+      method: 'GET',
+      route: `${SITE}/site-spaces`,
+      path: (ctx) => `${shared(ctx)}/site-spaces`,
+      allowed: anyRole,
+    },
+    {
+      // Without a section, it joins the default section.
+      name: 'addSpaceToSite',
+      method: 'POST',
+      route: `${SITE}/site-spaces`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces`,
+      body: (ctx) => ({ spaceId: ctx.siteContent.reference }),
+      ...write,
+    },
+    {
+      name: 'updateSiteSpaceById',
+      method: 'PATCH',
+      route: `${SITE}/site-spaces/:siteSpaceId`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}`,
+      body: () => ({ path: 'guides' }),
+      ...write,
+    },
+    {
+      name: 'deleteSiteSpaceById',
+      method: 'DELETE',
+      route: `${SITE}/site-spaces/:siteSpaceId`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}`,
+      ...write,
+    },
+    {
+      // No position: to the end of its section, where it is alone.
+      name: 'moveSiteSpace',
+      method: 'POST',
+      route: `${SITE}/site-spaces/:siteSpaceId/move`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}/move`,
+      body: () => ({}),
+      ...write,
+    },
+    {
+      name: 'listSiteSections',
+      method: 'GET',
+      route: `${SITE}/sections`,
+      path: (ctx) => `${shared(ctx)}/sections`,
+      allowed: anyRole,
+    },
+    {
+      name: 'addSectionToSite',
+      method: 'POST',
+      route: `${SITE}/sections`,
+      path: (ctx) => `${fresh(ctx)}/sections`,
+      body: (ctx) => ({ spaceId: ctx.siteContent.guide, title: 'Tutorials' }),
+      ...write,
+    },
+    {
+      name: 'updateSiteSectionById',
+      method: 'PATCH',
+      route: `${SITE}/sections/:siteSectionId`,
+      path: (ctx) => `${fresh(ctx)}/sections/${ctx.freshSite.section}`,
+      body: () => ({ title: 'Guides' }),
+      ...write,
+    },
+    {
+      name: 'deleteSiteSectionById',
+      method: 'DELETE',
+      route: `${SITE}/sections/:siteSectionId`,
+      path: (ctx) => `${fresh(ctx)}/sections/${ctx.freshSite.groupedSection}`,
+      ...write,
+    },
+    {
+      // No position: to the end of the root, after the group.
+      name: 'moveSiteSection',
+      method: 'POST',
+      route: `${SITE}/sections/:siteSectionId/move`,
+      path: (ctx) => `${fresh(ctx)}/sections/${ctx.freshSite.section}/move`,
+      body: () => ({}),
+      ...write,
+    },
+    {
+      name: 'listSiteSectionGroups',
+      method: 'GET',
+      route: `${SITE}/section-groups`,
+      path: (ctx) => `${shared(ctx)}/section-groups`,
+      allowed: anyRole,
+    },
+    {
+      name: 'addSectionGroupToSite',
+      method: 'POST',
+      route: `${SITE}/section-groups`,
+      path: (ctx) => `${fresh(ctx)}/section-groups`,
+      body: () => ({ title: 'More' }),
+      ...write,
+    },
+    {
+      name: 'updateSiteSectionGroupById',
+      method: 'PATCH',
+      route: `${SITE}/section-groups/:siteSectionGroupId`,
+      path: (ctx) => `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}`,
+      body: () => ({ title: 'Reference' }),
+      ...write,
+    },
+    {
+      name: 'deleteSiteSectionGroupById',
+      method: 'DELETE',
+      route: `${SITE}/section-groups/:siteSectionGroupId`,
+      path: (ctx) => `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}`,
+      ...write,
+    },
+    {
+      // Moves the default section, at the root, into the group.
+      name: 'addSectionToGroup',
+      method: 'POST',
+      route: `${SITE}/section-groups/:siteSectionGroupId/sections`,
+      path: (ctx) => `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}/sections`,
+      body: (ctx) => ({ sectionId: ctx.freshSite.section }),
+      ...write,
+    },
+    {
+      // Moves the group's one section out, after the group.
+      name: 'removeSectionFromGroup',
+      method: 'DELETE',
+      route: `${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`,
+      path: (ctx) =>
+        `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}/sections/${ctx.freshSite.groupedSection}`,
+      ...write,
+    },
+    {
+      name: 'moveSiteSectionGroup',
+      method: 'POST',
+      route: `${SITE}/section-groups/:siteSectionGroupId/move`,
+      path: (ctx) => `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}/move`,
+      body: (ctx) => ({
+        position: { before: { type: 'site-section', id: ctx.freshSite.section } },
+      }),
+      ...write,
+    },
+    {
+      name: 'getSiteStructure',
+      method: 'GET',
+      route: `${SITE}/structure`,
+      path: (ctx) => `${shared(ctx)}/structure`,
+      allowed: anyRole,
+    },
+    {
+      // Moves the default section to the end of the root, after the group.
+      name: 'sortSiteStructure',
+      method: 'PATCH',
+      route: `${SITE}/structure/sort`,
+      path: (ctx) => `${fresh(ctx)}/structure/sort`,
+      body: (ctx) => ({ item: { type: 'site-section', id: ctx.freshSite.section }, position: {} }),
+      ...write,
     },
   ];
 }
@@ -1239,6 +1645,9 @@ const OPERATIONS: Operation[] = [
     fresh: freshTeamMember,
     allowed: adminOnly,
   },
+
+  // Sites
+  ...siteOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */
@@ -1311,7 +1720,7 @@ function send(client: Client, method: Method, path: string, body?: object) {
 
 describe('authorization matrix (organization-scoped operations × callers)', () => {
   let t: TestApp;
-  let ctx: Omit<Ctx, 'fresh'>;
+  let ctx: Omit<Ctx, 'fresh' | 'freshSite'>;
   const gitbookOperations = new Set(listGitbookOperationIds());
 
   beforeAll(async () => {
@@ -1374,6 +1783,16 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     }
     const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
     await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
+    const siteContent = {
+      guide: (await client.post(`${base}/spaces`, { title: 'Guide' }).expect(201)).body
+        .id as string,
+      reference: (await client.post(`${base}/spaces`, { title: 'Reference' }).expect(201)).body
+        .id as string,
+    };
+    const site = await buildSite({ org: organization, siteContent }, 'Docs');
+    await client
+      .put(`${base}/sites/${site.site}/adaptive-schema`, { jsonSchema: VISITOR_SCHEMA })
+      .expect(200);
 
     const shared = {
       org: organization,
@@ -1400,14 +1819,19 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         collection: await freshGranted(shared, 'collection'),
       },
       elsewhere: elsewhere.id,
+      siteContent,
+      site,
       factories: t.factories,
     };
   });
   afterAll(() => t.close());
 
   it.each(CASES)('$title', async ({ operation, caller, expected }) => {
-    const fresh = operation.fresh ? await operation.fresh({ ...ctx, fresh: '' }) : '';
-    const caseCtx: Ctx = { ...ctx, fresh };
+    const fresh = operation.fresh
+      ? await operation.fresh({ ...ctx, fresh: '', freshSite: NO_SITE })
+      : '';
+    const freshSite = operation.freshSite ? await buildSite(ctx, `Site ${next()}`) : NO_SITE;
+    const caseCtx: Ctx = { ...ctx, fresh, freshSite };
     const path = operation.path(caseCtx);
     expect(path).toMatch(routePattern(operation.route));
 

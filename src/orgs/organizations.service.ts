@@ -112,14 +112,20 @@ export class OrganizationsService {
       }
       if (input.defaultRole !== undefined) changes.defaultRole = input.defaultRole;
       if (input.defaultContent !== undefined) {
-        // Sites arrive with issue #8: until then no site exists, so any pointer is invalid.
-        // Then: look the site up inside this organization and store {type: 'site', site}.
         if (input.defaultContent !== null) {
-          throw invalidInput(
-            `defaultContent.site: site ${input.defaultContent.site} not found in this organization.`,
+          const { site } = input.defaultContent;
+          // The sites table, not the sites module: that module builds on this one.
+          const found: unknown[] = await tx.query(
+            'SELECT 1 FROM sites WHERE id = $1 AND organization_id = $2',
+            [site, organization.id],
           );
+          if (found.length === 0) {
+            throw invalidInput(`defaultContent.site: site ${site} not found in this organization.`);
+          }
+          changes.defaultContent = { type: 'site', site };
+        } else {
+          changes.defaultContent = null;
         }
-        changes.defaultContent = null;
       }
       if (input.logo !== undefined) changes.logoUrl = input.logo;
       if (input.sso !== undefined) changes.sso = input.sso;

@@ -10,6 +10,10 @@ import { createTestApp, TestApp } from '../helpers/app';
  * deleting a comment or a reply (`space:view`: only its author edits the body, its author or a
  * space admin deletes it, resolving and reacting need the comment role). The signed download
  * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
+ * A site's published profile is `any user`: its service shows members with a role any site of
+ * the organization, and anyone else only a published site its visibility (or a share key) opens.
+ * Listing a site's share links takes `organization:create`, as changing the site does: the
+ * links carry their keys.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -65,6 +69,46 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'PATCH /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'GET /v1/orgs/:organizationId/search -> organization:view',
+  'GET /v1/orgs/:organizationId/sites -> organization:read',
+  'POST /v1/orgs/:organizationId/sites -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId -> organization:read',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> organization:read',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions -> organization:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/customization -> organization:read',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/customization -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/publish -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/published -> any user',
+  'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> organization:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> organization:create',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/sections -> organization:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/sections -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/sections/:siteSectionId -> organization:create',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/sections/:siteSectionId -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/sections/:siteSectionId/move -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/share-links -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/share-links -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId -> organization:create',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/site-spaces -> organization:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/site-spaces -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId -> organization:create',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId -> organization:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization -> organization:read',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move -> organization:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/structure -> organization:read',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/structure/sort -> organization:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/unpublish -> organization:create',
+
   'GET /v1/orgs/:organizationId/spaces -> organization:view',
   'POST /v1/orgs/:organizationId/spaces -> organization:view',
   'GET /v1/orgs/:organizationId/sso -> organization:view',

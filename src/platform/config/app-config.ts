@@ -90,6 +90,15 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'APP_URL must be an http(s) URL' })
   APP_URL?: string;
 
+  /**
+   * Base URL of published sites, used in a site's `urls.published` when it has no custom
+   * hostname; `{organization}` stands for the organization's hostname (or its id when it has
+   * none). Defaults to PUBLIC_URL/sites/{organization}.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'SITES_URL must be an http(s) URL' })
+  SITES_URL?: string;
+
   /** On an empty database, create a demo user, organization and API token. */
   @Transform(toBoolean)
   @IsBoolean()
@@ -145,6 +154,11 @@ export class AppConfig {
     return trimSlash(this.APP_URL ?? this.publicUrl);
   }
 
+  /** SITES_URL (or its default), without trailing slashes; may contain `{organization}`. */
+  get sitesUrl(): string {
+    return trimSlash(this.SITES_URL ?? `${this.publicUrl}/sites/{organization}`);
+  }
+
   get embeddedDatabase(): boolean {
     return !this.DATABASE_URL;
   }
@@ -184,7 +198,14 @@ export function loadConfig(
 }
 
 /** Settings without a default (absent from `new AppConfig()`'s keys). */
-const OPTIONAL_SETTINGS = ['DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY'];
+const OPTIONAL_SETTINGS = [
+  'DATABASE_URL',
+  'ADMIN_TOKEN',
+  'PUBLIC_URL',
+  'APP_URL',
+  'SITES_URL',
+  'SECRET_KEY',
+];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY']);
 

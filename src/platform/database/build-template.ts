@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SHIPPED_TEMPLATE_ARCHIVE, SHIPPED_TEMPLATE_FOLDER } from './database';
@@ -7,11 +8,18 @@ import { prepareDatabase } from './template';
 const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'migrations');
 const MANIFEST = `${SHIPPED_TEMPLATE_FOLDER}.json`;
 
-/** What the template was built from: rebuilt only when the migrations or pg-boss change. */
+/**
+ * What the template was built from: rebuilt only when the migrations (names and contents) or
+ * pg-boss change.
+ */
 function manifest(): string {
   const migrations = readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.js'))
-    .sort();
+    .sort()
+    .map((file) => {
+      const digest = createHash('sha256').update(readFileSync(join(MIGRATIONS_DIR, file)));
+      return `${file} ${digest.digest('hex').slice(0, 16)}`;
+    });
   const pgBoss = (require('pg-boss/package.json') as { version: string }).version;
   return JSON.stringify({ migrations, pgBoss });
 }

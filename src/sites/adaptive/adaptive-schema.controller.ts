@@ -1,0 +1,80 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Access, Granted } from '../../platform/auth/access.decorator';
+import { ErrorBody } from '../../platform/errors/error-body';
+import type { ResolvedAccess } from '../../platform/policy/access';
+import { SITE_READ, SITE_WRITE } from '../site-access';
+import {
+  SiteAdaptiveSchemaResponse,
+  SiteAdaptiveTemplateConditionsResponse,
+  UpdateSiteAdaptiveSchemaDto,
+} from './adaptive-schema.dto';
+import { SiteAdaptiveSchemaService } from './adaptive-schema.service';
+
+@ApiTags('sites')
+@Controller('orgs/:organizationId/sites/:siteId/adaptive-schema')
+export class SiteAdaptiveSchemaController {
+  constructor(private readonly schemas: SiteAdaptiveSchemaService) {}
+
+  @Get()
+  @Access('organization', SITE_READ)
+  @ApiOperation({
+    operationId: 'getSiteAdaptiveSchema',
+    summary:
+      'Get the JSON schema describing the attributes expected for an Adaptive content site visitor.',
+    description: '404 until a schema has been set.',
+  })
+  @ApiOkResponse({ type: SiteAdaptiveSchemaResponse })
+  @ApiNotFoundResponse({ type: ErrorBody, description: 'No such site, or no schema yet.' })
+  get(
+    @Granted() organization: ResolvedAccess,
+    @Param('siteId') siteId: string,
+  ): Promise<SiteAdaptiveSchemaResponse> {
+    return this.schemas.get(organization.id, siteId);
+  }
+
+  @Put()
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'updateSiteAdaptiveSchema',
+    summary:
+      'Update the JSON schema of the attributes expected for an Adaptive content site visitor.',
+    description:
+      'Replaces the schema. It must be a draft-07 JSON Schema of the shape GitBook accepts; ' +
+      'the 400 names the first thing wrong.',
+  })
+  @ApiOkResponse({ type: SiteAdaptiveSchemaResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Not an acceptable visitor schema.' })
+  put(
+    @Granted() organization: ResolvedAccess,
+    @Param('siteId') siteId: string,
+    @Body() body: UpdateSiteAdaptiveSchemaDto,
+  ): Promise<SiteAdaptiveSchemaResponse> {
+    return this.schemas.put(organization.id, siteId, body.jsonSchema);
+  }
+
+  @Get('template-conditions')
+  @Access('organization', SITE_READ)
+  @ApiOperation({
+    operationId: 'listSiteAdaptiveTemplateConditions',
+    summary:
+      'List templates of conditions generated based on the site visitor schema that can be used in adaptive content expressions.',
+    description:
+      'One per boolean claim (`=== true`), one per value of a string enum (`=== "value"`) and ' +
+      'of an array of enum strings (`.includes("value")`); nested claims included. Empty ' +
+      'before a schema is set.',
+  })
+  @ApiOkResponse({ type: SiteAdaptiveTemplateConditionsResponse })
+  async templateConditions(
+    @Granted() organization: ResolvedAccess,
+    @Param('siteId') siteId: string,
+  ): Promise<SiteAdaptiveTemplateConditionsResponse> {
+    return { items: await this.schemas.templateConditions(organization.id, siteId) };
+  }
+}

@@ -1,0 +1,81 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  SITE_AGENTS_CONTEXTS,
+  SITE_TYPES,
+  SITE_VISIBILITIES,
+  type SiteAgentsContext,
+  type SiteIcon,
+  type SiteType,
+  type SiteVisibility,
+} from '../entities/site.entity';
+import { SITE_FEATURE_KEYS } from '../site-features';
+
+export class SiteProxyResponse {
+  @ApiProperty({ description: 'Where the site is served: domain and path, e.g. company.com/docs.' })
+  origin!: string;
+  @ApiProperty({
+    format: 'uri',
+    description: 'The URL that requests at the origin are proxied to.',
+  })
+  target!: string;
+}
+
+export class SiteAdaptiveContentResponse {
+  @ApiProperty() enabled!: boolean;
+}
+
+export class SiteAdsResponse {
+  @ApiProperty({
+    enum: ['pending', 'in-review', 'rejected', 'live', 'disabled'],
+    description: 'Always `disabled`: a self-hosted site shows no ads.',
+  })
+  status!: 'disabled';
+  @ApiProperty({ enum: ['webdev', 'crypto'] }) topic!: 'webdev' | 'crypto';
+  @ApiProperty({ description: 'Ad network zone; empty, there is none.' }) zoneId!: string;
+}
+
+export class SiteFeatureResponse {
+  @ApiProperty({ enum: SITE_FEATURE_KEYS }) id!: string;
+  @ApiProperty({ enum: SITE_TYPES, description: 'The plan the feature belongs to.' })
+  plan!: SiteType;
+  @ApiProperty({ description: 'A frozen feature stays enabled but cannot be changed.' })
+  frozen!: boolean;
+}
+
+export class SiteUrlsResponse {
+  @ApiProperty({ format: 'uri', description: 'URL of the site in the API.' }) location!: string;
+  @ApiProperty({ format: 'uri', description: 'URL of the site in the application.' }) app!: string;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'URL of the published site; only while it is published.',
+  })
+  published?: string;
+}
+
+/** GitBook's `Site`. */
+export class SiteResponse {
+  @ApiProperty({ enum: ['site'] }) object!: 'site';
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: SITE_TYPES }) type!: SiteType;
+  @ApiProperty({ minLength: 2, maxLength: 128 }) title!: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: '`{}`, `{emoji}` or `{icon: {light, dark}}`.',
+  })
+  icon?: SiteIcon;
+  @ApiPropertyOptional({ maxLength: 512 }) hostname?: string;
+  @ApiPropertyOptional({ maxLength: 100 }) basename?: string;
+  @ApiPropertyOptional({ type: SiteProxyResponse }) proxy?: SiteProxyResponse;
+  @ApiProperty({ enum: SITE_VISIBILITIES }) visibility!: SiteVisibility;
+  @ApiProperty({ description: 'Whether the site is live for the audience of `visibility`.' })
+  published!: boolean;
+  @ApiProperty({ description: 'Number of site spaces.' }) siteSpaces!: number;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiPropertyOptional({ type: SiteAdaptiveContentResponse })
+  adaptiveContent?: SiteAdaptiveContentResponse;
+  @ApiPropertyOptional({ type: SiteAdsResponse }) ads?: SiteAdsResponse;
+  @ApiProperty({ enum: SITE_AGENTS_CONTEXTS }) agentsContext!: SiteAgentsContext;
+  @ApiProperty({ type: [SiteFeatureResponse] }) features!: SiteFeatureResponse[];
+  @ApiProperty({ type: SiteUrlsResponse }) urls!: SiteUrlsResponse;
+}

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { MaxChars } from '../../platform/validation/chars';
+import { SiteResponse } from '../dto/site.response';
+import { SiteStructureResponse } from '../structure/dto/site-structure.response';
+
+export class PublishedSiteQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Key of an active share link of the site: opens a published `share-link` site to ' +
+      'non-members. An unknown or inactive key is answered 404.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(64)
+  shareKey?: string;
+}
+
+const customization = { type: 'object', additionalProperties: true } as const;
+
+export class PublishedSiteCustomizationsResponse {
+  @ApiProperty({ ...customization, description: "The site's customization." })
+  site!: object;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: customization,
+    description: 'Per site space (by id): the customization it shows.',
+  })
+  siteSpaces!: Record<string, object>;
+}
+
+export class SiteIntegrationScriptResponse {
+  @ApiProperty({ format: 'uri' }) script!: string;
+  @ApiPropertyOptional() contentSecurityPolicy?: string;
+  @ApiProperty() cookies!: boolean;
+}
+
+/** GitBook's `PublishedContentSite`. */
+export class PublishedContentSiteResponse {
+  @ApiProperty({ enum: ['published-content-site'] }) object!: 'published-content-site';
+  @ApiProperty({ type: SiteResponse }) site!: SiteResponse;
+  @ApiProperty({ type: SiteStructureResponse }) structure!: SiteStructureResponse;
+  @ApiProperty({ type: PublishedSiteCustomizationsResponse })
+  customizations!: PublishedSiteCustomizationsResponse;
+  @ApiProperty({
+    type: [SiteIntegrationScriptResponse],
+    description: 'Always empty: Bindery runs no integrations on sites.',
+  })
+  scripts!: SiteIntegrationScriptResponse[];
+}

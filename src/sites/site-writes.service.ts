@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
+import { Clock } from '../platform/clock/clock';
+import { DomainError } from '../platform/errors/domain-error';
+import { newId } from '../platform/ids/ids';
+import { CreateSiteDto, UpdateSiteDto } from './dto/site.dto';
+import { Site } from './entities/site.entity';
+import { SitesService, SiteWithCount } from './sites.service';
+import { SiteStructureService } from './structure/site-structure.service';
+
+const hostnameTaken = (hostname: string) =>
+  new DomainError(
+    'conflict',
+    'SiteHostnameTaken',
+    `hostname already taken: another site uses "${hostname}".`,
+  );
+
+/**
+ * Creating, changing, publishing and deleting sites. Site spaces and defaults are the
+ * structure's: this service asks SiteStructureService for them, in its own transaction.
+ */
+@Injectable()
+export class SiteWritesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sites: SitesService,
+    private readonly structure: SiteStructureService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A new, unpublished site; each of `spaces` (live spaces of the organization, else 400)
+   * becomes a site space at its root, in order, the first the default.
+   */
+  create(organizationId: string, input: CreateSiteDto): Promise<SiteWithCount> {
+    return this.dataSource.transaction(async (tx) => {
+      const now = this.clock.now();
+      const site = tx.create(Site, {
+        id: newId(),
+        organizationId,
+        type: input.type ?? 'basic',
+        title: input.title ?? 'Untitled site',
+        visibility: input.visibility ?? 'public',
+        published: false,
+        hostname: null,
+        basename: null,
+        proxy: null,
+        icon: null,
+        adaptiveContent: false,
+        agentsContext: 'included',
+        defaultSiteSectionId: null,
+        defaultSiteSpaceId: null,
+        adaptiveSchema: null,
+        adaptiveSchemaUpdatedAt: null,
+        customization: null,
+        siteSpaceCustomizations: {},
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(Site, site);
+      await this.structure.addInitialSiteSpaces(tx, site, input.spaces ?? []);
+      return this.sites.withCount(tx, await tx.findOneByOrFail(Site, { id: site.id }));
+    });
+  }
+
+  /**
+   * Applies the fields present in `input` (absent = unchanged; null clears `proxy`, `hostname`
+   * and `icon`) and returns the site as stored. An empty update changes nothing.
+   */
+  update(organizationId: string, siteId: string, input: UpdateSiteDto): Promise<SiteWithCount> {
+    return this.dataSource.transaction(async (tx) => {
+      const site = await this.sites.findForOrganization(tx, organizationId, siteId);
+      const changes: Partial<Site> = {};
+      if (input.title !== undefined) changes.title = input.title;
+      if (input.visibility !== undefined) changes.visibility = input.visibility;
+      if (input.basename !== undefined) changes.basename = input.basename;
+      if (input.adaptiveContent !== undefined) {
+        changes.adaptiveContent = input.adaptiveContent.enabled;
+      }
+      if (input.agentsContext !== undefined) changes.agentsContext = input.agentsContext;
+      if (input.proxy !== undefined) changes.proxy = input.proxy;
+      if (input.icon !== undefined) changes.icon = input.icon;
+      if (input.hostname !== undefined) {
+        if (input.hostname !== null) await this.assertHostnameFree(tx, site.id, input.hostname);
+        changes.hostname = input.hostname;
+      }
+      // The section first: `defaultSiteSpace` may name a variant of the new default section.
+      if (input.defaultSiteSection !== undefined) {
+        await this.structure.setDefaultSection(tx, site, input.defaultSiteSection);
+      }
+      if (input.defaultSiteSpace !== undefined) {
+        await this.structure.setDefaultSiteSpace(tx, site, input.defaultSiteSpace);
+      }
+      const touched =
+        Object.keys(changes).length > 0 ||
+        input.defaultSiteSection !== undefined ||
+        input.defaultSiteSpace !== undefined;
+      if (touched) {
+        changes.updatedAt = this.clock.now();
+        try {
+          await tx.update(Site, { id: site.id }, changes);
+        } catch (error) {
+          // Two sites claiming the same hostname at once: the unique index decides.
+          if (isUniqueViolation(error) && changes.hostname) throw hostnameTaken(changes.hostname);
+          throw error;
+        }
+      }
+      return this.sites.withCount(tx, await tx.findOneByOrFail(Site, { id: site.id }));
+    });
+  }
+
+  /**
+   * Deletes the site with its structure, share links and settings (the spaces stay); nothing
+   * when there is no such site in the organization. An organization whose default content it
+   * was has none any more.
+   */
+  async remove(organizationId: string, siteId: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await tx.delete(Site, { id: siteId, organizationId });
+      await tx.query(
+        `UPDATE organizations SET default_content = NULL
+          WHERE id = $1 AND default_content->>'site' = $2`,
+        [organizationId, siteId],
+      );
+    });
+  }
+
+  /** Publishes (`true`) or unpublishes the site; its configuration and content stay. */
+  setPublished(organizationId: string, siteId: string, published: boolean): Promise<SiteWithCount> {
+    return this.dataSource.transaction(async (tx) => {
+      const site = await this.sites.findForOrganization(tx, organizationId, siteId);
+      if (site.published !== published) {
+        site.published = published;
+        site.updatedAt = this.clock.now();
+        await tx.update(Site, { id: site.id }, { published, updatedAt: site.updatedAt });
+      }
+      return this.sites.withCount(tx, site);
+    });
+  }
+
+  private async assertHostnameFree(
+    tx: EntityManager,
+    siteId: string,
+    hostname: string,
+  ): Promise<void> {
+    const taken = await tx.existsBy(Site, { hostname, id: Not(siteId) });
+    if (taken) throw hostnameTaken(hostname);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError &&
+    (error.driverError as { code?: string } | undefined)?.code === '23505'
+  );
+}

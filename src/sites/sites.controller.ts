@@ -1,0 +1,186 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Organization } from '../orgs/entities/organization.entity';
+import { Access, Granted } from '../platform/auth/access.decorator';
+import { ErrorBody } from '../platform/errors/error-body';
+import type { ResolvedAccess } from '../platform/policy/access';
+import { mapPage, Page, PageOf } from '../platform/pagination/page';
+import { CreateSiteDto, ListSitesQueryDto, UpdateSiteDto } from './dto/site.dto';
+import { SiteResponse } from './dto/site.response';
+import { SITE_READ, SITE_WRITE } from './site-access';
+import { SitesPresenter } from './sites.presenter';
+import { SitesService, SiteWithCount } from './sites.service';
+import { SiteWritesService } from './site-writes.service';
+
+const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
+
+@ApiTags('sites')
+@Controller('orgs/:organizationId/sites')
+export class SitesController {
+  constructor(
+    private readonly sites: SitesService,
+    private readonly writes: SiteWritesService,
+    private readonly presenter: SitesPresenter,
+  ) {}
+
+  @Get()
+  @Access('organization', SITE_READ)
+  @ApiOperation({
+    operationId: 'listSites',
+    summary: 'List all sites',
+    description:
+      'Oldest first. `space` keeps the sites publishing that space, `title` those whose title ' +
+      'contains the text (case-insensitive), `published` those published (or not), `type` ' +
+      '(repeatable) those of these types.',
+  })
+  @ApiOkResponse({ type: PageOf(SiteResponse) })
+  @badRequest
+  async list(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Query() query: ListSitesQueryDto,
+  ): Promise<Page<SiteResponse>> {
+    const page = await this.sites.list(organization.id, query);
+    return mapPage(page, (site) => this.present(organization, site));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'createSite',
+    summary: 'Create a site',
+    description:
+      'Unpublished, `basic` and `public` unless told otherwise. Each of `spaces` becomes a ' +
+      'site space at the root, in order, the first the default.',
+  })
+  @ApiCreatedResponse({ type: SiteResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input or unknown space.' })
+  async create(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Body() body: CreateSiteDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SiteResponse> {
+    const presented = this.present(organization, await this.writes.create(organization.id, body));
+    response.location(presented.urls.location);
+    return presented;
+  }
+
+  @Get(':siteId')
+  @Access('organization', SITE_READ)
+  @ApiOperation({ operationId: 'getSiteById', summary: 'Get a site by its ID' })
+  @ApiOkResponse({ type: SiteResponse })
+  async get(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Param('siteId') siteId: string,
+  ): Promise<SiteResponse> {
+    return this.present(organization, await this.sites.get(organization.id, siteId));
+  }
+
+  @Patch(':siteId')
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'updateSiteById',
+    summary: 'Update a site',
+    description:
+      'Absent fields are unchanged; null removes `proxy`, `hostname` and `icon`. ' +
+      '`defaultSiteSpace` is the default at the root, or in the default section when the site ' +
+      'has sections.',
+  })
+  @ApiOkResponse({ type: SiteResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid input, or an unknown default section or site space.',
+  })
+  @ApiConflictResponse({ type: ErrorBody, description: 'The hostname is already taken.' })
+  async update(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Param('siteId') siteId: string,
+    @Body() body: UpdateSiteDto,
+  ): Promise<SiteResponse> {
+    return this.present(organization, await this.writes.update(organization.id, siteId, body));
+  }
+
+  @Delete(':siteId')
+  @HttpCode(204)
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'deleteSiteById',
+    summary: 'Delete a site',
+    description:
+      'With its site spaces, sections, section groups and share links (the spaces stay). Also ' +
+      '204 when there is no such site.',
+  })
+  @ApiNoContentResponse({ description: 'The site is gone.' })
+  async remove(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Param('siteId') siteId: string,
+  ): Promise<void> {
+    await this.writes.remove(organization.id, siteId);
+  }
+
+  @Post(':siteId/publish')
+  @HttpCode(200)
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'publishSite',
+    summary: 'Publish a site',
+    description: 'Makes the site live for the audience of its visibility (`urls.published`).',
+  })
+  @ApiOkResponse({ type: SiteResponse })
+  async publish(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Param('siteId') siteId: string,
+  ): Promise<SiteResponse> {
+    return this.present(
+      organization,
+      await this.writes.setPublished(organization.id, siteId, true),
+    );
+  }
+
+  @Post(':siteId/unpublish')
+  @HttpCode(200)
+  @Access('organization', SITE_WRITE)
+  @ApiOperation({
+    operationId: 'unpublishSite',
+    summary: 'Unpublish a site',
+    description: 'Takes the site offline; its configuration and content stay for a later publish.',
+  })
+  @ApiOkResponse({ type: SiteResponse })
+  async unpublish(
+    @Granted() organization: ResolvedAccess<Organization>,
+    @Param('siteId') siteId: string,
+  ): Promise<SiteResponse> {
+    return this.present(
+      organization,
+      await this.writes.setPublished(organization.id, siteId, false),
+    );
+  }
+
+  private present(organization: ResolvedAccess<Organization>, found: SiteWithCount): SiteResponse {
+    return this.presenter.present(
+      found.site,
+      organization.entity as Organization,
+      found.siteSpaces,
+    );
+  }
+}

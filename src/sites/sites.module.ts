@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SpacesModule } from '../spaces/spaces.module';
+import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.controller';
+import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
+import { SiteCustomizationController } from './customization/customization.controller';
+import { SiteCustomizationService } from './customization/customization.service';
+import { Site } from './entities/site.entity';
+import { SiteShareLink } from './entities/site-share-link.entity';
+import { PublishedSiteController } from './published/published-site.controller';
+import { PublishedSiteService } from './published/published-site.service';
+import { SiteShareLinksController } from './share-links/share-links.controller';
+import { SiteShareLinksService } from './share-links/share-links.service';
+import { SiteWritesService } from './site-writes.service';
+import { SitesController } from './sites.controller';
+import { SitesPresenter } from './sites.presenter';
+import { SitesService } from './sites.service';
+import {
+  STRUCTURE_CONTROLLERS,
+  STRUCTURE_ENTITIES,
+  STRUCTURE_PROVIDERS,
+} from './structure/structure.providers';
+
+/**
+ * Docs sites: their settings, publishing and published profile, share links, adaptive schema
+ * and customization; and their structure (site spaces, sections, section groups) in
+ * `structure/`, which shares this module because the two need each other's services.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]), SpacesModule],
+  controllers: [
+    SitesController,
+    PublishedSiteController,
+    SiteShareLinksController,
+    SiteAdaptiveSchemaController,
+    SiteCustomizationController,
+    ...STRUCTURE_CONTROLLERS,
+  ],
+  providers: [
+    SitesService,
+    SiteWritesService,
+    SitesPresenter,
+    SiteShareLinksService,
+    SiteAdaptiveSchemaService,
+    SiteCustomizationService,
+    PublishedSiteService,
+    ...STRUCTURE_PROVIDERS,
+  ],
+  exports: [SitesService],
+})
+export class SitesModule {}

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { DomainError, invalidInput } from '../../platform/errors/domain-error';
+import { newId } from '../../platform/ids/ids';
+import { paginate } from '../../platform/pagination/keyset';
+import type { Page } from '../../platform/pagination/page';
+import { Site } from '../entities/site.entity';
+import { SitesService } from '../sites.service';
+import {
+  AddSiteSpaceDto,
+  ListSiteSpacesQueryDto,
+  MoveSiteSpaceDto,
+  UpdateSiteSpaceDto,
+} from './dto/site-space.dto';
+import { SiteSpace } from './entities/site-space.entity';
+import { derivePath } from './paths';
+import { SiteStructureStore, siteSpaceNotFound, StructureView } from './site-structure.store';
+import type { StructureModel } from './structure-model';
+
+/** A site space and the structure it is presented in. */
+export interface SiteSpaceView {
+  view: StructureView;
+  siteSpace: SiteSpace;
+}
+
+/**
+ * Whether a site space (`ss`) is the default of its siblings: the one its section (or the
+ * site, at the root) names, or the first of them when that one is gone.
+ */
+const IS_DEFAULT_SQL = `ss.id = COALESCE(
+  (SELECT d.id FROM site_spaces d
+    WHERE d.site_id = ss.site_id AND d.section_id IS NOT DISTINCT FROM ss.section_id
+      AND d.id = CASE WHEN ss.section_id IS NULL
+        THEN (SELECT s.default_site_space_id FROM sites s WHERE s.id = ss.site_id)
+        ELSE (SELECT c.default_site_space_id FROM site_sections c WHERE c.id = ss.section_id) END),
+  (SELECT f.id FROM site_spaces f
+    WHERE f.site_id = ss.site_id AND f.section_id IS NOT DISTINCT FROM ss.section_id
+    ORDER BY f.position, f.created_at, f.id LIMIT 1))`;
+
+export const pathTaken = (path: string, sectionId: string | null) =>
+  new DomainError(
+    'conflict',
+    'SiteSpacePathTaken',
+    `path: "${path}" is already the path of another site space ${
+      sectionId === null ? 'at the root of this site' : 'of this section'
+    }.`,
+  );
+
+/**
+ * The site spaces of a site: the spaces it publishes, as variants of its sections or, for a site
+ * without sections, at its root. The first site space of a section (or the root) is its default;
+ * deleting the default makes the next one the default.
+ */
+@Injectable()
+export class SiteSpacesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly sites: SitesService,
+    private readonly store: SiteStructureStore,
+  ) {}
+
+  /** In the order they were added (the structure gives the display order). */
+  async list(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    query: ListSiteSpacesQueryDto,
+  ): Promise<Page<SiteSpaceView>> {
+    const manager = this.dataSource.manager;
+    const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+    const rows = manager
+      .createQueryBuilder(SiteSpace, 'ss')
+      .where('ss.site_id = :siteId', { siteId: site.id });
+    if (query.default !== undefined)
+      rows.andWhere(query.default ? IS_DEFAULT_SQL : `NOT ${IS_DEFAULT_SQL}`);
+    const page = await paginate(rows, query, {
+      keys: [
+        { sql: 'ss.created_at', of: (siteSpace) => siteSpace.createdAt },
+        { sql: 'ss.id', of: (siteSpace) => siteSpace.id },
+      ],
+      direction: 'ASC',
+    });
+    const view = await this.store.view(site, userId);
+    return {
+      ...page,
+      items: page.items.flatMap((row) => {
+        const siteSpace = view.model.siteSpace(row.id);
+        return siteSpace ? [{ view, siteSpace }] : [];
+      }),
+    };
+  }
+
+  /**
+   * Adds a space: to `sectionId`, else to the default section, else (a site without sections)
+   * at the root; at the end of its siblings, with a path from the space's title.
+   */
+  async add(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    input: AddSiteSpaceDto,
+  ): Promise<SiteSpaceView> {
+    const { site, id } = await this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.store.load(manager, site, { lock: true });
+      let sectionId: string | null = null;
+      if (input.sectionId !== undefined) {
+        if (!model.section(input.sectionId)) {
+          throw invalidInput(`sectionId: no section ${input.sectionId} in this site.`);
+        }
+        sectionId = input.sectionId;
+      } else if (model.hasSections()) {
+        sectionId = model.defaultSectionId();
+      }
+      const id = await this.insert(manager, model, input.spaceId, 'spaceId', sectionId);
+      return { site, id };
+    });
+    return this.viewOf(site, userId, id);
+  }
+
+  /**
+   * Inserts a site space of `spaceId` at the end of a section (null: the root); the first of its
+   * siblings becomes their default. The model is not updated: reload it to go on.
+   */
+  async insert(
+    manager: EntityManager,
+    model: StructureModel,
+    spaceId: string,
+    field: string,
+    sectionId: string | null,
+  ): Promise<string> {
+    const space = await this.store.requireSpace(manager, model.site.organizationId, spaceId, field);
+    const id = newId();
+    await manager.insert(SiteSpace, {
+      id,
+      siteId: model.site.id,
+      sectionId,
+      spaceId: space.id,
+      path: derivePath(space.title, 'space', model.siteSpacePaths(sectionId)),
+      condition: null,
+      position: model.endOfSiteSpaces(sectionId),
+      createdAt: this.clock.now(),
+    });
+    if (model.defaultSiteSpaceId(sectionId) === null) {
+      await this.store.setDefaultSiteSpace(manager, model, sectionId, id);
+    }
+    return id;
+  }
+
+  /** `path` (unique among its siblings: 409), `condition` (null removes it), `spaceId`. */
+  async update(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    siteSpaceId: string,
+    input: UpdateSiteSpaceDto,
+  ): Promise<SiteSpaceView> {
+    const site = await this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.store.load(manager, site, { lock: true });
+      const siteSpace = model.siteSpace(siteSpaceId);
+      if (!siteSpace) throw siteSpaceNotFound();
+      const changes: Partial<SiteSpace> = {};
+      if (input.path !== undefined && input.path !== siteSpace.path) {
+        if (model.siteSpacePaths(siteSpace.sectionId).has(input.path)) {
+          throw pathTaken(input.path, siteSpace.sectionId);
+        }
+        changes.path = input.path;
+      }
+      if (input.condition !== undefined) changes.condition = input.condition;
+      if (input.spaceId !== undefined && input.spaceId !== siteSpace.spaceId) {
+        const space = await this.store.requireSpace(
+          manager,
+          organizationId,
+          input.spaceId,
+          'spaceId',
+        );
+        changes.spaceId = space.id;
+      }
+      if (Object.keys(changes).length > 0) await manager.update(SiteSpace, siteSpace.id, changes);
+      return site;
+    });
+    return this.viewOf(site, userId, siteSpaceId);
+  }
+
+  /** Also 204 when there is no such site space; deleting the default promotes the next one. */
+  async remove(organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.store.load(manager, site, { lock: true });
+      const siteSpace = model.siteSpace(siteSpaceId);
+      if (!siteSpace) return;
+      const wasDefault = model.isDefaultSiteSpace(siteSpace);
+      await manager.delete(SiteSpace, siteSpace.id);
+      if (wasDefault) {
+        const next = model.siteSpacesOf(siteSpace.sectionId).find((s) => s.id !== siteSpace.id);
+        await this.store.setDefaultSiteSpace(manager, model, siteSpace.sectionId, next?.id ?? null);
+      }
+    });
+  }
+
+  /** Deprecated move: among its siblings; 404 for an unknown target, 400 for a non-sibling. */
+  async move(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    siteSpaceId: string,
+    input: MoveSiteSpaceDto,
+  ): Promise<SiteSpaceView> {
+    const site = await this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.store.load(manager, site, { lock: true });
+      if (!model.siteSpace(siteSpaceId)) throw siteSpaceNotFound();
+      const pointer = (p?: { siteSpace: string }) =>
+        p && { type: 'site-space' as const, id: p.siteSpace };
+      await this.store.move(
+        manager,
+        model,
+        { type: 'site-space', id: siteSpaceId },
+        { before: pointer(input.position?.before), after: pointer(input.position?.after) },
+        () => siteSpaceNotFound(),
+      );
+      return site;
+    });
+    return this.viewOf(site, userId, siteSpaceId);
+  }
+
+  private async viewOf(site: Site, userId: string, siteSpaceId: string): Promise<SiteSpaceView> {
+    const view = await this.store.view(site, userId);
+    const siteSpace = view.model.siteSpace(siteSpaceId);
+    if (!siteSpace) throw siteSpaceNotFound();
+    return { view, siteSpace };
+  }
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { invalidInput } from '../../platform/errors/domain-error';
+import { Site } from '../entities/site.entity';
+import { SitesService } from '../sites.service';
+import { SortSiteStructureDto } from './dto/site-structure.dto';
+import { SiteSpace } from './entities/site-space.entity';
+import { SiteSpacesService } from './site-spaces.service';
+import { SiteStructureStore, StructureView } from './site-structure.store';
+import type { StructureItemRef } from './structure-model';
+
+/** The item a sort moved and the structure it is presented in. */
+export interface SortedItemView {
+  view: StructureView;
+  item: StructureItemRef;
+}
+
+const describe = (ref: StructureItemRef) => `${ref.type} ${ref.id}`;
+
+/**
+ * A site's whole structure: reading it, reordering it (`structure/sort`, which replaces the
+ * deprecated moves), and what the site itself needs from it (its site spaces on creation, its
+ * default section and site space, the number of its site spaces).
+ */
+@Injectable()
+export class SiteStructureService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sites: SitesService,
+    private readonly store: SiteStructureStore,
+    private readonly siteSpaces: SiteSpacesService,
+  ) {}
+
+  async get(organizationId: string, siteId: string, userId: string): Promise<StructureView> {
+    const site = await this.sites.findForOrganization(
+      this.dataSource.manager,
+      organizationId,
+      siteId,
+    );
+    return this.store.view(site, userId);
+  }
+
+  /** The structure of a site already read, as `userId` sees it (the published profile's). */
+  view(site: Site, userId: string, manager?: EntityManager): Promise<StructureView> {
+    return this.store.view(site, userId, manager);
+  }
+
+  /**
+   * Moves a site space among the site spaces of its section (or root), or a section or group
+   * among the sections and groups of its parent; `{}` moves it to the end. An item or pointer
+   * that is not in the site, not a sibling, or two pointers not next to each other: 400.
+   */
+  async sort(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    input: SortSiteStructureDto,
+  ): Promise<SortedItemView> {
+    const item: StructureItemRef = { type: input.item.type, id: input.item.id };
+    const site = await this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.store.load(manager, site, { lock: true });
+      if (!model.has(item)) throw invalidInput(`item: no ${describe(item)} in this site.`);
+      await this.store.move(manager, model, item, input.position, (which, pointer) =>
+        invalidInput(`position.${which}: no ${describe(pointer)} in this site.`),
+      );
+      return site;
+    });
+    return { view: await this.store.view(site, userId), item };
+  }
+
+  /**
+   * The site spaces of a new site (`createSite`'s `spaces`), at its root in that order, the
+   * first the default. Run in the transaction that inserted the site; 400 (`spaces: ...`) for a
+   * space that is not a live space of the organization.
+   */
+  async addInitialSiteSpaces(
+    manager: EntityManager,
+    site: Site,
+    spaceIds: string[],
+  ): Promise<void> {
+    for (const spaceId of spaceIds) {
+      const model = await this.store.load(manager, site, { lock: true });
+      await this.siteSpaces.insert(manager, model, spaceId, 'spaces', null);
+    }
+  }
+
+  /** `updateSiteById`'s `defaultSiteSection`: 400 when it is not a section of the site. */
+  async setDefaultSection(manager: EntityManager, site: Site, sectionId: string): Promise<void> {
+    const model = await this.store.load(manager, site, { lock: true });
+    if (!model.section(sectionId)) {
+      throw invalidInput(`defaultSiteSection: no section ${sectionId} in this site.`);
+    }
+    await this.store.setDefaultSection(manager, model, sectionId);
+  }
+
+  /**
+   * `updateSiteById`'s `defaultSiteSpace`: the site space becomes the default of its siblings
+   * (the root's, or its section's); 400 when it is not a site space of the site.
+   */
+  async setDefaultSiteSpace(
+    manager: EntityManager,
+    site: Site,
+    siteSpaceId: string,
+  ): Promise<void> {
+    const model = await this.store.load(manager, site, { lock: true });
+    const siteSpace = model.siteSpace(siteSpaceId);
+    if (!siteSpace) {
+      throw invalidInput(`defaultSiteSpace: no site space ${siteSpaceId} in this site.`);
+    }
+    await this.store.setDefaultSiteSpace(manager, model, siteSpace.sectionId, siteSpace.id);
+  }
+
+  /** The number of site spaces of each site (`Site.siteSpaces`); absent sites have none. */
+  async countSiteSpaces(
+    siteIds: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, number>> {
+    const counts = new Map(siteIds.map((id) => [id, 0]));
+    if (siteIds.length === 0) return counts;
+    const rows: { site_id: string; count: number }[] = await manager
+      .createQueryBuilder(SiteSpace, 'ss')
+      .select('ss.site_id', 'site_id')
+      .addSelect('COUNT(*)::int', 'count')
+      .where('ss.site_id = ANY(:siteIds)', { siteIds })
+      .groupBy('ss.site_id')
+      .getRawMany();
+    for (const row of rows) counts.set(row.site_id, row.count);
+    return counts;
+  }
+}

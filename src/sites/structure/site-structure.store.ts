@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { Organization } from '../../orgs/entities/organization.entity';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import type { Role } from '../../platform/policy/roles';
+import { Space } from '../../spaces/entities/space.entity';
+import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
+import { Site } from '../entities/site.entity';
+import type { SiteOrganization } from '../sites.presenter';
+import { siteNotFound } from '../sites.service';
+import { SiteSection } from './entities/site-section.entity';
+import { SiteSectionGroup } from './entities/site-section-group.entity';
+import { SiteSpace } from './entities/site-space.entity';
+import { placeAmong, type SiblingPosition } from './sibling-order';
+import { itemKey, StructureItemRef, StructureModel } from './structure-model';
+
+/** A site's structure with what presenting it needs. */
+export interface StructureView {
+  model: StructureModel;
+  organization: SiteOrganization;
+  /** Each space of a site space, with the caller's effective role on it. */
+  spaces: Map<string, { space: Space; role: Role | null }>;
+}
+
+export interface PointerPosition {
+  before?: StructureItemRef;
+  after?: StructureItemRef;
+}
+
+/**
+ * Reads and writes of a site's structure shared by its services. Every write runs in a
+ * transaction that first locks the site row (`load(..., { lock: true })`), then the structure
+ * rows: structure writes of one site are serialized, so positions, paths and defaults are
+ * decided on a structure nobody else changes meanwhile.
+ */
+@Injectable()
+export class SiteStructureStore {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly spaceAccess: SpaceAccessResolver,
+  ) {}
+
+  /** The structure of `site`; with `lock`, locked for the rest of `manager`'s transaction. */
+  async load(
+    manager: EntityManager,
+    site: Site,
+    options: { lock?: boolean } = {},
+  ): Promise<StructureModel> {
+    const lock = options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {};
+    const rows: { default_site_section_id: string | null; default_site_space_id: string | null }[] =
+      await manager.query(
+        `SELECT default_site_section_id, default_site_space_id FROM sites WHERE id = $1${
+          options.lock ? ' FOR NO KEY UPDATE' : ''
+        }`,
+        [site.id],
+      );
+    if (rows.length === 0) throw siteNotFound();
+    // The defaults as they are now (the site may have been read before another write).
+    site.defaultSiteSectionId = rows[0].default_site_section_id;
+    site.defaultSiteSpaceId = rows[0].default_site_space_id;
+    const where = { siteId: site.id };
+    const groups = await manager.find(SiteSectionGroup, { where, ...lock });
+    const sections = await manager.find(SiteSection, { where, ...lock });
+    const siteSpaces = await manager.find(SiteSpace, { where, ...lock });
+    return new StructureModel(site, groups, sections, siteSpaces);
+  }
+
+  /** The structure of `site` as `userId` sees it, for presenting. */
+  async view(
+    site: Site,
+    userId: string,
+    manager = this.dataSource.manager,
+  ): Promise<StructureView> {
+    const model = await this.load(manager, site);
+    const organization = await manager.findOne(Organization, {
+      where: { id: site.organizationId },
+      select: { id: true, hostname: true },
+    });
+    if (!organization) throw siteNotFound();
+    const spaceIds = [...new Set(model.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+    const accesses = await this.spaceAccess.resolveMany(userId, spaceIds, manager);
+    const spaces = new Map<string, { space: Space; role: Role | null }>();
+    for (const [id, access] of accesses)
+      spaces.set(id, { space: access.entity, role: access.role });
+    // A space the caller cannot see (none today: site readers are members with a role).
+    const unseen = spaceIds.filter((id) => !spaces.has(id));
+    if (unseen.length > 0) {
+      for (const space of await manager.findBy(Space, { id: In(unseen) })) {
+        spaces.set(space.id, { space, role: null });
+      }
+    }
+    return { model, organization, spaces };
+  }
+
+  /** A live space of the organization, or 400 naming `field`. */
+  async requireSpace(
+    manager: EntityManager,
+    organizationId: string,
+    spaceId: string,
+    field: string,
+  ): Promise<Space> {
+    const space = await manager.findOneBy(Space, {
+      id: spaceId,
+      organizationId,
+      deletedAt: IsNull(),
+    });
+    if (!space) throw invalidInput(`${field}: no space ${spaceId} in this organization.`);
+    return space;
+  }
+
+  /** Makes `siteSpaceId` the default of its siblings: a section's variants, or the root's. */
+  async setDefaultSiteSpace(
+    manager: EntityManager,
+    model: StructureModel,
+    sectionId: string | null,
+    siteSpaceId: string | null,
+  ): Promise<void> {
+    if (sectionId === null) {
+      await manager.update(Site, model.site.id, { defaultSiteSpaceId: siteSpaceId });
+      model.site.defaultSiteSpaceId = siteSpaceId;
+    } else {
+      await manager.update(SiteSection, sectionId, { defaultSiteSpaceId: siteSpaceId });
+      const section = model.section(sectionId);
+      if (section) section.defaultSiteSpaceId = siteSpaceId;
+    }
+  }
+
+  async setDefaultSection(
+    manager: EntityManager,
+    model: StructureModel,
+    sectionId: string | null,
+  ): Promise<void> {
+    await manager.update(Site, model.site.id, { defaultSiteSectionId: sectionId });
+    model.site.defaultSiteSectionId = sectionId;
+  }
+
+  /**
+   * Moves `item` among its siblings to `position` and renumbers them. A pointer to nothing in
+   * the site is `unknown`'s error (404 for the deprecated moves, 400 for the sort); a pointer
+   * to an item that is not a sibling, or two that are not adjacent, is 400.
+   */
+  async move(
+    manager: EntityManager,
+    model: StructureModel,
+    item: StructureItemRef,
+    position: PointerPosition,
+    unknown: (which: 'before' | 'after', pointer: StructureItemRef) => Error,
+  ): Promise<void> {
+    for (const which of ['before', 'after'] as const) {
+      const pointer = position[which];
+      if (pointer && !model.has(pointer)) throw unknown(which, pointer);
+    }
+    const keys: SiblingPosition = {
+      before: position.before && itemKey(position.before),
+      after: position.after && itemKey(position.after),
+    };
+    const siblings = model.siblingsOf(item);
+    const placement = placeAmong(siblings.map(itemKey), itemKey(item), keys);
+    if ('problem' in placement) {
+      if (placement.problem === 'not-adjacent') {
+        throw invalidInput('position: before and after are not next to each other.');
+      }
+      const pointer = position[placement.which] as StructureItemRef;
+      throw invalidInput(
+        `position.${placement.which}: ${pointer.type} ${pointer.id} is not a sibling of the ` +
+          `moved ${item.type} (${item.type === 'site-space' ? 'same section' : 'same group'}).`,
+      );
+    }
+    const byKey = new Map(siblings.map((ref) => [itemKey(ref), ref]));
+    await this.renumber(
+      manager,
+      model,
+      placement.order.map((key) => byKey.get(key) ?? item),
+      model.parentOf(item),
+    );
+  }
+
+  /**
+   * Writes `order` as the order of a sibling list: each item gets its index as position, and
+   * sections and groups `parentId` as parent (moving in those that came from elsewhere).
+   */
+  async renumber(
+    manager: EntityManager,
+    model: StructureModel,
+    order: StructureItemRef[],
+    parentId: string | null,
+  ): Promise<void> {
+    for (const [position, ref] of order.entries()) {
+      const moved = ref.type !== 'site-space' && model.parentOf(ref) !== parentId;
+      if (!moved && model.positionOf(ref) === position) continue;
+      if (ref.type === 'site-section') {
+        await manager.update(SiteSection, ref.id, { position, sectionGroupId: parentId });
+      } else if (ref.type === 'site-section-group') {
+        await manager.update(SiteSectionGroup, ref.id, { position, parentId });
+      } else {
+        await manager.update(SiteSpace, ref.id, { position });
+      }
+    }
+  }
+}
+
+export const siteSpaceNotFound = () => notFound('Site space');
+export const siteSectionNotFound = () => notFound('Site section');
+export const siteSectionGroupNotFound = () => notFound('Site section group');

@@ -1,0 +1,36 @@
+import { SiteSection } from './entities/site-section.entity';
+import { SiteSectionGroup } from './entities/site-section-group.entity';
+import { SiteSpace } from './entities/site-space.entity';
+import { SiteSectionGroupsController } from './site-section-groups.controller';
+import { SiteSectionGroupsService } from './site-section-groups.service';
+import { SiteSectionsController } from './site-sections.controller';
+import { SiteSectionsService } from './site-sections.service';
+import { SiteSpacesController } from './site-spaces.controller';
+import { SiteSpacesService } from './site-spaces.service';
+import { SiteStructureController } from './site-structure.controller';
+import { SiteStructurePresenter } from './site-structure.presenter';
+import { SiteStructureService } from './site-structure.service';
+import { SiteStructureStore } from './site-structure.store';
+
+/**
+ * The structure of a site (site spaces, sections, section groups), registered in SitesModule:
+ * its routes need SitesService, and the site's own routes need SiteStructureService (site
+ * spaces on creation, defaults, counts), so both live in one module.
+ */
+export const STRUCTURE_ENTITIES = [SiteSectionGroup, SiteSection, SiteSpace];
+
+export const STRUCTURE_CONTROLLERS = [
+  SiteSpacesController,
+  SiteSectionsController,
+  SiteSectionGroupsController,
+  SiteStructureController,
+];
+
+export const STRUCTURE_PROVIDERS = [
+  SiteStructureStore,
+  SiteStructurePresenter,
+  SiteSpacesService,
+  SiteSectionsService,
+  SiteSectionGroupsService,
+  SiteStructureService,
+];
