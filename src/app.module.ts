@@ -4,6 +4,7 @@ import { CommentsModule } from './comments/comments.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
+import { OpenAPIModule } from './openapi/openapi.module';
 import { InvitesModule } from './orgs/invites/invites.module';
 import { MembersModule } from './orgs/members/members.module';
 import { OrgsModule } from './orgs/orgs.module';
@@ -34,6 +35,7 @@ const DOMAIN_MODULES = [
   ChangeRequestsModule,
   CommentsModule,
   SitesModule,
+  OpenAPIModule,
   SeedModule,
 ];
 

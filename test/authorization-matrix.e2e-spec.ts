@@ -113,6 +113,8 @@ interface Ctx {
   siteContent: { guide: string; reference: string };
   /** An unpublished site titled 'Docs' (`buildSite`), with an adaptive schema. */
   site: SiteFixture;
+  /** A private OpenAPI specification of `PETSTORE`, processed: its slug and its one version. */
+  openAPISpec: { slug: string; version: string };
   /** The id made by the operation's `fresh`, for this case only. */
   fresh: string;
   /** The site made for this case when the operation asks for one (`freshSite`), else `NO_SITE`. */
@@ -1039,6 +1041,143 @@ function siteOperations(): Operation[] {
   ];
 }
 
+/** A small valid OpenAPI 3.0 document: the source of every specification made here. */
+const PETSTORE = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Petstore', version: '1.0.0' },
+  paths: {
+    '/pets': {
+      get: { operationId: 'listPets', responses: { '200': { description: 'The pets' } } },
+    },
+  },
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A specification of the owner's from `PETSTORE`, left to process; returns its slug. */
+async function freshOpenAPISpec(ctx: Pick<Ctx, 'org'>): Promise<string> {
+  const slug = `spec-${next()}`;
+  await owner(ctx)
+    .post(`${org(ctx)}/openapi`, { slug, source: { text: PETSTORE } })
+    .expect(201);
+  return slug;
+}
+
+/**
+ * Waits until the processing of the specification `slug` (a background job) is complete, and
+ * answers its latest version: the versions routes find none before.
+ */
+async function processedOpenAPISpec(ctx: Pick<Ctx, 'org'>, slug: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await owner(ctx)
+      .get(`${org(ctx)}/openapi/${slug}`)
+      .expect(200);
+    if (res.body.processingState === 'complete') {
+      expect(res.body).toMatchObject({ lastVersion: expect.any(String) });
+      return res.body.lastVersion as string;
+    }
+    if (Date.now() > deadline) throw new Error(`${slug} is still ${res.body.processingState}`);
+    await sleep(100);
+  }
+}
+
+const OPENAPI_SPEC = `${ORG}/openapi/:specSlug`;
+
+/**
+ * The routes of OpenAPI specifications and their versions: declared organization:read (reads,
+ * every role) or organization:create (writes). Reads act on the shared, processed `openAPISpec`;
+ * each write on a specification made for its case (`fresh`), or on a slug of its own.
+ */
+function openAPIOperations(): Operation[] {
+  const shared = (ctx: Ctx) => `${org(ctx)}/openapi/${ctx.openAPISpec.slug}`;
+  const fresh = (ctx: Ctx) => `${org(ctx)}/openapi/${ctx.fresh}`;
+  const write = { allowed: creators, fresh: freshOpenAPISpec };
+  return [
+    {
+      name: 'listOpenAPISpecs',
+      method: 'GET',
+      route: `${ORG}/openapi`,
+      path: (ctx) => `${org(ctx)}/openapi`,
+      allowed: anyRole,
+    },
+    {
+      name: 'createOpenAPISpec',
+      method: 'POST',
+      route: `${ORG}/openapi`,
+      path: (ctx) => `${org(ctx)}/openapi`,
+      body: () => ({ slug: `spec-${next()}`, source: { text: PETSTORE } }),
+      allowed: creators,
+    },
+    {
+      name: 'getOpenAPISpecBySlug',
+      method: 'GET',
+      route: OPENAPI_SPEC,
+      path: shared,
+      allowed: anyRole,
+    },
+    {
+      // A slug no specification has: it creates one (201).
+      name: 'createOrUpdateOpenAPISpecBySlug',
+      method: 'PUT',
+      route: OPENAPI_SPEC,
+      path: (ctx) => `${org(ctx)}/openapi/new-${next()}`,
+      body: () => ({ source: { text: PETSTORE } }),
+      allowed: creators,
+    },
+    {
+      name: 'updateOpenAPISpecBySlug',
+      method: 'PATCH',
+      route: OPENAPI_SPEC,
+      path: fresh,
+      body: () => ({ visibility: 'public' }),
+      ...write,
+    },
+    {
+      name: 'deleteOpenAPISpecBySlug',
+      method: 'DELETE',
+      route: OPENAPI_SPEC,
+      path: fresh,
+      ...write,
+    },
+    {
+      name: 'listOpenAPISpecVersions',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions`,
+      path: (ctx) => `${shared(ctx)}/versions`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getLatestOpenAPISpecVersion',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/latest`,
+      path: (ctx) => `${shared(ctx)}/versions/latest`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getLatestOpenAPISpecVersionContent',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/latest/content`,
+      path: (ctx) => `${shared(ctx)}/versions/latest/content`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getOpenAPISpecVersionById',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/:versionId`,
+      path: (ctx) => `${shared(ctx)}/versions/${ctx.openAPISpec.version}`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getOpenAPISpecVersionContentById',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/:versionId/content`,
+      path: (ctx) => `${shared(ctx)}/versions/${ctx.openAPISpec.version}/content`,
+      allowed: anyRole,
+    },
+  ];
+}
+
 const OPERATIONS: Operation[] = [
   // Organization
   {
@@ -1648,6 +1787,9 @@ const OPERATIONS: Operation[] = [
 
   // Sites
   ...siteOperations(),
+
+  // OpenAPI specifications
+  ...openAPIOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */
@@ -1793,6 +1935,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     await client
       .put(`${base}/sites/${site.site}/adaptive-schema`, { jsonSchema: VISITOR_SCHEMA })
       .expect(200);
+    const openAPISpec = await freshOpenAPISpec({ org: organization });
 
     const shared = {
       org: organization,
@@ -1821,6 +1964,10 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       elsewhere: elsewhere.id,
       siteContent,
       site,
+      openAPISpec: {
+        slug: openAPISpec,
+        version: await processedOpenAPISpec({ org: organization }, openAPISpec),
+      },
       factories: t.factories,
     };
   });

@@ -26,7 +26,75 @@ interface RevisionRow {
   tree: string;
 }
 
+interface SpecBody {
+  id: string;
+  slug: string;
+  processingState: string;
+  lastVersion?: string;
+  lastProcessErrorCode?: string;
+}
+
+interface PageBody {
+  id: string;
+  title: string;
+  description?: string;
+  pages: PageBody[];
+  document?: JSONDocument;
+  markdown?: string;
+}
+
 const templatePath = (spaceId: string) => `/v1/spaces/${spaceId}/content/template`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const ok = { responses: { '200': { description: 'OK' } } };
+
+/** OpenAPI 3.0: declared tags, an operation with two tags, an untagged one, schemas. */
+const PETSTORE = {
+  openapi: '3.0.3',
+  info: { title: 'Petstore', version: '1.0.0' },
+  tags: [
+    { name: 'pets', description: 'Everything about your pets' },
+    { name: 'store', description: 'Access to the store' },
+  ],
+  paths: {
+    '/pets': {
+      get: { summary: 'List pets', tags: ['pets'], ...ok },
+      post: { summary: 'Add a pet', tags: ['pets'], ...ok },
+    },
+    '/pets/{petId}': {
+      parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+      delete: { tags: ['pets', 'store'], ...ok },
+    },
+    '/health': { get: { summary: 'Health check', ...ok } },
+  },
+  components: {
+    schemas: {
+      Pet: { type: 'object', properties: { id: { type: 'integer' } } },
+      Error: { type: 'object', properties: { message: { type: 'string' } } },
+    },
+  },
+};
+
+/** Swagger 2.0 in YAML. */
+const LEGACY_YAML = `swagger: "2.0"
+info:
+  title: Legacy
+  version: "1"
+tags:
+  - name: users
+paths:
+  /users:
+    get:
+      summary: List users
+      tags: [users]
+      responses:
+        "200":
+          description: OK
+definitions:
+  User:
+    type: object
+`;
 
 const PRODUCT_DOCS_PATHS = [
   'getting-started',
@@ -179,7 +247,11 @@ describe('space templates', () => {
           id: 'api-reference',
           params: { contentRefs: { spec: { kind: 'openapi', spec: 'pets' } } },
         },
-        'OpenAPI specifications are not available yet',
+        'params.contentRefs.spec: no OpenAPI specification pets in this organization.',
+      ],
+      [
+        { id: 'api-reference', params: { contentRefs: { spec: { kind: 'url', url: 'x' } } } },
+        'params.contentRefs.spec',
       ],
       [
         { id: 'nope' },
@@ -274,7 +346,7 @@ describe('space templates', () => {
       [{ id: 'api-reference' }, 'params.contentRefs.spec'],
       [
         { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec: 'x' } } } },
-        'OpenAPI specifications are not available yet',
+        'template.params.contentRefs.spec: no OpenAPI specification x in this organization.',
       ],
     ])('answers 400 to template %j and creates nothing', async (template, text) => {
       const org = await t.factories.organization();
@@ -288,6 +360,166 @@ describe('space templates', () => {
         [org.id],
       );
       expect(rows[0].n).toBe(0);
+    });
+  });
+
+  describe('the api-reference template', () => {
+    /** Creates a specification from `text` and waits for its processing to finish. */
+    async function spec(org: TestOrganization, text: string, slug: string): Promise<SpecBody> {
+      await org.owner.client
+        .post(`/v1/orgs/${org.id}/openapi`, { slug, source: { text } })
+        .expect(201);
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const res = await org.owner.client.get(`/v1/orgs/${org.id}/openapi/${slug}`).expect(200);
+        const body = res.body as SpecBody;
+        if (body.processingState === 'complete') return body;
+        if (Date.now() > deadline) throw new Error(`${slug} is still ${body.processingState}`);
+        await sleep(100);
+      }
+    }
+
+    const apiReference = (spec: string) => ({
+      id: 'api-reference',
+      params: { contentRefs: { spec: { kind: 'openapi', spec } } },
+    });
+
+    async function listPages(spaceId: string, client: Client): Promise<PageBody[]> {
+      const res = await client.get(`/v1/spaces/${spaceId}/content/pages`).expect(200);
+      expectConforms(res, 'listPages');
+      return (res.body as { pages: PageBody[] }).pages;
+    }
+
+    it('replaces the pages with one page per tag, Other and Models, pointing into the spec', async () => {
+      const org = await t.factories.organization();
+      const editor = await t.factories.member(org, 'edit');
+      await spec(org, JSON.stringify(PETSTORE), 'pets');
+      const created = await space(org);
+
+      const res = await editor.client.post(templatePath(created.id), apiReference('pets'));
+      expect(res.status).toBe(201);
+      expectConforms(res, 'applyTemplateToSpace');
+      expect(await primaryOf(created.id)).toEqual(
+        expect.objectContaining({
+          parents: [created.revision],
+          type: 'edits',
+          author_id: editor.id,
+        }),
+      );
+
+      const pages = await listPages(created.id, editor.client);
+      expect(pages.map((page) => [page.title, page.description])).toEqual([
+        ['pets', 'Everything about your pets'],
+        ['store', 'Access to the store'],
+        ['Other', undefined],
+        ['Models', undefined],
+      ]);
+
+      const read = await editor.client
+        .get(`/v1/spaces/${created.id}/content/page/${pages[0].id}`)
+        .expect(200);
+      expectConforms(read, 'getPageById');
+      const ref = { kind: 'openapi', spec: 'pets' };
+      const nodes = (read.body as PageBody).document!.nodes;
+      expect(nodes.map((node) => [node.type, node.data])).toEqual([
+        ['heading-2', {}],
+        ['openapi-operation', { ref, path: '/pets', method: 'get' }],
+        ['heading-2', {}],
+        ['openapi-operation', { ref, path: '/pets', method: 'post' }],
+        ['heading-2', {}],
+        ['openapi-operation', { ref, path: '/pets/{petId}', method: 'delete' }],
+      ]);
+
+      const markdown = Object.fromEntries(
+        (await pagesOf(created.id)).map((page) => [page.path, page.markdown]),
+      );
+      expect(markdown.store).toBe(
+        '## DELETE /pets/{petId}\n\n' +
+          '{% openapi-operation spec="pets" path="/pets/{petId}" method="delete" %}\n' +
+          '{% endopenapi-operation %}\n',
+      );
+      expect(markdown.other).toContain('## Health check');
+      expect(markdown.models).toBe(
+        '{% openapi-schemas spec="pets" schemas="Pet,Error" %}\n{% endopenapi-schemas %}\n',
+      );
+    });
+
+    it('takes the spec by id, and reads Swagger 2.0 in YAML', async () => {
+      const org = await t.factories.organization();
+      const legacy = await spec(org, LEGACY_YAML, 'legacy');
+      const created = await space(org);
+      await org.owner.client.post(templatePath(created.id), apiReference(legacy.id)).expect(201);
+      const pages = await listPages(created.id, org.owner.client);
+      expect(pages.map((page) => page.title)).toEqual(['users', 'Models']);
+      expect((await pagesOf(created.id)).find((p) => p.path === 'users')?.markdown).toContain(
+        `{% openapi-operation spec="${legacy.id}" path="/users" method="get" %}`,
+      );
+    });
+
+    it('starts a new space from a spec (createSpace)', async () => {
+      const org = await t.factories.organization();
+      await spec(org, JSON.stringify(PETSTORE), 'pets');
+      t.clock.advance(1000);
+      const res = await org.owner.client
+        .post(`/v1/orgs/${org.id}/spaces`, { title: 'API', template: apiReference('pets') })
+        .expect(201);
+      expectConforms(res, 'createSpace');
+      const created = res.body as SpaceBody;
+      expect(await primaryOf(created.id)).toEqual(
+        expect.objectContaining({ id: created.revision, parents: [] }),
+      );
+      expect((await pagesOf(created.id)).map((page) => page.path)).toEqual([
+        'pets',
+        'store',
+        'other',
+        'models',
+      ]);
+    });
+
+    it('answers 400 for a spec of another organization, one without a version or without operations', async () => {
+      const org = await t.factories.organization();
+      const stranger = await t.factories.organization();
+      await spec(stranger, JSON.stringify(PETSTORE), 'theirs');
+      const broken = await spec(org, '{"openapi": "3.0.3", "paths": 42}', 'broken');
+      expect(broken).toEqual(expect.objectContaining({ lastProcessErrorCode: 'PARSE_ERROR' }));
+      expect(broken).not.toHaveProperty('lastVersion');
+      const empty = { openapi: '3.1.0', info: { title: 'Empty', version: '1' }, paths: {} };
+      await spec(org, JSON.stringify(empty), 'empty');
+      const created = await space(org);
+
+      for (const [slug, text] of [
+        [
+          'theirs',
+          'params.contentRefs.spec: no OpenAPI specification theirs in this organization.',
+        ],
+        [
+          'broken',
+          'params.contentRefs.spec: the OpenAPI specification broken has no processed version yet',
+        ],
+        [
+          'empty',
+          'params.contentRefs.spec: the OpenAPI specification empty has no operations, webhooks or schemas',
+        ],
+      ]) {
+        expectError(
+          await org.owner.client.post(templatePath(created.id), apiReference(slug)),
+          400,
+          text,
+        );
+      }
+      expectError(
+        await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, {
+          template: apiReference('broken'),
+        }),
+        400,
+        'template.params.contentRefs.spec: the OpenAPI specification broken has no processed version yet',
+      );
+      expect(await revisionCount(created.id)).toBe(1);
+      const rows: { n: number }[] = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM spaces WHERE organization_id = $1',
+        [org.id],
+      );
+      expect(rows[0].n).toBe(1);
     });
   });
 

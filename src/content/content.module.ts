@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeRequestsPresenter } from '../change-requests/change-requests.presenter';
+import { OpenAPIModule } from '../openapi/openapi.module';
 import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { SpacesPresenter } from '../spaces/spaces.presenter';
 import { UsersPresenter } from '../users/users.presenter';
@@ -47,9 +48,16 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
 /** Garbage collection of unreachable objects and blobs (src/content/gc). */
 const GC = [ContentGarbageCollector, ContentGcSchedule];
 
-/** The content engine: revisions and the immutable objects they are made of; content search. */
+/**
+ * The content engine: revisions and the immutable objects they are made of; content search.
+ * OpenAPIModule supplies the OPENAPI_SPEC_CONTENTS port the api-reference template reads specs
+ * through (src/content/openapi); it depends on nothing here, so the import is one-way.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch])],
+  imports: [
+    TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch]),
+    OpenAPIModule,
+  ],
   controllers: [
     SearchController,
     SpaceContentController,

@@ -87,9 +87,10 @@ export class SpacesService {
   /**
    * Creates a space after its siblings, with its first revision: one empty page, none with
    * `empty: true`, or a template's pages (`template`). At the root it needs the create role in the organization; in a collection,
-   * create on that collection. With `manager`, it joins that transaction instead of opening one.
+   * create on that collection. With `manager`, it joins that transaction instead of opening one
+   * (then without an api-reference template, whose specification is read on another connection).
    */
-  create(
+  async create(
     organization: Organization,
     organizationRole: Role | null,
     userId: string,
@@ -104,15 +105,15 @@ export class SpacesService {
         `${initializers.join(', ')}: give at most one of template, computedSource, empty.`,
       );
     }
-    const template = input.template;
-    if (template) {
-      this.templates.validate(template);
-    }
     if (input.computedSource) {
       throw invalidInput(
         'computedSource: no computed content source is available to this organization.',
       );
     }
+    // Before the transaction: an api-reference template reads its OpenAPI specification.
+    const templatePages = input.template
+      ? await this.templates.prepare(organization.id, input.template)
+      : undefined;
     const work = async (manager: EntityManager) => {
       const parentId = input.parent ?? null;
       await this.requireCreateRole(manager, organization.id, organizationRole, userId, parentId, {
@@ -142,12 +143,12 @@ export class SpacesService {
         deletedAt: null,
       });
       await manager.insert(Space, space);
-      if (template) {
+      if (templatePages) {
         await this.templates.createFirstRevision(manager, {
           id: space.revisionId,
           spaceId: space.id,
           authorId: userId,
-          template,
+          pages: templatePages,
         });
       } else {
         await this.content.createInitialRevision(manager, {

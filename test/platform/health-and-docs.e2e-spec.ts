@@ -5,8 +5,15 @@ import { createTestApp, TestApp } from '../helpers/app';
 
 /** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
 const NEWER_THAN_0146 = new Set(['createOrganization', 'updateChangeRequestContent']);
-/** Bindery's own operations: the signed downloads that files' `downloadURL`s and change request PDF `url`s point at. */
-const BINDERY_ONLY = new Set(['downloadFile', 'downloadChangeRequestPDF']);
+/**
+ * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request
+ * PDF `url`s point at, and the published document of a public OpenAPI specification.
+ */
+const BINDERY_ONLY = new Set([
+  'downloadFile',
+  'downloadChangeRequestPDF',
+  'getPublishedOpenAPISpec',
+]);
 
 describe('health and API document', () => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import { createTestApp, TestApp } from '../helpers/app';
  * deleting a comment or a reply (`space:view`: only its author edits the body, its author or a
  * space admin deletes it, resolving and reacting need the comment role). The signed download
  * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
+ * So is a published OpenAPI specification: its service answers only a `public` one.
  * A site's published profile is `any user`: its service shows members with a role any site of
  * the organization, and anyone else only a published site its visibility (or a share key) opens.
  * Listing a site's share links takes `organization:create`, as changing the site does: the
@@ -18,6 +19,7 @@ import { createTestApp, TestApp } from '../helpers/app';
 const EXPECTED = [
   'GET /health -> public',
   'GET /v1/files/sha256/:digest -> public',
+  'GET /v1/openapi/:organizationId/:specSlug -> public',
   'GET /v1/pdf/change-requests/:changeRequestId -> public',
   'GET /v1/admin/users -> instance administrator',
   'POST /v1/admin/users -> instance administrator',
@@ -62,6 +64,17 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/members/:userId/spaces -> organization:read',
   'POST /v1/orgs/:organizationId/members/:userId/sso -> organization:admin',
   'GET /v1/orgs/:organizationId/members/:userId/teams -> organization:view',
+  'GET /v1/orgs/:organizationId/openapi -> organization:read',
+  'POST /v1/orgs/:organizationId/openapi -> organization:create',
+  'DELETE /v1/orgs/:organizationId/openapi/:specSlug -> organization:create',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug -> organization:read',
+  'PATCH /v1/orgs/:organizationId/openapi/:specSlug -> organization:create',
+  'PUT /v1/orgs/:organizationId/openapi/:specSlug -> organization:create',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions -> organization:read',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId -> organization:read',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content -> organization:read',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest -> organization:read',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content -> organization:read',
   'POST /v1/orgs/:organizationId/ping -> organization:view',
   'GET /v1/orgs/:organizationId/saml -> organization:admin',
   'POST /v1/orgs/:organizationId/saml -> organization:admin',

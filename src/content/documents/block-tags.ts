@@ -10,7 +10,9 @@ import { HINT_STYLES } from './document';
  * Tags: Liquid-style `{% name attr="value" %}…{% endname %}` (and the void `{% embed %}` and
  * `{% file %}`), plus the two HTML/TeX forms of the dialect, `<details>…</details>` (whose
  * `<summary>…</summary>` line becomes the `summary` attribute) and `$$…$$` math (whose raw
- * content is the segment's `body`).
+ * content is the segment's `body`). The OpenAPI tags (`{% openapi-operation %}`,
+ * `{% openapi-schemas %}`, `{% openapi-webhook %}`) may be closed or not: GitBook writes them
+ * closed around a link to the specification, people often write them alone.
  */
 export type BlockSegment = { kind: 'markdown'; text: string } | BlockTag;
 
@@ -25,10 +27,15 @@ export interface BlockTag {
 
 interface TagSpec {
   void?: boolean;
+  /** Void unless closed before the next tag of the same name; the content is then its body. */
+  optionallyClosed?: boolean;
   valid?: (attrs: Record<string, string>) => boolean;
 }
 
-const has = (name: string) => (attrs: Record<string, string>) => name in attrs;
+const has =
+  (...names: string[]) =>
+  (attrs: Record<string, string>) =>
+    names.every((name) => name in attrs);
 
 /** The Liquid-style tags of the dialect; other `{% … %}` lines stay text. */
 const TAGS: Record<string, TagSpec> = {
@@ -43,6 +50,9 @@ const TAGS: Record<string, TagSpec> = {
   'content-ref': { valid: has('url') },
   embed: { void: true, valid: has('url') },
   file: { void: true, valid: has('src') },
+  'openapi-operation': { optionallyClosed: true, valid: has('spec', 'path', 'method') },
+  'openapi-schemas': { optionallyClosed: true, valid: has('spec', 'schemas') },
+  'openapi-webhook': { optionallyClosed: true, valid: has('spec', 'name', 'method') },
 };
 
 const LIQUID_OPEN = /^ {0,3}\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
@@ -92,16 +102,24 @@ interface Opening {
   name: string;
   attrs: Record<string, string>;
   void: boolean;
+  optionallyClosed: boolean;
 }
 
 function opening(line: string): Opening | undefined {
-  if (DETAILS_OPEN.test(line)) return { name: 'details', attrs: {}, void: false };
+  if (DETAILS_OPEN.test(line)) {
+    return { name: 'details', attrs: {}, void: false, optionallyClosed: false };
+  }
   const match = LIQUID_OPEN.exec(line);
   const spec = match && TAGS[match[1]];
   if (!match || !spec) return undefined;
   const attrs = parseAttrs(match[2]);
   if (spec.valid && !spec.valid(attrs)) return undefined;
-  return { name: match[1], attrs, void: spec.void === true };
+  return {
+    name: match[1],
+    attrs,
+    void: spec.void === true,
+    optionallyClosed: spec.optionallyClosed === true,
+  };
 }
 
 function closes(line: string, name: string): boolean {
@@ -119,6 +137,17 @@ function findClose(lines: string[], from: number, name: string): number {
       if (depth === 0) return i;
       depth--;
     } else if (opening(lines[i])?.name === name) depth++;
+  }
+  return -1;
+}
+
+/** The index of the line closing `name` before the next opening of `name`, or -1. */
+function findOptionalClose(lines: string[], from: number, name: string): number {
+  const fences = new FenceTracker();
+  for (let i = from; i < lines.length; i++) {
+    if (fences.inFence(lines[i])) continue;
+    if (closes(lines[i], name)) return i;
+    if (opening(lines[i])?.name === name) return -1;
   }
   return -1;
 }
@@ -181,6 +210,12 @@ export function splitBlockTags(markdown: string): BlockSegment[] {
     const open = opening(line);
     if (open?.void) {
       push({ kind: 'tag', name: open.name, attrs: open.attrs, children: [], body: '' });
+      continue;
+    }
+    if (open?.optionallyClosed) {
+      const close = findOptionalClose(lines, i + 1, open.name);
+      push(tag(open.name, open.attrs, close < 0 ? [] : lines.slice(i + 1, close)));
+      if (close >= 0) i = close;
       continue;
     }
     const close = open ? findClose(lines, i + 1, open.name) : -1;

@@ -46,6 +46,30 @@ function urlRef(url: string): ContentRef {
   return { kind: 'url', url };
 }
 
+/**
+ * The OpenAPI blocks point into a specification (`ref` = `{kind: "openapi", spec}`); the content
+ * GitBook writes between their tags (a link to the specification) is not kept.
+ */
+function openapiBlock(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
+  const ref: ContentRef = { kind: 'openapi', spec: tag.attrs.spec };
+  const { path, method, name, schemas, grouped } = tag.attrs;
+  switch (tag.name) {
+    case 'openapi-operation':
+      return block(ctx, tag.name, { ref, path, method });
+    case 'openapi-webhook':
+      return block(ctx, tag.name, { ref, name, method });
+    default: {
+      const names = schemas
+        .split(',')
+        .map((schema) => schema.trim())
+        .filter((schema) => schema !== '');
+      const data: Record<string, unknown> = { ref, schemas: names };
+      if (grouped === 'true' || grouped === 'false') data.grouped = grouped === 'true';
+      return block(ctx, tag.name, data);
+    }
+  }
+}
+
 function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
   const content = () => blocksFromSegments(tag.children, ctx, true);
   const container = CONTAINERS[tag.name];
@@ -65,6 +89,10 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
       return [expandable(tag, ctx)];
     case 'math':
       return [block(ctx, 'math', { formula: tag.body })];
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+      return [openapiBlock(tag, ctx)];
     default:
       return blocksFromSegments(tag.children, ctx);
   }

@@ -481,6 +481,111 @@ describe('markdown ⇄ document', () => {
     );
   });
 
+  describe('OpenAPI blocks', () => {
+    const pets = { kind: 'openapi', spec: 'petstore' };
+
+    it('operations, schemas and webhooks, written closed as GitBook does', async () => {
+      await expectBothRoundTrips(
+        '{% openapi-operation spec="petstore" path="/pets/{petId}" method="get" %}\n' +
+          '{% endopenapi-operation %}\n\n' +
+          '{% openapi-schemas spec="petstore" schemas="Pet,Error" grouped="false" %}\n' +
+          '{% endopenapi-schemas %}\n\n' +
+          '{% openapi-schemas spec="petstore" schemas="Pet" %}\n{% endopenapi-schemas %}\n\n' +
+          '{% openapi-webhook spec="petstore" name="newPet" method="post" %}\n' +
+          '{% endopenapi-webhook %}\n',
+        doc(
+          voidBlock('openapi-operation', { ref: pets, path: '/pets/{petId}', method: 'get' }),
+          voidBlock('openapi-schemas', { ref: pets, schemas: ['Pet', 'Error'], grouped: false }),
+          voidBlock('openapi-schemas', { ref: pets, schemas: ['Pet'] }),
+          voidBlock('openapi-webhook', { ref: pets, name: 'newPet', method: 'post' }),
+        ),
+      );
+    });
+
+    it('reads the tags alone or closed around content, which is not kept', async () => {
+      const markdown = [
+        'Intro.',
+        '',
+        '{% openapi-operation spec="petstore" path="/pets" method="post" %}',
+        'Text after an unclosed tag.',
+        '',
+        '{% openapi-operation spec="petstore" path="/pets" method="get" %}',
+        '[OpenAPI petstore](https://example.com/petstore.json)',
+        '{% endopenapi-operation %}',
+        // Verbatim from the descriptions of GitBook's own specification.
+        '{% openapi-schemas spec="gitbook" schemas="Organization" grouped="false" %}',
+        '    The Organization object',
+        '{% endopenapi-schemas %}',
+        '{% openapi-schemas spec="gitbook" schemas=" Space , ,Site" grouped="yes" %}',
+        '{% openapi-webhook spec="petstore" name="newPet" method="post" %}',
+      ].join('\n');
+      const document = await markdownToDocument(markdown);
+      const gitbook = { kind: 'openapi', spec: 'gitbook' };
+      expect(normalizeKeys(document)).toEqual(
+        normalizeKeys(
+          doc(
+            paragraph('Intro.'),
+            voidBlock('openapi-operation', { ref: pets, path: '/pets', method: 'post' }),
+            paragraph('Text after an unclosed tag.'),
+            voidBlock('openapi-operation', { ref: pets, path: '/pets', method: 'get' }),
+            voidBlock('openapi-schemas', {
+              ref: gitbook,
+              schemas: ['Organization'],
+              grouped: false,
+            }),
+            voidBlock('openapi-schemas', { ref: gitbook, schemas: ['Space', 'Site'] }),
+            voidBlock('openapi-webhook', { ref: pets, name: 'newPet', method: 'post' }),
+          ),
+        ),
+      );
+    });
+
+    it('leaves tags missing an attribute, or inside fenced code, as text', async () => {
+      const markdown =
+        '{% openapi-operation spec="petstore" path="/pets" %}\n\n' +
+        '{% openapi-schemas spec="petstore" %}\n\n' +
+        '```md\n{% openapi-webhook spec="p" name="n" method="post" %}\n```\n';
+      const document = await markdownToDocument(markdown);
+      expect(document.nodes.map((node) => node.type)).toEqual(['paragraph', 'paragraph', 'code']);
+    });
+
+    it('writes a link to the specification when the caller knows its URL', async () => {
+      const document = doc(
+        voidBlock('openapi-operation', { ref: pets, path: '/pets', method: 'get' }),
+      );
+      const markdown = await documentToMarkdown(document, {
+        refToUrl: (ref) =>
+          ref.kind === 'openapi' ? `https://api.example.com/${ref.spec}.json` : undefined,
+      });
+      expect(markdown).toBe(
+        '{% openapi-operation spec="petstore" path="/pets" method="get" %}\n' +
+          '[OpenAPI petstore](https://api.example.com/petstore.json)\n' +
+          '{% endopenapi-operation %}\n',
+      );
+      expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(normalizeKeys(document));
+    });
+
+    it('writes blocks without their openapi ref or fields as unsupported', async () => {
+      const markdown = await documentToMarkdown(
+        doc(
+          voidBlock('openapi-operation', {
+            ref: { kind: 'url', url: 'x' },
+            path: '/',
+            method: 'get',
+          }),
+          voidBlock('openapi-webhook', { ref: pets, name: 'newPet' }),
+          voidBlock('openapi-schemas', { ref: pets, schemas: ['A'], grouped: true }),
+        ),
+      );
+      expect(markdown).toBe(
+        '<!-- unsupported block: openapi-operation -->\n\n' +
+          '<!-- unsupported block: openapi-webhook -->\n\n' +
+          '{% openapi-schemas spec="petstore" schemas="A" grouped="true" %}\n' +
+          '{% endopenapi-schemas %}\n',
+      );
+    });
+  });
+
   it('code options as a code tag around the fence', async () => {
     await expectBothRoundTrips(
       '{% code title="index.js" overflow="wrap" lineNumbers="true" %}\n```js\nrun();\n```\n{% endcode %}\n',

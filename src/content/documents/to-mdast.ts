@@ -28,7 +28,7 @@ import { compareOrderIndex } from './order-index';
 /**
  * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
  * tags, `<details>`, `$$`; see block-tags.ts) as raw HTML nodes, their content rendered with
- * `stringify`. Blocks it cannot express (drawings, OpenAPI blocks, …) become an HTML comment
+ * `stringify`. Blocks it cannot express (drawings, integrations, …) become an HTML comment
  * naming the block type, `<!-- unsupported block: drawing -->`, which reading the markdown back
  * drops: the export never throws and shows where content was left out. Unknown inlines keep
  * their text; unknown marks are dropped.
@@ -95,8 +95,14 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
       return [html(`$$\n${stringData(block, 'formula') ?? ''}\n$$`)];
     case 'table':
       return tableToMdast(block);
+    case 'openapi-operation':
+      return openapiToMdast(block, ['path', 'method'], ctx);
+    case 'openapi-webhook':
+      return openapiToMdast(block, ['name', 'method'], ctx);
+    case 'openapi-schemas':
+      return openapiToMdast(block, ['schemas', 'grouped'], ctx);
     default:
-      return [{ type: 'html', value: `<!-- unsupported block: ${block.type} -->` }];
+      return [unsupported(block)];
   }
 }
 
@@ -177,6 +183,49 @@ function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootConte
     children: [{ type: 'paragraph', children: [{ type: 'link', url, children: cellText(url) }] }],
   });
   return html(`${formatTag('content-ref', { url })}\n${card.trimEnd()}\n{% endcontent-ref %}`);
+}
+
+/**
+ * `{% openapi-… spec="…" … %}`, then, as GitBook writes it, a link to the specification when
+ * `refToUrl` knows its URL, and the closing tag. Without an `openapi` ref the block has no
+ * markdown form.
+ */
+function openapiToMdast(
+  block: DocumentBlock,
+  fields: readonly string[],
+  ctx: ToMdastContext,
+): RootContent[] {
+  const ref = block.data?.ref as ContentRef | undefined;
+  if (ref?.kind !== 'openapi' || typeof ref.spec !== 'string') return [unsupported(block)];
+  const attrs: Record<string, string | undefined> = { spec: ref.spec };
+  for (const field of fields) {
+    const value = block.data?.[field];
+    if (Array.isArray(value)) attrs[field] = value.map(String).join(',');
+    else if (['string', 'boolean'].includes(typeof value)) attrs[field] = String(value);
+  }
+  const complete = fields.every((field) => field === 'grouped' || attrs[field] !== undefined);
+  if (!complete || Object.values(attrs).some((value) => value?.includes('\n'))) {
+    return [unsupported(block)];
+  }
+  const url = ctx.refToUrl(ref);
+  const link = url
+    ? ctx
+        .stringify({
+          type: 'root',
+          children: [
+            {
+              type: 'paragraph',
+              children: [{ type: 'link', url, children: cellText(`OpenAPI ${ref.spec}`) }],
+            },
+          ],
+        })
+        .trimEnd() + '\n'
+    : '';
+  return [html(`${formatTag(block.type, attrs)}\n${link}{% end${block.type} %}`)];
+}
+
+function unsupported(block: DocumentBlock): RootContent {
+  return { type: 'html', value: `<!-- unsupported block: ${block.type} -->` };
 }
 
 function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {

@@ -1,15 +1,11 @@
 import type { JSONDocument } from '../documents/document';
-import { commit } from '../tree/commit';
-import { findPageById, flatten, pagePaths } from '../tree/read';
 import { MemoryObjectStore } from '../tree/object-store';
 import {
   assertChangeRequestWritable,
   assertSpaceEditable,
-  emptyRoot,
   storeDocuments,
   type ContentChange,
 } from './content-writer';
-import { insertTemplatePages, SPACE_TEMPLATE_IDS, templatePages } from './space-templates';
 
 const paragraph = (text: string): JSONDocument => ({
   object: 'document',
@@ -84,64 +80,6 @@ describe('storeDocuments', () => {
       );
     },
   );
-});
-
-describe('templates', () => {
-  async function build(id: string) {
-    const store = new MemoryObjectStore();
-    let counter = 0;
-    const changes = insertTemplatePages(templatePages(id, undefined), null, () => `p${++counter}`);
-    const tree = await commit(
-      store,
-      await store.put('tree', emptyRoot()),
-      await storeDocuments(store, changes, asParagraph),
-    );
-    return { store, tree };
-  }
-
-  it('blank is one empty page', async () => {
-    const { store, tree } = await build('blank');
-    const pages = [...(await flatten(store, tree)).values()];
-    expect(pages).toEqual([
-      expect.objectContaining({ id: 'p1', parentId: null, documentHash: null }),
-    ]);
-    expect(pages[0].meta).toEqual({ type: 'document', title: 'Untitled', slug: 'untitled' });
-  });
-
-  it('product-docs is a starter tree with a body on every page', async () => {
-    const { store, tree } = await build('product-docs');
-    const snapshot = await flatten(store, tree);
-    expect([...pagePaths(snapshot).values()]).toEqual([
-      'getting-started',
-      'guides',
-      'guides/writing-content',
-      'guides/publishing',
-      'reference',
-      'faq',
-    ]);
-    for (const page of snapshot.values()) {
-      expect(page.documentHash).toEqual(expect.any(String));
-    }
-    expect(await findPageById(store, tree, 'p3')).toEqual(
-      expect.objectContaining({ parentId: 'p2', path: 'guides/writing-content' }),
-    );
-  });
-
-  it('api-reference needs a spec, and OpenAPI specifications are not there yet', () => {
-    expect(() => templatePages('api-reference', {})).toThrow('params.contentRefs.spec');
-    expect(() =>
-      templatePages('api-reference', { contentRefs: { spec: { kind: 'openapi', spec: 's' } } }),
-    ).toThrow('OpenAPI specifications are not available yet');
-  });
-
-  it('an unknown template is a 400 naming the field and the templates', () => {
-    expect(() => templatePages('nope', undefined, 'template.id')).toThrow(
-      expect.objectContaining({
-        kind: 'bad_request',
-        message: `template.id: no template nope; the templates are ${SPACE_TEMPLATE_IDS.join(', ')}.`,
-      }),
-    );
-  });
 });
 
 describe('change request writes', () => {

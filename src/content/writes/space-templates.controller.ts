@@ -31,7 +31,9 @@ export class SpaceTemplatesController {
   @ApiCreatedResponse({ description: 'Template applied to space.' })
   @ApiBadRequestResponse({
     type: ErrorBody,
-    description: 'Invalid input, unknown template, or a template that is not available yet.',
+    description:
+      'Invalid input, an unknown template, or an api-reference template whose specification is ' +
+      'unknown, not processed yet or without operations, webhooks and schemas.',
   })
   @ApiConflictResponse({
     type: ErrorBody,

@@ -1,11 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import type { Space } from '../../spaces/entities/space.entity';
 import { INITIAL_PAGE_TITLE } from '../content-engine';
+import type { JSONDocument } from '../documents/document';
 import type { Revision } from '../entities/revision.entity';
+import { apiReferencePages, type OpenAPIContentRef } from '../openapi/api-reference-pages';
+import { OPENAPI_SPEC_CONTENTS, type OpenAPISpecContents } from '../openapi/openapi-spec-contents';
 import { childRefs, readRoot } from '../tree/format';
 import type { ObjectStore } from '../tree/object-store';
 import { ContentWriter, type ContentChange } from './content-writer';
@@ -13,8 +16,11 @@ import { ContentWriter, type ContentChange } from './content-writer';
 /** A page a template starts with. */
 export interface TemplatePage {
   title: string;
-  /** The page's body; none = an empty page. */
+  description?: string;
+  icon?: string;
+  /** The page's body, as markdown or as a document; neither = an empty page. */
   markdown?: string;
+  document?: JSONDocument;
   pages?: TemplatePage[];
 }
 
@@ -29,8 +35,14 @@ export const SPACE_TEMPLATE_IDS = ['blank', 'product-docs', 'api-reference'] as 
 export const SPACE_TEMPLATES_DESCRIPTION =
   'Templates: `blank` (one empty page); `product-docs` (a starter tree: "Getting started", ' +
   '"Guides" with two sub-pages, "Reference" and "FAQ", each with a short body); ' +
-  '`api-reference` (pages generated from an OpenAPI specification given as the content ref ' +
-  '`params.contentRefs.spec`; not available yet: answered 400).';
+  '`api-reference` (pages generated from the latest version of the OpenAPI specification given ' +
+  'as the content ref `params.contentRefs.spec`, `{kind: "openapi", spec}` with the ' +
+  "specification's slug or id: one page per tag, in the order of the document's `tags` (nested " +
+  'by `x-parent`; titled by `x-page-title` or the tag, described by `x-page-description` or ' +
+  "the tag's description), with a heading and an `openapi-operation` block per operation; " +
+  '"Other" for untagged operations, "Webhooks" for OpenAPI 3.1 webhooks and "Models" with an ' +
+  '`openapi-schemas` block of the component schemas. 400 when the specification is unknown, ' +
+  'has no processed version yet or nothing to make pages of).';
 
 const PRODUCT_DOCS: TemplatePage[] = [
   {
@@ -65,39 +77,43 @@ const PRODUCT_DOCS: TemplatePage[] = [
   },
 ];
 
+/** What a template is made of: fixed pages, or the pages of an OpenAPI specification. */
+export type TemplateSource =
+  { kind: 'pages'; pages: TemplatePage[] } | { kind: 'openapi'; spec: OpenAPIContentRef };
+
 /**
- * The pages of template `id`, or a 400 for an unknown or not yet available template. `field`
- * names the template id in messages (`id` for applyTemplateToSpace, `template.id` for
- * createSpace).
+ * Template `id` with its parameters checked, or a 400 for an unknown template or a missing or
+ * malformed parameter. `prefix` is where the template sits in the request body: '' for
+ * applyTemplateToSpace, `template.` for createSpace.
  */
-export function templatePages(
+export function templateSource(
   id: string,
   params: SpaceTemplateParams | undefined,
-  field = 'id',
-): TemplatePage[] {
+  prefix = '',
+): TemplateSource {
   switch (id) {
     case 'blank':
-      return [{ title: INITIAL_PAGE_TITLE }];
+      return { kind: 'pages', pages: [{ title: INITIAL_PAGE_TITLE }] };
     case 'product-docs':
-      return PRODUCT_DOCS;
-    case 'api-reference': {
-      const spec = params?.contentRefs?.spec;
-      if (typeof spec !== 'object' || spec === null) {
-        throw invalidInput(
-          'params.contentRefs.spec: the api-reference template needs a content ref to an OpenAPI specification.',
-        );
-      }
-      throw new DomainError(
-        'bad_request',
-        'OpenAPISpecsUnavailable',
-        'OpenAPI specifications are not available yet: the api-reference template cannot be applied.',
-      );
-    }
+      return { kind: 'pages', pages: PRODUCT_DOCS };
+    case 'api-reference':
+      return { kind: 'openapi', spec: openapiRef(params?.contentRefs?.spec, prefix) };
     default:
       throw invalidInput(
-        `${field}: no template ${id}; the templates are ${SPACE_TEMPLATE_IDS.join(', ')}.`,
+        `${prefix}id: no template ${id}; the templates are ${SPACE_TEMPLATE_IDS.join(', ')}.`,
       );
   }
+}
+
+function openapiRef(ref: unknown, prefix: string): OpenAPIContentRef {
+  const spec = typeof ref === 'object' && ref !== null ? (ref as Record<string, unknown>) : {};
+  if (spec.kind !== 'openapi' || typeof spec.spec !== 'string' || spec.spec === '') {
+    throw invalidInput(
+      `${prefix}params.contentRefs.spec: the api-reference template needs a content ref to an ` +
+        'OpenAPI specification, {"kind": "openapi", "spec": "<slug or id>"}.',
+    );
+  }
+  return { kind: 'openapi', spec: spec.spec };
 }
 
 /** Insert changes that add `pages` (and their subpages) after the current top-level pages. */
@@ -109,11 +125,16 @@ export function insertTemplatePages(
   const changes: ContentChange[] = [];
   for (const page of pages) {
     const id = newPageId();
+    const { title, description, icon } = page;
     changes.push({
       operation: 'insert_page',
       id,
-      meta: { title: page.title },
-      document: page.markdown === undefined ? null : { markdown: page.markdown },
+      meta: {
+        title,
+        ...(description !== undefined ? { description } : {}),
+        ...(icon !== undefined ? { icon } : {}),
+      },
+      document: page.document ?? (page.markdown === undefined ? null : { markdown: page.markdown }),
       into,
     });
     changes.push(...insertTemplatePages(page.pages ?? [], id, newPageId));
@@ -129,13 +150,15 @@ async function topLevelPageIds(store: ObjectStore, tree: string): Promise<string
 
 /**
  * Space templates (issue #5): a template is a set of pages; applying it replaces the pages of
- * the space's primary revision in one commit, and createSpace may start a space from one.
+ * the space's primary revision in one commit, and createSpace may start a space from one. The
+ * api-reference template's pages are generated from an OpenAPI specification (issue #9).
  */
 @Injectable()
 export class SpaceTemplates {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: ContentWriter,
+    @Inject(OPENAPI_SPEC_CONTENTS) private readonly specs: OpenAPISpecContents,
   ) {}
 
   /** applyTemplateToSpace: the template's pages replace the primary's, as one `edits` commit. */
@@ -149,7 +172,7 @@ export class SpaceTemplates {
         'changeRequestId: change requests are not available yet; apply the template to the primary content.',
       );
     }
-    const pages = templatePages(input.id, input.params);
+    const pages = await this.pages(space.organizationId, templateSource(input.id, input.params));
     await this.dataSource.transaction((manager) =>
       this.writer.commitOnPrimary(manager, {
         spaceId: space.id,
@@ -167,27 +190,61 @@ export class SpaceTemplates {
     );
   }
 
-  /** Checks a createSpace `template` before anything is written (400 naming `template.id`). */
-  validate(template: { id: string; params?: SpaceTemplateParams }): void {
-    templatePages(template.id, template.params, 'template.id');
+  /**
+   * Checks a createSpace `template` (400 naming `template.…`) and makes its pages. Call it before
+   * opening the transaction that creates the space: an api-reference template reads its
+   * specification on another connection, which a transaction must not wait for (the embedded
+   * database serves one session at a time), and dereferencing a large specification is better
+   * done with no transaction held open.
+   */
+  prepare(
+    organizationId: string,
+    template: { id: string; params?: SpaceTemplateParams },
+  ): Promise<TemplatePage[]> {
+    const source = templateSource(template.id, template.params, 'template.');
+    return this.pages(organizationId, source, 'template.');
   }
 
-  /** The first revision of a new space, made of the template's pages. */
+  /** The first revision of a new space, made of a template's pages (from `prepare`). */
   createFirstRevision(
     manager: EntityManager,
-    input: {
-      id: string;
-      spaceId: string;
-      authorId: string | null;
-      template: { id: string; params?: SpaceTemplateParams };
-    },
+    input: { id: string; spaceId: string; authorId: string | null; pages: TemplatePage[] },
   ): Promise<Revision> {
-    const pages = templatePages(input.template.id, input.template.params, 'template.id');
     return this.writer.createFirstRevision(manager, {
       id: input.id,
       spaceId: input.spaceId,
       authorId: input.authorId,
-      changes: insertTemplatePages(pages),
+      changes: insertTemplatePages(input.pages),
     });
+  }
+
+  private async pages(
+    organizationId: string,
+    source: TemplateSource,
+    prefix = '',
+  ): Promise<TemplatePage[]> {
+    if (source.kind === 'pages') return source.pages;
+    const field = `${prefix}params.contentRefs.spec`;
+    const { spec } = source.spec;
+    const content = await this.specs.latestContent(organizationId, spec);
+    if (!content) {
+      throw invalidInput(`${field}: no OpenAPI specification ${spec} in this organization.`);
+    }
+    if (content.versionId === null || content.document === null) {
+      throw new DomainError(
+        'bad_request',
+        'OpenAPISpecNotProcessed',
+        `${field}: the OpenAPI specification ${spec} has no processed version yet; apply the ` +
+          'template once its processing is complete.',
+      );
+    }
+    const pages = apiReferencePages(source.spec, content.document);
+    if (pages.length === 0) {
+      throw invalidInput(
+        `${field}: the OpenAPI specification ${spec} has no operations, webhooks or schemas to ` +
+          'make pages of.',
+      );
+    }
+    return pages;
   }
 }

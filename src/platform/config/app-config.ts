@@ -135,6 +135,16 @@ export class AppConfig {
   @Min(1024)
   OUTBOUND_MAX_BYTES = 20 * 1024 * 1024;
 
+  /**
+   * Minutes between two fetches of an OpenAPI specification given by URL (each spec counts from
+   * its last processing); 0 fetches them only on creation and PUT.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(525600)
+  OPENAPI_REFRESH_MINUTES = 60;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OPENAPI_SPEC_CONTENTS } from '../content/openapi/openapi-spec-contents';
+import { OpenAPISpec } from './entities/openapi-spec.entity';
+import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
+import { OpenAPIController } from './openapi.controller';
+import { OpenAPIPresenter } from './openapi.presenter';
+import { OpenAPIService } from './openapi.service';
+import { OpenAPISpecs } from './openapi-specs';
+import { OpenAPILoader } from './processing/openapi-loader';
+import { OpenAPIProcessing } from './processing/openapi-processing';
+import { PublishedOpenAPIController } from './published/published-openapi.controller';
+import { OpenAPIVersionsController } from './versions/openapi-versions.controller';
+
+/**
+ * OpenAPI specifications of organizations: their sources, their processing in the background
+ * (fetch, parse, validate, resolve relative `$ref`s) into immutable versions, and the published
+ * document of public ones. Exports `OpenAPISpecs` (also as the content engine's
+ * OPENAPI_SPEC_CONTENTS) for the content of a spec's latest version.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([OpenAPISpec, OpenAPISpecVersion])],
+  controllers: [OpenAPIController, OpenAPIVersionsController, PublishedOpenAPIController],
+  providers: [
+    OpenAPIService,
+    OpenAPIPresenter,
+    OpenAPISpecs,
+    OpenAPILoader,
+    OpenAPIProcessing,
+    // The content engine's port for the api-reference template, implemented here.
+    { provide: OPENAPI_SPEC_CONTENTS, useExisting: OpenAPISpecs },
+  ],
+  exports: [OpenAPISpecs, OPENAPI_SPEC_CONTENTS],
+})
+export class OpenAPIModule {}
