@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Site } from '../entities/site.entity';
@@ -53,26 +52,21 @@ export class SiteSectionGroupsService {
     userId: string,
     query: PageQueryDto,
   ): Promise<Page<SiteSectionGroupView>> {
-    const manager = this.dataSource.manager;
-    const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-    const rows = manager
-      .createQueryBuilder(SiteSectionGroup, 'g')
-      .where('g.site_id = :siteId', { siteId: site.id });
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: 'g.created_at', of: (group) => group.createdAt },
-        { sql: 'g.id', of: (group) => group.id },
-      ],
-      direction: 'ASC',
-    });
-    const view = await this.store.view(site, userId);
-    return {
-      ...page,
-      items: page.items.flatMap((row) => {
-        const group = view.model.group(row.id);
-        return group ? [{ view, group }] : [];
-      }),
-    };
+    const site = await this.sites.findForOrganization(
+      this.dataSource.manager,
+      organizationId,
+      siteId,
+    );
+    return this.store.listPage(
+      site,
+      userId,
+      { entity: SiteSectionGroup, alias: 'g' },
+      query,
+      (view, id) => {
+        const group = view.model.group(id);
+        return group && { view, group };
+      },
+    );
   }
 
   /**

@@ -4,7 +4,6 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import { charCount } from '../../platform/validation/chars';
 import { Site } from '../entities/site.entity';
@@ -66,26 +65,21 @@ export class SiteSectionsService {
     userId: string,
     query: ListSiteSectionsQueryDto,
   ): Promise<Page<SiteSectionView>> {
-    const manager = this.dataSource.manager;
-    const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-    const rows = manager
-      .createQueryBuilder(SiteSection, 'sec')
-      .where('sec.site_id = :siteId', { siteId: site.id });
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: 'sec.created_at', of: (section) => section.createdAt },
-        { sql: 'sec.id', of: (section) => section.id },
-      ],
-      direction: 'ASC',
-    });
-    const view = await this.store.view(site, userId);
-    return {
-      ...page,
-      items: page.items.flatMap((row) => {
-        const section = view.model.section(row.id);
-        return section ? [{ view, section }] : [];
-      }),
-    };
+    const site = await this.sites.findForOrganization(
+      this.dataSource.manager,
+      organizationId,
+      siteId,
+    );
+    return this.store.listPage(
+      site,
+      userId,
+      { entity: SiteSection, alias: 'sec' },
+      query,
+      (view, id) => {
+        const section = view.model.section(id);
+        return section && { view, section };
+      },
+    );
   }
 
   /** A section at the end of the site root, with the space as its first (default) variant. */

@@ -4,7 +4,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import { Site } from '../entities/site.entity';
 import { SitesService } from '../sites.service';
@@ -69,28 +68,27 @@ export class SiteSpacesService {
     userId: string,
     query: ListSiteSpacesQueryDto,
   ): Promise<Page<SiteSpaceView>> {
-    const manager = this.dataSource.manager;
-    const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-    const rows = manager
-      .createQueryBuilder(SiteSpace, 'ss')
-      .where('ss.site_id = :siteId', { siteId: site.id });
-    if (query.default !== undefined)
-      rows.andWhere(query.default ? IS_DEFAULT_SQL : `NOT ${IS_DEFAULT_SQL}`);
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: 'ss.created_at', of: (siteSpace) => siteSpace.createdAt },
-        { sql: 'ss.id', of: (siteSpace) => siteSpace.id },
-      ],
-      direction: 'ASC',
-    });
-    const view = await this.store.view(site, userId);
-    return {
-      ...page,
-      items: page.items.flatMap((row) => {
-        const siteSpace = view.model.siteSpace(row.id);
-        return siteSpace ? [{ view, siteSpace }] : [];
-      }),
-    };
+    const site = await this.sites.findForOrganization(
+      this.dataSource.manager,
+      organizationId,
+      siteId,
+    );
+    const where =
+      query.default === undefined
+        ? undefined
+        : query.default
+          ? IS_DEFAULT_SQL
+          : `NOT ${IS_DEFAULT_SQL}`;
+    return this.store.listPage(
+      site,
+      userId,
+      { entity: SiteSpace, alias: 'ss', where },
+      query,
+      (view, id) => {
+        const siteSpace = view.model.siteSpace(id);
+        return siteSpace && { view, siteSpace };
+      },
+    );
   }
 
   /**

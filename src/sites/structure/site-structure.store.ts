@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, type ObjectLiteral } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { paginate } from '../../platform/pagination/keyset';
+import type { Page } from '../../platform/pagination/page';
+import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
 import { Space } from '../../spaces/entities/space.entity';
 import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
@@ -64,6 +67,40 @@ export class SiteStructureStore {
     const sections = await manager.find(SiteSection, { where, ...lock });
     const siteSpaces = await manager.find(SiteSpace, { where, ...lock });
     return new StructureModel(site, groups, sections, siteSpaces);
+  }
+
+  /**
+   * One page of a structure table's rows of `site` (`alias` names the table in `where`), in the
+   * order they were added (created_at, id), each presented through the structure as `userId`
+   * sees it; `pick` finds a row's item in the model (rows gone since are left out).
+   */
+  async listPage<E extends ObjectLiteral & { id: string; createdAt: Date }, T>(
+    site: Site,
+    userId: string,
+    table: { entity: new () => E; alias: string; where?: string },
+    query: PageQueryDto,
+    pick: (view: StructureView, id: string) => T | undefined,
+  ): Promise<Page<T>> {
+    const { entity, alias, where } = table;
+    const rows = this.dataSource.manager
+      .createQueryBuilder(entity, alias)
+      .where(`${alias}.site_id = :siteId`, { siteId: site.id });
+    if (where !== undefined) rows.andWhere(where);
+    const page = await paginate(rows, query, {
+      keys: [
+        { sql: `${alias}.created_at`, of: (item) => item.createdAt },
+        { sql: `${alias}.id`, of: (item) => item.id },
+      ],
+      direction: 'ASC',
+    });
+    const view = await this.view(site, userId);
+    return {
+      ...page,
+      items: page.items.flatMap((row) => {
+        const item = pick(view, row.id);
+        return item === undefined ? [] : [item];
+      }),
+    };
   }
 
   /** The structure of `site` as `userId` sees it, for presenting. */
