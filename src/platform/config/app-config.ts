@@ -26,6 +26,9 @@ const toInteger = ({ value }: { value: unknown }) =>
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const TRANSLATION_PROVIDERS = ['ai', 'libretranslate', 'deepl'] as const;
+export type TranslationProviderName = (typeof TRANSLATION_PROVIDERS)[number];
+
 /**
  * Every setting Bindery reads, with its default. This is the only place that reads the
  * environment; `.env.example` mirrors it line by line.
@@ -145,6 +148,52 @@ export class AppConfig {
   @Max(525600)
   OPENAPI_REFRESH_MINUTES = 60;
 
+  /**
+   * Base URL of an OpenAI-compatible API (OpenAI, vLLM, Ollama, llama.cpp …), up to and without
+   * `/chat/completions`, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. Used
+   * by translations (TRANSLATION_PROVIDER=ai) and by conversation analysis. Unset: no AI.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'AI_API_URL must be an http(s) URL' })
+  AI_API_URL?: string;
+
+  /** Bearer token for AI_API_URL; unset for servers that need none. */
+  @IsOptional()
+  @IsString()
+  AI_API_KEY?: string;
+
+  /** Model name sent to AI_API_URL (required with it). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  AI_MODEL?: string;
+
+  /** Timeout of one AI request, in milliseconds. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  AI_TIMEOUT_MS = 120000;
+
+  /**
+   * Translation provider: `ai` (AI_API_URL, AI_API_KEY, AI_MODEL), `libretranslate` or `deepl`
+   * (TRANSLATION_API_URL, TRANSLATION_API_KEY). Unset: running a translation answers 409.
+   */
+  @IsOptional()
+  @IsIn(TRANSLATION_PROVIDERS)
+  TRANSLATION_PROVIDER?: TranslationProviderName;
+
+  /** Base URL of the LibreTranslate or DeepL API (DeepL: https://api.deepl.com or https://api-free.deepl.com). */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, {
+    message: 'TRANSLATION_API_URL must be an http(s) URL',
+  })
+  TRANSLATION_API_URL?: string;
+
+  /** API key of the LibreTranslate or DeepL API. */
+  @IsOptional()
+  @IsString()
+  TRANSLATION_API_KEY?: string;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()
@@ -167,6 +216,11 @@ export class AppConfig {
   /** SITES_URL (or its default), without trailing slashes; may contain `{organization}`. */
   get sitesUrl(): string {
     return trimSlash(this.SITES_URL ?? `${this.publicUrl}/sites/{organization}`);
+  }
+
+  /** An OpenAI-compatible endpoint is configured (AI_API_URL and AI_MODEL). */
+  get aiConfigured(): boolean {
+    return Boolean(this.AI_API_URL && this.AI_MODEL);
   }
 
   get embeddedDatabase(): boolean {
@@ -215,9 +269,21 @@ const OPTIONAL_SETTINGS = [
   'APP_URL',
   'SITES_URL',
   'SECRET_KEY',
+  'AI_API_URL',
+  'AI_API_KEY',
+  'AI_MODEL',
+  'TRANSLATION_PROVIDER',
+  'TRANSLATION_API_URL',
+  'TRANSLATION_API_KEY',
 ];
 /** Never echoed back in error messages: they hold credentials. */
-const SECRET_SETTINGS = new Set(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY']);
+const SECRET_SETTINGS = new Set([
+  'DATABASE_URL',
+  'ADMIN_TOKEN',
+  'SECRET_KEY',
+  'AI_API_KEY',
+  'TRANSLATION_API_KEY',
+]);
 
 function describe(error: ValidationError): string[] {
   const messages = Object.values(error.constraints ?? {});
