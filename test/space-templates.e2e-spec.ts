@@ -257,7 +257,6 @@ describe('space templates', () => {
         { id: 'nope' },
         'id: no template nope; the templates are blank, product-docs, api-reference',
       ],
-      [{ id: 'blank', changeRequestId: 'cr1' }, 'change requests are not available yet'],
       [{}, 'id'],
       [{ id: 42 }, 'id'],
       [{ id: '' }, 'id'],
@@ -272,6 +271,99 @@ describe('space templates', () => {
       expectError(await org.owner.client.post(templatePath(created.id), body), 400, text);
       expect((await primaryOf(created.id)).id).toBe(created.revision);
       expect(await revisionCount(created.id)).toBe(1);
+    });
+
+    describe('with changeRequestId', () => {
+      async function changeRequestRow(id: string) {
+        const rows: { revision: string; number: number }[] = await t.dataSource.query(
+          'SELECT revision, number FROM change_requests WHERE id = $1',
+          [id],
+        );
+        return rows[0];
+      }
+
+      it('replaces the change request pages, by id or number, leaving the primary alone', async () => {
+        const org = await t.factories.organization();
+        const editor = await t.factories.member(org, 'edit');
+        const created = await space(org);
+        const cr = (await editor.client.post(`/v1/spaces/${created.id}/change-requests`, {}))
+          .body as { id: string; number: number; revision: string };
+        const before = await changeRequestRow(cr.id);
+
+        const res = await editor.client.post(templatePath(created.id), {
+          id: 'product-docs',
+          changeRequestId: cr.id,
+        });
+        expect(res.status).toBe(201);
+        expect((await primaryOf(created.id)).id).toBe(created.revision);
+        const after = await changeRequestRow(cr.id);
+        expect(after.revision).not.toBe(before.revision);
+        const head: RevisionRow[] = await t.dataSource.query(
+          'SELECT id, parents, type, author_id, tree FROM revisions WHERE id = $1',
+          [after.revision],
+        );
+        expect(head[0]).toEqual(
+          expect.objectContaining({ parents: [before.revision], author_id: editor.id }),
+        );
+        const pages = await editor.client
+          .get(`/v1/spaces/${created.id}/change-requests/${cr.id}/content/pages`)
+          .expect(200);
+        expect((pages.body as { pages: { title: string }[] }).pages.map((p) => p.title)).toEqual([
+          'Getting started',
+          'Guides',
+          'Reference',
+          'FAQ',
+        ]);
+        const contributors = await editor.client
+          .get(`/v1/spaces/${created.id}/change-requests/${cr.id}/contributors`)
+          .expect(200);
+        expect(contributors.body).toEqual(
+          expect.objectContaining({
+            items: [expect.objectContaining({ actionType: 'edit', count: 1 })],
+          }),
+        );
+
+        await editor.client
+          .post(templatePath(created.id), { id: 'blank', changeRequestId: String(cr.number) })
+          .expect(201);
+        const blank = await editor.client
+          .get(`/v1/spaces/${created.id}/change-requests/${cr.number}/content/pages`)
+          .expect(200);
+        expect((blank.body as { pages: unknown[] }).pages).toHaveLength(1);
+        expect((await primaryOf(created.id)).id).toBe(created.revision);
+      });
+
+      it('answers 404 for an unknown change request or one of another space, 409 once merged', async () => {
+        const org = await t.factories.organization();
+        const created = await space(org);
+        const other = await space(org);
+        const foreign = (
+          await org.owner.client.post(`/v1/spaces/${other.id}/change-requests`, {}).expect(201)
+        ).body as { id: string };
+        for (const changeRequestId of ['nope', '99', foreign.id]) {
+          expectError(
+            await org.owner.client.post(templatePath(created.id), {
+              id: 'blank',
+              changeRequestId,
+            }),
+            404,
+            'Change request not found',
+          );
+        }
+        const cr = (
+          await org.owner.client.post(`/v1/spaces/${created.id}/change-requests`, {}).expect(201)
+        ).body as { id: string };
+        await org.owner.client
+          .post(`/v1/spaces/${created.id}/change-requests/${cr.id}/merge`)
+          .expect(200);
+        const merged = await changeRequestRow(cr.id);
+        const res = await org.owner.client.post(templatePath(created.id), {
+          id: 'blank',
+          changeRequestId: cr.id,
+        });
+        expect(res.status).toBe(409);
+        expect((await changeRequestRow(cr.id)).revision).toBe(merged.revision);
+      });
     });
 
     it('answers 409 on a locked space and writes nothing', async () => {

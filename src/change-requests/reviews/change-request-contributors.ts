@@ -11,6 +11,28 @@ import {
 } from './entities/change-request-contributor.entity';
 
 /**
+ * Counts one contribution of `userId` at `at` (from the Clock, millisecond precision, so listing
+ * cursors round-trip), inside the caller's transaction. For writers outside this module (space
+ * templates applied to a change request); inside it, use ChangeRequestContributors.record.
+ */
+export async function countContribution(
+  manager: EntityManager,
+  changeRequestId: string,
+  userId: string,
+  actionType: ContributionType,
+  at: Date,
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO change_request_contributors
+       (change_request_id, user_id, action_type, count, updated_at)
+     VALUES ($1, $2, $3, 1, $4)
+     ON CONFLICT (change_request_id, user_id, action_type)
+     DO UPDATE SET count = change_request_contributors.count + 1, updated_at = EXCLUDED.updated_at`,
+    [changeRequestId, userId, actionType, at],
+  );
+}
+
+/**
  * Who contributed to a change request: one counter per user and kind of contribution. Writers
  * (content edits, comments, reviews with a comment) call `record` inside their own
  * transaction, so a contribution counts only when the write commits.
@@ -23,21 +45,13 @@ export class ChangeRequestContributors {
   ) {}
 
   /** Counts one contribution of `userId` now; concurrent calls for the same row queue on it. */
-  async record(
+  record(
     manager: EntityManager,
     changeRequestId: string,
     userId: string,
     actionType: ContributionType,
   ): Promise<void> {
-    // The time from the Clock (millisecond precision), so listing cursors round-trip.
-    await manager.query(
-      `INSERT INTO change_request_contributors
-         (change_request_id, user_id, action_type, count, updated_at)
-       VALUES ($1, $2, $3, 1, $4)
-       ON CONFLICT (change_request_id, user_id, action_type)
-       DO UPDATE SET count = change_request_contributors.count + 1, updated_at = EXCLUDED.updated_at`,
-      [changeRequestId, userId, actionType, this.clock.now()],
-    );
+    return countContribution(manager, changeRequestId, userId, actionType, this.clock.now());
   }
 
   /** Latest contribution first, one item per user and kind. */

@@ -26,7 +26,9 @@ export class SpaceTemplatesController {
     summary: 'Apply a template to a space',
     description:
       "The template's pages replace the pages of the space's primary content, as one new " +
-      `revision. ${SPACE_TEMPLATES_DESCRIPTION} \`changeRequestId\` is not available yet (400).`,
+      `revision. ${SPACE_TEMPLATES_DESCRIPTION} With \`changeRequestId\` (its id or its number in ` +
+      "the space), the template's pages replace the change request's pages instead, as one new " +
+      'revision on its head; the primary content does not move.',
   })
   @ApiCreatedResponse({ description: 'Template applied to space.' })
   @ApiBadRequestResponse({
@@ -37,7 +39,9 @@ export class SpaceTemplatesController {
   })
   @ApiConflictResponse({
     type: ErrorBody,
-    description: 'The space is locked, or its content moved during the write (retry).',
+    description:
+      'The space is locked, the change request is merged or archived, or the content moved ' +
+      'during the write (retry).',
   })
   async apply(
     @CurrentUser() actor: UserActor,

@@ -149,7 +149,9 @@ describe('SpaceTemplates with an api-reference template', () => {
     );
     return {
       latestContent,
-      service: new SpaceTemplates(unused as never, unused as never, { latestContent }),
+      service: new SpaceTemplates(unused as never, unused as never, unused as never, {
+        latestContent,
+      }),
     };
   }
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError, invalidInput } from '../../platform/errors/domain-error';
+import { countContribution } from '../../change-requests/reviews/change-request-contributors';
+import { Clock } from '../../platform/clock/clock';
+import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import type { Space } from '../../spaces/entities/space.entity';
 import { INITIAL_PAGE_TITLE } from '../content-engine';
@@ -11,7 +13,7 @@ import { apiReferencePages, type OpenAPIContentRef } from '../openapi/api-refere
 import { OPENAPI_SPEC_CONTENTS, type OpenAPISpecContents } from '../openapi/openapi-spec-contents';
 import { childRefs, readRoot } from '../tree/format';
 import type { ObjectStore } from '../tree/object-store';
-import { ContentWriter, type ContentChange } from './content-writer';
+import { ContentWriter, type ChangesInput, type ContentChange } from './content-writer';
 
 /** A page a template starts with. */
 export interface TemplatePage {
@@ -142,6 +144,21 @@ export function insertTemplatePages(
   return changes;
 }
 
+/** The id of change request `key` (its id, or its number in the space); 404 otherwise. */
+async function changeRequestIdOf(
+  manager: EntityManager,
+  spaceId: string,
+  key: string,
+): Promise<string> {
+  const byNumber = /^\d{1,9}$/.test(key);
+  const rows: { id: string }[] = await manager.query(
+    `SELECT id FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number' : 'id'} = $2`,
+    [spaceId, byNumber ? Number(key) : key],
+  );
+  if (!rows[0]) throw notFound('Change request');
+  return rows[0].id;
+}
+
 /** The top-level pages of the tree `tree` (their subpages go with them). */
 async function topLevelPageIds(store: ObjectStore, tree: string): Promise<string[]> {
   const root = await readRoot(store, tree);
@@ -158,36 +175,49 @@ export class SpaceTemplates {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: ContentWriter,
+    private readonly clock: Clock,
     @Inject(OPENAPI_SPEC_CONTENTS) private readonly specs: OpenAPISpecContents,
   ) {}
 
-  /** applyTemplateToSpace: the template's pages replace the primary's, as one `edits` commit. */
+  /**
+   * applyTemplateToSpace: the template's pages replace the primary's, as one `edits` commit; with
+   * `changeRequestId` (its id or its number in the space), they replace the change request's
+   * pages instead, as one commit on its head, and count as the author's edit.
+   */
   async applyToSpace(
     space: Space,
     authorId: string,
     input: { id: string; params?: SpaceTemplateParams; changeRequestId?: string },
   ): Promise<void> {
-    if (input.changeRequestId !== undefined) {
-      throw invalidInput(
-        'changeRequestId: change requests are not available yet; apply the template to the primary content.',
-      );
-    }
     const pages = await this.pages(space.organizationId, templateSource(input.id, input.params));
-    await this.dataSource.transaction((manager) =>
-      this.writer.commitOnPrimary(manager, {
+    const changes: ChangesInput = async ({ tree, store }) => [
+      ...(await topLevelPageIds(store, tree)).map((page): ContentChange => ({
+        operation: 'delete_page',
+        page,
+      })),
+      ...insertTemplatePages(pages),
+    ];
+    const changeRequestKey = input.changeRequestId;
+    await this.dataSource.transaction(async (manager) => {
+      if (changeRequestKey === undefined) {
+        await this.writer.commitOnPrimary(manager, {
+          spaceId: space.id,
+          expectedRevisionId: space.revisionId,
+          authorId,
+          type: 'edits',
+          changes,
+        });
+        return;
+      }
+      const changeRequestId = await changeRequestIdOf(manager, space.id, changeRequestKey);
+      await this.writer.commitOnChangeRequest(manager, {
         spaceId: space.id,
-        expectedRevisionId: space.revisionId,
+        changeRequestId,
         authorId,
-        type: 'edits',
-        changes: async ({ tree, store }) => [
-          ...(await topLevelPageIds(store, tree)).map((page): ContentChange => ({
-            operation: 'delete_page',
-            page,
-          })),
-          ...insertTemplatePages(pages),
-        ],
-      }),
-    );
+        changes,
+      });
+      await countContribution(manager, changeRequestId, authorId, 'edit', this.clock.now());
+    });
   }
 
   /**
