@@ -19,6 +19,7 @@ import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
 import { SeedModule } from './seed/seed.module';
 import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
+import { TranslationsModule } from './translations/translations.module';
 import { UsersModule } from './users/users.module';
 
 /** Domain modules, one per area of the API. A new area is one more import here. */
@@ -36,6 +37,7 @@ const DOMAIN_MODULES = [
   CommentsModule,
   SitesModule,
   OpenAPIModule,
+  TranslationsModule,
   SeedModule,
 ];
 

@@ -1178,6 +1178,79 @@ function openAPIOperations(): Operation[] {
   ];
 }
 
+/** A translation of the fixture space (en → fr), made by the owner; returns its id. */
+async function freshTranslation(ctx: Pick<Ctx, 'org' | 'space'>): Promise<string> {
+  const res = await owner(ctx)
+    .post(`${org(ctx)}/translations`, {
+      source: { space: ctx.space, language: 'en' },
+      language: 'fr',
+    })
+    .expect(201);
+  return res.body.id as string;
+}
+
+const TRANSLATION = `${ORG}/translations/:translationId`;
+
+/**
+ * The routes of translations: declared organization:read (reads, every role) or
+ * organization:create (writes and runs). Each case acts on a translation made for it. The
+ * application has a LibreTranslate provider configured (nothing answers at its address), so a
+ * run is accepted (204) and fails later, in the background.
+ */
+function translationOperations(): Operation[] {
+  const fresh = (ctx: Ctx) => `${org(ctx)}/translations/${ctx.fresh}`;
+  return [
+    {
+      name: 'listTranslations',
+      method: 'GET',
+      route: `${ORG}/translations`,
+      path: (ctx) => `${org(ctx)}/translations`,
+      allowed: anyRole,
+    },
+    {
+      name: 'createTranslation',
+      method: 'POST',
+      route: `${ORG}/translations`,
+      path: (ctx) => `${org(ctx)}/translations`,
+      body: (ctx) => ({ source: { space: ctx.space, language: 'en' }, language: 'de' }),
+      allowed: creators,
+    },
+    {
+      name: 'getTranslation',
+      method: 'GET',
+      route: TRANSLATION,
+      path: fresh,
+      fresh: freshTranslation,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateTranslation',
+      method: 'PUT',
+      route: TRANSLATION,
+      path: fresh,
+      fresh: freshTranslation,
+      body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }),
+      allowed: creators,
+    },
+    {
+      name: 'deleteTranslation',
+      method: 'DELETE',
+      route: TRANSLATION,
+      path: fresh,
+      fresh: freshTranslation,
+      allowed: creators,
+    },
+    {
+      name: 'runTranslation',
+      method: 'POST',
+      route: `${TRANSLATION}/run`,
+      path: (ctx) => `${fresh(ctx)}/run`,
+      fresh: freshTranslation,
+      allowed: creators,
+    },
+  ];
+}
+
 const OPERATIONS: Operation[] = [
   // Organization
   {
@@ -1790,6 +1863,9 @@ const OPERATIONS: Operation[] = [
 
   // OpenAPI specifications
   ...openAPIOperations(),
+
+  // Translations
+  ...translationOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */
@@ -1866,7 +1942,10 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
   const gitbookOperations = new Set(listGitbookOperationIds());
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({
+      TRANSLATION_PROVIDER: 'libretranslate',
+      TRANSLATION_API_URL: 'http://127.0.0.1:9',
+    });
     const organization = await t.factories.organization();
     const members = {} as Record<MemberCaller, TestUser>;
     for (const caller of MEMBER_CALLERS) {

@@ -1,0 +1,87 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
+import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../spaces/languages';
+import { TRANSLATION_STATUSES, type TranslationStatus } from '../entities/translation.entity';
+
+export class TranslationSourceResponse {
+  @ApiProperty({ description: 'ID of the source space.' }) space!: string;
+  @ApiProperty({ enum: TRANSLATION_LANGUAGES }) language!: TranslationLanguage;
+}
+
+export class TranslationResultResponse {
+  @ApiProperty({ description: 'ID of the space holding the translated content.' }) space!: string;
+  @ApiProperty({ description: 'ID of the revision the last successful run wrote there.' })
+  revision!: string;
+}
+
+export class TranslationStatsResponse {
+  @ApiProperty({ type: 'integer', description: 'Successful runs.' }) runs!: number;
+  @ApiProperty({ type: 'integer', description: 'Words sent to the provider, all runs together.' })
+  totalWords!: number;
+  @ApiProperty({ type: 'integer', description: 'Pages translated, all runs together.' })
+  totalPages!: number;
+  @ApiProperty({ type: 'integer', description: 'Duration of all runs, in seconds.' })
+  totalDuration!: number;
+  @ApiProperty({ type: 'integer', description: 'Duration of the latest run, in seconds.' })
+  latestRunDuration!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Pages translated by the latest run (unchanged pages are reused, not counted).',
+  })
+  latestPages!: number;
+  @ApiProperty({ type: 'integer', description: 'Words translated by the latest run.' })
+  latestWords!: number;
+}
+
+export class TranslationPermissionsResponse {
+  @ApiProperty() view!: boolean;
+  @ApiProperty({ description: 'Can the caller change, run or delete the translation.' })
+  edit!: boolean;
+}
+
+export class TranslationUrlsResponse {
+  @ApiProperty({ format: 'uri', description: 'URL of the translation in the API.' })
+  location!: string;
+}
+
+/** Bindery's addition: why the last run failed. */
+export class TranslationRunErrorResponse {
+  @ApiProperty({ description: 'What went wrong, e.g. what the provider answered.' })
+  message!: string;
+  @ApiProperty({ format: 'date-time' }) failedAt!: string;
+}
+
+/** GitBook's `Translation`. */
+export class TranslationResponse {
+  @ApiProperty({ enum: ['translation'] }) object!: 'translation';
+  @ApiProperty() id!: string;
+  @ApiProperty({
+    enum: TRANSLATION_STATUSES,
+    description:
+      '`pending` until a run starts (also when never run), `running` during a run, ' +
+      '`completed` once it ended, successfully or not (see `lastRunError`).',
+  })
+  status!: TranslationStatus;
+  @ApiProperty({ type: TranslationSourceResponse }) source!: TranslationSourceResponse;
+  @ApiProperty({ enum: TRANSLATION_LANGUAGES }) language!: TranslationLanguage;
+  @ApiProperty({ type: RichDocumentSchema }) instructions!: RichDocument;
+  @ApiPropertyOptional({
+    type: TranslationResultResponse,
+    description: 'Absent until a run succeeds, and once the result space is purged.',
+  })
+  result?: TranslationResultResponse;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: TranslationStatsResponse }) stats!: TranslationStatsResponse;
+  @ApiProperty({ type: TranslationPermissionsResponse })
+  permissions!: TranslationPermissionsResponse;
+  @ApiProperty({ type: TranslationUrlsResponse }) urls!: TranslationUrlsResponse;
+  @ApiPropertyOptional({
+    type: TranslationRunErrorResponse,
+    description:
+      "Not in GitBook's schema (which allows more properties): present when the last run " +
+      'failed; the previous result stays as it was. Cleared by the next successful run.',
+  })
+  lastRunError?: TranslationRunErrorResponse;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentModule } from '../content/content.module';
+import { AiModule } from '../platform/ai/ai.module';
+import { SpacesModule } from '../spaces/spaces.module';
+import { Translation } from './entities/translation.entity';
+import { TranslationPage } from './entities/translation-page.entity';
+import { TranslationRuns } from './job/translation-runs';
+import { TranslationProviders } from './providers/translation-providers';
+import { TranslationsController } from './translations.controller';
+import { TranslationsPresenter } from './translations.presenter';
+import { TranslationsService } from './translations.service';
+
+/**
+ * Translations of spaces into other languages: their settings, and their runs in the background
+ * through the provider chosen by TRANSLATION_PROVIDER (an OpenAI-compatible model, LibreTranslate
+ * or DeepL), which write the result space through the content engine.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Translation, TranslationPage]),
+    AiModule,
+    ContentModule,
+    SpacesModule,
+  ],
+  controllers: [TranslationsController],
+  providers: [TranslationsService, TranslationsPresenter, TranslationRuns, TranslationProviders],
+})
+export class TranslationsModule {}
