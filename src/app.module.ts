@@ -1,6 +1,7 @@
 import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { CollectionsModule } from './collections/collections.module';
 import { CommentsModule } from './comments/comments.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
@@ -38,6 +39,7 @@ const DOMAIN_MODULES = [
   SitesModule,
   OpenAPIModule,
   TranslationsModule,
+  ConversationsModule,
   SeedModule,
 ];
 

@@ -115,6 +115,11 @@ interface Ctx {
   site: SiteFixture;
   /** A private OpenAPI specification of `PETSTORE`, processed: its slug and its one version. */
   openAPISpec: { slug: string; version: string };
+  /**
+   * Three ingested conversations about one problem, analysed: the first conversation, one of
+   * its issues and the cluster of the three issues.
+   */
+  conversations: { conversation: string; issue: string; cluster: string };
   /** The id made by the operation's `fresh`, for this case only. */
   fresh: string;
   /** The site made for this case when the operation asks for one (`freshSite`), else `NO_SITE`. */
@@ -1251,6 +1256,106 @@ function translationOperations(): Operation[] {
   ];
 }
 
+/** Three support conversations about one problem, worded differently. */
+const CONVERSATIONS = [
+  'I requested a password reset but the reset email never arrives in my inbox.',
+  'The password reset link in the email says it has expired as soon as I click it.',
+  "I forgot my password and the reset password email isn't coming through.",
+].map((body, index) => ({
+  id: `conversation-${index + 1}`,
+  parts: [{ type: 'message', role: 'user', body }],
+}));
+
+/**
+ * Ingests `CONVERSATIONS` as the owner and waits for their analysis (a background job); answers
+ * the first conversation, its issue and the issues' cluster.
+ */
+async function analysedConversations(ctx: Pick<Ctx, 'org'>): Promise<Ctx['conversations']> {
+  await owner(ctx)
+    .post(`${org(ctx)}/conversations`, CONVERSATIONS)
+    .expect(204);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await owner(ctx)
+      .get(`${org(ctx)}/conversations-issues`)
+      .expect(200);
+    const items = res.body.items as { issue: { id: string; cluster?: string } }[];
+    const clustered = items.filter((item) => item.issue.cluster !== undefined);
+    if (clustered.length === CONVERSATIONS.length) {
+      const listed = await owner(ctx)
+        .get(`${org(ctx)}/conversations`)
+        .expect(200);
+      return {
+        conversation: listed.body.items[0].id as string,
+        issue: clustered[0].issue.id,
+        cluster: clustered[0].issue.cluster as string,
+      };
+    }
+    if (Date.now() > deadline) throw new Error('The conversations are still being analysed');
+    await sleep(100);
+  }
+}
+
+/**
+ * The routes of conversations, their issues and issue clusters: declared organization:read
+ * (reads, every role), and organization:admin for ingesting (the role of the organization's
+ * `ingestConversations` permission). Ingesting the fixture conversations again changes nothing.
+ */
+function conversationOperations(): Operation[] {
+  return [
+    {
+      name: 'listConversations',
+      method: 'GET',
+      route: `${ORG}/conversations`,
+      path: (ctx) => `${org(ctx)}/conversations`,
+      allowed: anyRole,
+    },
+    {
+      name: 'ingestConversation',
+      method: 'POST',
+      route: `${ORG}/conversations`,
+      path: (ctx) => `${org(ctx)}/conversations`,
+      body: () => CONVERSATIONS[0],
+      allowed: adminOnly,
+    },
+    {
+      name: 'getConversationById',
+      method: 'GET',
+      route: `${ORG}/conversations/:conversationId`,
+      path: (ctx) => `${org(ctx)}/conversations/${ctx.conversations.conversation}`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listConversationsIssues',
+      method: 'GET',
+      route: `${ORG}/conversations-issues`,
+      path: (ctx) => `${org(ctx)}/conversations-issues`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getConversationIssueById',
+      method: 'GET',
+      route: `${ORG}/conversations-issues/:issueId`,
+      path: (ctx) => `${org(ctx)}/conversations-issues/${ctx.conversations.issue}`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listConversationsIssuesClusters',
+      method: 'GET',
+      route: `${ORG}/conversations-clusters`,
+      path: (ctx) => `${org(ctx)}/conversations-clusters`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getConversationsIssuesCluster',
+      method: 'GET',
+      route: `${ORG}/conversations-clusters/:clusterId`,
+      path: (ctx) => `${org(ctx)}/conversations-clusters/${ctx.conversations.cluster}`,
+      allowed: anyRole,
+    },
+  ];
+}
+
 const OPERATIONS: Operation[] = [
   // Organization
   {
@@ -1866,6 +1971,9 @@ const OPERATIONS: Operation[] = [
 
   // Translations
   ...translationOperations(),
+
+  // Conversations, issues and issue clusters
+  ...conversationOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */
@@ -2015,6 +2123,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       .put(`${base}/sites/${site.site}/adaptive-schema`, { jsonSchema: VISITOR_SCHEMA })
       .expect(200);
     const openAPISpec = await freshOpenAPISpec({ org: organization });
+    const conversations = await analysedConversations({ org: organization });
 
     const shared = {
       org: organization,
@@ -2047,6 +2156,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         slug: openAPISpec,
         version: await processedOpenAPISpec({ org: organization }, openAPISpec),
       },
+      conversations,
       factories: t.factories,
     };
   });

@@ -29,6 +29,9 @@ export class ChangeRequestsPresenter {
         ? { revisionMergedAncestor: cr.revisionMergedAncestor }
         : {}),
       ...(cr.revisionMerged !== null ? { revisionMerged: cr.revisionMerged } : {}),
+      ...(cr.conversationsIssuesClusterId
+        ? { conversationsIssuesCluster: cr.conversationsIssuesClusterId }
+        : {}),
       comments: cr.comments,
       // A merged change request is part of the primary content: never behind it.
       outdated:

@@ -82,9 +82,20 @@ export class ChangeRequestsService {
         `SELECT COALESCE(MAX(number), 0) + 1 AS next FROM change_requests WHERE space_id = $1`,
         [access.id],
       );
+      const cluster = input.conversationsIssuesCluster ?? null;
+      if (cluster !== null) {
+        const found: unknown[] = await manager.query(
+          `SELECT 1 FROM conversation_issue_clusters WHERE id = $1 AND organization_id = $2`,
+          [cluster, organizationId],
+        );
+        if (found.length === 0) {
+          throw invalidInput('conversationsIssuesCluster: no such cluster in this organization.');
+        }
+      }
       const now = this.clock.now();
       const id = newId();
       await manager.insert(ChangeRequest, {
+        conversationsIssuesClusterId: cluster,
         id,
         spaceId: access.id,
         organizationId,
@@ -208,9 +219,10 @@ export class ChangeRequestsService {
         { requestedReviewer: query.requestedReviewer },
       );
     }
-    // Conversation issue clusters do not exist yet (issue #11): such a filter matches nothing.
     if (query.conversationsIssuesCluster !== undefined) {
-      rows.andWhere('FALSE');
+      rows.andWhere('cr.conversations_issues_cluster_id = :conversationsIssuesCluster', {
+        conversationsIssuesCluster: query.conversationsIssuesCluster,
+      });
     }
     return rows;
   }

@@ -14,7 +14,8 @@ import { createTestApp, TestApp } from '../helpers/app';
  * A site's published profile is `any user`: its service shows members with a role any site of
  * the organization, and anyone else only a published site its visibility (or a share key) opens.
  * Listing a site's share links takes `organization:create`, as changing the site does: the
- * links carry their keys.
+ * links carry their keys. Ingesting conversations takes `organization:admin`, the role of the
+ * organization's `ingestConversations` permission.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -79,6 +80,13 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/translations/:translationId -> organization:read',
   'PUT /v1/orgs/:organizationId/translations/:translationId -> organization:create',
   'POST /v1/orgs/:organizationId/translations/:translationId/run -> organization:create',
+  'GET /v1/orgs/:organizationId/conversations -> organization:read',
+  'POST /v1/orgs/:organizationId/conversations -> organization:admin',
+  'GET /v1/orgs/:organizationId/conversations-clusters -> organization:read',
+  'GET /v1/orgs/:organizationId/conversations-clusters/:clusterId -> organization:read',
+  'GET /v1/orgs/:organizationId/conversations-issues -> organization:read',
+  'GET /v1/orgs/:organizationId/conversations-issues/:issueId -> organization:read',
+  'GET /v1/orgs/:organizationId/conversations/:conversationId -> organization:read',
   'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest -> organization:read',
   'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content -> organization:read',
   'POST /v1/orgs/:organizationId/ping -> organization:view',

@@ -37,6 +37,16 @@ export class CreateChangeRequestDto {
   status?: 'draft' | 'open';
 
   @ApiPropertyOptional({
+    description:
+      'Bindery extension: the id of the conversations issues cluster (of the same ' +
+      'organization) the change request addresses.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(64)
+  conversationsIssuesCluster?: string;
+
+  @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     description: 'A template to apply to the new change request; not supported yet (400).',
@@ -99,7 +109,7 @@ export class ListChangeRequestsQueryDto extends PageQueryDto {
   requestedReviewer?: string;
 
   @ApiPropertyOptional({
-    description: 'Only those of this conversations issues cluster (none yet: nothing matches).',
+    description: 'Only those associated with this conversations issues cluster.',
   })
   @IsOptional()
   @IsString()

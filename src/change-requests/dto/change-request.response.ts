@@ -35,6 +35,10 @@ export class ChangeRequestResponse {
   revisionMergedAncestor?: string;
   @ApiPropertyOptional({ description: 'When merged, ID of the revision the merge made.' })
   revisionMerged?: string;
+  @ApiPropertyOptional({
+    description: 'ID of the conversations issues cluster this change request addresses.',
+  })
+  conversationsIssuesCluster?: string;
   @ApiProperty({ description: 'Count of open comments.' }) comments!: number;
   @ApiProperty({ description: 'True when the primary content moved since it was last based.' })
   outdated!: boolean;

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Revision } from '../../content/entities/revision.entity';
+import { ConversationIssuesCluster } from '../../conversations/entities/conversation-issues-cluster.entity';
 import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { Space } from '../../spaces/entities/space.entity';
@@ -104,6 +105,20 @@ export class ChangeRequest {
     foreignKeyConstraintName: 'FK_change_requests_revision_merged',
   })
   merged?: Revision | null;
+
+  /** The conversations issues cluster it addresses (GitBook's `conversationsIssuesCluster`). */
+  @Index('IDX_change_requests_conversations_issues_cluster_id', {
+    where: `"conversations_issues_cluster_id" IS NOT NULL`,
+  })
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  conversationsIssuesClusterId!: string | null;
+
+  @ManyToOne(() => ConversationIssuesCluster, { onDelete: 'SET NULL' })
+  @JoinColumn({
+    name: 'conversations_issues_cluster_id',
+    foreignKeyConstraintName: 'FK_change_requests_conversations_issues_cluster_id',
+  })
+  conversationsIssuesCluster?: ConversationIssuesCluster | null;
 
   /** Open comments on it (src/comments keeps it true). */
   @Column({ type: 'integer', default: 0 })

@@ -1,0 +1,72 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Organization } from '../../orgs/entities/organization.entity';
+import { Conversation } from './conversation.entity';
+import { ConversationIssuesCluster } from './conversation-issues-cluster.entity';
+
+/** Stem → occurrences in an issue's text: what the clustering compares. */
+export type TermCounts = Record<string, number>;
+
+/**
+ * Something a user could not do or asked about, extracted from one conversation. It joins a
+ * cluster once the analysis finds similar issues (`clusterId` null until then) and never moves
+ * to another one afterwards, so clusters stay stable.
+ */
+@Entity('conversation_issues')
+@Index('IDX_conversation_issues_organization_id_created_at', ['organizationId', 'createdAt', 'id'])
+@Index('IDX_conversation_issues_cluster_id_created_at', ['clusterId', 'createdAt', 'id'])
+@Index('IDX_conversation_issues_conversation_id_created_at', ['conversationId', 'createdAt', 'id'])
+export class ConversationIssue {
+  @PrimaryColumn({
+    type: 'varchar',
+    length: 32,
+    primaryKeyConstraintName: 'PK_conversation_issues',
+  })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  organizationId!: string;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'organization_id',
+    foreignKeyConstraintName: 'FK_conversation_issues_organization_id',
+  })
+  organization?: Organization;
+
+  @Column({ type: 'varchar', length: 32 })
+  conversationId!: string;
+
+  @ManyToOne(() => Conversation, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'conversation_id',
+    foreignKeyConstraintName: 'FK_conversation_issues_conversation_id',
+  })
+  conversation?: Conversation;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  clusterId!: string | null;
+
+  @ManyToOne(() => ConversationIssuesCluster, { onDelete: 'SET NULL' })
+  @JoinColumn({
+    name: 'cluster_id',
+    foreignKeyConstraintName: 'FK_conversation_issues_cluster_id',
+  })
+  cluster?: ConversationIssuesCluster | null;
+
+  @Column({ type: 'varchar', length: 512 })
+  title!: string;
+
+  @Column({ type: 'text' })
+  summary!: string;
+
+  @Column({ type: 'jsonb' })
+  terms!: TermCounts;
+
+  /** When the conversation happened: what the weekly pulse counts by. */
+  @Column({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  /** When its conversation was ingested. */
+  @Column({ type: 'timestamptz' })
+  ingestedAt!: Date;
+}
