@@ -3,6 +3,7 @@ import { CollectionsModule } from './collections/collections.module';
 import { CommentsModule } from './comments/comments.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
+import { GitModule } from './git/git.module';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
@@ -40,6 +41,7 @@ const DOMAIN_MODULES = [
   OpenAPIModule,
   TranslationsModule,
   ConversationsModule,
+  GitModule,
   SeedModule,
 ];
 

@@ -1356,6 +1356,68 @@ function conversationOperations(): Operation[] {
   ];
 }
 
+/** A Git remote nothing answers at: export and import jobs are accepted, then fail. */
+const GIT_REMOTE = { url: 'http://127.0.0.1:9/docs.git', ref: 'main' };
+
+/** A new space with a Git setup (an export was asked for); returns the space's id. */
+async function freshGitSpace(ctx: Ctx): Promise<string> {
+  const id = await freshSpace(ctx);
+  await owner(ctx)
+    .post(`/v1/spaces/${id}/git/export`, { ...GIT_REMOTE, commitMessage: 'Export' })
+    .expect(204);
+  return id;
+}
+
+/**
+ * The Git routes of a space: import, export and the legacy installation take space:admin (only
+ * organization admins have it on a new space), reading the Git setup space:read. Each case acts
+ * on a space made for it.
+ */
+function gitOperations(): Operation[] {
+  const git = (ctx: Ctx) => `/v1/spaces/${ctx.fresh}/git`;
+  const space = { hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
+  return [
+    {
+      name: 'importGitRepository',
+      method: 'POST',
+      route: '/v1/spaces/:spaceId/git/import',
+      path: (ctx) => `${git(ctx)}/import`,
+      fresh: freshSpace,
+      body: () => GIT_REMOTE,
+      allowed: adminOnly,
+      ...space,
+    },
+    {
+      name: 'exportToGitRepository',
+      method: 'POST',
+      route: '/v1/spaces/:spaceId/git/export',
+      path: (ctx) => `${git(ctx)}/export`,
+      fresh: freshSpace,
+      body: () => ({ ...GIT_REMOTE, commitMessage: 'Export' }),
+      allowed: adminOnly,
+      ...space,
+    },
+    {
+      name: 'getSpaceGitInfo',
+      method: 'GET',
+      route: '/v1/spaces/:spaceId/git/info',
+      path: (ctx) => `${git(ctx)}/info`,
+      fresh: freshGitSpace,
+      allowed: anyRole,
+      ...space,
+    },
+    {
+      name: 'deleteLegacyGitInstallation',
+      method: 'DELETE',
+      route: '/v1/spaces/:spaceId/git/legacy-installation',
+      path: (ctx) => `${git(ctx)}/legacy-installation`,
+      fresh: freshGitSpace,
+      allowed: adminOnly,
+      ...space,
+    },
+  ];
+}
+
 const OPERATIONS: Operation[] = [
   // Organization
   {
@@ -1974,6 +2036,9 @@ const OPERATIONS: Operation[] = [
 
   // Conversations, issues and issue clusters
   ...conversationOperations(),
+
+  // Git import and export of a space
+  ...gitOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */

@@ -93,8 +93,30 @@ function loadSpec(): OpenApiDocument {
     readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'),
   ) as OpenApiDocument;
   relaxEmptyDocument(spec);
+  applySeedRenames(spec);
   cachedSpec = spec;
   return cachedSpec;
+}
+
+/**
+ * Bindery's specification renames one field GitBook's requires: a revision's Git commit
+ * (`GitSyncCommit`) says `createdByDocs` where GitBook says `createdByGitBook`. The seed wins,
+ * so responses are checked against the renamed field.
+ */
+function applySeedRenames(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<
+    string,
+    { properties?: JsonObject; required?: string[] }
+  >;
+  const commit = schemas.GitSyncCommit;
+  if (!commit?.properties?.createdByGitBook || !commit.required?.includes('createdByGitBook')) {
+    throw new Error("GitBook's GitSyncCommit schema changed: revisit applySeedRenames()");
+  }
+  const { createdByGitBook, ...others } = commit.properties;
+  commit.properties = { ...others, createdByDocs: createdByGitBook };
+  commit.required = commit.required.map((name) =>
+    name === 'createdByGitBook' ? 'createdByDocs' : name,
+  );
 }
 
 /**

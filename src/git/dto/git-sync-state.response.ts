@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { GIT_OPERATION_KINDS, GIT_OPERATION_STATUSES } from '../entities/git-sync.entity';
+
+/** Bindery's addition to GitSyncState: the latest import or export and its outcome. */
+export class GitOperationResponse {
+  @ApiProperty({ enum: GIT_OPERATION_KINDS }) kind!: string;
+  @ApiProperty({ enum: GIT_OPERATION_STATUSES }) status!: string;
+  @ApiProperty({ description: 'The ref of the repository.' }) ref!: string;
+  @ApiPropertyOptional({ description: 'Why it failed (status `failed`).' }) error?: string;
+  @ApiPropertyOptional({ description: 'The commit imported or exported.' }) commit?: string;
+  @ApiProperty({ format: 'date-time' }) requestedAt!: string;
+  @ApiPropertyOptional({ format: 'date-time' }) completedAt?: string;
+}
+
+/** GitBook's `GitSyncState`. */
+export class GitSyncStateResponse {
+  @ApiPropertyOptional({ description: 'Repository name (`owner/repository`).' }) repoName?: string;
+  @ApiPropertyOptional({ enum: ['github', 'gitlab', 'github-legacy'] })
+  installationProvider?: string;
+  @ApiPropertyOptional({ description: 'The integration name providing the Git Sync.' })
+  integration?: string;
+  @ApiPropertyOptional({ description: 'URL of the repository (never with credentials).' })
+  url?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
+  @ApiPropertyOptional({
+    type: GitOperationResponse,
+    description: 'Bindery: the latest operation.',
+  })
+  lastOperation?: GitOperationResponse;
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentModule } from '../content/content.module';
+import { GitSync } from './entities/git-sync.entity';
+import { GitController } from './git.controller';
+import { GitPresenter } from './git.presenter';
+import { GitService } from './git.service';
+import { GitExporter } from './jobs/git-exporter';
+import { GitImporter } from './jobs/git-importer';
+import { GitOperations } from './jobs/git-operations';
+import { CredentialsCipher } from './remote/credentials-cipher';
+
+/**
+ * Git import and export of a space (GitBook's Git Sync layout) over http(s) through
+ * isomorphic-git and OutboundHttp, as background jobs; the space's Git setup and the outcome
+ * of its latest operation (`git/info`).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([GitSync]), ContentModule],
+  controllers: [GitController],
+  providers: [GitService, GitPresenter, GitOperations, GitImporter, GitExporter, CredentialsCipher],
+})
+export class GitModule {}

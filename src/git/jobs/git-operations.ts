@@ -1,0 +1,199 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { JobsService } from '../../platform/jobs/jobs.service';
+import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
+import { DomainError } from '../../platform/errors/domain-error';
+import { GitSync, type GitOperationStatus } from '../entities/git-sync.entity';
+import { CredentialsCipher, type GitCredentials } from '../remote/credentials-cipher';
+import { GitWorkspace, RefNotFound, type RemoteTarget } from '../remote/git-repository';
+import { outboundGitHttp } from '../remote/outbound-git-http';
+import { basicAuthorization, redactCredentials } from '../remote/remote-url';
+import { GitExporter } from './git-exporter';
+import { GitImporter } from './git-importer';
+import { GitSyncFailure, type GitJob, type GitOperationContext } from './git-job';
+
+export type { GitJob } from './git-job';
+
+/** The queue of Git imports and exports, one job per operation. */
+export const GIT_OPERATIONS_QUEUE = 'git-operations';
+
+/**
+ * Runs Git imports and exports in the background and records their outcome on the space's
+ * `git_syncs` row: `running`, then `complete` (with the commit) or `failed` (with a message
+ * that never holds the credentials). A failure is recorded, not retried: the job ends well, so
+ * the queue does not replay a push or an import the user did not ask for again.
+ */
+@Injectable()
+export class GitOperations implements OnModuleInit {
+  private readonly logger = new Logger('GitSync');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: JobsService,
+    private readonly outbound: OutboundHttp,
+    private readonly cipher: CredentialsCipher,
+    private readonly importer: GitImporter,
+    private readonly exporter: GitExporter,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define<GitJob>(GIT_OPERATIONS_QUEUE, (job) => this.run(job));
+  }
+
+  async enqueue(job: GitJob): Promise<void> {
+    try {
+      await this.jobs.send<GitJob>(GIT_OPERATIONS_QUEUE, job, { retryLimit: 0 });
+    } catch (error) {
+      this.logger.error({ err: error, spaceId: job.spaceId }, 'Could not queue a Git operation');
+      await this.record(job, 'failed', { error: 'The operation could not be queued; try again.' });
+    }
+  }
+
+  async run(job: GitJob): Promise<void> {
+    let credentials: GitCredentials | undefined;
+    try {
+      credentials = job.credentials ? this.cipher.decrypt(job.credentials) : undefined;
+      if (!(await this.start(job))) return;
+      const target: RemoteTarget = {
+        url: job.url,
+        ref: job.ref,
+        headers: credentials ? { authorization: basicAuthorization(credentials) } : {},
+      };
+      const workspace = await GitWorkspace.open(outboundGitHttp(this.outbound));
+      try {
+        const context: GitOperationContext = {
+          job,
+          workspace,
+          target,
+          stillCurrent: (manager) => this.notStale(manager, job),
+        };
+        const outcome =
+          job.kind === 'import'
+            ? await this.importer.run(context)
+            : await this.exporter.run(context);
+        await this.record(job, outcome.applied ? 'complete' : 'ignored', {
+          commit: outcome.commit,
+        });
+      } finally {
+        await workspace.close();
+      }
+    } catch (error) {
+      const message = redactCredentials(describeFailure(error, job), credentials);
+      this.logger.warn(
+        { spaceId: job.spaceId, kind: job.kind, reason: message },
+        'Git operation failed',
+      );
+      await this.record(job, 'failed', { error: message });
+    }
+  }
+
+  /**
+   * Marks the operation `running`; false when it is stale, or when its job was delivered
+   * again (the queue may do so after a crash): the row names it and it already started.
+   */
+  private async start(job: GitJob): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: { operation_id: string; operation_status: string }[] = await manager.query(
+        'SELECT operation_id, operation_status FROM git_syncs WHERE space_id = $1 FOR UPDATE',
+        [job.spaceId],
+      );
+      if (rows[0]?.operation_id === job.operationId && rows[0].operation_status !== 'pending') {
+        return false;
+      }
+      if (!(await this.notStale(manager, job))) {
+        await this.recordWith(manager, job, 'ignored', {});
+        return false;
+      }
+      await this.recordWith(manager, job, 'running', {});
+      return true;
+    });
+  }
+
+  /** The operation's `timestamp` is not older than the last applied one (or `force`). */
+  private async notStale(manager: EntityManager, job: GitJob): Promise<boolean> {
+    const rows: { last_applied_at: Date | null }[] = await manager.query(
+      'SELECT last_applied_at FROM git_syncs WHERE space_id = $1 FOR UPDATE',
+      [job.spaceId],
+    );
+    if (rows.length === 0) return false;
+    const last = rows[0].last_applied_at;
+    if (job.force || !job.timestamp || !last) return true;
+    return new Date(job.timestamp).getTime() >= new Date(last).getTime();
+  }
+
+  private record(
+    job: GitJob,
+    status: GitOperationStatus,
+    details: { error?: string; commit?: string },
+  ): Promise<void> {
+    return this.dataSource.transaction((manager) => this.recordWith(manager, job, status, details));
+  }
+
+  /**
+   * Writes the operation's status on the row, when the row still names this operation (a later
+   * request owns the row otherwise); a complete operation with a `timestamp` moves
+   * `last_applied_at` forward.
+   */
+  async recordWith(
+    manager: EntityManager,
+    job: GitJob,
+    status: GitOperationStatus,
+    details: { error?: string; commit?: string },
+  ): Promise<void> {
+    const now = this.clock.now();
+    const done = status !== 'pending' && status !== 'running';
+    if (status === 'complete' && job.timestamp) {
+      await manager.query(
+        `UPDATE git_syncs SET last_applied_at = GREATEST(COALESCE(last_applied_at, $2), $2)
+          WHERE space_id = $1`,
+        [job.spaceId, new Date(job.timestamp)],
+      );
+    }
+    await manager.update(
+      GitSync,
+      { spaceId: job.spaceId, operationId: job.operationId },
+      {
+        operationStatus: status,
+        operationError: details.error ?? null,
+        ...(details.commit !== undefined ? { operationCommit: details.commit } : {}),
+        operationCompletedAt: done ? now : null,
+        updatedAt: now,
+      },
+    );
+  }
+}
+
+/** A message for `git/info`: what went wrong, for a person, without internals. */
+function describeFailure(error: unknown, job: GitJob): string {
+  if (error instanceof RefNotFound) {
+    return `The repository has no ${job.ref} (or cannot be read).`;
+  }
+  if (
+    error instanceof OutboundHttpError ||
+    error instanceof DomainError ||
+    error instanceof GitSyncFailure
+  ) {
+    return error.message;
+  }
+  const git = error as { code?: string; data?: { statusCode?: number; statusMessage?: string } };
+  if (git?.code === 'HttpError' && git.data?.statusCode) {
+    const status = git.data.statusCode;
+    if (status === 401 || status === 403) {
+      return `The repository refused the credentials (HTTP ${status}).`;
+    }
+    if (status === 404) return 'The repository was not found (HTTP 404).';
+    return `The repository answered HTTP ${status} ${git.data.statusMessage ?? ''}`.trim() + '.';
+  }
+  if (git?.code === 'PushRejectedError') {
+    return `The push to ${job.ref} was rejected (not a fast-forward); export with force to overwrite it.`;
+  }
+  // Failures of isomorphic-git may wrap the OutboundHttp error that caused them.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof OutboundHttpError) return cause.message;
+  return error instanceof Error
+    ? `The Git operation failed: ${error.message}`
+    : 'The Git operation failed.';
+}

@@ -1,0 +1,147 @@
+import { dump } from 'js-yaml';
+import { posix } from 'node:path';
+import {
+  ASSETS_DIR,
+  DEFAULT_README,
+  DEFAULT_SUMMARY,
+  GITBOOK_YAML,
+  type LayoutFile,
+  slugFromPath,
+  type LayoutPage,
+} from './layout';
+import { metaToFrontmatter } from './frontmatter-meta';
+
+/** Where each page and file goes, relative to the content root. */
+export interface LayoutPaths {
+  pages: Map<string, string>;
+  files: Map<string, string>;
+}
+
+/**
+ * Paths of the pages' markdown files and of the files, decided before the documents are turned
+ * into markdown: links between pages and to files become relative paths to them.
+ */
+export function planPaths(pages: readonly LayoutPage[], files: readonly LayoutFile[]): LayoutPaths {
+  const paths: LayoutPaths = { pages: new Map(), files: new Map() };
+  const readme = pages.find((page) => page.type === 'document' && page.pages.length === 0);
+  // Slugs compare case-insensitively with README.md and SUMMARY.md.
+  const taken = new Set<string>(['readme', 'summary']);
+  if (readme) paths.pages.set(readme.id, DEFAULT_README);
+  const place = (list: readonly LayoutPage[], dir: string, used: Set<string>) => {
+    for (const page of list) {
+      if (page.type === 'link' || page.id === readme?.id) continue;
+      const base = unique(page.slug || 'page', used);
+      if (page.type === 'group') {
+        place(page.pages, posix.join(dir, base), new Set(['readme']));
+      } else if (page.pages.length > 0) {
+        paths.pages.set(page.id, posix.join(dir, base, DEFAULT_README));
+        place(page.pages, posix.join(dir, base), new Set(['readme']));
+      } else {
+        paths.pages.set(page.id, posix.join(dir, `${base}.md`));
+      }
+    }
+  };
+  place(pages, '', taken);
+  const names = new Set<string>();
+  for (const file of files) {
+    paths.files.set(file.id, posix.join(ASSETS_DIR, uniqueName(safeName(file.name), names)));
+  }
+  return paths;
+}
+
+/**
+ * The repository files of the layout (paths relative to the content root, which is also where
+ * `.gitbook.yaml` goes). `pages` carry their markdown already (see planPaths).
+ */
+export function renderLayout(
+  pages: readonly LayoutPage[],
+  files: readonly LayoutFile[],
+  paths: LayoutPaths,
+): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  out.set(
+    GITBOOK_YAML,
+    Buffer.from(
+      dump({ root: './', structure: { readme: DEFAULT_README, summary: DEFAULT_SUMMARY } }),
+    ),
+  );
+  out.set(DEFAULT_SUMMARY, Buffer.from(renderSummary(pages, paths)));
+  const visit = (list: readonly LayoutPage[]) => {
+    for (const page of list) {
+      const path = paths.pages.get(page.id);
+      if (path) out.set(path, Buffer.from(renderPage(page, path, paths)));
+      visit(page.pages);
+    }
+  };
+  visit(pages);
+  for (const file of files) out.set(paths.files.get(file.id)!, file.data);
+  return out;
+}
+
+/** SUMMARY.md: top-level pages, then one `## Title` section per group page. */
+export function renderSummary(pages: readonly LayoutPage[], paths: LayoutPaths): string {
+  const lines = ['# Table of contents', ''];
+  const items = (list: readonly LayoutPage[], depth: number) => {
+    for (const page of list) {
+      const target = page.type === 'link' ? (page.href ?? '') : paths.pages.get(page.id);
+      if (target === undefined) continue;
+      lines.push(`${'  '.repeat(depth)}* [${escapeLinkText(page.title)}](${linkTarget(target)})`);
+      items(page.pages, depth + 1);
+    }
+  };
+  for (const page of pages) {
+    if (page.type === 'group') {
+      lines.push('', `## ${page.title.replace(/\n/g, ' ')}`, '');
+      items(page.pages, 0);
+    } else {
+      items([page], 0);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A page's file: frontmatter (when it has metadata to keep), `# Title`, the body. */
+export function renderPage(page: LayoutPage, path: string, paths: LayoutPaths): string {
+  const meta = metaToFrontmatter(page.meta, path, {
+    pathOf: (fileId) => paths.files.get(fileId),
+    idAt: () => undefined,
+  });
+  // The slug goes in the frontmatter when the path does not give it (the root README.md, a
+  // name made unique, a slug that is not a valid file name).
+  if (page.slug && slugFromPath(path) !== page.slug) meta.slug = page.slug;
+  const frontmatter =
+    Object.keys(meta).length > 0 ? `---\n${dump(meta, { lineWidth: -1 })}---\n\n` : '';
+  const body = page.markdown?.trim() ? `\n${page.markdown.replace(/\s+$/, '')}\n` : '';
+  return `${frontmatter}# ${page.title.replace(/\n/g, ' ')}\n${body}`;
+}
+
+/** A path as a markdown link destination: in angle brackets when it has spaces. */
+export function linkTarget(path: string): string {
+  return /[\s()<>]/.test(path) ? `<${path.replace(/[<>]/g, encodeURIComponent)}>` : path;
+}
+
+function escapeLinkText(text: string): string {
+  return text.replace(/\n/g, ' ').replace(/[[\]\\]/g, (c) => `\\${c}`);
+}
+
+function unique(base: string, used: Set<string>): string {
+  let candidate = base;
+  for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${base}-${n}`;
+  used.add(candidate.toLowerCase());
+  return candidate;
+}
+
+/** A file name that stays one path segment and no hidden file. */
+function safeName(name: string): string {
+  const cleaned = name.replace(/[/\\\0]/g, '-').replace(/^\.+/, '');
+  return cleaned || 'file';
+}
+
+function uniqueName(name: string, used: Set<string>): string {
+  const ext = posix.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  let candidate = name;
+  for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${stem}-${n}${ext}`;
+  used.add(candidate.toLowerCase());
+  return candidate;
+}

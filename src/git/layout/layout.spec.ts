@@ -1,0 +1,182 @@
+import type { LayoutFile, LayoutPage } from './layout';
+import { readLayout, type ReadLayoutPage } from './layout-reader';
+import { planPaths, renderLayout } from './layout-writer';
+
+let next = 0;
+const newId = () => `id${++next}`;
+
+const page = (
+  id: string,
+  title: string,
+  slug: string,
+  rest: Partial<LayoutPage> = {},
+): LayoutPage => ({ id, type: 'document', title, slug, meta: {}, pages: [], ...rest });
+
+/** What survives a trip through the repository: no ids, no paths. */
+function shape(pages: ReadLayoutPage[] | LayoutPage[]): unknown[] {
+  return pages.map((p) => ({
+    type: p.type,
+    title: p.title,
+    ...(p.type !== 'link' ? { slug: p.slug } : { href: p.href }),
+    meta: p.meta,
+    markdown: p.markdown?.trim(),
+    pages: shape(p.pages),
+  }));
+}
+
+describe('Git Sync layout', () => {
+  const pages: LayoutPage[] = [
+    page('a', 'Getting started', 'getting-started', {
+      markdown: 'Hello **world**.\n',
+      meta: {
+        description: 'Start here',
+        icon: 'rocket',
+        hidden: true,
+        cover: { ref: { kind: 'file', file: 'f2' }, yPos: 12 },
+        layout: { width: 'wide', title: false, coverSize: 'hero' },
+      },
+    }),
+    page('b', 'Guides', 'guides', {
+      markdown: 'All guides.\n',
+      pages: [
+        page('c', 'Writing', 'writing', { markdown: '# A heading of the body\n\nText.\n' }),
+        page('d', 'Empty', 'empty'),
+      ],
+    }),
+    page('e', 'Readme', 'readme', { markdown: 'Clashes with README.md.\n' }),
+    {
+      id: 'g',
+      type: 'group',
+      title: 'Reference',
+      slug: 'reference',
+      meta: {},
+      pages: [
+        page('h', 'API [v2]', 'api'),
+        { id: 'l', type: 'link', title: 'Site', href: 'https://example.com/', meta: {}, pages: [] },
+      ],
+    },
+  ];
+  const files: LayoutFile[] = [
+    { id: 'f1', name: 'logo.png', data: Buffer.from('png') },
+    { id: 'f2', name: 'logo.png', data: Buffer.from('other') },
+  ];
+
+  it('places pages by slug, the first leaf page as README.md, files under .gitbook/assets', () => {
+    const paths = planPaths(pages, files);
+    expect(Object.fromEntries(paths.pages)).toEqual({
+      a: 'README.md',
+      b: 'guides/README.md',
+      c: 'guides/writing.md',
+      d: 'guides/empty.md',
+      e: 'readme-2.md',
+      h: 'reference/api.md',
+    });
+    expect(Object.fromEntries(paths.files)).toEqual({
+      f1: '.gitbook/assets/logo.png',
+      f2: '.gitbook/assets/logo-2.png',
+    });
+  });
+
+  it('reads back what it writes', () => {
+    const written = renderLayout(pages, files, planPaths(pages, files));
+    expect(written.get('README.md')!.toString()).toBe(
+      '---\ndescription: Start here\nicon: rocket\nhidden: true\n' +
+        'cover: .gitbook/assets/logo-2.png\ncoverY: 12\n' +
+        'layout:\n  width: wide\n  cover:\n    size: hero\n  title:\n    visible: false\n' +
+        'slug: getting-started\n---\n\n' +
+        '# Getting started\n\nHello **world**.\n',
+    );
+    const read = readLayout(written, newId);
+    // Files get new ids on reading: the cover points at the file now at the same path.
+    const cover = read.files.find((f) => f.path === '.gitbook/assets/logo-2.png')!;
+    expect(read.pages[0].meta.cover).toEqual({ ref: { kind: 'file', file: cover.id }, yPos: 12 });
+    read.pages[0].meta.cover = pages[0].meta.cover;
+    expect(shape(read.pages)).toEqual(shape(pages));
+    expect(read.files.map((f) => [f.path, f.name, f.data.toString()])).toEqual([
+      ['.gitbook/assets/logo.png', 'logo.png', 'png'],
+      ['.gitbook/assets/logo-2.png', 'logo-2.png', 'other'],
+    ]);
+  });
+
+  it('reads the folder tree when there is no SUMMARY.md, under the root of .gitbook.yaml', () => {
+    const tree = new Map(
+      Object.entries({
+        '.gitbook.yaml': 'root: ./docs/\n',
+        'README.md': '# Not content\n',
+        'docs/README.md': '# Home\n\nWelcome.\n',
+        'docs/b-second.md': 'No title.\n',
+        'docs/a_first.md': '---\nslug: ignored-not-root\ntitle: From frontmatter\n---\nBody.\n',
+        'docs/nested/deeper/page.md': '# Deep\n',
+        'docs/.hidden/x.md': '# Hidden\n',
+        'docs/.gitbook/assets/pic.png': 'bytes',
+      }).map(([k, v]) => [k, Buffer.from(v)]),
+    );
+    const read = readLayout(tree, newId);
+    expect(read.root).toBe('docs');
+    expect(shape(read.pages)).toEqual([
+      {
+        type: 'document',
+        title: 'Home',
+        slug: undefined,
+        meta: {},
+        markdown: 'Welcome.',
+        pages: [],
+      },
+      {
+        type: 'document',
+        title: 'From frontmatter',
+        slug: 'ignored-not-root',
+        meta: {},
+        markdown: 'Body.',
+        pages: [],
+      },
+      {
+        type: 'document',
+        title: 'B second',
+        slug: 'b-second',
+        meta: {},
+        markdown: 'No title.',
+        pages: [],
+      },
+      {
+        type: 'document',
+        title: 'Nested',
+        slug: 'nested',
+        meta: {},
+        markdown: undefined,
+        pages: [
+          {
+            type: 'document',
+            title: 'Deeper',
+            slug: 'deeper',
+            meta: {},
+            markdown: undefined,
+            pages: [
+              {
+                type: 'document',
+                title: 'Deep',
+                slug: 'page',
+                meta: {},
+                markdown: undefined,
+                pages: [],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(read.files.map((f) => f.path)).toEqual(['.gitbook/assets/pic.png']);
+  });
+
+  it('keeps a body heading that differs from the SUMMARY.md title', () => {
+    const tree = new Map(
+      Object.entries({
+        'SUMMARY.md': '* [Title in summary](page.md)\n',
+        'page.md': '# Another heading\n\nText.\n',
+      }).map(([k, v]) => [k, Buffer.from(v)]),
+    );
+    const [only] = readLayout(tree, newId).pages;
+    expect(only).toMatchObject({ title: 'Title in summary', slug: 'page' });
+    expect(only.markdown).toContain('# Another heading');
+  });
+});
