@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { DomainError } from '../platform/errors/domain-error';
 import { newId, sha256Hex } from '../platform/ids/ids';
-import { paginate } from '../platform/pagination/keyset';
+import { countRows, paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import { ConversationAnalysis } from './analysis/conversation-analysis';
 import type { ConversationInputDto } from './dto/conversation-input.dto';
@@ -126,13 +126,20 @@ export class ConversationsService {
         { sql: 'conversation.id', of: (c) => c.id },
       ],
       direction: 'DESC',
+      count: () => countRows(builder),
     });
   }
 
   async get(organizationId: string, conversationId: string): Promise<Conversation> {
     const conversation = await this.dataSource
       .getRepository(Conversation)
-      .findOneBy({ organizationId, id: conversationId });
+      .createQueryBuilder('conversation')
+      .addSelect('conversation.parts')
+      .where('conversation.organization_id = :organizationId AND conversation.id = :id', {
+        organizationId,
+        id: conversationId,
+      })
+      .getOne();
     if (!conversation) throw conversationNotFound();
     return conversation;
   }
@@ -142,25 +149,28 @@ export class ConversationsService {
     organizationId: string,
     query: ListConversationIssuesQueryDto,
   ): Promise<Page<ConversationIssue>> {
-    const builder = this.dataSource
+    // The filters are on issues alone, and every issue has its conversation (a foreign key), so
+    // the count needs no join.
+    const filtered = this.dataSource
       .getRepository(ConversationIssue)
       .createQueryBuilder('issue')
-      .innerJoinAndSelect('issue.conversation', 'conversation')
       .where('issue.organization_id = :organizationId', { organizationId });
     if (query.cluster !== undefined) {
-      builder.andWhere('issue.cluster_id = :cluster', { cluster: query.cluster });
+      filtered.andWhere('issue.cluster_id = :cluster', { cluster: query.cluster });
     }
     if (query.conversation !== undefined) {
-      builder.andWhere('issue.conversation_id = :conversation', {
+      filtered.andWhere('issue.conversation_id = :conversation', {
         conversation: query.conversation,
       });
     }
-    return paginate(builder, query, {
+    const rows = filtered.clone().innerJoinAndSelect('issue.conversation', 'conversation');
+    return paginate(rows, query, {
       keys: [
         { sql: 'issue.created_at', of: (issue) => issue.createdAt },
         { sql: 'issue.id', of: (issue) => issue.id },
       ],
       direction: 'DESC',
+      count: () => countRows(filtered),
     });
   }
 

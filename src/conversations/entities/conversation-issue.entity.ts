@@ -59,7 +59,8 @@ export class ConversationIssue {
   @Column({ type: 'text' })
   summary!: string;
 
-  @Column({ type: 'jsonb' })
+  /** The analysis's own data (read there with SQL); never part of an answer, so not selected. */
+  @Column({ type: 'jsonb', select: false })
   terms!: TermCounts;
 
   /** When the conversation happened: what the weekly pulse counts by. */

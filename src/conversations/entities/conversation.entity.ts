@@ -59,7 +59,8 @@ export class Conversation {
   @Column({ type: 'varchar', length: 512, nullable: true })
   subject!: string | null;
 
-  @Column({ type: 'jsonb' })
+  /** Not read unless asked for (`addSelect`): only a single conversation's answer shows them. */
+  @Column({ type: 'jsonb', select: false })
   parts!: ConversationPart[];
 
   @Column({ type: 'text', nullable: true })

@@ -22,6 +22,19 @@ export interface KeysetOrder<T extends ObjectLiteral, R = T> {
    * items carry computed columns (a count subquery) read `getRawAndEntities()` here.
    */
   fetch?: (query: SelectQueryBuilder<T>) => Promise<R[]>;
+  /**
+   * Counts the whole list (`count`); `query.getCount()` when absent, a COUNT(DISTINCT id) over
+   * the query with its joins. Lists whose joins cannot change the count pass a cheaper one.
+   */
+  count?: () => Promise<number>;
+}
+
+/** `SELECT count(*)` over the rows of `query` (its FROM, joins and WHERE; no DISTINCT). */
+export async function countRows<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+): Promise<number> {
+  const row = await query.clone().select('count(*)', 'count').getRawOne<{ count: string }>();
+  return Number(row?.count ?? 0);
 }
 
 export interface PageRequest {
@@ -42,7 +55,7 @@ export async function paginate<T extends ObjectLiteral, R = T>(
 ): Promise<Page<R>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const fingerprint = fingerprintOf(order);
-  const count = query.clone().getCount();
+  const count = order.count ? order.count() : query.clone().getCount();
 
   const rowsQuery = query.clone();
   if (request.page) {
