@@ -33,6 +33,11 @@ export interface TestApp {
  * Call once per test file (beforeAll) and close it in afterAll. `modules` adds test-only
  * modules (a route that fails on purpose, a job queue).
  */
+/** pg-boss's poll of stopping workers (1 s), and a margin. */
+const PG_BOSS_STOP_CHECK_MS = 1100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export async function createTestApp(
   settings: Record<string, string> = {},
   options: { modules?: DynamicModule['imports'] } = {},
@@ -76,6 +81,10 @@ export async function createTestApp(
     factories: new Factories(admin, (token) => new Client(server, token), dataSource),
     close: async () => {
       await bindery.close();
+      // pg-boss stops a worker that is fetching when stopped once its fetch ends, checking every
+      // second with a timer that loads a module. One more check inside the test file, not after
+      // Jest has torn it down (which fails the file although its tests passed).
+      await sleep(PG_BOSS_STOP_CHECK_MS);
       await database.drop();
     },
   };
