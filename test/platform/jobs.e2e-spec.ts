@@ -11,6 +11,10 @@ class EchoWorker implements OnModuleInit {
   onModuleInit(): void {
     this.jobs.define<{ word: string }>('test-echo', async ({ word }) => {
       if (word === 'fail') throw new Error('refused on purpose');
+      if (word === 'slow') {
+        this.seen.push('slow started');
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
       this.seen.push(word);
     });
   }
@@ -51,5 +55,16 @@ describe('background jobs (pg-boss)', () => {
     await expect(t.bindery.app.get(JobsService).send('no-such-queue', {})).rejects.toThrow(
       /Unknown queue/,
     );
+  });
+});
+
+describe('background jobs at shutdown', () => {
+  it('lets a job at work end before the application closes', async () => {
+    const t = await createTestApp({}, { modules: [EchoModule] });
+    const seen = t.bindery.app.get(EchoWorker).seen;
+    await t.bindery.app.get(JobsService).send('test-echo', { word: 'slow' });
+    await waitFor(() => Promise.resolve(seen.includes('slow started')));
+    await t.close();
+    expect(seen).toEqual(['slow started', 'slow']);
   });
 });

@@ -10,6 +10,9 @@ import { AppConfig } from '../config/app-config';
 
 export const JOBS_DATABASE_URL = Symbol('JOBS_DATABASE_URL');
 
+/** How long shutdown waits for the jobs at work to end. */
+const SHUTDOWN_WAIT_MS = 10_000;
+
 export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Promise<void>;
 
 interface QueueDefinition {
@@ -30,6 +33,8 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly schedules = new Map<string, string>();
   private readonly boss: PgBoss;
   private started = false;
+  /** Handlers running now, so that shutdown can let them end. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     @Inject(JOBS_DATABASE_URL) url: string,
@@ -95,17 +100,35 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /**
+   * Stops fetching, waits for the handlers at work (pg-boss waits only for those it knows of:
+   * a job fetched while stopping still runs), up to SHUTDOWN_WAIT_MS in all.
+   */
   async onApplicationShutdown(): Promise<void> {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    if (!this.started) return;
+    const deadline = Date.now() + SHUTDOWN_WAIT_MS;
+    await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_WAIT_MS });
+    while (this.running.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(this.running),
+        new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now()))),
+      ]);
+      clearTimeout(timer);
+    }
   }
 
   private async run(name: string, handler: JobHandler<never>, jobs: PgBoss.Job<unknown>[]) {
     for (const job of jobs) {
+      const work = handler(job.data as never, { id: job.id, name });
+      this.running.add(work);
       try {
-        await handler(job.data as never, { id: job.id, name });
+        await work;
       } catch (error) {
         this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
         throw error;
+      } finally {
+        this.running.delete(work);
       }
     }
   }
