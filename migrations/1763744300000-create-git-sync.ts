@@ -21,6 +21,7 @@ export class CreateGitSync1763744300000 implements MigrationInterface {
         "operation_status" varchar(16) NOT NULL,
         "operation_error" text,
         "operation_commit" varchar(64),
+        "operation_warnings" jsonb,
         "operation_requested_at" TIMESTAMP WITH TIME ZONE NOT NULL,
         "operation_completed_at" TIMESTAMP WITH TIME ZONE,
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL,

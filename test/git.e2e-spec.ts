@@ -56,6 +56,7 @@ interface GitInfo {
     ref: string;
     error?: string;
     commit?: string;
+    warnings?: string[];
     requestedAt: string;
     completedAt?: string;
   };
@@ -499,6 +500,33 @@ describeWithGit('Git import and export', () => {
       .get(`/v1/spaces/${spaceId}/content/page/${revision.pages[0].id}?format=markdown`)
       .expect(200);
     expect(welcome.body.markdown.trim()).toBe('Hello from the repository.');
+  });
+
+  it('imports what it can and names the files over the file limit in warnings', async () => {
+    const repo = `large-${++counter}`;
+    const url = server.createRepository(repo);
+    server.pushFiles(repo, 'refs/heads/main', {
+      'README.md':
+        '# Welcome\n\n![Small](.gitbook/assets/small.png) [Video](.gitbook/assets/big.bin)\n',
+      '.gitbook/assets/small.png': png(),
+      '.gitbook/assets/big.bin': Buffer.alloc(1024 * 1024 + 1, 7),
+    });
+    const spaceId = await emptySpace();
+    const info = await importInto(spaceId, { url, ref: 'main' });
+    expect(info.lastOperation).toMatchObject({
+      status: 'complete',
+      warnings: [
+        'Skipped .gitbook/assets/big.bin: 1048577 bytes, over the 1048576-byte (1 MB) file limit.',
+      ],
+    });
+    const revision = await content(spaceId);
+    expect((revision.files as { name: string }[]).map((file) => file.name)).toEqual(['small.png']);
+
+    // The next operation starts without the last one's warnings.
+    server.pushFiles(repo, 'refs/heads/main', { 'README.md': '# Welcome\n\nHello.\n' });
+    const again = await importInto(spaceId, { url, ref: 'main' });
+    expect(again.lastOperation.status).toBe('complete');
+    expect(again.lastOperation.warnings).toBeUndefined();
   });
 
   it('uses credentials in the URL without storing or showing them', async () => {

@@ -22,6 +22,7 @@ export class GitPresenter {
         ref: sync.ref,
         ...(sync.operationError !== null ? { error: sync.operationError } : {}),
         ...(sync.operationCommit !== null ? { commit: sync.operationCommit } : {}),
+        ...(sync.operationWarnings !== null ? { warnings: sync.operationWarnings } : {}),
         requestedAt: sync.operationRequestedAt.toISOString(),
         ...(sync.operationCompletedAt !== null
           ? { completedAt: sync.operationCompletedAt.toISOString() }

@@ -97,6 +97,7 @@ export class GitService {
           operationKind: kind,
           operationStatus: 'pending',
           operationError: null,
+          operationWarnings: null,
           operationCommit: null,
           operationRequestedAt: now,
           operationCompletedAt: null,

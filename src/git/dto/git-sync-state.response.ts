@@ -8,6 +8,11 @@ export class GitOperationResponse {
   @ApiProperty({ description: 'The ref of the repository.' }) ref!: string;
   @ApiPropertyOptional({ description: 'Why it failed (status `failed`).' }) error?: string;
   @ApiPropertyOptional({ description: 'The commit imported or exported.' }) commit?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'What a successful operation left out, e.g. files over the 1 MB file limit.',
+  })
+  warnings?: string[];
   @ApiProperty({ format: 'date-time' }) requestedAt!: string;
   @ApiPropertyOptional({ format: 'date-time' }) completedAt?: string;
 }

@@ -78,6 +78,10 @@ export class GitSync {
   @Column({ type: 'varchar', length: 64, nullable: true })
   operationCommit!: string | null;
 
+  /** What the operation left out though it succeeded (files over the size limit), or null. */
+  @Column({ type: 'jsonb', nullable: true })
+  operationWarnings!: string[] | null;
+
   @Column({ type: 'timestamptz' })
   operationRequestedAt!: Date;
 

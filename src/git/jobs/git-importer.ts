@@ -24,6 +24,8 @@ export interface GitOutcome {
   /** False when the operation turned out stale and nothing was written. */
   applied: boolean;
   commit?: string;
+  /** What was left out though the operation succeeded. */
+  warnings?: string[];
 }
 
 interface PreparedFile {
@@ -70,14 +72,17 @@ export class GitImporter {
       posix.join(job.directory, layout.root, path).replace(/^\.\//, '');
     const blobOf = (path: string) => tree.get(posix.join(layout.root, path))?.oid ?? '';
 
-    const files: PreparedFile[] = layout.files
-      .filter((file) => file.data.length <= MAX_FILE_BYTES)
-      .map((file) => ({
-        id: file.id,
-        name: file.name,
-        data: file.data,
-        git: { oid: blobOf(file.path), path: repoPath(file.path) },
-      }));
+    const [kept, tooLarge] = partition(layout.files, (file) => file.data.length <= MAX_FILE_BYTES);
+    const warnings = tooLarge.map(
+      (file) =>
+        `Skipped ${repoPath(file.path)}: ${file.data.length} bytes, over the ${MAX_FILE_BYTES}-byte (1 MB) file limit.`,
+    );
+    const files: PreparedFile[] = kept.map((file) => ({
+      id: file.id,
+      name: file.name,
+      data: file.data,
+      git: { oid: blobOf(file.path), path: repoPath(file.path) },
+    }));
     const pagePaths = new Map<string, string>();
     const visit = (pages: ReadLayoutPage[]) => {
       for (const page of pages) {
@@ -86,7 +91,7 @@ export class GitImporter {
       }
     };
     visit(layout.pages);
-    const filePaths = new Map(layout.files.map((file) => [file.path, file.id]));
+    const filePaths = new Map(kept.map((file) => [file.path, file.id]));
     const pageChanges: ContentChange[] = [];
     const addPages = async (pages: ReadLayoutPage[], into: string | null) => {
       for (const page of pages) {
@@ -152,7 +157,7 @@ export class GitImporter {
       await manager.update(Revision, { id: revision.id }, { git });
       return true;
     });
-    return { applied, commit: commit.oid };
+    return { applied, commit: commit.oid, warnings };
   }
 
   /** Stores a file's bytes and its `file` object, with the blob it came from in `git`. */
@@ -212,4 +217,12 @@ async function clearAll(store: ObjectStore, tree: string): Promise<ContentChange
     changes.push({ operation: 'delete_file', file: file.id });
   }
   return changes;
+}
+
+/** The items that pass `test`, then the others. */
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const passed: T[] = [];
+  const failed: T[] = [];
+  for (const item of items) (test(item) ? passed : failed).push(item);
+  return [passed, failed];
 }

@@ -76,6 +76,7 @@ export class GitOperations implements OnModuleInit {
             : await this.exporter.run(context);
         await this.record(job, outcome.applied ? 'complete' : 'ignored', {
           commit: outcome.commit,
+          warnings: outcome.warnings,
         });
       } finally {
         await workspace.close();
@@ -127,7 +128,7 @@ export class GitOperations implements OnModuleInit {
   private record(
     job: GitJob,
     status: GitOperationStatus,
-    details: { error?: string; commit?: string },
+    details: { error?: string; commit?: string; warnings?: string[] },
   ): Promise<void> {
     return this.dataSource.transaction((manager) => this.recordWith(manager, job, status, details));
   }
@@ -141,7 +142,7 @@ export class GitOperations implements OnModuleInit {
     manager: EntityManager,
     job: GitJob,
     status: GitOperationStatus,
-    details: { error?: string; commit?: string },
+    details: { error?: string; commit?: string; warnings?: string[] },
   ): Promise<void> {
     const now = this.clock.now();
     const done = status !== 'pending' && status !== 'running';
@@ -158,6 +159,7 @@ export class GitOperations implements OnModuleInit {
       {
         operationStatus: status,
         operationError: details.error ?? null,
+        operationWarnings: details.warnings?.length ? details.warnings : null,
         ...(details.commit !== undefined ? { operationCommit: details.commit } : {}),
         operationCompletedAt: done ? now : null,
         updatedAt: now,
