@@ -34,6 +34,7 @@ const {
   runMain,
   checkInterrupted,
   createPostgresDatabase,
+  startEmbeddedDatabase,
   startChild,
   waitForHealth,
   cpuSeconds,
@@ -73,7 +74,11 @@ async function main() {
   // 1. Database.
   const database = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
-    : await startEmbedded();
+    : await startEmbeddedDatabase(
+        'embedded PGlite (in memory, served from this bench process): every query is ' +
+          'serialized through one WASM engine that shares the process with the generator and ' +
+          'autocannon; set DATABASE_URL for a real PostgreSQL run',
+      );
   log(`Database: ${database.description}`);
 
   // 2. Bindery, with its jobs (the analysis) in process.
@@ -327,30 +332,6 @@ async function main() {
   const resultsFile = path.join(RESULTS_DIR, `${stamp}-conversations.json`);
   fs.writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   log(`\nResults: ${resultsFile}`);
-}
-
-/**
- * Embedded PGlite in this process, served by Bindery's own EmbeddedDatabase (from dist), not
- * lib.js's startEmbeddedDatabase: that one uses pglite-socket's server, which hands the single
- * backend session over between the messages of an extended-protocol batch
- * (electric-sql/pglite#1046), and the analysis writing while batches are ingested interleaves
- * two connections' batches there (ingestion then fails with 22P02, 400 "A value has an invalid
- * format"). EmbeddedDatabase gives the session to one connection per batch or transaction.
- */
-async function startEmbedded() {
-  const { EmbeddedDatabase } = require(
-    path.join(DIST, 'platform', 'database', 'embedded-database'),
-  );
-  const embedded = await EmbeddedDatabase.start();
-  cleanups.push(() => embedded.stop());
-  return {
-    kind: 'embedded',
-    url: embedded.url,
-    description:
-      'embedded PGlite (in memory, served from this bench process by EmbeddedDatabase): every ' +
-      'query is serialized through one WASM engine that shares the process with the generator ' +
-      'and autocannon; set DATABASE_URL for a real PostgreSQL run',
-  };
 }
 
 // ---------------------------------------------------------------- analysis quality

@@ -110,19 +110,20 @@ async function createPostgresDatabase(serverUrl) {
   };
 }
 
+/**
+ * Embedded PGlite (in memory) in this process, served by Bindery's own EmbeddedDatabase from
+ * dist/ (run `npm run build` first). Not pglite-socket's server: it hands PGlite's single
+ * session over between the messages of an extended-protocol batch (electric-sql/pglite#1046),
+ * so two connections writing at once can mix their batches; EmbeddedDatabase gives the session
+ * to one connection per batch or transaction.
+ */
 async function startEmbeddedDatabase(description) {
-  const { PGlite } = require('@electric-sql/pglite');
-  const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
-  const db = await PGlite.create();
-  cleanups.push(() => db.close());
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 40 });
-  await server.start();
-  cleanups.push(() => server.stop());
-  return {
-    kind: 'embedded',
-    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    description,
-  };
+  const { EmbeddedDatabase } = require(
+    path.join(ROOT, 'dist', 'src', 'platform', 'database', 'embedded-database'),
+  );
+  const embedded = await EmbeddedDatabase.start();
+  cleanups.push(() => embedded.stop());
+  return { kind: 'embedded', url: embedded.url, description };
 }
 
 // ---------------------------------------------------------------- child processes
