@@ -82,6 +82,8 @@ async function main() {
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
     ADMIN_TOKEN: adminToken,
+    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
+    SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DATA_DIR: dataDir,

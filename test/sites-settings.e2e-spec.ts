@@ -1,3 +1,4 @@
+import { SiteShareLinksService } from '../src/sites/share-links/share-links.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
@@ -122,6 +123,50 @@ describe('site settings', () => {
       await stranger.client.get(published).expect(200);
       await org.owner.client.delete(`${linksPath(org, siteId)}/${link.id}`).expect(204);
       await stranger.client.get(published).expect(404);
+    });
+
+    it('keeps keys out of the database in clear: a hash finds the link, a sealed copy shows it', async () => {
+      const org = await t.factories.organization();
+      const siteId = await createSite(org);
+      await org.owner.client.patch(sitePath(org, siteId), { visibility: 'share-link' }).expect(200);
+      await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
+      const link = (
+        await org.owner.client.post(linksPath(org, siteId), { name: 'Sealed' }).expect(201)
+      ).body as ShareLinkBody;
+      const key = new URL(link.urls.published as string).searchParams.get('shareKey') as string;
+      const [row] = await t.dataSource.query(
+        'SELECT row_to_json(l)::text AS row FROM site_share_links l WHERE id = $1',
+        [link.id],
+      );
+      expect(row.row).not.toContain(key);
+      const listed = await org.owner.client.get(linksPath(org, siteId)).expect(200);
+      expect(listed.body.items[0].urls.published).toBe(link.urls.published);
+      const stranger = await t.factories.user();
+      await stranger.client.get(`${sitePath(org, siteId)}/published?shareKey=${key}`).expect(200);
+
+      // A link made before keys were sealed keeps working, and the next start seals its key.
+      const legacyKey = 'legacy-share-key-0123456789abcdef0123456789';
+      await t.dataSource.query(
+        `INSERT INTO site_share_links (id, site_id, key, key_hash, key_sealed, name, active, created_at)
+         VALUES ('legacyLink0000000000', $1, $2::text, encode(sha256(convert_to($2::text, 'UTF8')), 'hex'),
+                 NULL, 'Old', true, now())`,
+        [siteId, legacyKey],
+      );
+      await stranger.client
+        .get(`${sitePath(org, siteId)}/published?shareKey=${legacyKey}`)
+        .expect(200);
+      await t.bindery.app.get(SiteShareLinksService).onApplicationBootstrap();
+      const [sealed] = await t.dataSource.query(
+        `SELECT key, key_sealed FROM site_share_links WHERE id = 'legacyLink0000000000'`,
+      );
+      expect(sealed.key).toBeNull();
+      expect(sealed.key_sealed).not.toContain(legacyKey);
+      const all = await org.owner.client.get(linksPath(org, siteId)).expect(200);
+      const old = (all.body.items as ShareLinkBody[]).find((l) => l.id === 'legacyLink0000000000');
+      expect(old?.urls.published).toContain(`shareKey=${legacyKey}`);
+      await stranger.client
+        .get(`${sitePath(org, siteId)}/published?shareKey=${legacyKey}`)
+        .expect(200);
     });
 
     it.each([

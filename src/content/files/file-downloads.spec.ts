@@ -1,6 +1,6 @@
 import { Clock } from '../../platform/clock/clock';
 import type { DomainError } from '../../platform/errors/domain-error';
-import type { InstanceSecret } from '../../platform/settings/instance-secret';
+import { SecretKeyring, type InstanceSecret } from '../../platform/settings/instance-secret';
 import type { UrlBuilder } from '../../platform/urls/url-builder';
 import { DOWNLOAD_URL_TTL_SECONDS, FileDownloads, type DownloadQuery } from './file-downloads';
 
@@ -15,7 +15,7 @@ const BLOB = 'ab'.repeat(32);
 const urls = {
   api: (...segments: string[]) => `https://api.test/v1/${segments.join('/')}`,
 } as UrlBuilder;
-const secretOf = (value: string) => ({ value }) as InstanceSecret;
+const secretOf = (value: string) => new SecretKeyring(value) as unknown as InstanceSecret;
 
 function parse(url: string): { path: string; query: DownloadQuery } {
   const parsed = new URL(url);
@@ -84,6 +84,20 @@ describe('FileDownloads', () => {
     expect(() => downloads.verify(`sha256/${'cd'.repeat(32)}`, query)).toThrow(/not valid/);
     const elsewhere = new FileDownloads(secretOf('other'), clock, urls);
     expect(() => elsewhere.verify(`sha256/${BLOB}`, query)).toThrow(/not valid/);
+  });
+
+  it('accepts, during a rotation, a URL signed with a previous secret (SECRET_KEY_PREVIOUS)', () => {
+    const { query } = parse(downloads.url(file));
+    const rotated = new FileDownloads(
+      new SecretKeyring('n3w', ['s3cret']) as unknown as InstanceSecret,
+      clock,
+      urls,
+    );
+    expect(rotated.verify(`sha256/${BLOB}`, query).blobKey).toBe(`sha256/${BLOB}`);
+    // What the rotated instance signs, only the new secret verifies.
+    const fresh = parse(rotated.url(file)).query;
+    expect(fresh.signature).not.toBe(query.signature);
+    expect(() => downloads.verify(`sha256/${BLOB}`, fresh)).toThrow(/not valid/);
   });
 
   it('keeps fields apart: moving text between name and type breaks the signature', () => {

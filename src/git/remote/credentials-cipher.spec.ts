@@ -1,7 +1,9 @@
-import type { InstanceSecret } from '../../platform/settings/instance-secret';
+import { SecretKeyring, type InstanceSecret } from '../../platform/settings/instance-secret';
+import { SealedText } from '../../platform/settings/sealed-text';
 import { CredentialsCipher } from './credentials-cipher';
 
-const secret = (value: string) => ({ value }) as InstanceSecret;
+const secret = (value: string, previous: string[] = []) =>
+  new SealedText(new SecretKeyring(value, previous) as unknown as InstanceSecret);
 
 describe('CredentialsCipher', () => {
   const credentials = { username: 'bot', password: 'very-secret-token' };
@@ -22,5 +24,14 @@ describe('CredentialsCipher', () => {
     const parts = sealed.split('.');
     parts[3] = Buffer.from('tampered').toString('base64url');
     expect(() => new CredentialsCipher(secret('a'.repeat(40))).decrypt(parts.join('.'))).toThrow();
+  });
+
+  it('reads credentials sealed with a previous secret during a rotation, and seals with the new one', () => {
+    const sealed = new CredentialsCipher(secret('a'.repeat(40))).encrypt(credentials);
+    const rotated = new CredentialsCipher(secret('b'.repeat(40), ['a'.repeat(40)]));
+    expect(rotated.decrypt(sealed)).toEqual(credentials);
+    const resealed = rotated.encrypt(credentials);
+    expect(() => new CredentialsCipher(secret('a'.repeat(40))).decrypt(resealed)).toThrow();
+    expect(new CredentialsCipher(secret('b'.repeat(40))).decrypt(resealed)).toEqual(credentials);
   });
 });

@@ -3,6 +3,8 @@ import type { Role } from '../../platform/policy/roles';
 
 export const VISITOR_CLAIMS_ISSUER = 'bindery';
 export const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
+/** The instance secret's purpose whose key signs visitor claims. */
+export const VISITOR_CLAIMS_PURPOSE = 'docs-visitor-claims';
 
 export interface VisitorClaims {
   userId: string;
@@ -12,10 +14,15 @@ export interface VisitorClaims {
 }
 
 /**
- * The member's claims for visitor-authenticated sites: a JWT, HS256 with the instance secret,
+ * The member's claims for visitor-authenticated sites: a JWT, HS256 with the instance secret's
+ * key for visitor claims,
  * issued at `now` (the injected Clock, not the wall clock) and valid for one hour.
  */
-export function signVisitorClaims(claims: VisitorClaims, secret: string, now: Date): string {
+export function signVisitorClaims(
+  claims: VisitorClaims,
+  secret: string | Buffer,
+  now: Date,
+): string {
   return sign(
     {
       organization: claims.organizationId,

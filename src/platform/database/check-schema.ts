@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../setup';
 import { loadConfig } from '../config/app-config';
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
     DATA_DIR: 'memory',
     SEED_DEMO: false,
     LOG_LEVEL: 'warn',
+    // The check signs and encrypts nothing; on PostgreSQL the start needs a secret all the same.
+    SECRET_KEY: randomBytes(32).toString('hex'),
   });
   const bindery = await createApp(config);
   try {

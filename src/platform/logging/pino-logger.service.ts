@@ -1,6 +1,10 @@
-import { Injectable, LoggerService } from '@nestjs/common';
+import { Inject, Injectable, LoggerService, Optional } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { REDACTED, SECRET_HEADER_PATHS } from './redact';
+
+/** Where log lines go instead of stdout, when a module provides it (tests). */
+export const LOG_DESTINATION = Symbol('bindery:log-destination');
 
 /**
  * Nest's logger on pino: application logs and request logs share one JSON stream. Nest calls
@@ -10,8 +14,15 @@ import { AppConfig } from '../config/app-config';
 export class PinoLoggerService implements LoggerService {
   readonly pino: Logger;
 
-  constructor(config: AppConfig) {
-    this.pino = pino({ level: config.LOG_LEVEL });
+  /** `destination`: where lines go (stdout unless given; tests capture them). */
+  constructor(
+    config: AppConfig,
+    @Optional() @Inject(LOG_DESTINATION) destination?: pino.DestinationStream,
+  ) {
+    this.pino = pino(
+      { level: config.LOG_LEVEL, redact: { paths: SECRET_HEADER_PATHS, censor: REDACTED } },
+      destination,
+    );
   }
 
   log(message: unknown, ...params: unknown[]) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { redactUrl } from './redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -24,10 +25,11 @@ function withRoute(request: IncomingMessage, _response: ServerResponse, value: o
 }
 
 const summary = (request: IncomingMessage, response: ServerResponse) =>
-  `${request.method} ${routeOf(request) ?? request.url} ${response.statusCode}`;
+  `${request.method} ${routeOf(request) ?? redactUrl(request.url ?? '')} ${response.statusCode}`;
 
 /**
  * One JSON line per request with method, route, status, duration and request id (pino-http,
+ * secret query values redacted,
  * used directly: nestjs-pino's request-scoped logger rides on AsyncLocalStorage, whose promise
  * hooks cost about 0.35 ms of CPU per request on Node 20).
  */
@@ -38,7 +40,10 @@ export function requestLogging(logger: Logger) {
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      req: (req: { method: string; url: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customSuccessObject: withRoute,

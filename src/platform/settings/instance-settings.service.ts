@@ -13,6 +13,10 @@ export class InstanceSettings {
     return (await this.settings.findOneBy({ key }))?.value;
   }
 
+  async remove(key: string): Promise<void> {
+    await this.settings.delete({ key });
+  }
+
   /**
    * The stored value, or `create()`'s stored on first use. Concurrent first starts agree on
    * one value: the insert does nothing when another process got there first.

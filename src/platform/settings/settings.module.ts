@@ -3,11 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { InstanceSetting } from './instance-setting.entity';
 import { InstanceSecret } from './instance-secret';
 import { InstanceSettings } from './instance-settings.service';
+import { SealedText } from './sealed-text';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([InstanceSetting])],
-  providers: [InstanceSettings, InstanceSecret],
-  exports: [InstanceSettings, InstanceSecret],
+  providers: [InstanceSettings, InstanceSecret, SealedText],
+  exports: [InstanceSettings, InstanceSecret, SealedText],
 })
 export class SettingsModule {}

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock/clock';
-import type { InstanceSecret } from '../settings/instance-secret';
+import type { SecretKeyring } from '../settings/instance-secret';
 
 /** What a signed URL carries for its signature to be checked, as received (parts may be missing). */
 export interface SignedUrlQuery {
@@ -17,14 +17,14 @@ export type SignedPart = string | number;
 
 /**
  * Signed, expiring URLs that carry their own authorization (file downloads, PDF exports): an
- * HMAC-SHA256, keyed by the instance secret, over a JSON array of `purpose` and the parts the
- * URL grants, expiry included. The purpose keeps a signature for one kind of URL from being
+ * HMAC-SHA256 over a JSON array of the parts the URL grants, expiry included, keyed by the
+ * instance secret's key for `purpose`, which keeps a signature for one kind of URL from being
  * accepted by another. Each user says where the expiry sits among its parts, and maps a
  * refusal to its own error.
  */
 export class UrlSigner {
   constructor(
-    private readonly secret: InstanceSecret,
+    private readonly secret: Pick<SecretKeyring, 'signingKey' | 'verificationKeys'>,
     private readonly clock: Clock,
     private readonly purpose: string,
     readonly ttlSeconds: number,
@@ -36,9 +36,7 @@ export class UrlSigner {
   }
 
   sign(parts: readonly SignedPart[]): string {
-    return createHmac('sha256', this.secret.value)
-      .update(JSON.stringify([this.purpose, ...parts]))
-      .digest('base64url');
+    return signWith(this.secret.signingKey(this.purpose), parts);
   }
 
   /**
@@ -55,11 +53,14 @@ export class UrlSigner {
     }
     const expiresAt = Number(expires);
     if (typeof signature !== 'string') return { valid: false, reason: 'invalid' };
-    const expected = Buffer.from(this.sign(partsOf(expiresAt)));
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return { valid: false, reason: 'invalid' };
-    }
+    const parts = partsOf(expiresAt);
+    // Signed with the current secret, or with one of SECRET_KEY_PREVIOUS during a rotation.
+    const matches = this.secret.verificationKeys(this.purpose).some((key) => {
+      const expected = Buffer.from(signWith(key, parts));
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    if (!matches) return { valid: false, reason: 'invalid' };
     const remainingSeconds = expiresAt - this.nowSeconds();
     if (remainingSeconds <= 0) return { valid: false, reason: 'expired' };
     return {
@@ -72,4 +73,8 @@ export class UrlSigner {
   private nowSeconds(): number {
     return Math.floor(this.clock.now().getTime() / 1000);
   }
+}
+
+function signWith(key: Buffer, parts: readonly SignedPart[]): string {
+  return createHmac('sha256', key).update(JSON.stringify(parts)).digest('base64url');
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsString } from 'class-validator';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { MaxChars } from '../../platform/validation/chars';
 
 /** `createSiteShareLink` body. */

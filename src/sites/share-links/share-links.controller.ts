@@ -26,7 +26,6 @@ import type { ResolvedAccess } from '../../platform/policy/access';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Site } from '../entities/site.entity';
-import { SiteShareLink } from '../entities/site-share-link.entity';
 import { SITE_WRITE } from '../site-access';
 import { SitesPresenter } from '../sites.presenter';
 import {
@@ -34,7 +33,7 @@ import {
   ShareLinkResponse,
   UpdateSiteShareLinkDto,
 } from './share-link.dto';
-import { SiteShareLinksService } from './share-links.service';
+import { ShareLinkWithKey, SiteShareLinksService } from './share-links.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
@@ -80,8 +79,10 @@ export class SiteShareLinksController {
     @Body() body: CreateSiteShareLinkDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ShareLinkResponse> {
-    const { site, link } = await this.links.create(organization.id, siteId, body);
-    response.location(`${this.sites.location(site)}/share-links/${encodeURIComponent(link.id)}`);
+    const { site, ...link } = await this.links.create(organization.id, siteId, body);
+    response.location(
+      `${this.sites.location(site)}/share-links/${encodeURIComponent(link.link.id)}`,
+    );
     return this.present(organization, site, link);
   }
 
@@ -100,7 +101,7 @@ export class SiteShareLinksController {
     @Param('shareLinkId') shareLinkId: string,
     @Body() body: UpdateSiteShareLinkDto,
   ): Promise<ShareLinkResponse> {
-    const { site, link } = await this.links.update(organization.id, siteId, shareLinkId, body);
+    const { site, ...link } = await this.links.update(organization.id, siteId, shareLinkId, body);
     return this.present(organization, site, link);
   }
 
@@ -124,7 +125,7 @@ export class SiteShareLinksController {
   private present(
     organization: ResolvedAccess<Organization>,
     site: Site,
-    link: SiteShareLink,
+    { link, key }: ShareLinkWithKey,
   ): ShareLinkResponse {
     const published = this.sites.publishedUrl(site, organization.entity as Organization);
     return {
@@ -133,7 +134,7 @@ export class SiteShareLinksController {
       createdAt: link.createdAt.toISOString(),
       name: link.name,
       active: link.active,
-      urls: { published: `${published}?shareKey=${encodeURIComponent(link.key)}` },
+      urls: { published: `${published}?shareKey=${encodeURIComponent(key)}` },
     };
   }
 }

@@ -1,35 +1,64 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
-import { newId, newSecret } from '../../platform/ids/ids';
+import { newId, newSecret, sha256Hex } from '../../platform/ids/ids';
 import { paginate, PageRequest } from '../../platform/pagination/keyset';
-import { Page } from '../../platform/pagination/page';
+import { mapPage, Page } from '../../platform/pagination/page';
+import { SealedText } from '../../platform/settings/sealed-text';
 import { Site } from '../entities/site.entity';
 import { SiteShareLink } from '../entities/site-share-link.entity';
 import { SitesService } from '../sites.service';
 import { CreateSiteShareLinkDto, UpdateSiteShareLinkDto } from './share-link.dto';
 
 const shareLinkNotFound = () => notFound('Share link');
+const SEAL_PURPOSE = 'share-link-keys';
+const hashOf = (key: string) => sha256Hex(key);
+
+/** A share link with its key, unsealed: what the owners of the site see. */
+export interface ShareLinkWithKey {
+  link: SiteShareLink;
+  key: string;
+}
 
 /**
  * Share links of a site: secret keys that open a `share-link` site to whoever has one, while
- * the link is active.
+ * the link is active. A key is found by its hash and shown again from its sealed copy; the
+ * database never holds it in clear.
  */
 @Injectable()
-export class SiteShareLinksService {
+export class SiteShareLinksService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('SiteShareLinks');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
     private readonly clock: Clock,
+    private readonly sealed: SealedText,
   ) {}
+
+  /** Seals the keys of links made before keys were sealed, and empties their clear column. */
+  async onApplicationBootstrap(): Promise<void> {
+    const legacy = await this.dataSource.manager.find(SiteShareLink, {
+      where: { clearKey: Not(IsNull()) },
+      select: { id: true, clearKey: true },
+    });
+    for (const link of legacy) {
+      await this.dataSource.manager.update(
+        SiteShareLink,
+        { id: link.id },
+        { keySealed: this.sealed.seal(SEAL_PURPOSE, link.clearKey as string), clearKey: null },
+      );
+    }
+    if (legacy.length > 0) this.logger.log(`Sealed the keys of ${legacy.length} share links.`);
+  }
 
   async list(
     organizationId: string,
     siteId: string,
     request: PageRequest,
-  ): Promise<{ site: Site; page: Page<SiteShareLink> }> {
+  ): Promise<{ site: Site; page: Page<ShareLinkWithKey> }> {
     const site = await this.sites.findForOrganization(
       this.dataSource.manager,
       organizationId,
@@ -46,29 +75,32 @@ export class SiteShareLinksService {
       ],
       direction: 'ASC',
     });
-    return { site, page };
+    return { site, page: mapPage(page, (link) => this.withKey(link)) };
   }
 
   async create(
     organizationId: string,
     siteId: string,
     input: CreateSiteShareLinkDto,
-  ): Promise<{ site: Site; link: SiteShareLink }> {
+  ): Promise<{ site: Site } & ShareLinkWithKey> {
     const site = await this.sites.findForOrganization(
       this.dataSource.manager,
       organizationId,
       siteId,
     );
+    const key = newSecret();
     const link = this.dataSource.manager.create(SiteShareLink, {
       id: newId(),
       siteId: site.id,
-      key: newSecret(),
+      keyHash: hashOf(key),
+      keySealed: this.sealed.seal(SEAL_PURPOSE, key),
+      clearKey: null,
       name: input.name,
       active: true,
       createdAt: this.clock.now(),
     });
     await this.dataSource.manager.insert(SiteShareLink, link);
-    return { site, link };
+    return { site, link, key };
   }
 
   update(
@@ -76,7 +108,7 @@ export class SiteShareLinksService {
     siteId: string,
     shareLinkId: string,
     input: UpdateSiteShareLinkDto,
-  ): Promise<{ site: Site; link: SiteShareLink }> {
+  ): Promise<{ site: Site } & ShareLinkWithKey> {
     if (input.active === undefined && input.name === undefined) {
       throw invalidInput('Give at least one of active, name.');
     }
@@ -86,7 +118,7 @@ export class SiteShareLinksService {
       if (input.active !== undefined) link.active = input.active;
       if (input.name !== undefined) link.name = input.name;
       await tx.update(SiteShareLink, { id: link.id }, { active: link.active, name: link.name });
-      return { site, link };
+      return { site, ...this.withKey(link) };
     });
   }
 
@@ -106,7 +138,12 @@ export class SiteShareLinksService {
     siteId: string,
     key: string,
   ): Promise<SiteShareLink | null> {
-    return manager.findOneBy(SiteShareLink, { siteId, key, active: true });
+    return manager.findOneBy(SiteShareLink, { siteId, keyHash: hashOf(key), active: true });
+  }
+
+  private withKey(link: SiteShareLink): ShareLinkWithKey {
+    const key = link.keySealed ? this.sealed.unseal(SEAL_PURPOSE, link.keySealed) : link.clearKey;
+    return { link, key: key ?? '' };
   }
 
   private async findLink(
