@@ -14,7 +14,7 @@ import { ListMembersQueryDto } from './dto/list-members.query';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { AdminSeat, removesLastAdmin } from './last-admin';
 import { containsPattern } from './like-pattern';
-import { signVisitorClaims } from './visitor-claims';
+import { signVisitorClaims, VISITOR_CLAIMS_PURPOSE } from './visitor-claims';
 
 /** A member with its user loaded and the counts its wire shape carries. */
 export interface MemberRecord {
@@ -126,8 +126,8 @@ export class MembersService {
   }
 
   /**
-   * Changes the member's role (null: guest). The organization's admin rows stay locked from
-   * the check to the commit, so two concurrent demotions cannot remove both last admins.
+   * Changes the member's role (null: guest). The organization stays locked from the check of
+   * its admins to the commit, so two concurrent demotions cannot remove both last admins.
    */
   update(organizationId: string, userId: string, input: UpdateMemberDto): Promise<MemberRecord> {
     return this.dataSource.transaction(async (tx) => {
@@ -180,7 +180,7 @@ export class MembersService {
         role: access.role,
         email: actor.user.email,
       },
-      this.secret.value,
+      this.secret.signingKey(VISITOR_CLAIMS_PURPOSE),
       now,
     );
   }
@@ -230,12 +230,19 @@ export class MembersService {
     return manager.findOneBy(Member, { organizationId, userId });
   }
 
-  /** Locks the organization's admin rows until the transaction ends (in a stable order). */
+  /**
+   * Takes the organization's membership lock (its row, FOR NO KEY UPDATE: inserts that only
+   * reference it go on) until the transaction ends, then reads its admins. Role changes and
+   * removals of one organization thus run one after the other, each seeing the admins the
+   * previous one left. Locking the admin rows themselves deadlocked: a transaction locks the
+   * admins it saw, then the member it changes, which a newer transaction may have seen as an
+   * admin and locked first.
+   */
   private async lockAdmins(tx: EntityManager, organizationId: string): Promise<AdminSeat[]> {
+    await tx.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
     const rows: { user_id: string; disabled: boolean }[] = await tx.query(
       `SELECT user_id, disabled FROM organization_members
-        WHERE organization_id = $1 AND role = 'admin'
-        ORDER BY user_id FOR UPDATE`,
+        WHERE organization_id = $1 AND role = 'admin'`,
       [organizationId],
     );
     return rows.map((row) => ({ userId: row.user_id, disabled: row.disabled }));

@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from './database';
 import { dataSourceOptions } from './data-source-options';
 import { enablePreparedStatements } from './prepared-query';
+import { RetryingDataSource } from './retrying-data-source';
 
 /** TypeORM on the database chosen at start (see `openDatabase`); entities come from each module. */
 @Module({})
@@ -30,7 +31,7 @@ export class DatabaseModule {
             retryDelay: 500,
           }),
           dataSourceFactory: async (options) => {
-            const dataSource = new DataSource(options as DataSourceOptions);
+            const dataSource = new RetryingDataSource(options as DataSourceOptions);
             if (preparedStatements && !database.embedded) enablePreparedStatements(dataSource);
             return dataSource.initialize();
           },
