@@ -47,7 +47,8 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *    and POST /v1/orgs/:organizationId/join are `any user` routes: whoever holds the link (or
  *    has an allowed email domain) may call them without being a member, so there is no member
  *    role to check; their rules are covered in test/invites.e2e-spec.ts.
- *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (instance administrator).
+ *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (a user of the domain,
+ *    or the instance administrator); its rules are covered in test/invites.e2e-spec.ts.
  *
  * One application and one organization for the whole file; cases run one after the other.
  * Writes are idempotent (same value again, empty update) or act on a resource made for that

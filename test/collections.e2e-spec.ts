@@ -459,15 +459,23 @@ describe('collections', () => {
       );
     });
 
-    it('answers 404 for an unknown target parent or collection, 409 when nothing changes', async () => {
+    it('answers 400 for an unknown target parent, 404 for an unknown collection, 409 when nothing changes', async () => {
       const org = await t.factories.organization();
       const a = await collection(org);
       const b = await collection(org);
       const move = (id: string, body: object) =>
         org.owner.client.post(`${collectionPath(id)}/move`, body);
+      // The seed: "400 invalid position space or collection"; another organization's
+      // collection is answered as an unknown one.
       const unknown = await move(a.id, { parent: 'nope' });
-      expectError(unknown, 404, 'Collection not found');
+      expectError(unknown, 400, 'parent: no collection nope in this organization.');
       expectConforms(unknown, 'moveCollection');
+      const foreign = await collection(await t.factories.organization());
+      expectError(
+        await move(a.id, { parent: foreign.id }),
+        400,
+        `parent: no collection ${foreign.id} in this organization.`,
+      );
       expectError(await move('nope', { parent: null }), 404, 'Collection not found');
       const same = await move(b.id, { parent: null });
       expectError(same, 409, 'would not change');

@@ -683,11 +683,29 @@ describe('invites and joining', () => {
       });
     });
 
-    it('answers 403 to users, even admins of an organization of the domain', async () => {
+    it('answers a user whose email address is at the domain, and 403 to other users', async () => {
       const domain = `acme-${unique()}.example`;
       const org = await t.factories.organization();
       await org.owner.client.patch(`/v1/orgs/${org.id}`, { emailDomains: [domain] }).expect(200);
-      await org.owner.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
+
+      // A newcomer of the domain, member of nothing: the organizations it could join.
+      const newcomer = await t.factories.user({ email: `ada@${domain.toUpperCase()}` });
+      const res = await newcomer.client.get(`/v1/email-domains/${domain}/orgs`).expect(200);
+      expectConforms(res, 'getOrganizationsForEmailDomain');
+      expect(res.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+      expect(res.body.organizations[0].permissions).toMatchObject({ view: true, admin: false });
+      await newcomer.client.post(`/v1/orgs/${org.id}/join`).expect(204);
+
+      // Anyone else, even an admin of an organization of the domain (another email domain).
+      const other = await org.owner.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
+      expect(other.body).toEqual({
+        error: {
+          code: 403,
+          message: 'Only users whose email address is at this domain may list its organizations.',
+        },
+      });
+      const sub = await t.factories.user({ email: `bob@eu.${domain}` });
+      await sub.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
       await t.anonymous.get(`/v1/email-domains/${domain}/orgs`).expect(401);
     });
   });

@@ -1,5 +1,6 @@
 import { verify } from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
+import { VISITOR_CLAIMS_PURPOSE } from '../src/orgs/members/visitor-claims';
 import { InstanceSecret } from '../src/platform/settings/instance-secret';
 import type { Role } from '../src/platform/policy/roles';
 import { createCollection, createSpace, insertGrant } from './helpers/content';
@@ -535,7 +536,7 @@ describe('organization members', () => {
   });
 
   describe('POST /v1/orgs/{organizationId}/ping (updateOrganizationMemberLastSeenAt)', () => {
-    const secret = () => t.bindery.app.get(InstanceSecret).value;
+    const secret = () => t.bindery.app.get(InstanceSecret).signingKey(VISITOR_CLAIMS_PURPOSE);
     const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
     it('records the last-seen time and returns signed visitor claims', async () => {

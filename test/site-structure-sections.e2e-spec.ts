@@ -252,7 +252,7 @@ describe('site sections, section groups and structure sort', () => {
   });
 
   describe('listSiteSections', () => {
-    it('lists every section, grouped or not, in the order added, by pages', async () => {
+    it('lists every section, grouped or not, in the order a reader meets them, by pages', async () => {
       const org = await t.factories.organization();
       const { siteId, a, b, c } = await siteWithSections(org);
       await addGroup(org, siteId, { title: 'Reference', sections: [c.id, b.id] });
@@ -261,14 +261,80 @@ describe('site sections, section groups and structure sort', () => {
         .expect(200);
       expectConforms(first, 'listSiteSections');
       const page = first.body as PageBody<SectionBody>;
-      expect(page.items.map((s) => s.id)).toEqual([a.id, b.id]);
+      // a at the root, then the group's sections in the group's order: c, b.
+      expect(page.items.map((s) => s.id)).toEqual([a.id, c.id]);
       expect(page.count).toBe(3);
       const second = await org.owner.client
         .get(`${sectionsPath(org, siteId)}?limit=2&page=${page.next?.page}`)
         .expect(200);
       expectConforms(second, 'listSiteSections');
       expect(second.body.items.map((s: SectionBody) => [s.id, s.sectionGroup])).toEqual([
-        [c.id, expect.any(String)],
+        [b.id, expect.any(String)],
+      ]);
+    });
+  });
+
+  describe('the order that moves set', () => {
+    it('is the order of listSiteSections, listSiteSectionGroups, listSiteSpaces and the published structure', async () => {
+      const org = await t.factories.organization();
+      const { siteId, a, b, c } = await siteWithSections(org);
+      const first = await addGroup(org, siteId, { title: 'First' });
+      const second = await addGroup(org, siteId, { title: 'Second' });
+      const extra = await addSpace(org, siteId, 'Guides v2', a.id);
+
+      // c to the front, the second group before the first, the new variant of a before its first.
+      await org.owner.client
+        .post(`${sectionsPath(org, siteId)}/${c.id}/move`, {
+          position: { before: { type: 'site-section', siteSection: a.id } },
+        })
+        .expect(200);
+      await org.owner.client
+        .post(`${groupsPath(org, siteId)}/${second.id}/move`, {
+          position: { before: { type: 'site-section-group', id: first.id } },
+        })
+        .expect(200);
+      await org.owner.client
+        .post(`${sitePath(org, siteId)}/site-spaces/${extra.id}/move`, {
+          position: { before: { type: 'site-space', siteSpace: a.siteSpaces[0].id } },
+        })
+        .expect(200);
+
+      const sections = await org.owner.client.get(sectionsPath(org, siteId)).expect(200);
+      expectConforms(sections, 'listSiteSections');
+      expect(sections.body.items.map((item: SectionBody) => item.id)).toEqual([c.id, a.id, b.id]);
+
+      const groups = await org.owner.client.get(groupsPath(org, siteId)).expect(200);
+      expectConforms(groups, 'listSiteSectionGroups');
+      expect(groups.body.items.map((item: GroupBody) => item.id)).toEqual([second.id, first.id]);
+
+      const siteSpaces = await org.owner.client
+        .get(`${sitePath(org, siteId)}/site-spaces`)
+        .expect(200);
+      expectConforms(siteSpaces, 'listSiteSpaces');
+      expect(siteSpaces.body.items.map((item: SiteSpaceBody) => item.id)).toEqual([
+        c.siteSpaces[0].id,
+        extra.id,
+        a.siteSpaces[0].id,
+        b.siteSpaces[0].id,
+      ]);
+
+      const published = await org.owner.client
+        .get(`${sitePath(org, siteId)}/published`)
+        .expect(200);
+      expectConforms(published, 'getPublishedContentSite');
+      const structure = published.body.structure as {
+        structure: { id: string; siteSpaces?: { id: string }[] }[];
+      };
+      expect(structure.structure.map((item) => item.id)).toEqual([
+        c.id,
+        a.id,
+        b.id,
+        second.id,
+        first.id,
+      ]);
+      expect(structure.structure[1].siteSpaces?.map((item) => item.id)).toEqual([
+        extra.id,
+        a.siteSpaces[0].id,
       ]);
     });
   });
@@ -432,10 +498,14 @@ describe('site sections, section groups and structure sort', () => {
       await move(c.id, {
         position: { after: { type: 'site-section-group', siteSection: group.id } },
       }).expect(400);
+      // The seed: a target that does not exist is an invalid position (400), not a 404.
       const unknown = await move(c.id, {
         position: { after: { type: 'site-section', siteSection: 'nope' } },
-      }).expect(404);
-      expect(unknown.body).toEqual({ error: { code: 404, message: 'Site section not found.' } });
+      }).expect(400);
+      expect(unknown.body).toEqual({
+        error: { code: 400, message: 'position.after: no site-section nope in this site.' },
+      });
+      expectConforms(unknown, 'moveSiteSection');
       await move('nope', {}).expect(404);
     });
   });
@@ -631,8 +701,20 @@ describe('site sections, section groups and structure sort', () => {
       expect(await outline(org, siteId)).toBe(
         'sections: *guides[*guides] Group{} api[*api] changelog[*changelog] Other{}',
       );
-      await move({ position: { before: { type: 'site-section', id: 'nope' } } }).expect(404);
-      await move({ position: { before: { type: 'site-section-group', id: 'nope' } } }).expect(404);
+      // The seed: a target that does not exist is an invalid position (400), not a 404.
+      const unknownSection = await move({
+        position: { before: { type: 'site-section', id: 'nope' } },
+      }).expect(400);
+      expect(unknownSection.body).toEqual({
+        error: { code: 400, message: 'position.before: no site-section nope in this site.' },
+      });
+      expectConforms(unknownSection, 'moveSiteSectionGroup');
+      const unknownGroup = await move({
+        position: { before: { type: 'site-section-group', id: 'nope' } },
+      }).expect(400);
+      expect(unknownGroup.body.error.message).toBe(
+        'position.before: no site-section-group nope in this site.',
+      );
       await move({ position: { before: { type: 'site-space', id: a.siteSpaces[0].id } } }).expect(
         400,
       );

@@ -210,10 +210,10 @@ describe('site spaces', () => {
   });
 
   describe('listSiteSpaces', () => {
-    it('lists in the order added, filters on default, and pages', async () => {
+    it('lists in the structure order that moves set, filters on default, and pages', async () => {
       const org = await t.factories.organization();
       const { siteId, a, b, c } = await siteWithThree(org);
-      // Reordering does not change the listing order.
+      // The list follows the move (the default stays the one the site names).
       await org.owner.client
         .post(`${siteSpacesPath(org, siteId)}/${c.id}/move`, {
           position: { before: { type: 'site-space', siteSpace: a.id } },
@@ -223,7 +223,7 @@ describe('site spaces', () => {
       const all = await org.owner.client.get(siteSpacesPath(org, siteId)).expect(200);
       expectConforms(all, 'listSiteSpaces');
       const body = all.body as PageBody<SiteSpaceBody>;
-      expect(body.items.map((s) => s.id)).toEqual([a.id, b.id, c.id]);
+      expect(body.items.map((s) => s.id)).toEqual([c.id, a.id, b.id]);
       expect(body.count).toBe(3);
       expect(body.next).toBeUndefined();
 
@@ -236,19 +236,19 @@ describe('site spaces', () => {
       const others = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?default=false`)
         .expect(200);
-      expect((others.body as PageBody<SiteSpaceBody>).items.map((s) => s.id)).toEqual([b.id, c.id]);
+      expect((others.body as PageBody<SiteSpaceBody>).items.map((s) => s.id)).toEqual([c.id, b.id]);
 
       const first = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?limit=2`)
         .expect(200);
       const firstPage = first.body as PageBody<SiteSpaceBody>;
-      expect(firstPage.items.map((s) => s.id)).toEqual([a.id, b.id]);
+      expect(firstPage.items.map((s) => s.id)).toEqual([c.id, a.id]);
       expect(firstPage.count).toBe(3);
       const second = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?limit=2&page=${firstPage.next?.page}`)
         .expect(200);
       expectConforms(second, 'listSiteSpaces');
-      expect(second.body).toMatchObject({ count: 3, items: [{ id: c.id }] });
+      expect(second.body).toMatchObject({ count: 3, items: [{ id: b.id }] });
       expect((second.body as PageBody<SiteSpaceBody>).next).toBeUndefined();
 
       await org.owner.client.get(`${siteSpacesPath(org, siteId)}?default=maybe`).expect(400);

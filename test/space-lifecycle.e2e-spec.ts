@@ -549,11 +549,17 @@ describe('the life of a space', () => {
       );
       expectError(await move(client, a.id, { parent: 42 }), 400, 'parent');
 
+      // The seed: an unknown target collection is "invalid position or collection" (400), and
+      // one of another organization gets the same answer.
       const unknown = await move(client, a.id, { parent: 'nope' });
-      expectError(unknown, 404, 'Collection not found');
+      expectError(unknown, 400, 'parent: no collection nope in this organization.');
       expectConforms(unknown, 'moveSpace');
       const foreign = await collection(await t.factories.organization());
-      expectError(await move(client, a.id, { parent: foreign.id }), 404, 'Collection not found');
+      expectError(
+        await move(client, a.id, { parent: foreign.id }),
+        400,
+        `parent: no collection ${foreign.id} in this organization.`,
+      );
       expect(await order(org.id, null)).toEqual([col.id, a.id, b.id, c.id]);
     });
 

@@ -156,7 +156,8 @@ export class CollectionsController {
   @ApiOkResponse({ type: CollectionResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
-    description: 'Empty body, a move into itself, or a position sibling not in the target.',
+    description:
+      'Empty body, an unknown target collection, a move into itself, or a position sibling not in the target.',
   })
   @ApiConflictResponse({ type: ErrorBody, description: 'The move would not change anything.' })
   async move(

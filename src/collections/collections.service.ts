@@ -11,7 +11,7 @@ import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { atLeast, type Role } from '../platform/policy/roles';
 import { CollectionAccessResolver } from './collection-access.resolver';
-import { ContentTree } from './content-tree';
+import { ContentTree, unknownParentCollection } from './content-tree';
 import {
   CreateCollectionDto,
   ListCollectionsQueryDto,
@@ -202,7 +202,7 @@ export class CollectionsService {
       } else {
         const parent = (await this.access.resolveMany(userId, [parentId], manager)).get(parentId);
         if (!parent || parent.organizationId !== collection.organizationId) {
-          throw collectionNotFound();
+          throw unknownParentCollection(parentId);
         }
         const ancestors = await this.tree.ancestors(manager, parentId);
         if (ancestors.includes(collection.id)) {

@@ -11,6 +11,13 @@ export interface ContentItem {
 }
 
 const TABLES = { collection: 'collections', space: 'spaces' } as const;
+
+/**
+ * A move or a creation names a parent collection that does not exist, or that the caller
+ * cannot see: the seed's "invalid position or collection" (400), the same answer either way.
+ */
+export const unknownParentCollection = (parentId: string) =>
+  invalidInput(`parent: no collection ${parentId} in this organization.`);
 const key = (item: ContentItem) => `${item.kind}:${item.id}`;
 
 /**

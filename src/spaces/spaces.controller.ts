@@ -243,7 +243,8 @@ export class SpacesController {
   @ApiOkResponse({ type: SpaceResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
-    description: 'Empty body, or a position sibling not in the target.',
+    description:
+      'Empty body, an unknown target collection, or a position sibling not in the target.',
   })
   @ApiConflictResponse({ type: ErrorBody, description: 'The move would not change anything.' })
   async move(

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, SelectQueryBuilder } from 'typeorm';
 import { CollectionAccessResolver } from '../collections/collection-access.resolver';
 import type { CollectionAccess } from '../collections/collections.service';
-import { ContentTree } from '../collections/content-tree';
+import { ContentTree, unknownParentCollection } from '../collections/content-tree';
 import { ContentEngine } from '../content/content-engine';
 import { Revision } from '../content/entities/revision.entity';
 import { PrimaryMovedListeners } from '../content/writes/primary-moved-listeners';
@@ -117,8 +117,7 @@ export class SpacesService {
     const work = async (manager: EntityManager) => {
       const parentId = input.parent ?? null;
       await this.requireCreateRole(manager, organization.id, organizationRole, userId, parentId, {
-        unknownParent: () =>
-          invalidInput(`parent: no collection ${parentId} in this organization.`),
+        unknownParent: unknownParentCollection,
       });
       const now = this.clock.now();
       const space = manager.create(Space, {
@@ -313,7 +312,7 @@ export class SpacesService {
       const parentId = input.parent === undefined ? space.parentId : input.parent;
       const role = await organizationRole(manager, space.organizationId, userId);
       await this.requireCreateRole(manager, space.organizationId, role ?? null, userId, parentId, {
-        unknownParent: () => notFound('Collection'),
+        unknownParent: unknownParentCollection,
       });
       const now = this.clock.now();
       await this.tree.place(
@@ -484,7 +483,7 @@ export class SpacesService {
     organizationRole: Role | null,
     userId: string,
     parentId: string | null,
-    errors: { unknownParent: () => Error },
+    errors: { unknownParent: (parentId: string) => Error },
   ): Promise<void> {
     if (parentId === null) {
       if (!atLeast(organizationRole, 'create')) {
@@ -493,7 +492,7 @@ export class SpacesService {
       return;
     }
     const parent = (await this.collections.resolveMany(userId, [parentId], manager)).get(parentId);
-    if (!parent || parent.organizationId !== organizationId) throw errors.unknownParent();
+    if (!parent || parent.organizationId !== organizationId) throw errors.unknownParent(parentId);
     if (!atLeast(parent.role, 'create')) {
       throw forbidden('Creating content in this collection needs the create role on it.');
     }

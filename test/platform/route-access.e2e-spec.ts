@@ -40,7 +40,7 @@ const EXPECTED = [
   'DELETE /v1/collections/:collectionId/permissions/users/:userId -> collection:admin',
   'GET /v1/collections/:collectionId/spaces -> collection:view',
   'POST /v1/collections/:collectionId/transfer -> collection:admin',
-  'GET /v1/email-domains/:emailDomain/orgs -> instance administrator',
+  'GET /v1/email-domains/:emailDomain/orgs -> any user or instance administrator',
   'GET /v1/orgs -> any user',
   'POST /v1/orgs -> any user',
   'PATCH /v1/orgs/:organizationId -> organization:admin',

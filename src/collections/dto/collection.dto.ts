@@ -9,7 +9,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { ROLES } from '../../platform/policy/roles';
 import type { DefaultLevel } from '../entities/collection.entity';
@@ -98,14 +98,14 @@ export class ContentPointerDto {
 /** GitBook's `ContentPosition`. */
 export class ContentPositionDto {
   @ApiPropertyOptional({ type: ContentPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => ContentPointerDto)
   before?: ContentPointerDto;
 
   @ApiPropertyOptional({ type: ContentPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => ContentPointerDto)
@@ -127,7 +127,7 @@ export class MoveContentDto {
     type: ContentPositionDto,
     description: 'Where among its new siblings; at the end when absent.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => ContentPositionDto)

@@ -5,10 +5,9 @@ import { DataSource } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { organizationRole } from '../../orgs/organization-role';
 import { AppConfig } from '../../platform/config/app-config';
-import { invalidInput, notFound } from '../../platform/errors/domain-error';
-import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
+import { notFound } from '../../platform/errors/domain-error';
 import type { Page } from '../../platform/pagination/page';
-import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
+import { pageOfList } from '../../platform/pagination/slice';
 import type { Role } from '../../platform/policy/roles';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ContentEngine } from '../content-engine';
@@ -134,7 +133,7 @@ export class LinksService {
     const scope = await this.scope(space, userId, revisionId);
     if (!scope.links.files.has(fileId)) throw notFound('File');
     const pages = fileBacklinks(scope.links.usages, fileId);
-    return { scope, page: paginate(pages, query, 'backlinks') };
+    return { scope, page: pageOfList(pages, query, 'backlinks') };
   }
 
   /** The links of a revision of `spaceId`, from the cache or worked out. */
@@ -224,26 +223,7 @@ function listing(
 ): { page: Page<LinkUsage>; stats: LinkStats } {
   const filtered = query.status ? usages.filter((usage) => usage.status === query.status) : usages;
   return {
-    page: paginate(filtered, query, `links:${query.status ?? ''}`),
+    page: pageOfList(filtered, query, `links:${query.status ?? ''}`),
     stats: linkStats(usages),
-  };
-}
-
-/** A slice of a derived list; the cursor is the offset (lists are stable per revision). */
-function paginate<T>(
-  items: T[],
-  query: { page?: string; limit?: number },
-  fingerprint: string,
-): Page<T> {
-  const start = query.page ? decodeCursor(query.page, fingerprint, 1)[0] : 0;
-  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) {
-    throw invalidInput('page is not a valid page identifier for this list.');
-  }
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const end = start + limit;
-  return {
-    items: items.slice(start, end),
-    count: items.length,
-    ...(end < items.length ? { next: { page: encodeCursor([end], fingerprint) } } : {}),
   };
 }

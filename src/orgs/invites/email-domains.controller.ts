@@ -1,6 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access } from '../../platform/auth/access.decorator';
+import { Access, CurrentActor } from '../../platform/auth/access.decorator';
+import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { OrganizationsPresenter } from '../organizations.presenter';
 import { EmailDomainParamsDto, OrganizationsForEmailDomainResponse } from './dto/email-domain.dto';
@@ -16,18 +17,22 @@ export class EmailDomainsController {
   ) {}
 
   @Get(':emailDomain/orgs')
-  @Access.admin()
+  @Access.userOrAdmin()
   @ApiOperation({
     operationId: 'getOrganizationsForEmailDomain',
     summary: 'Get all organizations by email domain',
     description:
-      'Internal in GitBook, so only for the instance administrator token. The administrator ' +
-      'is no member: organizations come with the permissions of a guest.',
+      'The organizations a user of the domain may join: answered to a user whose own email ' +
+      'address is at that domain (403 for others) and to the instance administrator. The ' +
+      'caller need not be a member: organizations come with the permissions of a guest.',
   })
   @ApiOkResponse({ type: OrganizationsForEmailDomainResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Not a domain name.' })
-  async list(@Param() params: EmailDomainParamsDto): Promise<OrganizationsForEmailDomainResponse> {
-    const organizations = await this.invites.organizationsForEmailDomain(params.emailDomain);
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param() params: EmailDomainParamsDto,
+  ): Promise<OrganizationsForEmailDomainResponse> {
+    const organizations = await this.invites.organizationsForEmailDomain(actor, params.emailDomain);
     return { organizations: organizations.map((o) => this.presenter.present(o, null)) };
   }
 }

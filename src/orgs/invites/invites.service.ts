@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import type { Actor } from '../../platform/auth/actor';
 import { Clock } from '../../platform/clock/clock';
 import { forbidden, invalidInput, notFound } from '../../platform/errors/domain-error';
 import type { ContentResourceType } from '../../collections/entities/content-grant.entity';
@@ -137,7 +138,16 @@ export class InvitesService {
   }
 
   /** Organizations that users of this email domain may join, oldest first. */
-  organizationsForEmailDomain(emailDomain: string): Promise<Organization[]> {
+  /**
+   * The organizations whose email domains include `emailDomain`: what a user of that domain
+   * could join. A user may ask about the domain of their own email address only.
+   */
+  organizationsForEmailDomain(actor: Actor, emailDomain: string): Promise<Organization[]> {
+    if (actor.kind === 'user' && emailDomainOf(actor.user.email) !== emailDomain.toLowerCase()) {
+      throw forbidden(
+        'Only users whose email address is at this domain may list its organizations.',
+      );
+    }
     return this.dataSource
       .getRepository(Organization)
       .createQueryBuilder('o')

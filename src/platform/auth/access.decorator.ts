@@ -68,6 +68,8 @@ export function Access(resource: ResourceType, level: AccessLevel, param = `${re
 
 /** Any authenticated user, whatever the resource. */
 Access.user = () => declare({ kind: 'user' });
+/** Any authenticated user, or the instance administrator's token. */
+Access.userOrAdmin = () => declare({ kind: 'user', admin: true });
 /** Only the instance administrator's token (the admin API). */
 Access.admin = () => declare({ kind: 'admin' });
 /** No token needed. */
@@ -78,6 +80,13 @@ export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionC
   const actor = context.switchToHttp().getRequest<AuthenticatedRequest>().actor;
   if (actor?.kind !== 'user') throw new Error('CurrentUser used on a route without a user');
   return actor as UserActor;
+});
+
+/** The caller of a route declared with `Access.userOrAdmin()`: a user or the administrator. */
+export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const actor = context.switchToHttp().getRequest<AuthenticatedRequest>().actor;
+  if (!actor) throw new Error('CurrentActor used on a route without authentication');
+  return actor;
 });
 
 /** The caller's access to the route's resource, as decided by the access guard. */

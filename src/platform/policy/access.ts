@@ -27,7 +27,8 @@ export interface ResolvedAccess<T = unknown> {
 
 export type AccessRequirement =
   | { kind: 'public' }
-  | { kind: 'user' }
+  /** Any signed-in user; with `admin`, the instance administrator too. */
+  | { kind: 'user'; admin?: boolean }
   | { kind: 'admin' }
   | { kind: 'resource'; resource: ResourceType; param: string; level: AccessLevel };
 
@@ -36,7 +37,7 @@ export function describeRequirement(requirement: AccessRequirement): string {
     case 'public':
       return 'public';
     case 'user':
-      return 'any user';
+      return requirement.admin ? 'any user or instance administrator' : 'any user';
     case 'admin':
       return 'instance administrator';
     case 'resource':

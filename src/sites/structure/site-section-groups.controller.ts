@@ -54,7 +54,8 @@ export class SiteSectionGroupsController {
   @ApiOperation({
     operationId: 'listSiteSectionGroups',
     summary: 'List all site section groups',
-    description: 'Every group of the site (nested ones too), in the order they were added.',
+    description:
+      'Every group of the site (nested ones too), in the order a reader meets them (as moves and sorts set it).',
   })
   @ApiOkResponse({ type: PageOf(SiteSectionGroupResponse) })
   @badRequest
@@ -195,7 +196,10 @@ export class SiteSectionGroupsController {
       'use `sortSiteStructure`.',
   })
   @ApiOkResponse({ type: SiteSectionGroupResponse })
-  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid move position.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid move position: a target that is not in the site or not a sibling.',
+  })
   async move(
     @CurrentUser() actor: UserActor,
     @Granted() organization: ResolvedAccess,

@@ -18,7 +18,6 @@ import { SiteSectionGroup } from './entities/site-section-group.entity';
 import {
   SiteStructureStore,
   siteSectionGroupNotFound,
-  siteSectionNotFound,
   StructureView,
 } from './site-structure.store';
 import { childRef, itemKey, type StructureItemRef } from './structure-model';
@@ -45,7 +44,7 @@ export class SiteSectionGroupsService {
     private readonly store: SiteStructureStore,
   ) {}
 
-  /** Every group of the site, nested ones included, in the order they were added. */
+  /** Every group of the site, nested ones included, in the order a reader meets them. */
   async list(
     organizationId: string,
     siteId: string,
@@ -57,16 +56,10 @@ export class SiteSectionGroupsService {
       organizationId,
       siteId,
     );
-    return this.store.listPage(
-      site,
-      userId,
-      { entity: SiteSectionGroup, alias: 'g' },
-      query,
-      (view, id) => {
-        const group = view.model.group(id);
-        return group && { view, group };
-      },
-    );
+    return this.store.listPage(site, userId, query, {
+      name: 'section-groups',
+      items: (view) => view.model.groupsInOrder().map((group) => ({ view, group })),
+    });
   }
 
   /**
@@ -210,8 +203,8 @@ export class SiteSectionGroupsService {
   }
 
   /**
-   * Deprecated move: among the sections and groups of its parent; 404 for an unknown target,
-   * 400 for one elsewhere.
+   * Deprecated move: among the sections and groups of its parent; 400 for a target that is not
+   * in the site or not a sibling.
    */
   async move(
     organizationId: string,
@@ -229,8 +222,6 @@ export class SiteSectionGroupsService {
         model,
         { type: 'site-section-group', id: groupId },
         { before: input.position?.before, after: input.position?.after },
-        (_, pointer) =>
-          pointer.type === 'site-section' ? siteSectionNotFound() : siteSectionGroupNotFound(),
       );
       return site;
     });

@@ -54,7 +54,8 @@ export class SiteSectionsController {
   @ApiOperation({
     operationId: 'listSiteSections',
     summary: 'List all site sections',
-    description: 'Every section of the site (grouped or not), in the order they were added.',
+    description:
+      'Every section of the site (grouped or not), in the order a reader meets them (as moves and sorts set it).',
   })
   @ApiOkResponse({ type: PageOf(SiteSectionResponse) })
   @badRequest
@@ -151,7 +152,10 @@ export class SiteSectionsController {
       'use `sortSiteStructure`.',
   })
   @ApiOkResponse({ type: SiteSectionResponse })
-  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid move position.' })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Invalid move position: a target that is not in the site or not a sibling.',
+  })
   async move(
     @CurrentUser() actor: UserActor,
     @Granted() organization: ResolvedAccess,

@@ -58,7 +58,7 @@ export class SiteSectionsService {
     private readonly store: SiteStructureStore,
   ) {}
 
-  /** In the order they were added (the structure gives the display order). */
+  /** In the order a reader meets them (depth first through the groups). */
   async list(
     organizationId: string,
     siteId: string,
@@ -70,16 +70,10 @@ export class SiteSectionsService {
       organizationId,
       siteId,
     );
-    return this.store.listPage(
-      site,
-      userId,
-      { entity: SiteSection, alias: 'sec' },
-      query,
-      (view, id) => {
-        const section = view.model.section(id);
-        return section && { view, section };
-      },
-    );
+    return this.store.listPage(site, userId, query, {
+      name: 'sections',
+      items: (view) => view.model.sectionsInOrder().map((section) => ({ view, section })),
+    });
   }
 
   /** A section at the end of the site root, with the space as its first (default) variant. */
@@ -221,8 +215,8 @@ export class SiteSectionsService {
   }
 
   /**
-   * Deprecated move: among the sections of its parent (the root or its group); 404 for an
-   * unknown target, 400 for a section elsewhere.
+   * Deprecated move: among the sections of its parent (the root or its group); 400 for a
+   * target that is not in the site or not a sibling.
    */
   async move(
     organizationId: string,
@@ -242,7 +236,6 @@ export class SiteSectionsService {
         model,
         { type: 'site-section', id: sectionId },
         { before: pointer(input.position?.before), after: pointer(input.position?.after) },
-        () => siteSectionNotFound(),
       );
       return site;
     });

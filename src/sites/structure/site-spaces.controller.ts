@@ -55,7 +55,7 @@ export class SiteSpacesController {
     operationId: 'listSiteSpaces',
     summary: 'List all site spaces',
     description:
-      'The site spaces of the site, in the order they were added; `default` keeps only the ' +
+      "The site spaces of the site, in the order a reader meets them (the root's, then each section's, as moves and sorts set it); `default` keeps only the " +
       'defaults (of the root, or of each section) or only the others.',
   })
   @ApiOkResponse({ type: PageOf(SiteSpaceResponse) })

@@ -24,20 +24,6 @@ export interface SiteSpaceView {
   siteSpace: SiteSpace;
 }
 
-/**
- * Whether a site space (`ss`) is the default of its siblings: the one its section (or the
- * site, at the root) names, or the first of them when that one is gone.
- */
-const IS_DEFAULT_SQL = `ss.id = COALESCE(
-  (SELECT d.id FROM site_spaces d
-    WHERE d.site_id = ss.site_id AND d.section_id IS NOT DISTINCT FROM ss.section_id
-      AND d.id = CASE WHEN ss.section_id IS NULL
-        THEN (SELECT s.default_site_space_id FROM sites s WHERE s.id = ss.site_id)
-        ELSE (SELECT c.default_site_space_id FROM site_sections c WHERE c.id = ss.section_id) END),
-  (SELECT f.id FROM site_spaces f
-    WHERE f.site_id = ss.site_id AND f.section_id IS NOT DISTINCT FROM ss.section_id
-    ORDER BY f.position, f.created_at, f.id LIMIT 1))`;
-
 export const pathTaken = (path: string, sectionId: string | null) =>
   new DomainError(
     'conflict',
@@ -61,7 +47,7 @@ export class SiteSpacesService {
     private readonly store: SiteStructureStore,
   ) {}
 
-  /** In the order they were added (the structure gives the display order). */
+  /** In the order a reader meets them: the root's, then each section's. */
   async list(
     organizationId: string,
     siteId: string,
@@ -73,22 +59,18 @@ export class SiteSpacesService {
       organizationId,
       siteId,
     );
-    const where =
-      query.default === undefined
-        ? undefined
-        : query.default
-          ? IS_DEFAULT_SQL
-          : `NOT ${IS_DEFAULT_SQL}`;
-    return this.store.listPage(
-      site,
-      userId,
-      { entity: SiteSpace, alias: 'ss', where },
-      query,
-      (view, id) => {
-        const siteSpace = view.model.siteSpace(id);
-        return siteSpace && { view, siteSpace };
-      },
-    );
+    return this.store.listPage(site, userId, query, {
+      name: `site-spaces:${query.default ?? ''}`,
+      items: (view) =>
+        view.model
+          .siteSpacesInOrder()
+          .filter(
+            (siteSpace) =>
+              query.default === undefined ||
+              view.model.isDefaultSiteSpace(siteSpace) === query.default,
+          )
+          .map((siteSpace) => ({ view, siteSpace })),
+    });
   }
 
   /**

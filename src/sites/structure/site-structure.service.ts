@@ -62,9 +62,7 @@ export class SiteStructureService {
       const site = await this.sites.findForOrganization(manager, organizationId, siteId);
       const model = await this.store.load(manager, site, { lock: true });
       if (!model.has(item)) throw invalidInput(`item: no ${describe(item)} in this site.`);
-      await this.store.move(manager, model, item, input.position, (which, pointer) =>
-        invalidInput(`position.${which}: no ${describe(pointer)} in this site.`),
-      );
+      await this.store.move(manager, model, item, input.position);
       return site;
     });
     return { view: await this.store.view(site, userId), item };

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, type ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
-import { paginate } from '../../platform/pagination/keyset';
+import { pageOfList } from '../../platform/pagination/slice';
 import type { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
@@ -70,37 +70,18 @@ export class SiteStructureStore {
   }
 
   /**
-   * One page of a structure table's rows of `site` (`alias` names the table in `where`), in the
-   * order they were added (created_at, id), each presented through the structure as `userId`
-   * sees it; `pick` finds a row's item in the model (rows gone since are left out).
+   * A page of a list of the site's structure (its site spaces, sections or groups), in the
+   * order a reader meets them, which moves and sorts set. Sites are small: the page is cut
+   * from the whole list in memory.
    */
-  async listPage<E extends ObjectLiteral & { id: string; createdAt: Date }, T>(
+  async listPage<T>(
     site: Site,
     userId: string,
-    table: { entity: new () => E; alias: string; where?: string },
     query: PageQueryDto,
-    pick: (view: StructureView, id: string) => T | undefined,
+    list: { name: string; items: (view: StructureView) => T[] },
   ): Promise<Page<T>> {
-    const { entity, alias, where } = table;
-    const rows = this.dataSource.manager
-      .createQueryBuilder(entity, alias)
-      .where(`${alias}.site_id = :siteId`, { siteId: site.id });
-    if (where !== undefined) rows.andWhere(where);
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: `${alias}.created_at`, of: (item) => item.createdAt },
-        { sql: `${alias}.id`, of: (item) => item.id },
-      ],
-      direction: 'ASC',
-    });
     const view = await this.view(site, userId);
-    return {
-      ...page,
-      items: page.items.flatMap((row) => {
-        const item = pick(view, row.id);
-        return item === undefined ? [] : [item];
-      }),
-    };
+    return pageOfList(list.items(view), query, `site:${site.id}:${list.name}`);
   }
 
   /** The structure of `site` as `userId` sees it, for presenting. */
@@ -174,15 +155,16 @@ export class SiteStructureStore {
 
   /**
    * Moves `item` among its siblings to `position` and renumbers them. A pointer to nothing in
-   * the site is `unknown`'s error (404 for the deprecated moves, 400 for the sort); a pointer
-   * to an item that is not a sibling, or two that are not adjacent, is 400.
+   * the site is `unknown`'s error (a 400 naming it unless said otherwise: the deprecated
+   * site-space move answers 404); a pointer to an item that is not a sibling, or two that are
+   * not adjacent, is 400.
    */
   async move(
     manager: EntityManager,
     model: StructureModel,
     item: StructureItemRef,
     position: PointerPosition,
-    unknown: (which: 'before' | 'after', pointer: StructureItemRef) => Error,
+    unknown: (which: 'before' | 'after', pointer: StructureItemRef) => Error = unknownPointer,
   ): Promise<void> {
     for (const which of ['before', 'after'] as const) {
       const pointer = position[which];
@@ -236,6 +218,10 @@ export class SiteStructureStore {
     }
   }
 }
+
+/** A move's `before` or `after` names nothing in the site: "invalid position". */
+export const unknownPointer = (which: 'before' | 'after', pointer: StructureItemRef) =>
+  invalidInput(`position.${which}: no ${pointer.type} ${pointer.id} in this site.`);
 
 export const siteSpaceNotFound = () => notFound('Site space');
 export const siteSectionNotFound = () => notFound('Site section');

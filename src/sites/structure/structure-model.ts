@@ -161,6 +161,23 @@ export class StructureModel {
     );
   }
 
+  /** Every group, in the order a reader meets them (a group before the groups inside it). */
+  groupsInOrder(groupId: string | null = null): SiteSectionGroup[] {
+    return this.children(groupId).flatMap((child) =>
+      child.type === 'site-section-group'
+        ? [child.group, ...this.groupsInOrder(child.group.id)]
+        : [],
+    );
+  }
+
+  /** Every site space, in the order a reader meets them: the root's, then each section's. */
+  siteSpacesInOrder(): SiteSpace[] {
+    return [
+      ...this.siteSpacesOf(null),
+      ...this.sectionsInOrder().flatMap((section) => this.siteSpacesOf(section.id)),
+    ];
+  }
+
   /** The default section: the site's, or the first section when that one is gone. */
   defaultSectionId(): string | null {
     const stored = this.site.defaultSiteSectionId;

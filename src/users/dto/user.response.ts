@@ -16,7 +16,11 @@ export class UserResponse {
   @ApiProperty()
   displayName!: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({
+    description:
+      'Sent to the person, to the admins of the organization the request is about and to the ' +
+      'instance administrator only.',
+  })
   email?: string;
 
   @ApiPropertyOptional({ format: 'uri' })

@@ -11,6 +11,7 @@ import {
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { ROLES, type Role } from '../../../platform/policy/roles';
 import { MaxChars } from '../../../platform/validation/chars';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 /** Most users or teams one invitation may name. */
 export const MAX_INVITEES = 100;
@@ -35,7 +36,7 @@ export class InviteUsersAndTeamsDto {
     maxItems: MAX_INVITEES,
     description: 'Ids of members (guests too) of the organization.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_INVITEES)
@@ -49,7 +50,7 @@ export class InviteUsersAndTeamsDto {
     maxItems: MAX_INVITEES,
     description: 'Ids of teams of the organization.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_INVITEES)

@@ -10,7 +10,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PresentNotNull } from '../../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { Chars } from '../../../platform/validation/chars';
 import { trim } from './site-section.dto';
 
@@ -33,7 +33,7 @@ export class AddSiteSectionGroupDto {
     type: [String],
     description: 'IDs of sections of the site to move into the group, in this order.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(1000)
   @IsString({ each: true })
@@ -86,14 +86,14 @@ export class SiteSectionGroupPointerDto {
 /** GitBook's `SiteSectionGroupMovePosition`. */
 export class SiteSectionGroupMovePositionDto {
   @ApiPropertyOptional({ type: SiteSectionGroupPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionGroupPointerDto)
   before?: SiteSectionGroupPointerDto;
 
   @ApiPropertyOptional({ type: SiteSectionGroupPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionGroupPointerDto)
@@ -105,7 +105,7 @@ export class MoveSiteSectionGroupDto {
     type: SiteSectionGroupMovePositionDto,
     description: 'Where to move it among its siblings; the end when not provided.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionGroupMovePositionDto)

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
-import { PresentNotNull } from '../../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
 import { IsCondition, MAX_CONDITION_LENGTH } from './condition.validator';
@@ -110,14 +110,14 @@ export class SiteSectionPointerDto {
 /** GitBook's `SiteSectionMovePosition`. */
 export class SiteSectionMovePositionDto {
   @ApiPropertyOptional({ type: SiteSectionPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionPointerDto)
   before?: SiteSectionPointerDto;
 
   @ApiPropertyOptional({ type: SiteSectionPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionPointerDto)
@@ -129,7 +129,7 @@ export class MoveSiteSectionDto {
     type: SiteSectionMovePositionDto,
     description: 'Where to move it among its siblings; the end when not provided.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSectionMovePositionDto)

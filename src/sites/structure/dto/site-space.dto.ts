@@ -9,7 +9,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PresentNotNull } from '../../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
 import { IsCondition, MAX_CONDITION_LENGTH } from './condition.validator';
@@ -100,14 +100,14 @@ export class SiteSpacePointerDto {
 /** GitBook's `SiteSpaceMovePosition`. */
 export class SiteSpaceMovePositionDto {
   @ApiPropertyOptional({ type: SiteSpacePointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSpacePointerDto)
   before?: SiteSpacePointerDto;
 
   @ApiPropertyOptional({ type: SiteSpacePointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSpacePointerDto)
@@ -119,7 +119,7 @@ export class MoveSiteSpaceDto {
     type: SiteSpaceMovePositionDto,
     description: 'Where to move it among its siblings; the end when not provided.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteSpaceMovePositionDto)

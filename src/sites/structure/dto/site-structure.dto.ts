@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
 import { STRUCTURE_ITEM_TYPES, type StructureItemType } from '../structure-model';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 export class SiteStructureQueryDto {
   @ApiPropertyOptional({
@@ -29,14 +30,14 @@ export class SiteStructureItemPointerDto {
 /** GitBook's `SiteStructureItemMovePosition`. */
 export class SiteStructureItemMovePositionDto {
   @ApiPropertyOptional({ type: SiteStructureItemPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteStructureItemPointerDto)
   before?: SiteStructureItemPointerDto;
 
   @ApiPropertyOptional({ type: SiteStructureItemPointerDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteStructureItemPointerDto)
