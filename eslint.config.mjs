@@ -39,6 +39,20 @@ export default tseslint.config(
     },
   },
   {
+    // Every promise started is awaited or handled: an unhandled rejection would end the process.
+    files: ['src/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false } },
+      ],
+    },
+  },
+  {
     files: [
       'src/platform/config/**',
       'test/**',

@@ -4,7 +4,7 @@ import { CommentsModule } from './comments/comments.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GitModule } from './git/git.module';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
 import { InvitesModule } from './orgs/invites/invites.module';
@@ -17,7 +17,9 @@ import { AppConfig } from './platform/config/app-config';
 import type { DatabaseTarget } from './platform/database/database';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { PlatformModule } from './platform/platform.module';
+import { EmailPrivacyInterceptor } from './platform/policy/email-privacy.interceptor';
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
+import { RequestBodyInterceptor } from './platform/validation/request-body';
 import { SeedModule } from './seed/seed.module';
 import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
@@ -55,6 +57,9 @@ export class AppModule {
         // Order matters: rate limit, then authentication and access, for every route.
         { provide: APP_GUARD, useClass: TokenThrottlerGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Interceptors run after the guards: bodies are read only for allowed requests.
+        { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: EmailPrivacyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -6,11 +6,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // A first start copies the shipped database while the application's modules load.
   const folderReady = prepareEmbeddedFolder(config);
-  const { closeOnSignals, createApp } = await import('./setup');
+  const { closeOnSignals, createApp, logUnhandledRejections } = await import('./setup');
   await folderReady;
   const bindery = await createApp(config);
   await bindery.app.listen(config.PORT, config.HOST);
   closeOnSignals(bindery);
+  logUnhandledRejections(bindery);
   // performance.now() counts from the process start, module loading included.
   printBanner(bindery, config, performance.now());
 }

@@ -1,17 +1,16 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { AdminToken } from './platform/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
-import { bodyErrors } from './platform/errors/body-errors.middleware';
 import { Database, openDatabase } from './platform/database/database';
 import { setupSwagger } from './platform/swagger/openapi';
-import { InstanceSecret } from './platform/settings/instance-secret';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
-import { rejectDeepBodies } from './platform/validation/body-depth.middleware';
+import { rejectNulInRequestTarget } from './platform/validation/request-target.middleware';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
 
@@ -53,7 +52,6 @@ export async function createApp(
     configureApp(app as NestExpressApplication, config);
     assertEveryRouteDeclaresAccess(app);
     await app.init();
-    await app.get(InstanceSecret).initialize();
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
     const started = app;
@@ -84,14 +82,40 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const logger = app.get(PinoLoggerService);
   app.useLogger(logger);
   app.use(requestLogging(logger.pino));
-  app.useBodyParser('json', { limit: config.BODY_LIMIT });
-  app.use(bodyErrors);
-  app.use(rejectDeepBodies);
+  // Bodies are read after authentication, by the RequestBodyInterceptor.
+  app.use(rejectNulInRequestTarget);
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   applyRoutePrefix(app);
   app.useGlobalPipes(createValidationPipe());
   setupSwagger(app, config.publicUrl);
+  limitSlowClients(app.getHttpServer() as Server, config);
+}
+
+/**
+ * Cuts off clients that send their headers or body too slowly (slowloris) and idle keep-alive
+ * connections. Node checks these deadlines every `connectionsCheckingInterval`, which takes
+ * effect when the server starts listening.
+ */
+function limitSlowClients(server: Server, config: AppConfig): void {
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  // A documented option of http.createServer, read again on 'listening'; not typed as a property.
+  Object.assign(server, {
+    connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
+  });
+}
+
+/**
+ * A promise rejection that nothing handled is a defect to log, not a reason to drop every other
+ * request in flight, which is what Node's default (ending the process) would do.
+ */
+export function logUnhandledRejections(bindery: BinderyApp): void {
+  const logger = bindery.app.get(PinoLoggerService).pino;
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'Unhandled promise rejection');
+  });
 }
 
 /** On SIGTERM or SIGINT: close the application, then the database (the embedded one checkpoints). */

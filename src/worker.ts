@@ -1,5 +1,5 @@
 import { ConfigurationError, loadConfig } from './platform/config/app-config';
-import { closeOnSignals, createApp } from './setup';
+import { closeOnSignals, createApp, logUnhandledRejections } from './setup';
 
 /**
  * `npm run worker`: a process that only works background jobs (no HTTP listener), for
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const bindery = await createApp(config);
   process.stdout.write('Bindery worker is processing jobs.\n');
   closeOnSignals(bindery);
+  logUnhandledRejections(bindery);
 }
 
 main().catch((error: unknown) => {

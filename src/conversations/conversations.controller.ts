@@ -10,6 +10,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import { LargeBody } from '../platform/validation/request-body';
 import type { UserActor } from '../platform/auth/actor';
 import { ErrorBody } from '../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -56,6 +57,7 @@ export class ConversationsController {
   @Post()
   @HttpCode(204)
   @Access('organization', CONVERSATIONS_INGEST)
+  @LargeBody()
   @ApiOperation({
     operationId: 'ingestConversation',
     summary: 'Ingest conversations',

@@ -22,6 +22,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../platform/auth/access.decorator';
+import { LargeBody } from '../platform/validation/request-body';
 import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -71,6 +72,7 @@ export class OpenAPIController {
   @Post()
   @HttpCode(201)
   @Access('organization', OPENAPI_WRITE)
+  @LargeBody()
   @ApiOperation({
     operationId: 'createOpenAPISpec',
     summary: 'Create an OpenAPI specification',
@@ -100,6 +102,7 @@ export class OpenAPIController {
 
   @Put(':specSlug')
   @Access('organization', OPENAPI_WRITE)
+  @LargeBody()
   @ApiOperation({
     operationId: 'createOrUpdateOpenAPISpecBySlug',
     summary: 'Create or update an OpenAPI specification',

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/platform/clock/clock';
+import { LOG_DESTINATION } from '../../src/platform/logging/pino-logger.service';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { BinderyApp, createApp } from '../../src/setup';
 import { Client } from './client';
@@ -12,6 +13,7 @@ import { Factories } from './factories';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789abcdef';
 export const TEST_PUBLIC_URL = 'http://bindery.test';
+export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef0123456789abcdef';
 
 export interface TestApp {
   bindery: BinderyApp;
@@ -36,11 +38,26 @@ export interface TestApp {
 /** pg-boss's poll of stopping workers (1 s), and a margin. */
 const PG_BOSS_STOP_CHECK_MS = 1100;
 
+/** A global module whose LOG_DESTINATION keeps each line in `lines`. */
+function logCapture(lines: Record<string, unknown>[]): DynamicModule {
+  const destination = { write: (line: string) => void lines.push(JSON.parse(line)) };
+  return {
+    module: class LogCaptureModule {},
+    global: true,
+    providers: [{ provide: LOG_DESTINATION, useValue: destination }],
+    exports: [LOG_DESTINATION],
+  };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function createTestApp(
   settings: Record<string, string> = {},
-  options: { modules?: DynamicModule['imports'] } = {},
+  options: {
+    modules?: DynamicModule['imports'];
+    /** Collects every log line (parsed JSON) instead of writing it to stdout. */
+    logs?: Record<string, unknown>[];
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase();
   const config = loadConfig({
@@ -52,13 +69,18 @@ export async function createTestApp(
     RATE_LIMIT_PER_MINUTE: '0',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     DATABASE_POOL_SIZE: '5',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    // On PostgreSQL the secret must come from the environment (it is never kept in the database).
+    ...(database.url ? { DATABASE_URL: database.url, SECRET_KEY: TEST_SECRET_KEY } : {}),
     ...settings,
   });
   const clock = new TestClock();
   const compile = async (root: DynamicModule) => {
     const moduleRef = await Test.createTestingModule({
-      imports: [root, ...(options.modules ?? [])],
+      imports: [
+        root,
+        ...(options.modules ?? []),
+        ...(options.logs ? [logCapture(options.logs)] : []),
+      ],
     })
       .overrideProvider(Clock)
       .useValue(clock)

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import { LargeBody } from '../../platform/validation/request-body';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
@@ -40,6 +41,7 @@ export class ChangeRequestContentWritesController {
   @Post('spaces/:spaceId/change-requests/:changeRequestId/content')
   @HttpCode(200)
   @Access('space', 'edit')
+  @LargeBody()
   @ApiOperation({
     operationId: 'updateChangeRequestContent',
     summary: 'Update the content of a change request',

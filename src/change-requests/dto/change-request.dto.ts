@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsRichDocument, type RichDocument } from '../../orgs/agent-instructions/rich-document';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { MaxChars } from '../../platform/validation/chars';
 import { IgnoreUnknownProperties } from '../../platform/validation/validation.pipe';
@@ -51,7 +51,7 @@ export class CreateChangeRequestDto {
     additionalProperties: true,
     description: 'A template to apply to the new change request; not supported yet (400).',
   })
-  @IsOptional()
+  @PresentNotNull()
   template?: unknown;
 }
 

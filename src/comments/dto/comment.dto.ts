@@ -12,7 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 import { MAX_EMOJI_CHARS } from '../entities/comment-reaction.entity';
@@ -99,7 +99,7 @@ export class ListCommentsQueryDto extends PageQueryDto {
     type: [String],
     description: 'Only the comments of these users (repeat the key: `authors=a&authors=b`).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @Transform(toArray)
   @IsArray()
   @ArrayMaxSize(MAX_AUTHORS)

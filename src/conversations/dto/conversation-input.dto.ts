@@ -17,6 +17,7 @@ import { invalidInput } from '../../platform/errors/domain-error';
 import { MaxChars } from '../../platform/validation/chars';
 import { describeValidationErrors } from '../../platform/validation/validation.pipe';
 import { CONVERSATION_ROLES, type ConversationRole } from '../entities/conversation.entity';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 
 /** Conversations one ingestion request may carry. */
 export const MAX_BATCH = 500;
@@ -51,7 +52,7 @@ export class ConversationMetadataDto {
   url?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   attributes?: Record<string, string>;
 
@@ -73,7 +74,7 @@ export class ConversationInputDto {
   id!: string;
 
   @ApiPropertyOptional({ type: ConversationMetadataDto })
-  @IsOptional()
+  @PresentNotNull()
   @ValidateNested()
   @Type(() => ConversationMetadataDto)
   metadata?: ConversationMetadataDto;

@@ -11,6 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { GIT_PROVIDERS } from '../entities/git-sync.entity';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 
 /** GitBook's `UpdateSpaceGitInfo`: what to show about the provider in `git/info`. */
 export class GitInfoDto {
@@ -86,7 +87,7 @@ export class GitOperationDto {
   force?: boolean;
 
   @ApiPropertyOptional({ type: GitInfoDto })
-  @IsOptional()
+  @PresentNotNull()
   @ValidateNested()
   @Type(() => GitInfoDto)
   gitInfo?: GitInfoDto;

@@ -10,7 +10,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { Chars, charCount, MaxChars } from '../../platform/validation/chars';
 import { OPENAPI_VISIBILITIES, type OpenAPIVisibility } from '../entities/openapi-spec.entity';
 

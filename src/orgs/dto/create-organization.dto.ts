@@ -15,6 +15,7 @@ import {
   ORGANIZATION_USE_CASES,
 } from './organization.response';
 import { Chars } from '../../platform/validation/chars';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 
 export class OnboardingPreferencesDto {
   @ApiProperty({ enum: ['markdown-in-git', 'import', 'template'], nullable: true })
@@ -44,7 +45,7 @@ export class CreateOrganizationDto {
     type: [String],
     description: 'Users with a verified email in these domains may join.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsFQDN({}, { each: true })
@@ -66,7 +67,7 @@ export class CreateOrganizationDto {
   communityType?: string;
 
   @ApiPropertyOptional({ type: OnboardingPreferencesDto })
-  @IsOptional()
+  @PresentNotNull()
   @ValidateNested()
   @Type(() => OnboardingPreferencesDto)
   onboardingPreferences?: OnboardingPreferencesDto;

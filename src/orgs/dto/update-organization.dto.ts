@@ -15,7 +15,7 @@ import {
 import { ROLES, type Role } from '../../platform/policy/roles';
 import type { MergeRulesConfiguration } from '../entities/organization.entity';
 import { IsMergeRules } from './merge-rules';
-import { PresentNotNull } from './present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 
 /** GitBook's `Subdomain` pattern: 3 to 32 characters, no leading or trailing hyphen. */

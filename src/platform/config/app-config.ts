@@ -111,9 +111,43 @@ export class AppConfig {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
-  /** Largest accepted request body (bytes, or with a unit: 512kb, 10mb). */
+  /**
+   * Largest accepted JSON body of an ordinary request (bytes, or with a unit: 512kb, 10mb),
+   * counted after decompression.
+   */
   @Matches(/^\d+(b|kb|mb)?$/i, { message: 'BODY_LIMIT must look like 1048576, 512kb or 10mb' })
-  BODY_LIMIT = '10mb';
+  BODY_LIMIT = '256kb';
+
+  /**
+   * Largest accepted JSON body of the requests that carry content or batches (content writes,
+   * page documents, templates, OpenAPI documents, conversation batches: the routes marked
+   * `@LargeBody()`, `x-bindery-body-limit: large` in the API document).
+   */
+  @Matches(/^\d+(b|kb|mb)?$/i, {
+    message: 'BODY_LIMIT_LARGE must look like 1048576, 512kb or 10mb',
+  })
+  BODY_LIMIT_LARGE = '10mb';
+
+  /** Time a client has to send a request's headers, in milliseconds (slow clients are cut off). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1000)
+  HTTP_HEADERS_TIMEOUT_MS = 20000;
+
+  /** Time a client has to send a whole request, headers and body, in milliseconds. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1000)
+  HTTP_REQUEST_TIMEOUT_MS = 120000;
+
+  /**
+   * How long an idle keep-alive connection stays open, in milliseconds. Behind a load balancer,
+   * make it longer than the balancer's own idle timeout.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
 
   /** Requests per minute per API token; 0 turns rate limiting off. */
   @Transform(toInteger)
@@ -199,11 +233,25 @@ export class AppConfig {
   @IsBoolean()
   JOBS_IN_PROCESS = true;
 
-  /** Secret for signed URLs and visitor tokens; generated and stored in the database when unset. */
+  /**
+   * Secret from which the keys of signed URLs, visitor tokens and encrypted Git credentials are
+   * derived. Required with DATABASE_URL; on the embedded database, unset means a key file
+   * (DATA_DIR/secret.key, mode 0600) made at the first start.
+   */
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters' })
   SECRET_KEY?: string;
+
+  /**
+   * Earlier values of SECRET_KEY, comma-separated, during a rotation: what they signed or
+   * encrypted is still accepted; everything new uses SECRET_KEY.
+   */
+  @IsOptional()
+  @Matches(/^[^,\s]{32,}(,[^,\s]{32,})*$/, {
+    message: 'SECRET_KEY_PREVIOUS must be secrets of at least 32 characters, comma-separated',
+  })
+  SECRET_KEY_PREVIOUS?: string;
 
   get publicUrl(): string {
     return trimSlash(this.PUBLIC_URL ?? `http://localhost:${this.PORT}`);
@@ -221,6 +269,11 @@ export class AppConfig {
   /** An OpenAI-compatible endpoint is configured (AI_API_URL and AI_MODEL). */
   get aiConfigured(): boolean {
     return Boolean(this.AI_API_URL && this.AI_MODEL);
+  }
+
+  /** SECRET_KEY_PREVIOUS as a list. */
+  get secretKeysPrevious(): string[] {
+    return this.SECRET_KEY_PREVIOUS ? this.SECRET_KEY_PREVIOUS.split(',') : [];
   }
 
   get embeddedDatabase(): boolean {
@@ -269,6 +322,7 @@ const OPTIONAL_SETTINGS = [
   'APP_URL',
   'SITES_URL',
   'SECRET_KEY',
+  'SECRET_KEY_PREVIOUS',
   'AI_API_URL',
   'AI_API_KEY',
   'AI_MODEL',
@@ -281,6 +335,7 @@ const SECRET_SETTINGS = new Set([
   'DATABASE_URL',
   'ADMIN_TOKEN',
   'SECRET_KEY',
+  'SECRET_KEY_PREVIOUS',
   'AI_API_KEY',
   'TRANSLATION_API_KEY',
 ]);

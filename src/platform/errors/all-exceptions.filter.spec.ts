@@ -8,10 +8,9 @@ import {
   NotFoundException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { bodyErrors } from './body-errors.middleware';
+import { bodyError } from '../validation/request-body';
 import { DomainError, ErrorKind, invalidInput, notFound } from './domain-error';
 
 interface Captured {
@@ -21,14 +20,21 @@ interface Captured {
 
 interface FakeResponse {
   headersSent: boolean;
+  headers: Record<string, string>;
   status: jest.Mock<FakeResponse, [number]>;
   json: jest.Mock<FakeResponse, [unknown]>;
+  setHeader: jest.Mock<FakeResponse, [string, string]>;
 }
 
 function fakeHost(headersSent = false) {
   const captured: Captured = {};
   const response: FakeResponse = {
     headersSent,
+    headers: {},
+    setHeader: jest.fn((name: string, value: string) => {
+      response.headers[name] = value;
+      return response;
+    }),
     status: jest.fn((code: number) => {
       captured.status = code;
       return response;
@@ -178,6 +184,8 @@ describe('AllExceptionsFilter', () => {
       ['23503', 400, 'A referenced resource does not exist.'],
       ['22001', 400, 'A value is too long.'],
       ['22P02', 400, 'A value has an invalid format.'],
+      ['22021', 400, 'A value holds a character that is not allowed.'],
+      ['22P05', 400, 'A value holds a character that is not allowed.'],
     ])('maps PostgreSQL code %s to %i', (code, status, message) => {
       expect(handle(databaseError(code))).toEqual({
         status,
@@ -186,37 +194,44 @@ describe('AllExceptionsFilter', () => {
       expect(loggerError).not.toHaveBeenCalled();
     });
 
-    it.each([['42P01'], ['40001'], [undefined]])(
-      'treats code %p as an unexpected failure (500)',
+    it.each([['40001'], ['40P01']])(
+      'maps a conflict (%s) that outlasted the retries to 503 with Retry-After',
       (code) => {
-        const { status, body } = handle(databaseError(code));
-        expect(status).toBe(500);
-        expect(body).toEqual({
-          error: { code: 500, message: 'Internal error. Reference: req-1.' },
+        const { host, captured, response } = fakeHost();
+        new AllExceptionsFilter().catch(databaseError(code), host);
+        expect(captured).toEqual({
+          status: 503,
+          body: { error: { code: 503, message: 'Too many concurrent changes; try again.' } },
         });
-        expect(JSON.stringify(body)).not.toContain('SELECT 1');
-        expect(loggerError).toHaveBeenCalledTimes(1);
+        expect(response.headers).toEqual({ 'Retry-After': '1' });
+        expect(loggerError).not.toHaveBeenCalled();
       },
     );
+
+    it.each([['42P01'], [undefined]])('treats code %p as an unexpected failure (500)', (code) => {
+      const { status, body } = handle(databaseError(code));
+      expect(status).toBe(500);
+      expect(body).toEqual({
+        error: { code: 500, message: 'Internal error. Reference: req-1.' },
+      });
+      expect(JSON.stringify(body)).not.toContain('SELECT 1');
+      expect(loggerError).toHaveBeenCalledTimes(1);
+    });
   });
 
-  // body-parser's errors reach the filter through the `bodyErrors` middleware (installed right
-  // after the JSON parser in configureApp), which names them as DomainErrors; the filter itself
-  // treats a raw error it does not know as unexpected.
-  describe('body-parser errors, through bodyErrors', () => {
-    /** Passes `error` through the middleware, then hands what it forwards to the filter. */
-    function handleBodyError(error: unknown): Captured {
-      const next = jest.fn();
-      bodyErrors(error, {} as Request, {} as Response, next);
-      expect(next).toHaveBeenCalledTimes(1);
-      return handle(next.mock.calls[0][0]);
-    }
+  // body-parser's errors reach the filter as `bodyError` names them (RequestBodyInterceptor).
+  describe('body-parser errors, through bodyError', () => {
+    const handleBodyError = (error: unknown, encoding?: string) =>
+      handle(bodyError(error, { headers: { 'content-encoding': encoding } }));
 
     it.each([
       [{ type: 'entity.parse.failed', status: 400 }, 400],
-      [{ type: 'entity.too.large', status: 413 }, 413],
+      [{ type: 'entity.too.large', status: 413, limit: 1024 }, 413],
       [{ type: 'entity.too.large' }, 413],
       [{ type: 'request.aborted', status: 400 }, 400],
+      [{ type: 'request.size.invalid', status: 400 }, 400],
+      [{ type: 'encoding.unsupported', status: 415 }, 415],
+      [{ type: 'charset.unsupported', status: 415 }, 415],
     ])('maps %p to %i', (fields, status) => {
       const { status: sent, body } = handleBodyError(
         Object.assign(new Error('raw body-parser message'), fields),
@@ -224,21 +239,16 @@ describe('AllExceptionsFilter', () => {
       expect(sent).toBe(status);
       const error = (body as { error: { code: number; message: string } }).error;
       expect(error.code).toBe(status);
-      expect(error.message).toMatch(/request/i);
+      expect(error.message).toMatch(/request|Content-Encoding|charset/i);
       expect(loggerError).not.toHaveBeenCalled();
     });
 
-    it('maps an unsupported encoding to a client error', () => {
-      const { status } = handleBodyError({ type: 'encoding.unsupported', status: 415 });
-      expect(status).toBeGreaterThanOrEqual(400);
-      expect(status).toBeLessThan(500);
+    it('names the coding of a body that does not decompress as announced', () => {
+      const zlib = Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' });
+      const { status, body } = handleBodyError(Object.assign(zlib, { status: 400 }), 'gzip');
+      expect(status).toBe(400);
+      expect((body as { error: { message: string } }).error.message).toContain('"gzip"');
       expect(loggerError).not.toHaveBeenCalled();
-    });
-
-    it('treats an error of another type as an unexpected failure (500)', () => {
-      const exception = Object.assign(new Error('fetch failed'), { type: 'system' });
-      expect(handleBodyError(exception).status).toBe(500);
-      expect(loggerError).toHaveBeenCalledTimes(1);
     });
   });
 

@@ -2,11 +2,14 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, statusOfKind } from './domain-error';
+import { redactUrl } from '../logging/redact';
 import { errorBody } from './error-body';
 
 interface Mapped {
   status: number;
   message: string;
+  /** Seconds, sent as Retry-After. */
+  retryAfter?: number;
 }
 
 /** Turns every failure into `{"error":{"code","message"}}`; details of 500s go to the log only. */
@@ -20,13 +23,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const mapped = map(exception) ?? this.unexpected(exception, request);
     if (response.headersSent) return;
+    if (mapped.retryAfter !== undefined)
+      response.setHeader('Retry-After', String(mapped.retryAfter));
     response.status(mapped.status).json(errorBody(mapped.status, mapped.message));
   }
 
   private unexpected(exception: unknown, request: Request): Mapped {
     const requestId = String(request.id ?? 'unknown');
     this.logger.error(
-      { err: exception, requestId, method: request.method, url: request.originalUrl },
+      { err: exception, requestId, method: request.method, url: redactUrl(request.originalUrl) },
       'Unexpected failure',
     );
     return { status: 500, message: `Internal error. Reference: ${requestId}.` };
@@ -70,6 +75,20 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   '22007': { status: 400, message: 'A date or time has an invalid format.' },
   '22008': { status: 400, message: 'A date or time is out of range.' },
   '22003': { status: 400, message: 'A number is out of range.' },
+  // Text PostgreSQL cannot store; the request layer refuses it first, this is the safety net.
+  '22021': { status: 400, message: 'A value holds a character that is not allowed.' },
+  '22P05': { status: 400, message: 'A value holds a character that is not allowed.' },
+  // Lost a race with other writes even after the retries of RetryingDataSource.
+  '40001': {
+    status: 503,
+    message: 'Too many concurrent changes; try again.',
+    retryAfter: 1,
+  },
+  '40P01': {
+    status: 503,
+    message: 'Too many concurrent changes; try again.',
+    retryAfter: 1,
+  },
 };
 
 function mapDatabaseError(error: QueryFailedError): Mapped | undefined {

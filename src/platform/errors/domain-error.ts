@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'conflict'
   | 'precondition_failed'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable';
 
@@ -41,6 +42,8 @@ export function statusOfKind(kind: ErrorKind): number {
       return 412;
     case 'payload_too_large':
       return 413;
+    case 'unsupported_media_type':
+      return 415;
     case 'rate_limited':
       return 429;
     case 'unavailable':

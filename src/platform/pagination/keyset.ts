@@ -55,7 +55,6 @@ export async function paginate<T extends ObjectLiteral, R = T>(
 ): Promise<Page<R>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   const fingerprint = fingerprintOf(order);
-  const count = order.count ? order.count() : query.clone().getCount();
 
   const rowsQuery = query.clone();
   if (request.page) {
@@ -73,12 +72,14 @@ export async function paginate<T extends ObjectLiteral, R = T>(
   );
   // `limit`, not `take`: list queries select one row per item (no to-many joins).
   rowsQuery.limit(limit + 1);
-  const rows = order.fetch
-    ? await order.fetch(rowsQuery)
-    : ((await rowsQuery.getMany()) as unknown as R[]);
+  // Both queries run at once; Promise.all awaits both, so a failure of either is handled.
+  const [rows, count] = await Promise.all([
+    order.fetch ? order.fetch(rowsQuery) : (rowsQuery.getMany() as unknown as Promise<R[]>),
+    order.count ? order.count() : query.clone().getCount(),
+  ]);
 
   const items = rows.slice(0, limit);
-  const page: Page<R> = { items, count: await count };
+  const page: Page<R> = { items, count };
   if (rows.length > limit) {
     const last = items[items.length - 1];
     page.next = {

@@ -14,7 +14,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 import {
@@ -71,7 +71,7 @@ export class ListSitesQueryDto extends PageQueryDto {
     isArray: true,
     description: 'Only sites of these types (repeat the key for several).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @Transform(toArray)
   @IsArray()
   @IsIn(SITE_TYPES, { each: true })
@@ -102,7 +102,7 @@ export class CreateSiteDto {
       'IDs of spaces of the organization to publish: one site space each, in this order, the ' +
       'first one the default.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @ArrayUnique()

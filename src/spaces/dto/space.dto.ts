@@ -13,7 +13,7 @@ import {
 import { DEFAULT_LEVELS } from '../../collections/dto/collection.dto';
 import type { DefaultLevel } from '../../collections/entities/collection.entity';
 import { IsMergeRules } from '../../orgs/dto/merge-rules';
-import { PresentNotNull } from '../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import {
   CONTENT_VISIBILITIES,
   type ContentVisibility,
@@ -34,7 +34,7 @@ export class SpaceTemplateDto {
   id!: string;
 
   @ApiPropertyOptional({ description: '`contentRefs`: content references the template uses.' })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   params?: Record<string, unknown>;
 }
@@ -74,7 +74,7 @@ export class CreateSpaceDto {
   editMode?: SpaceEditMode;
 
   @ApiPropertyOptional({ type: SpaceTemplateDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SpaceTemplateDto)
@@ -85,7 +85,7 @@ export class CreateSpaceDto {
     additionalProperties: true,
     description: 'A computed content source (GitBook `ComputedContentSourceRevision`).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   computedSource?: Record<string, unknown>;
 

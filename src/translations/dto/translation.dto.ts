@@ -1,16 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsNotEmptyObject,
-  IsOptional,
-  IsString,
-  Length,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsNotEmptyObject, IsString, Length, ValidateNested } from 'class-validator';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
 import { IsRichDocument, type RichDocument } from '../../orgs/agent-instructions/rich-document';
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../spaces/languages';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 
 const LANGUAGE_LIST = TRANSLATION_LANGUAGES.join(', ');
 
@@ -50,7 +44,7 @@ export class CreateTranslationDto {
       'Guidance for the translator (tone, terms to keep), as a document of at most 200 KB of ' +
       'JSON; used by the `ai` provider. Default: an empty document.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsRichDocument()
   instructions?: RichDocument;
 }

@@ -21,6 +21,8 @@ import {
 } from '../../../orgs/agent-instructions/rich-document';
 import { ID_PATTERN } from '../../../platform/ids/ids';
 import { Chars, charCount, MaxChars } from '../../../platform/validation/chars';
+import { DiscriminatedType } from '../../../platform/validation/discriminated-type';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 /** REFERENCE §16: 1..50 changes per request, 1..20 files per `insert_files`. */
 export const MAX_CHANGES = 50;
@@ -213,7 +215,7 @@ export class UpdatePageChangeDto extends PageMetadataDto {
     ...PAGE_DOCUMENT_PROPERTY,
     description: `${PAGE_DOCUMENT_PROPERTY.description} Omitted: the body is unchanged.`,
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsPageDocumentInput()
   document?: PageDocumentInput;
 
@@ -270,7 +272,7 @@ export class RevertPageChangeDto {
     type: [String],
     description: 'Keys of top-level blocks to revert; omitted: the whole page.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
@@ -360,19 +362,17 @@ export class UpdateChangeRequestContentDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CHANGES)
   @ValidateNested({ each: true })
-  @Type(() => ChangeDto, {
-    keepDiscriminatorProperty: true,
-    discriminator: {
-      property: 'operation',
-      subTypes: [
-        { name: 'insert_page', value: InsertPageChangeDto },
-        { name: 'update_page', value: UpdatePageChangeDto },
-        { name: 'delete_page', value: DeletePageChangeDto },
-        { name: 'revert_page', value: RevertPageChangeDto },
-        { name: 'insert_files', value: InsertFilesChangeDto },
-      ],
+  @DiscriminatedType(
+    'operation',
+    {
+      insert_page: InsertPageChangeDto,
+      update_page: UpdatePageChangeDto,
+      delete_page: DeletePageChangeDto,
+      revert_page: RevertPageChangeDto,
+      insert_files: InsertFilesChangeDto,
     },
-  })
+    ChangeDto,
+  )
   changes!: Change[];
 }
 

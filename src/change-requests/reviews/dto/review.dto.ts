@@ -16,7 +16,7 @@ import {
   type RichDocument,
 } from '../../../orgs/agent-instructions/rich-document';
 import { RichDocumentSchema } from '../../../orgs/agent-instructions/dto/agent-instructions.dto';
-import { PresentNotNull } from '../../../orgs/dto/present-not-null';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { charCount, MaxChars } from '../../../platform/validation/chars';
 import { REVIEW_STATUSES, type ReviewStatus } from '../entities/change-request-review.entity';
@@ -129,7 +129,7 @@ export class SubmitReviewDto {
     ],
     description: 'A comment along with the review; an empty one (`{}`, blank text) is none.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsDocumentInput()
   comment?: DocumentInput;
 }

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { PAGE_FORMATS, type PageFormat } from '../content-reader';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -45,7 +46,7 @@ export class PageContentQueryDto extends RevisionQueryDto {
     default: false,
     description: 'Whether expressions are evaluated (accepted; documents are returned as stored).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @Transform(toBoolean)
   @IsIn([true, false, 'deterministic-only'])
   evaluated?: boolean | 'deterministic-only';

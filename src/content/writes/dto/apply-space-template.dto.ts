@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Chars } from '../../../platform/validation/chars';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 /** GitBook's `SpaceTemplateParams`. */
 export class SpaceTemplateParamsDto {
@@ -10,7 +11,7 @@ export class SpaceTemplateParamsDto {
     type: 'object',
     additionalProperties: { type: 'object' },
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   contentRefs?: Record<string, unknown>;
 }
@@ -23,7 +24,7 @@ export class ApplySpaceTemplateDto {
   id!: string;
 
   @ApiPropertyOptional({ type: SpaceTemplateParamsDto })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SpaceTemplateParamsDto)

@@ -7,7 +7,7 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import { ROLES, type Role } from '../../../platform/policy/roles';
-import { PresentNotNull } from '../../dto/present-not-null';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { inviteEmailsProblems, InviteeInput, MAX_INVITEES } from '../invitees';
 
 function IsInviteEmails(): PropertyDecorator {

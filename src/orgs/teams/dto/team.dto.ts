@@ -11,6 +11,7 @@ import {
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { TEAM_ROLES, TeamRole } from '../entities/team-member.entity';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 /** Largest number of users one request may name (team creation, bulk membership update). */
 export const MAX_USERS_PER_REQUEST = 1000;
@@ -29,7 +30,7 @@ export class CreateTeamDto {
       'User ids of organization members to add, with the team role `member`. The creator is not added unless listed.',
     maxItems: MAX_USERS_PER_REQUEST,
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })

@@ -1,15 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  ValidateBy,
-  ValidationOptions,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, ValidateBy, ValidationOptions } from 'class-validator';
 import { TEAM_ROLES, TeamRole } from '../entities/team-member.entity';
 import { MAX_USERS_PER_REQUEST } from './team.dto';
 import { Chars } from '../../../platform/validation/chars';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -51,7 +45,7 @@ export class UpdateTeamMembersDto {
     description: 'Users to add with the role `member` (an existing team member keeps its role).',
     maxItems: MAX_USERS_PER_REQUEST,
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })
@@ -68,7 +62,7 @@ export class UpdateTeamMembersDto {
     description: 'Users to add or update with the given team role.',
     example: { userId: { role: 'owner' } },
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsTeamMemberships()
   memberships?: Record<string, { role: TeamRole }>;
 
@@ -77,7 +71,7 @@ export class UpdateTeamMembersDto {
     description: 'Users to remove from the team; users not in it are ignored.',
     maxItems: MAX_USERS_PER_REQUEST,
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_USERS_PER_REQUEST)
   @IsString({ each: true })

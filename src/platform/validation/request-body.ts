@@ -1,0 +1,133 @@
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiExtension, ApiPayloadTooLargeResponse } from '@nestjs/swagger';
+import { json } from 'body-parser';
+import type { Request, RequestHandler, Response } from 'express';
+import { from, Observable, switchMap } from 'rxjs';
+import { AppConfig } from '../config/app-config';
+import { DomainError, invalidInput } from '../errors/domain-error';
+import { ErrorBody } from '../errors/error-body';
+import { findBodyProblem } from './body-inspection';
+
+/**
+ * Request bodies are read here, after the guards: a request without a valid token, or for a
+ * resource the caller may not see, is answered before a byte of its body is read. Each route
+ * reads at most BODY_LIMIT, or BODY_LIMIT_LARGE when it is marked `@LargeBody()`.
+ */
+
+type BodySize = 'ordinary' | 'large';
+const BODY_SIZE = 'bindery:body-size';
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** The route takes content or a batch: its body may be as large as BODY_LIMIT_LARGE. */
+export function LargeBody(): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(BODY_SIZE, 'large' satisfies BodySize),
+    ApiExtension('x-bindery-body-limit', 'large'),
+    ApiPayloadTooLargeResponse({
+      type: ErrorBody,
+      description: 'The body is over BODY_LIMIT_LARGE.',
+    }),
+  );
+}
+
+@Injectable()
+export class RequestBodyInterceptor implements NestInterceptor {
+  private readonly parsers: Record<BodySize, RequestHandler>;
+
+  constructor(
+    config: AppConfig,
+    private readonly reflector: Reflector,
+  ) {
+    // `inflate` accepts gzip, deflate and br; the limit counts the decompressed bytes.
+    const parser = (limit: string) =>
+      json({ limit, type: JSON_TYPES, inflate: true, strict: true });
+    this.parsers = { ordinary: parser(config.BODY_LIMIT), large: parser(config.BODY_LIMIT_LARGE) };
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const size =
+      this.reflector.get<BodySize | undefined>(BODY_SIZE, context.getHandler()) ?? 'ordinary';
+    const http = context.switchToHttp();
+    const read = readBody(this.parsers[size], http.getRequest(), http.getResponse());
+    return from(read).pipe(switchMap(() => next.handle()));
+  }
+}
+
+async function readBody(parse: RequestHandler, request: Request, response: Response) {
+  if (!hasBody(request)) return;
+  if (!request.is(JSON_TYPES)) {
+    const type = request.headers['content-type'];
+    throw new DomainError(
+      'unsupported_media_type',
+      'UnsupportedMediaType',
+      `The request body must be JSON, sent with Content-Type: application/json${
+        type ? ` (got ${JSON.stringify(type.slice(0, 100))})` : ''
+      }.`,
+    );
+  }
+  await new Promise<void>((resolve, reject) =>
+    parse(request, response, (error?: unknown) =>
+      error ? reject(bodyError(error, request)) : resolve(),
+    ),
+  );
+  const problem = findBodyProblem(request.body);
+  if (problem) throw invalidInput(problem);
+}
+
+/** A body is announced by Transfer-Encoding or a Content-Length; an empty one is none. */
+function hasBody(request: Request): boolean {
+  const length = Number.parseInt(request.headers['content-length'] ?? '', 10);
+  return request.headers['transfer-encoding'] !== undefined || length > 0;
+}
+
+/** body-parser's failures (http-errors with a `type`, or a wrapped zlib error), in Bindery's words. */
+export function bodyError(error: unknown, request: Pick<Request, 'headers'>): DomainError {
+  const { type, limit, message } = (error ?? {}) as {
+    type?: string;
+    limit?: number;
+    message?: string;
+  };
+  const encoding = String(request.headers['content-encoding'] ?? '');
+  switch (type) {
+    case 'entity.parse.failed':
+      return invalidInput(`The request body is not valid JSON: ${message}`);
+    case 'entity.too.large':
+      return new DomainError(
+        'payload_too_large',
+        'PayloadTooLarge',
+        `The request body is too large${limit ? `: this route accepts up to ${limit} bytes` : ''}.`,
+      );
+    case 'encoding.unsupported':
+      return new DomainError(
+        'unsupported_media_type',
+        'UnsupportedContentEncoding',
+        `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body as is, or with gzip, deflate or br.`,
+      );
+    case 'charset.unsupported':
+      return new DomainError(
+        'unsupported_media_type',
+        'UnsupportedCharset',
+        'The request body charset is not supported: send UTF-8 JSON.',
+      );
+    case 'request.aborted':
+      return invalidInput('The request was aborted before its body arrived.');
+    case 'request.size.invalid':
+      return invalidInput('The request body is not as long as its Content-Length says.');
+    default:
+      // A stream that does not decompress as announced (zlib's error, wrapped in a 400).
+      return invalidInput(
+        encoding
+          ? `The request body could not be decoded as Content-Encoding ${JSON.stringify(encoding.slice(0, 50))}.`
+          : 'The request body could not be read.',
+      );
+  }
+}
