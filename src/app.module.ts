@@ -7,7 +7,7 @@ import { GitModule } from './git/git.module';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
-import { InvitesModule } from './orgs/invites/invites.module';
+import { InvitesModule } from './invites/invites.module';
 import { MembersModule } from './orgs/members/members.module';
 import { OrgsModule } from './orgs/orgs.module';
 import { SamlModule } from './orgs/saml/saml.module';

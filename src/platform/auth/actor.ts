@@ -1,12 +1,25 @@
 import type { Request } from 'express';
-import type { User } from '../../users/entities/user.entity';
 import type { ResolvedAccess } from '../policy/access';
+
+/**
+ * The user behind a token, as the users module reads it (its `User` entity has this shape); the
+ * platform names only what it needs, so it does not depend on the users module.
+ */
+export interface ActorUser {
+  id: string;
+  email: string;
+  displayName: string;
+  photoUrl: string | null;
+  disabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 export interface UserActor {
   kind: 'user';
   userId: string;
   /** The user, read with the token in the same query. */
-  user: User;
+  user: ActorUser;
   /** SHA-256 of the token used, for per-token rate limits and audit. */
   tokenHash: string;
 }

@@ -6,8 +6,8 @@ import {
   registerDecorator,
   ValidationArguments,
 } from 'class-validator';
-import { ROLES, type Role } from '../../../platform/policy/roles';
-import { PresentNotNull } from '../../../platform/validation/present-not-null';
+import { ROLES, type Role } from '../../platform/policy/roles';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { inviteEmailsProblems, InviteeInput, MAX_INVITEES } from '../invitees';
 
 function IsInviteEmails(): PropertyDecorator {

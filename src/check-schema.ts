@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../setup';
-import { loadConfig } from '../config/app-config';
+import { createApp } from './setup';
+import { loadConfig } from './platform/config/app-config';
 
 /**
  * CI's drift check: migrate an empty database, then ask TypeORM what it would change to

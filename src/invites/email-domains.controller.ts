@@ -1,9 +1,9 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access, CurrentActor } from '../../platform/auth/access.decorator';
-import type { Actor } from '../../platform/auth/actor';
-import { ErrorBody } from '../../platform/errors/error-body';
-import { OrganizationsPresenter } from '../organizations.presenter';
+import { Access, CurrentActor } from '../platform/auth/access.decorator';
+import type { Actor } from '../platform/auth/actor';
+import { ErrorBody } from '../platform/errors/error-body';
+import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { EmailDomainParamsDto, OrganizationsForEmailDomainResponse } from './dto/email-domain.dto';
 import { InvitesService } from './invites.service';
 

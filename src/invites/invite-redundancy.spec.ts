@@ -1,4 +1,4 @@
-import { ROLES, Role } from '../../platform/policy/roles';
+import { ROLES, Role } from '../platform/policy/roles';
 import { contentInviteIsRedundant, inviteIsRedundant } from './invite-redundancy';
 
 // Rows: the caller's membership role ('none' = not a member, 'guest' = null role).

@@ -1,4 +1,4 @@
-import { atLeast, type Role } from '../../platform/policy/roles';
+import { atLeast, type Role } from '../platform/policy/roles';
 
 /** The caller's membership of the invite's organization, if any. */
 export interface CallerMembership {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsFQDN } from 'class-validator';
-import { OrganizationResponse } from '../../dto/organization.response';
+import { OrganizationResponse } from '../../orgs/dto/organization.response';
 
 export class EmailDomainParamsDto {
   @ApiProperty({ example: 'example.com' })

@@ -7,11 +7,11 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
-import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
-import { Organization } from '../entities/organization.entity';
+import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import type { UserActor } from '../platform/auth/actor';
+import { ErrorBody } from '../platform/errors/error-body';
+import type { ResolvedAccess } from '../platform/policy/access';
+import { Organization } from '../orgs/entities/organization.entity';
 import { InviteUsersDto, InviteUsersResponse } from './dto/invite-users.dto';
 import { InvitesService } from './invites.service';
 

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
-import { CollectionAccessResolver } from '../../collections/collection-access.resolver';
-import { Clock } from '../../platform/clock/clock';
-import { invalidInput, notFound } from '../../platform/errors/domain-error';
-import { newId } from '../../platform/ids/ids';
-import { paginate, PageRequest } from '../../platform/pagination/keyset';
-import { Page } from '../../platform/pagination/page';
-import type { Role } from '../../platform/policy/roles';
-import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
-import { Member } from '../entities/member.entity';
+import { CollectionAccessResolver } from '../collections/collection-access.resolver';
+import { Clock } from '../platform/clock/clock';
+import { invalidInput, notFound } from '../platform/errors/domain-error';
+import { newId } from '../platform/ids/ids';
+import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { Page } from '../platform/pagination/page';
+import type { Role } from '../platform/policy/roles';
+import { SpaceAccessResolver } from '../spaces/space-access.resolver';
+import { Member } from '../orgs/entities/member.entity';
 import {
   CreateOrganizationInviteDto,
   DEFAULT_CONTENT_INVITE_LEVEL,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CollectionsPresenter } from '../../collections/collections.presenter';
-import { UrlBuilder } from '../../platform/urls/url-builder';
-import { SpacesPresenter } from '../../spaces/spaces.presenter';
+import { CollectionsPresenter } from '../collections/collections.presenter';
+import { UrlBuilder } from '../platform/urls/url-builder';
+import { SpacesPresenter } from '../spaces/spaces.presenter';
 import { LinkInviteResponse } from './dto/link-invite.dto';
 import { CallerMembership, contentInviteIsRedundant, inviteIsRedundant } from './invite-redundancy';
 import type { InviteView } from './link-invites.service';

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
-import { CollectionResponse } from '../../../collections/dto/collection.response';
-import { ROLES, type Role } from '../../../platform/policy/roles';
-import { SpaceResponse } from '../../../spaces/dto/space.response';
-import { Chars } from '../../../platform/validation/chars';
+import { CollectionResponse } from '../../collections/dto/collection.response';
+import { ROLES, type Role } from '../../platform/policy/roles';
+import { SpaceResponse } from '../../spaces/dto/space.response';
+import { Chars } from '../../platform/validation/chars';
 
 const ROLE_OR_GUEST = [...ROLES, null];
 const roleMessage = (field: string) => ({

@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { isRole, ROLES, type Role } from '../../platform/policy/roles';
+import { isRole, ROLES, type Role } from '../platform/policy/roles';
 
 /** GitBook's `InviteUsersToOrganization.emails` item: an address, or an address with its role. */
 export type InviteeInput = string | { email: string; role: Role | null };

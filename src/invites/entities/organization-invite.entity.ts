@@ -1,9 +1,9 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Collection } from '../../../collections/entities/collection.entity';
-import type { Role } from '../../../platform/policy/roles';
-import { Space } from '../../../spaces/entities/space.entity';
-import { User } from '../../../users/entities/user.entity';
-import { Organization } from '../../entities/organization.entity';
+import { Collection } from '../../collections/entities/collection.entity';
+import type { Role } from '../../platform/policy/roles';
+import { Space } from '../../spaces/entities/space.entity';
+import { User } from '../../users/entities/user.entity';
+import { Organization } from '../../orgs/entities/organization.entity';
 
 /**
  * An invite link to an organization: whoever holds its id may join with `role` (null: as a

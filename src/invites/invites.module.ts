@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CollectionsModule } from '../../collections/collections.module';
-import { SpacesModule } from '../../spaces/spaces.module';
-import { User } from '../../users/entities/user.entity';
-import { Member } from '../entities/member.entity';
-import { Organization } from '../entities/organization.entity';
-import { OrgsModule } from '../orgs.module';
+import { CollectionsModule } from '../collections/collections.module';
+import { SpacesModule } from '../spaces/spaces.module';
+import { User } from '../users/entities/user.entity';
+import { Member } from '../orgs/entities/member.entity';
+import { Organization } from '../orgs/entities/organization.entity';
+import { OrgsModule } from '../orgs/orgs.module';
 import { EmailDomainsController } from './email-domains.controller';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { InvitesController } from './invites.controller';

@@ -8,12 +8,12 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
-import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
-import { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import { mapPage, Page, PageOf } from '../../platform/pagination/page';
+import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import type { UserActor } from '../platform/auth/actor';
+import { ErrorBody } from '../platform/errors/error-body';
+import type { ResolvedAccess } from '../platform/policy/access';
+import { PageQueryDto } from '../platform/pagination/page-query.dto';
+import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import {
   CreateOrganizationInviteDto,
   LinkInviteResponse,
