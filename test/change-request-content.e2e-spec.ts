@@ -1,10 +1,10 @@
-import { ContentEngine } from '../src/content/content-engine';
+import { ContentEngine } from '../src/content-engine/content-engine';
 import type {
   DocumentBlock,
   DocumentInline,
   JSONDocument,
-} from '../src/content/documents/document';
-import { Revision } from '../src/content/entities/revision.entity';
+} from '../src/content-engine/documents/document';
+import { Revision } from '../src/content-engine/entities/revision.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';

@@ -1,9 +1,9 @@
 import { inflateSync, deflateSync } from 'node:zlib';
 import type { Response } from 'superagent';
-import { ContentEngine } from '../src/content/content-engine';
-import type { DocumentBlock, JSONDocument } from '../src/content/documents/document';
-import { markdownToDocument } from '../src/content/documents/markdown';
-import { ContentWriter } from '../src/content/writes/content-writer';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { DocumentBlock, JSONDocument } from '../src/content-engine/documents/document';
+import { markdownToDocument } from '../src/content-engine/documents/markdown';
+import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChangeRequest } from '../src/change-requests/entities/change-request.entity';
-import type { JSONDocument } from '../src/content/documents/document';
-import { Revision } from '../src/content/entities/revision.entity';
+import type { JSONDocument } from '../src/content-engine/documents/document';
+import { Revision } from '../src/content-engine/entities/revision.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';

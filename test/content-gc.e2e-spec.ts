@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'superagent';
-import { ContentEngine } from '../src/content/content-engine';
-import type { JSONDocument } from '../src/content/documents/document';
-import { blobKeyOf } from '../src/content/files/file-content';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { JSONDocument } from '../src/content-engine/documents/document';
+import { blobKeyOf } from '../src/content-engine/files/file-content';
 import {
   CONTENT_GC_GRACE_MS,
   ContentGarbageCollector,
-} from '../src/content/gc/content-garbage-collector';
-import { CONTENT_GC_QUEUE } from '../src/content/gc/content-gc-schedule';
-import { ContentWriter } from '../src/content/writes/content-writer';
+} from '../src/content-engine/gc/content-garbage-collector';
+import { CONTENT_GC_QUEUE } from '../src/content-engine/gc/content-gc-schedule';
+import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { BlobStore } from '../src/platform/blob-store/blob-store';
 import { sha256Hex } from '../src/platform/ids/ids';
 import { JobsService } from '../src/platform/jobs/jobs.service';

@@ -1,8 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { ContentEngine } from '../src/content/content-engine';
-import type { DocumentBlock, JSONDocument } from '../src/content/documents/document';
-import { markdownToDocument } from '../src/content/documents/markdown';
-import { ContentWriter } from '../src/content/writes/content-writer';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { DocumentBlock, JSONDocument } from '../src/content-engine/documents/document';
+import { markdownToDocument } from '../src/content-engine/documents/markdown';
+import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { GitOperations } from '../src/git/jobs/git-operations';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';

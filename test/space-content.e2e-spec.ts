@@ -1,7 +1,7 @@
-import { ContentEngine } from '../src/content/content-engine';
-import type { JSONDocument } from '../src/content/documents/document';
-import { Revision } from '../src/content/entities/revision.entity';
-import type { PageChange } from '../src/content/tree/commit';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { JSONDocument } from '../src/content-engine/documents/document';
+import { Revision } from '../src/content-engine/entities/revision.entity';
+import type { PageChange } from '../src/content-engine/tree/commit';
 import { commitOnSpace } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'superagent';
-import type { JSONDocument } from '../src/content/documents/document';
-import { blobKeyOf } from '../src/content/files/file-content';
-import { ContentWriter, type FileInput } from '../src/content/writes/content-writer';
+import type { JSONDocument } from '../src/content-engine/documents/document';
+import { blobKeyOf } from '../src/content-engine/files/file-content';
+import { ContentWriter, type FileInput } from '../src/content-engine/writes/content-writer';
 import { BlobStore } from '../src/platform/blob-store/blob-store';
 import { sha256Hex } from '../src/platform/ids/ids';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';

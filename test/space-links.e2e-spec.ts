@@ -1,10 +1,10 @@
-import { ContentEngine } from '../src/content/content-engine';
+import { ContentEngine } from '../src/content-engine/content-engine';
 import type {
   DocumentBlock,
   DocumentInline,
   JSONDocument,
-} from '../src/content/documents/document';
-import { Revision } from '../src/content/entities/revision.entity';
+} from '../src/content-engine/documents/document';
+import { Revision } from '../src/content-engine/entities/revision.entity';
 import { commitOnSpace } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';

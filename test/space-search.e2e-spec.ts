@@ -1,9 +1,9 @@
 import { ContentGrant } from '../src/collections/entities/content-grant.entity';
-import { ContentEngine } from '../src/content/content-engine';
-import type { DocumentBlock, JSONDocument } from '../src/content/documents/document';
-import { SearchIndexer } from '../src/content/search/search-indexer';
-import { commit, type PageChange } from '../src/content/tree/commit';
-import { ContentWriter } from '../src/content/writes/content-writer';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { DocumentBlock, JSONDocument } from '../src/content-engine/documents/document';
+import { SearchIndexer } from '../src/content-engine/search/search-indexer';
+import { commit, type PageChange } from '../src/content-engine/tree/commit';
+import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';

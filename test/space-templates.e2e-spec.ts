@@ -1,12 +1,12 @@
-import { ContentEngine } from '../src/content/content-engine';
-import type { JSONDocument } from '../src/content/documents/document';
-import { documentToMarkdown } from '../src/content/documents/markdown';
-import { flatten, pagePaths } from '../src/content/tree/read';
-import { ContentWriter } from '../src/content/writes/content-writer';
+import { ContentEngine } from '../src/content-engine/content-engine';
+import type { JSONDocument } from '../src/content-engine/documents/document';
+import { documentToMarkdown } from '../src/content-engine/documents/markdown';
+import { flatten, pagePaths } from '../src/content-engine/tree/read';
+import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import {
   PrimaryMovedListeners,
   type PrimaryMoved,
-} from '../src/content/writes/primary-moved-listeners';
+} from '../src/content-engine/writes/primary-moved-listeners';
 import type { DomainError } from '../src/platform/errors/domain-error';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';

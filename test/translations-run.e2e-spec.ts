@@ -1,4 +1,4 @@
-import { ContentWriter, type ContentChange } from '../src/content/writes/content-writer';
+import { ContentWriter, type ContentChange } from '../src/content-engine/writes/content-writer';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TestApp } from './helpers/app';
 import { createCollection } from './helpers/content';

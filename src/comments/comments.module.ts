@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeRequestsModule } from '../change-requests/change-requests.module';
-import { ContentModule } from '../content/content.module';
+import { ContentModule } from '../content-engine/content.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';

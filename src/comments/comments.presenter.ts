@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { JSONDocument } from '../content/documents/document';
-import { documentToMarkdown } from '../content/documents/markdown';
+import type { JSONDocument } from '../content-engine/documents/document';
+import { documentToMarkdown } from '../content-engine/documents/markdown';
 import type { MemberResponse } from '../orgs/members/dto/member.response';
 import { MembersPresenter } from '../orgs/members/members.presenter';
 import { UrlBuilder } from '../platform/urls/url-builder';

@@ -5,9 +5,9 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { ChangeRequestsService } from '../change-requests/change-requests.service';
 import type { ChangeRequest } from '../change-requests/entities/change-request.entity';
 import { ChangeRequestContributors } from '../change-requests/reviews/change-request-contributors';
-import type { JSONDocument } from '../content/documents/document';
-import { markdownToDocument } from '../content/documents/markdown';
-import { ContentReader } from '../content/reads/content-reader';
+import type { JSONDocument } from '../content-engine/documents/document';
+import { markdownToDocument } from '../content-engine/documents/markdown';
+import { ContentReader } from '../content-engine/reads/content-reader';
 import { Member } from '../orgs/entities/member.entity';
 import {
   MEMBER_TEAMS_COUNT_SQL,

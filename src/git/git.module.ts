@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content/content.module';
+import { ContentModule } from '../content-engine/content.module';
 import { GitSync } from './entities/git-sync.entity';
 import { GitController } from './git.controller';
 import { GitPresenter } from './git.presenter';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, QueryFailedError, Repository } from 'typeorm';
-import { SearchService } from '../content/search/search.service';
+import { SearchService } from '../spaces/search/search.service';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content/content.module';
+import { ContentModule } from '../content-engine/content.module';
 import { Member } from './entities/member.entity';
 import { Organization } from './entities/organization.entity';
 import { OrganizationAccessResolver } from './organization-access.resolver';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
-import { ContentModule } from '../content/content.module';
+import { ContentModule } from '../content-engine/content.module';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './permissions/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';

@@ -1,6 +1,6 @@
-import { ContentEngine } from '../../src/content/content-engine';
-import { Revision } from '../../src/content/entities/revision.entity';
-import type { PageChange } from '../../src/content/tree/commit';
+import { ContentEngine } from '../../src/content-engine/content-engine';
+import { Revision } from '../../src/content-engine/entities/revision.entity';
+import type { PageChange } from '../../src/content-engine/tree/commit';
 import { newId } from '../../src/platform/ids/ids';
 import type { Role } from '../../src/platform/policy/roles';
 import type { TestApp } from './app';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { FileObject } from '../../content/reads/content-reader';
-import { ContentPresenter } from '../../content/reads/content.presenter';
+import type { FileObject } from '../../content-engine/reads/content-reader';
+import { ContentPresenter } from '../../spaces/content/content.presenter';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { ChangeRequestsPresenter } from '../change-requests.presenter';
 import type { ContentWriteResult } from './change-request-content-writes.service';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { markdownToDocument } from '../../content/documents/markdown';
-import type { FileNode } from '../../content/tree/format';
+import { markdownToDocument } from '../../content-engine/documents/markdown';
+import type { FileNode } from '../../content-engine/tree/format';
 import {
   assertChangeRequestWritable,
   assertSpaceEditable,
   ContentWriter,
-} from '../../content/writes/content-writer';
+} from '../../content-engine/writes/content-writer';
 import { newId } from '../../platform/ids/ids';
 import { OutboundHttp } from '../../platform/outbound-http';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';

@@ -1,8 +1,8 @@
-import type { JSONDocument } from '../../content/documents/document';
-import { commit } from '../../content/tree/commit';
-import { MemoryObjectStore } from '../../content/tree/object-store';
-import { flatten } from '../../content/tree/read';
-import { emptyRoot } from '../../content/writes/content-writer';
+import type { JSONDocument } from '../../content-engine/documents/document';
+import { commit } from '../../content-engine/tree/commit';
+import { MemoryObjectStore } from '../../content-engine/tree/object-store';
+import { flatten } from '../../content-engine/tree/read';
+import { emptyRoot } from '../../content-engine/writes/content-writer';
 import { translateChanges, type TranslationContext } from './change-translation';
 import type { Change } from './dto/update-change-request-content.dto';
 

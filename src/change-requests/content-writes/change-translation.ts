@@ -1,17 +1,17 @@
-import { INITIAL_PAGE_TITLE } from '../../content/content-engine';
-import type { DocumentNode, JSONDocument } from '../../content/documents/document';
-import { splitFrontmatter } from '../../content/documents/frontmatter';
-import { keepBlockKeys } from '../../content/documents/keep-block-keys';
+import { INITIAL_PAGE_TITLE } from '../../content-engine/content-engine';
+import type { DocumentNode, JSONDocument } from '../../content-engine/documents/document';
+import { splitFrontmatter } from '../../content-engine/documents/frontmatter';
+import { keepBlockKeys } from '../../content-engine/documents/keep-block-keys';
 import {
   commit,
   TreeChangeError,
   type PageChange,
   type PageMetaUpdate,
-} from '../../content/tree/commit';
-import { hasPath, type FileNode, type PageMeta } from '../../content/tree/format';
-import { getRequired, type ObjectStore } from '../../content/tree/object-store';
-import { findPageById } from '../../content/tree/read';
-import { uniqueSlug } from '../../content/tree/slug';
+} from '../../content-engine/tree/commit';
+import { hasPath, type FileNode, type PageMeta } from '../../content-engine/tree/format';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
+import { findPageById } from '../../content-engine/tree/read';
+import { uniqueSlug } from '../../content-engine/tree/slug';
 import { DomainError } from '../../platform/errors/domain-error';
 import { charCount } from '../../platform/validation/chars';
 import type {

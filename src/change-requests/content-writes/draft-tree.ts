@@ -1,6 +1,6 @@
-import { childRefs, readRoot, type ChildRef } from '../../content/tree/format';
-import { canonicalJson, type ObjectStore } from '../../content/tree/object-store';
-import { findPageById, type TreePage } from '../../content/tree/read';
+import { childRefs, readRoot, type ChildRef } from '../../content-engine/tree/format';
+import { canonicalJson, type ObjectStore } from '../../content-engine/tree/object-store';
+import { findPageById, type TreePage } from '../../content-engine/tree/read';
 import { sha256Hex } from '../../platform/ids/ids';
 
 /**

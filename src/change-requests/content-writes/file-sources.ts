@@ -1,5 +1,5 @@
-import { MAX_FILE_BYTES } from '../../content/files/file-content';
-import { TreeChangeError } from '../../content/tree/commit';
+import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
+import { TreeChangeError } from '../../content-engine/tree/commit';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import type { FileBytes } from './change-translation';
 import type { Change, InsertFileDto } from './dto/update-change-request-content.dto';

@@ -1,7 +1,7 @@
-import type { DocumentBlock, JSONDocument } from '../../content/documents/document';
-import { commit } from '../../content/tree/commit';
-import { MemoryObjectStore } from '../../content/tree/object-store';
-import { emptyRoot } from '../../content/writes/content-writer';
+import type { DocumentBlock, JSONDocument } from '../../content-engine/documents/document';
+import { commit } from '../../content-engine/tree/commit';
+import { MemoryObjectStore } from '../../content-engine/tree/object-store';
+import { emptyRoot } from '../../content-engine/writes/content-writer';
 import { LinkResolver, resolveDocumentLinks, type ResolveLink } from './markdown-links';
 
 /**

@@ -5,10 +5,10 @@ import type {
   DocumentNode,
   DocumentText,
   JSONDocument,
-} from '../../content/documents/document';
-import { readRoot, type FileNode } from '../../content/tree/format';
-import { getRequired, type ObjectStore } from '../../content/tree/object-store';
-import { findPageById, findPageByPath } from '../../content/tree/read';
+} from '../../content-engine/documents/document';
+import { readRoot, type FileNode } from '../../content-engine/tree/format';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
+import { findPageById, findPageByPath } from '../../content-engine/tree/read';
 import { childrenOf } from './draft-tree';
 
 /**

@@ -1,8 +1,8 @@
-import type { DocumentBlock, JSONDocument } from '../../content/documents/document';
-import { commit, type PageChange } from '../../content/tree/commit';
-import { MemoryObjectStore } from '../../content/tree/object-store';
-import { flatten } from '../../content/tree/read';
-import { emptyRoot } from '../../content/writes/content-writer';
+import type { DocumentBlock, JSONDocument } from '../../content-engine/documents/document';
+import { commit, type PageChange } from '../../content-engine/tree/commit';
+import { MemoryObjectStore } from '../../content-engine/tree/object-store';
+import { flatten } from '../../content-engine/tree/read';
+import { emptyRoot } from '../../content-engine/writes/content-writer';
 import { revertBlocks, revertPage, RevertError } from './page-revert';
 
 const block = (key: string, text = key): DocumentBlock => ({

@@ -2,11 +2,11 @@ import {
   emptyDocument,
   type DocumentBlock,
   type JSONDocument,
-} from '../../content/documents/document';
-import type { PageChange, PageMetaUpdate } from '../../content/tree/commit';
-import { hasPath, readPage, type PageMeta, type PageNode } from '../../content/tree/format';
-import { getRequired, type ObjectStore } from '../../content/tree/object-store';
-import { uniqueSlug } from '../../content/tree/slug';
+} from '../../content-engine/documents/document';
+import type { PageChange, PageMetaUpdate } from '../../content-engine/tree/commit';
+import { hasPath, readPage, type PageMeta, type PageNode } from '../../content-engine/tree/format';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
+import { uniqueSlug } from '../../content-engine/tree/slug';
 import { childrenOf, isWithin, pageOf } from './draft-tree';
 
 /** A revert that cannot be made; the caller names the change it came from. */

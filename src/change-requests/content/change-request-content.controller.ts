@@ -3,23 +3,23 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@ne
 import {
   ContentLocationResponse,
   ContentReferencesPageResponse,
-} from '../../content/links/dto/links.dto';
-import { LinksPresenter } from '../../content/links/links.presenter';
-import { LinksService } from '../../content/links/links.service';
-import { ContentReader, type ReadRevision } from '../../content/reads/content-reader';
-import { contentView, type ContentView } from '../../content/reads/content.presenter';
+} from '../../spaces/links/dto/links.dto';
+import { LinksPresenter } from '../../spaces/links/links.presenter';
+import { LinksService } from '../../spaces/links/links.service';
+import { ContentReader, type ReadRevision } from '../../content-engine/reads/content-reader';
+import { contentView, type ContentView } from '../../spaces/content/content.presenter';
 import {
   ListFilesQueryDto,
   PageContentQueryDto,
   RevisionQueryDto,
-} from '../../content/reads/dto/content-query.dto';
+} from '../../spaces/content/dto/content-query.dto';
 import {
   RevisionFileResponse,
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
-} from '../../content/reads/dto/content.response';
-import { RevisionContent } from '../../content/reads/revision-content';
+} from '../../spaces/content/dto/content.response';
+import { RevisionContent } from '../../spaces/content/revision-content';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MERGE_CONFLICT_KINDS } from '../../content/merge/types';
+import { MERGE_CONFLICT_KINDS } from '../../content-engine/merge/types';
 
 /** A page (and, for block conflicts, its top-level blocks) changed differently on both sides. */
 export class MergeConflictResponse {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Revision } from '../../content/entities/revision.entity';
+import { Revision } from '../../content-engine/entities/revision.entity';
 import { ConversationIssuesCluster } from '../../conversations/entities/conversation-issues-cluster.entity';
 import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
 import { Organization } from '../../orgs/entities/organization.entity';

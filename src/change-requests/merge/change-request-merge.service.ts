@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ContentEngine } from '../../content/content-engine';
-import { mergeTrees } from '../../content/merge/merge-trees';
-import type { MergeConflict } from '../../content/merge/types';
-import { BatchedObjectStore } from '../../content/reads/batched-object-store';
-import { CachedObjectStore, type ObjectStore } from '../../content/tree/object-store';
-import { ContentWriter } from '../../content/writes/content-writer';
+import { ContentEngine } from '../../content-engine/content-engine';
+import { mergeTrees } from '../../content-engine/merge/merge-trees';
+import type { MergeConflict } from '../../content-engine/merge/types';
+import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
+import { CachedObjectStore, type ObjectStore } from '../../content-engine/tree/object-store';
+import { ContentWriter } from '../../content-engine/writes/content-writer';
 import type { MergeRulesConfiguration } from '../../orgs/entities/organization.entity';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, notFound } from '../../platform/errors/domain-error';

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { inlineDisposition } from '../../content/files/files.controller';
+import { inlineDisposition } from '../../spaces/files/files.controller';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';

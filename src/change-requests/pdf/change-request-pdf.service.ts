@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { JSONDocument } from '../../content/documents/document';
-import { blobKeyOf, MAX_FILE_BYTES } from '../../content/files/file-content';
+import type { JSONDocument } from '../../content-engine/documents/document';
+import { blobKeyOf, MAX_FILE_BYTES } from '../../content-engine/files/file-content';
 import {
   ContentReader,
   type FileObject,
   type ReadRevision,
-} from '../../content/reads/content-reader';
-import type { PageNode } from '../../content/tree/format';
+} from '../../content-engine/reads/content-reader';
+import type { PageNode } from '../../content-engine/tree/format';
 import { BlobStore } from '../../platform/blob-store/blob-store';
 import { notFound } from '../../platform/errors/domain-error';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';

@@ -1,5 +1,5 @@
-import type { DocumentBlock, JSONDocument } from '../../content/documents/document';
-import { markdownToDocument } from '../../content/documents/markdown';
+import type { DocumentBlock, JSONDocument } from '../../content-engine/documents/document';
+import { markdownToDocument } from '../../content-engine/documents/markdown';
 import {
   imageFiles,
   layoutDocument,

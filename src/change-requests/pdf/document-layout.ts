@@ -7,7 +7,7 @@ import type {
   DocumentText,
   HintStyle,
   JSONDocument,
-} from '../../content/documents/document';
+} from '../../content-engine/documents/document';
 
 /*
  * A rich document (REFERENCE §15) as the few kinds of printed block the PDF writer knows. Pure,

@@ -1,4 +1,4 @@
-import type { PageTree } from '../../content/reads/content-reader';
+import type { PageTree } from '../../content-engine/reads/content-reader';
 import { pagesToPrint } from './printed-pages';
 
 const tree = (id: string, pages: PageTree[] = []): PageTree => ({

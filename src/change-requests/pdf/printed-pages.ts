@@ -1,5 +1,5 @@
-import type { PageTree } from '../../content/reads/content-reader';
-import type { PageNode } from '../../content/tree/format';
+import type { PageTree } from '../../content-engine/reads/content-reader';
+import type { PageNode } from '../../content-engine/tree/format';
 
 /** A page to print and how deep it sits in what is printed. */
 export interface PageToPrint {

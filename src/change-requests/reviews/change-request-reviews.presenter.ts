@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { documentToMarkdown } from '../../content/documents/markdown';
-import type { JSONDocument } from '../../content/documents/document';
+import { documentToMarkdown } from '../../content-engine/documents/markdown';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { UsersPresenter } from '../../users/users.presenter';
 import type { RequestedReviewerView, ReviewView } from './change-request-reviews.service';

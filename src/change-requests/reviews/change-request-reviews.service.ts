@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { markdownToDocument } from '../../content/documents/markdown';
+import { markdownToDocument } from '../../content-engine/documents/markdown';
 import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';

@@ -1,5 +1,5 @@
 import { registerDecorator } from 'class-validator';
-import type { JSONDocument } from '../../content/documents/document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { richDocumentProblem } from '../../orgs/agent-instructions/rich-document';
 import { charCount } from '../../platform/validation/chars';
 

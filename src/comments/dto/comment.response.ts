@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { JSONDocument } from '../../content/documents/document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
 import { LocationUrls, UserResponse } from '../../users/dto/user.response';
 import { COMMENT_STATUSES, type CommentStatus } from '../entities/comment.entity';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { JSONDocument } from '../../content/documents/document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { User } from '../../users/entities/user.entity';
 import { Comment } from './comment.entity';
 

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ChangeRequest } from '../../change-requests/entities/change-request.entity';
-import { Revision } from '../../content/entities/revision.entity';
-import type { JSONDocument } from '../../content/documents/document';
+import { Revision } from '../../content-engine/entities/revision.entity';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { Space } from '../../spaces/entities/space.entity';
 import { User } from '../../users/entities/user.entity';
 

@@ -2,18 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { posix } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { ContentEngine } from '../../content/content-engine';
-import type { JSONDocument } from '../../content/documents/document';
-import { markdownToDocument } from '../../content/documents/markdown';
-import { Revision, type RevisionGit } from '../../content/entities/revision.entity';
-import { MAX_FILE_BYTES } from '../../content/files/file-content';
-import { childRefs, readRoot, type FileNode } from '../../content/tree/format';
-import { getRequired, type ObjectStore } from '../../content/tree/object-store';
+import { ContentEngine } from '../../content-engine/content-engine';
+import type { JSONDocument } from '../../content-engine/documents/document';
+import { markdownToDocument } from '../../content-engine/documents/markdown';
+import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
+import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
+import { childRefs, readRoot, type FileNode } from '../../content-engine/tree/format';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
 import {
   ContentWriter,
   storeDocuments,
   type ContentChange,
-} from '../../content/writes/content-writer';
+} from '../../content-engine/writes/content-writer';
 import { newId } from '../../platform/ids/ids';
 import { readLayout, type ReadLayoutPage } from '../layout/layout-reader';
 import type { TreeBlob } from '../remote/git-repository';

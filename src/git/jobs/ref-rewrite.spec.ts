@@ -1,4 +1,4 @@
-import type { JSONDocument } from '../../content/documents/document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { refToRelativeUrl, resolveRelativeRefs } from './ref-rewrite';
 
 describe('relative links of the Git layout', () => {

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { ContentRef, JSONDocument } from '../../content/documents/document';
+import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
 
 /**
  * Relative links of an imported page, turned into content refs: to a page's file →

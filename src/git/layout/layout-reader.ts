@@ -1,7 +1,7 @@
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { posix } from 'node:path';
-import { splitFrontmatter } from '../../content/documents/frontmatter';
-import { isValidSlug, slugify } from '../../content/tree/slug';
+import { splitFrontmatter } from '../../content-engine/documents/frontmatter';
+import { isValidSlug, slugify } from '../../content-engine/tree/slug';
 import {
   ASSETS_DIR,
   DEFAULT_README,

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { isValidSlug, slugify } from '../../content/tree/slug';
+import { isValidSlug, slugify } from '../../content-engine/tree/slug';
 
 /**
  * GitBook's Git Sync layout, as Bindery writes and reads it. A repository (or its

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import {
   SearchContentQueryDto,
   SearchPageResultResponse,
-} from '../../content/search/dto/search-content.dto';
+} from '../../spaces/search/dto/search-content.dto';
 
 export class SearchOrganizationContentQueryDto extends SearchContentQueryDto {}
 

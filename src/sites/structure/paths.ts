@@ -1,4 +1,4 @@
-import { MAX_SLUG_LENGTH, slugify, uniqueSlug } from '../../content/tree/slug';
+import { MAX_SLUG_LENGTH, slugify, uniqueSlug } from '../../content-engine/tree/slug';
 
 /**
  * The path of a new site space or section when none is given: the slug of its title (a space's

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import type { DefaultLevel } from '../../collections/entities/collection.entity';
 import { Collection } from '../../collections/entities/collection.entity';
-import { Revision } from '../../content/entities/revision.entity';
+import { Revision } from '../../content-engine/entities/revision.entity';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { User } from '../../users/entities/user.entity';
 

@@ -1,4 +1,4 @@
-import type { JSONDocument } from '../../content/documents/document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { countWords, documentSegments, isTranslatable } from './document-segments';
 
 const leaf = (text: string, marks: string[] = []) => ({

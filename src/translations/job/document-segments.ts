@@ -4,7 +4,7 @@ import type {
   DocumentLeaf,
   DocumentNode,
   JSONDocument,
-} from '../../content/documents/document';
+} from '../../content-engine/documents/document';
 
 /**
  * The text of a document that a translation changes, and nothing else: the leaves of text

@@ -4,16 +4,16 @@ import stringify from 'json-stable-stringify';
 import { performance } from 'node:perf_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ContentEngine } from '../../content/content-engine';
-import type { JSONDocument } from '../../content/documents/document';
-import { commit } from '../../content/tree/commit';
-import { flatten } from '../../content/tree/read';
-import { CachedObjectStore, getRequired } from '../../content/tree/object-store';
+import { ContentEngine } from '../../content-engine/content-engine';
+import type { JSONDocument } from '../../content-engine/documents/document';
+import { commit } from '../../content-engine/tree/commit';
+import { flatten } from '../../content-engine/tree/read';
+import { CachedObjectStore, getRequired } from '../../content-engine/tree/object-store';
 import {
   ContentWriter,
   storeDocuments,
   type ContentChange,
-} from '../../content/writes/content-writer';
+} from '../../content-engine/writes/content-writer';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError } from '../../platform/errors/domain-error';
 import { sha256Hex } from '../../platform/ids/ids';

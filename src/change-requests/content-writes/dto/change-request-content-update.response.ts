@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { RevisionFileResponse } from '../../../content/reads/dto/content.response';
+import { RevisionFileResponse } from '../../../spaces/content/dto/content.response';
 import { ChangeRequestResponse } from '../../dto/change-request.response';
 
 class ChangedPageUrls {

@@ -3,9 +3,9 @@ import { IsIn, IsOptional } from 'class-validator';
 import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
 import { OrganizationResponse } from '../../../orgs/dto/organization.response';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
-import { SpaceResponse } from '../../../spaces/dto/space.response';
-import { RevisionFileResponse, RevisionPageResponse } from '../../reads/dto/content.response';
-import { LINK_STATUSES, type LinkStatus } from '../link-analysis';
+import { SpaceResponse } from '../../dto/space.response';
+import { RevisionFileResponse, RevisionPageResponse } from '../../content/dto/content.response';
+import { LINK_STATUSES, type LinkStatus } from '../../../content-engine/links/link-analysis';
 
 export class ListLinksQueryDto extends PageQueryDto {
   @ApiPropertyOptional({

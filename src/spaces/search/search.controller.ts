@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@ne
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import type { SpaceAccess } from '../space-access.resolver';
 import { SearchContentQueryDto, SearchPageResultResponse } from './dto/search-content.dto';
 import { SearchService } from './search.service';
 

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { OrganizationsPresenter } from '../../orgs/organizations.presenter';
 import type { Page } from '../../platform/pagination/page';
-import { SpacesPresenter } from '../../spaces/spaces.presenter';
-import { ContentPresenter, contentView, type ContentView } from '../reads/content.presenter';
+import { SpacesPresenter } from '../spaces.presenter';
+import { ContentPresenter, contentView, type ContentView } from '../content/content.presenter';
 import type {
   ContentLocationResponse,
   ContentReferencesPageResponse,
   ContentReferenceUsageResponse,
 } from './dto/links.dto';
-import type { LinkLocation, LinkUsage } from './link-analysis';
+import type { LinkLocation, LinkUsage } from '../../content-engine/links/link-analysis';
 import type { BacklinksListing, LinksListing, LinksScope } from './links.service';
 
 /** What every location of a response embeds, built once per response. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { UrlBuilder } from '../../platform/urls/url-builder';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
-import { FileDownloads } from '../files/file-downloads';
-import type { FileObject, PageBody, PageTree, ReadRevision } from './content-reader';
+import type { SpaceAccess } from '../space-access.resolver';
+import { FileDownloads } from '../../content-engine/files/file-downloads';
+import type { FileObject, PageBody, PageTree, ReadRevision } from '../../content-engine/reads/content-reader';
 import type {
   PageLayoutResponse,
   RevisionFileResponse,

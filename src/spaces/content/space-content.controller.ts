@@ -9,8 +9,8 @@ import {
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
-import { ContentReader, type ReadRevision } from './content-reader';
+import type { SpaceAccess } from '../space-access.resolver';
+import { ContentReader, type ReadRevision } from '../../content-engine/reads/content-reader';
 import { contentView, type ContentView } from './content.presenter';
 import { ListFilesQueryDto, PageContentQueryDto, RevisionQueryDto } from './dto/content-query.dto';
 import {

@@ -5,7 +5,7 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import type { SpaceAccess } from '../space-access.resolver';
 import {
   ContentLocationResponse,
   ContentReferencesPageResponse,

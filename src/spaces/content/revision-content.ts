@@ -5,7 +5,7 @@ import { ChangeRequestsPresenter } from '../../change-requests/change-requests.p
 import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { ChangeRequest } from '../../change-requests/entities/change-request.entity';
 import { mapPage, type Page } from '../../platform/pagination/page';
-import { ContentReader, type PageFormat, type ReadRevision } from './content-reader';
+import { ContentReader, type PageFormat, type ReadRevision } from '../../content-engine/reads/content-reader';
 import { ContentPresenter, type ContentView } from './content.presenter';
 import type {
   RevisionFileResponse,

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
-import { PAGE_FORMATS, type PageFormat } from '../content-reader';
+import { PAGE_FORMATS, type PageFormat } from '../../../content-engine/reads/content-reader';
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 const toBoolean = ({ value }: { value: unknown }) =>

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
-import { REVISION_TYPES } from '../../entities/revision.entity';
-import { PAGE_TYPES } from '../../tree/format';
+import { REVISION_TYPES } from '../../../content-engine/entities/revision.entity';
+import { PAGE_TYPES } from '../../../content-engine/tree/format';
 
 export class GitSyncBlobResponse {
   @ApiProperty({ description: 'SHA of the blob.' }) oid!: string;

@@ -11,7 +11,7 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ApplySpaceTemplateDto } from './dto/apply-space-template.dto';
-import { SPACE_TEMPLATES_DESCRIPTION, SpaceTemplates } from './space-templates';
+import { SPACE_TEMPLATES_DESCRIPTION, SpaceTemplates } from '../../content-engine/writes/space-templates';
 
 @ApiTags('space-content')
 @Controller()

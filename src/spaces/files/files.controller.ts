@@ -15,8 +15,8 @@ import { BlobStore } from '../../platform/blob-store/blob-store';
 import { notFound } from '../../platform/errors/domain-error';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { FileDownloadQueryDto } from './dto/file-download-query.dto';
-import { blobKeyOf } from './file-content';
-import { DOWNLOAD_URL_TTL_SECONDS, FileDownloads } from './file-downloads';
+import { blobKeyOf } from '../../content-engine/files/file-content';
+import { DOWNLOAD_URL_TTL_SECONDS, FileDownloads } from '../../content-engine/files/file-downloads';
 
 /** `Content-Disposition: inline` with an ASCII fallback name and the exact one (RFC 6266/5987). */
 export function inlineDisposition(name: string): string {

@@ -7,13 +7,13 @@ import { decodeCursor, encodeCursor, PageRequest } from '../../platform/paginati
 import type { Page } from '../../platform/pagination/page';
 import type { Role } from '../../platform/policy/roles';
 import { UrlBuilder } from '../../platform/urls/url-builder';
-import { GUEST_VISIBLE_SPACES_SQL } from '../../spaces/space-access.resolver';
+import { GUEST_VISIBLE_SPACES_SQL } from '../space-access.resolver';
 import type {
   SearchPageResultResponse,
   SearchSectionResultResponse,
 } from './dto/search-content.dto';
-import type { PageAncestor } from './entities/page-section.entity';
-import { searchTerms } from './search-terms';
+import type { PageAncestor } from '../../content-engine/search/entities/page-section.entity';
+import { searchTerms } from '../../content-engine/search/search-terms';
 
 export interface SearchRequest extends PageRequest {
   query: string;

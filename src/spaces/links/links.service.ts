@@ -9,18 +9,18 @@ import { notFound } from '../../platform/errors/domain-error';
 import type { Page } from '../../platform/pagination/page';
 import { pageOfList } from '../../platform/pagination/slice';
 import type { Role } from '../../platform/policy/roles';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
-import { ContentEngine } from '../content-engine';
-import type { JSONDocument } from '../documents/document';
-import { BatchedObjectStore } from '../reads/batched-object-store';
-import { ContentReader, type FileObject, type PageTree } from '../reads/content-reader';
-import { getRequired, type ObjectStore } from '../tree/object-store';
+import type { SpaceAccess } from '../space-access.resolver';
+import { ContentEngine } from '../../content-engine/content-engine';
+import type { JSONDocument } from '../../content-engine/documents/document';
+import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
+import { ContentReader, type FileObject, type PageTree } from '../../content-engine/reads/content-reader';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
 import {
   asContentRef,
   documentAnchors,
   documentReferences,
   type DocumentReference,
-} from './document-references';
+} from '../../content-engine/links/document-references';
 import {
   analyzeLinks,
   fileBacklinks,
@@ -30,7 +30,7 @@ import {
   type LinkStats,
   type LinkStatus,
   type LinkUsage,
-} from './link-analysis';
+} from '../../content-engine/links/link-analysis';
 
 /** Revisions whose links are kept in memory (they never change: a revision is immutable). */
 export const LINKS_CACHE_REVISIONS = 64;
