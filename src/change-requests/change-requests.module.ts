@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content-engine/content.module';
+import { SpaceContentModule } from '../spaces/space-content.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestsController } from './change-requests.controller';
@@ -11,6 +11,7 @@ import { ChangeRequestContentWritesController } from './content-writes/change-re
 import { ChangeRequestContentWritesPresenter } from './content-writes/change-request-content-writes.presenter';
 import { ChangeRequestContentWrites } from './content-writes/change-request-content-writes.service';
 import { ChangeRequest } from './entities/change-request.entity';
+import { MergedChangeRequestsRegistration } from './merged-change-requests.registration';
 import { ChangeRequestMergeService, MergeReviewFacts } from './merge/change-request-merge.service';
 import { ReviewMergeFacts } from './merge/review-merge-facts';
 import { ChangeRequestPdfController } from './pdf/change-request-pdf.controller';
@@ -23,6 +24,8 @@ import { ChangeRequestReviewsService } from './reviews/change-request-reviews.se
 import { ChangeRequestContributor } from './reviews/entities/change-request-contributor.entity';
 import { ChangeRequestRequestedReviewer } from './reviews/entities/change-request-requested-reviewer.entity';
 import { ChangeRequestReview } from './reviews/entities/change-request-review.entity';
+import { SpaceTemplatesController } from './templates/space-templates.controller';
+import { TemplateApplication } from './templates/template-application';
 
 /** Change requests: proposed edits to a space, their numbering, status and listings. */
 @Module({
@@ -35,7 +38,7 @@ import { ChangeRequestReview } from './reviews/entities/change-request-review.en
     ]),
     SpacesModule,
     UsersModule,
-    ContentModule,
+    SpaceContentModule,
   ],
   controllers: [
     ChangeRequestsController,
@@ -43,6 +46,7 @@ import { ChangeRequestReview } from './reviews/entities/change-request-review.en
     ChangeRequestContentController,
     ChangeRequestContentWritesController,
     ChangeRequestPdfController,
+    SpaceTemplatesController,
   ],
   providers: [
     ChangeRequestsService,
@@ -56,6 +60,8 @@ import { ChangeRequestReview } from './reviews/entities/change-request-review.en
     PdfLinks,
     ChangeRequestContentWrites,
     ChangeRequestContentWritesPresenter,
+    MergedChangeRequestsRegistration,
+    TemplateApplication,
   ],
   exports: [ChangeRequestsService, ChangeRequestReviewsService, ChangeRequestContributors],
 })

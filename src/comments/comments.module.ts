@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeRequestsModule } from '../change-requests/change-requests.module';
-import { ContentModule } from '../content-engine/content.module';
+import { SpaceContentModule } from '../spaces/space-content.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';
@@ -20,7 +20,7 @@ import { SpaceCommentsController } from './space-comments.controller';
   imports: [
     TypeOrmModule.forFeature([Comment, CommentReply, CommentReaction, CommentReplyReaction]),
     ChangeRequestsModule,
-    ContentModule,
+    SpaceContentModule,
     MembersModule,
     UsersModule,
   ],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content-engine/content.module';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { GitSync } from './entities/git-sync.entity';
 import { GitController } from './git.controller';
 import { GitPresenter } from './git.presenter';
@@ -16,7 +16,7 @@ import { CredentialsCipher } from './remote/credentials-cipher';
  * of its latest operation (`git/info`).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([GitSync]), ContentModule],
+  imports: [TypeOrmModule.forFeature([GitSync]), ContentEngineModule],
   controllers: [GitController],
   providers: [GitService, GitPresenter, GitOperations, GitImporter, GitExporter, CredentialsCipher],
 })

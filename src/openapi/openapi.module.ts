@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OPENAPI_SPEC_CONTENTS } from '../content-engine/openapi/openapi-spec-contents';
 import { OpenAPISpec } from './entities/openapi-spec.entity';
@@ -16,8 +16,10 @@ import { OpenAPIVersionsController } from './versions/openapi-versions.controlle
  * OpenAPI specifications of organizations: their sources, their processing in the background
  * (fetch, parse, validate, resolve relative `$ref`s) into immutable versions, and the published
  * document of public ones. Exports `OpenAPISpecs` (also as the content engine's
- * OPENAPI_SPEC_CONTENTS) for the content of a spec's latest version.
+ * OPENAPI_SPEC_CONTENTS) for the content of a spec's latest version. Global: the content engine,
+ * below it, receives that port without importing this module.
  */
+@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OpenAPISpec, OpenAPISpecVersion])],
   controllers: [OpenAPIController, OpenAPIVersionsController, PublishedOpenAPIController],

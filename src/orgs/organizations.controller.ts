@@ -16,10 +16,6 @@ import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationResponse } from './dto/organization.response';
-import {
-  SearchOrganizationContentQueryDto,
-  SearchSpaceResultResponse,
-} from './dto/search-organization-content.dto';
 import { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { OrganizationsPresenter } from './organizations.presenter';
 import { Organization } from './entities/organization.entity';
@@ -97,29 +93,5 @@ export class OrganizationsController {
   ): Promise<OrganizationResponse> {
     const organization = await this.organizations.update(access.entity as Organization, body);
     return this.presenter.present(organization, access.role);
-  }
-
-  @Get(':organizationId/search')
-  @Access('organization', 'view')
-  @ApiOperation({
-    operationId: 'searchOrganizationContent',
-    summary: 'Search content in an organization',
-    description: 'Pages matching `query`, grouped by space, over the spaces the caller may read.',
-  })
-  @ApiOkResponse({ type: PageOf(SearchSpaceResultResponse) })
-  @ApiBadRequestResponse({
-    type: ErrorBody,
-    description: 'Missing or invalid `query`, `page` or `limit`.',
-  })
-  search(
-    @CurrentUser() actor: UserActor,
-    @Granted() access: ResolvedAccess<Organization>,
-    @Query() query: SearchOrganizationContentQueryDto,
-  ): Promise<Page<SearchSpaceResultResponse>> {
-    return this.organizations.search(
-      access.entity as Organization,
-      { userId: actor.userId, role: access.role },
-      query,
-    );
   }
 }

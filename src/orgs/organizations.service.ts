@@ -1,19 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, QueryFailedError, Repository } from 'typeorm';
-import { SearchService } from '../spaces/search/search.service';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
-import type { Role } from '../platform/policy/roles';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { mergeRuleUsers, normaliseMergeRules } from './dto/merge-rules';
-import {
-  SearchOrganizationContentQueryDto,
-  SearchSpaceResultResponse,
-} from './dto/search-organization-content.dto';
 import { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { Member } from './entities/member.entity';
 import { MergeRulesConfiguration, Organization } from './entities/organization.entity';
@@ -31,7 +25,6 @@ export class OrganizationsService {
     @InjectRepository(Member) private readonly members: Repository<Member>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly contentSearch: SearchService,
   ) {}
 
   /** Creates the organization with its creator as admin member, in one transaction. */
@@ -180,19 +173,6 @@ export class OrganizationsService {
         );
       }
     }
-  }
-
-  /**
-   * Content search over the organization's live spaces that the caller may read (members with
-   * a role: all of them; guests: those granted to them), by the spaces' best matches, each with
-   * its best pages (DESIGN.md, "Content model").
-   */
-  search(
-    organization: Organization,
-    caller: { userId: string; role: Role | null },
-    request: SearchOrganizationContentQueryDto,
-  ): Promise<Page<SearchSpaceResultResponse>> {
-    return this.contentSearch.searchOrganization(organization.id, caller, request);
   }
 }
 

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content-engine/content.module';
 import { Member } from './entities/member.entity';
 import { Organization } from './entities/organization.entity';
 import { OrganizationAccessResolver } from './organization-access.resolver';
@@ -10,7 +9,7 @@ import { OrganizationsService } from './organizations.service';
 
 /** Organizations and their members; decides organization access for the policy. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization, Member]), ContentModule],
+  imports: [TypeOrmModule.forFeature([Organization, Member])],
   controllers: [OrganizationsController],
   providers: [OrganizationsService, OrganizationsPresenter, OrganizationAccessResolver],
   exports: [OrganizationsService, OrganizationsPresenter],

@@ -1,20 +1,29 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
-import { ContentModule } from '../content-engine/content.module';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './permissions/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
+import { SpaceContentModule } from './space-content.module';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
 import { SpacesPresenter } from './spaces.presenter';
 import { SpacesService } from './spaces.service';
 
-/** Spaces: the content tree's leaves, their settings and trash; decides space access. */
+/**
+ * Spaces: the content tree's leaves, their settings and trash; decides space access. Their
+ * content's routes come with SpaceContentModule, which it exports with the content engine.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([Space]), CollectionsModule, ContentModule],
+  imports: [
+    TypeOrmModule.forFeature([Space]),
+    CollectionsModule,
+    ContentEngineModule,
+    SpaceContentModule,
+  ],
   controllers: [SpacesController, SpacePermissionsController],
   providers: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceTrash],
-  exports: [SpacesService, SpacesPresenter, SpaceAccessResolver],
+  exports: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceContentModule],
 })
 export class SpacesModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContentModule } from '../content-engine/content.module';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { AiModule } from '../platform/ai/ai.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { Translation } from './entities/translation.entity';
@@ -20,7 +20,7 @@ import { TranslationsService } from './translations.service';
   imports: [
     TypeOrmModule.forFeature([Translation, TranslationPage]),
     AiModule,
-    ContentModule,
+    ContentEngineModule,
     SpacesModule,
   ],
   controllers: [TranslationsController],

@@ -11,12 +11,13 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ApplySpaceTemplateDto } from './dto/apply-space-template.dto';
-import { SPACE_TEMPLATES_DESCRIPTION, SpaceTemplates } from '../../content-engine/writes/space-templates';
+import { TemplateApplication } from './template-application';
+import { SPACE_TEMPLATES_DESCRIPTION } from '../../content-engine/writes/space-templates';
 
 @ApiTags('space-content')
 @Controller()
 export class SpaceTemplatesController {
-  constructor(private readonly templates: SpaceTemplates) {}
+  constructor(private readonly templates: TemplateApplication) {}
 
   @Post('spaces/:spaceId/content/template')
   @HttpCode(201)

@@ -1,14 +1,4 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
-import { Space } from '../../spaces/entities/space.entity';
-import { User } from '../../users/entities/user.entity';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ContentObject } from './content-object.entity';
 
 export const REVISION_TYPES = ['edits', 'merge', 'rollback', 'update', 'computed'] as const;
@@ -36,9 +26,11 @@ export class Revision {
   @Column({ type: 'varchar', length: 32 })
   spaceId!: string;
 
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  // Foreign keys to the tables of modules above the engine name their entities by name, so the
+  // engine imports none of them; the relations exist for the keys only and are never loaded.
+  @ManyToOne('Space', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_revisions_space_id' })
-  space?: Relation<Space>; // Relation<>: the two entity files import each other
+  protected readonly space?: never;
 
   @Column({ type: 'varchar', length: 32, array: true })
   parents!: string[];
@@ -58,9 +50,9 @@ export class Revision {
   @Column({ type: 'varchar', length: 32, nullable: true })
   authorId!: string | null;
 
-  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @ManyToOne('User', { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'author_id', foreignKeyConstraintName: 'FK_revisions_author_id' })
-  author?: User | null;
+  protected readonly author?: never;
 
   @Column({ type: 'jsonb', nullable: true })
   git!: RevisionGit | null;

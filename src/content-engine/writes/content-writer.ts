@@ -4,7 +4,6 @@ import { BlobStore } from '../../platform/blob-store/blob-store';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { Space } from '../../spaces/entities/space.entity';
 import { ContentEngine } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import { markdownToDocument } from '../documents/markdown';
@@ -264,16 +263,16 @@ export class ContentWriter {
       authorId: input.authorId,
       changes: input.changes,
     });
-    const moved = await manager
-      .createQueryBuilder()
-      .update(Space)
-      .set({ revisionId: revision.id, updatedAt: this.clock.now() })
-      .where('id = :spaceId AND revision_id = :expected', {
-        spaceId: input.spaceId,
-        expected: input.expectedRevisionId,
-      })
-      .execute();
-    if (moved.affected !== 1) {
+    // The compare-and-swap of the primary (spaces.revision_id), in SQL: the engine does not
+    // import the spaces module's entity.
+    const [moved]: { count: number }[] = await manager.query(
+      `WITH moved AS (
+         UPDATE spaces SET revision_id = $1, updated_at = $2
+          WHERE id = $3 AND revision_id = $4 RETURNING id)
+       SELECT count(*)::int AS count FROM moved`,
+      [revision.id, this.clock.now(), input.spaceId, input.expectedRevisionId],
+    );
+    if (moved.count !== 1) {
       throw contentMoved(input.spaceId);
     }
     await this.listeners.notify({

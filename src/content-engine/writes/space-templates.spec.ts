@@ -3,7 +3,6 @@ import type { OpenAPISpecContents } from '../openapi/openapi-spec-contents';
 import { commit } from '../tree/commit';
 import { MemoryObjectStore } from '../tree/object-store';
 import { findPageById, flatten, pagePaths } from '../tree/read';
-import type { Space } from '../../spaces/entities/space.entity';
 import { emptyRoot, storeDocuments } from './content-writer';
 import {
   insertTemplatePages,
@@ -130,7 +129,6 @@ describe('templates', () => {
 });
 
 describe('SpaceTemplates with an api-reference template', () => {
-  const space = { id: 's1', organizationId: 'o1', revisionId: 'r1' } as Space;
   const template = {
     id: 'api-reference',
     params: { contentRefs: { spec: { kind: 'openapi', spec: 'pets' } } },
@@ -149,15 +147,13 @@ describe('SpaceTemplates with an api-reference template', () => {
     );
     return {
       latestContent,
-      service: new SpaceTemplates(unused as never, unused as never, unused as never, {
-        latestContent,
-      }),
+      service: new SpaceTemplates(unused as never, { latestContent }),
     };
   }
 
   it('answers 400 for a specification the organization does not have', async () => {
     const { service, latestContent } = templates(null);
-    await expect(service.applyToSpace(space, 'u1', template)).rejects.toMatchObject({
+    await expect(service.replacement('o1', template)).rejects.toMatchObject({
       kind: 'bad_request',
       message: 'params.contentRefs.spec: no OpenAPI specification pets in this organization.',
     });
@@ -171,7 +167,7 @@ describe('SpaceTemplates with an api-reference template', () => {
 
   it('answers 400 for a specification without a processed version', async () => {
     const { service } = templates({ specId: 'sp1', versionId: null, document: null });
-    await expect(service.applyToSpace(space, 'u1', template)).rejects.toMatchObject({
+    await expect(service.replacement('o1', template)).rejects.toMatchObject({
       kind: 'bad_request',
       code: 'OpenAPISpecNotProcessed',
       message: expect.stringContaining('has no processed version yet'),
@@ -184,7 +180,7 @@ describe('SpaceTemplates with an api-reference template', () => {
       versionId: 'v1',
       document: { openapi: '3.1.0', info: { title: 'Empty', version: '1' }, paths: {} },
     });
-    await expect(service.applyToSpace(space, 'u1', template)).rejects.toMatchObject({
+    await expect(service.replacement('o1', template)).rejects.toMatchObject({
       kind: 'bad_request',
       message: expect.stringContaining('has no operations, webhooks or schemas'),
     });

@@ -1,11 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { countContribution } from '../../change-requests/reviews/change-request-contributors';
-import { Clock } from '../../platform/clock/clock';
-import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
+import type { EntityManager } from 'typeorm';
+import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import type { Space } from '../../spaces/entities/space.entity';
 import { INITIAL_PAGE_TITLE } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import type { Revision } from '../entities/revision.entity';
@@ -144,21 +140,6 @@ export function insertTemplatePages(
   return changes;
 }
 
-/** The id of change request `key` (its id, or its number in the space); 404 otherwise. */
-async function changeRequestIdOf(
-  manager: EntityManager,
-  spaceId: string,
-  key: string,
-): Promise<string> {
-  const byNumber = /^\d{1,9}$/.test(key);
-  const rows: { id: string }[] = await manager.query(
-    `SELECT id FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number' : 'id'} = $2`,
-    [spaceId, byNumber ? Number(key) : key],
-  );
-  if (!rows[0]) throw notFound('Change request');
-  return rows[0].id;
-}
-
 /** The top-level pages of the tree `tree` (their subpages go with them). */
 async function topLevelPageIds(store: ObjectStore, tree: string): Promise<string[]> {
   const root = await readRoot(store, tree);
@@ -167,57 +148,34 @@ async function topLevelPageIds(store: ObjectStore, tree: string): Promise<string
 
 /**
  * Space templates (issue #5): a template is a set of pages; applying it replaces the pages of
- * the space's primary revision in one commit, and createSpace may start a space from one. The
+ * a revision (change-requests/templates commits the replacement), and createSpace may start a
+ * space from one. The
  * api-reference template's pages are generated from an OpenAPI specification (issue #9).
  */
 @Injectable()
 export class SpaceTemplates {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: ContentWriter,
-    private readonly clock: Clock,
     @Inject(OPENAPI_SPEC_CONTENTS) private readonly specs: OpenAPISpecContents,
   ) {}
 
   /**
-   * applyTemplateToSpace: the template's pages replace the primary's, as one `edits` commit; with
-   * `changeRequestId` (its id or its number in the space), they replace the change request's
-   * pages instead, as one commit on its head, and count as the author's edit.
+   * The changes that replace a revision's top-level pages (their subpages go with them) by
+   * template `input.id`'s pages: what applyTemplateToSpace commits, on the primary or on a
+   * change request. 400 for an unknown template or bad parameters.
    */
-  async applyToSpace(
-    space: Space,
-    authorId: string,
-    input: { id: string; params?: SpaceTemplateParams; changeRequestId?: string },
-  ): Promise<void> {
-    const pages = await this.pages(space.organizationId, templateSource(input.id, input.params));
-    const changes: ChangesInput = async ({ tree, store }) => [
+  async replacement(
+    organizationId: string,
+    input: { id: string; params?: SpaceTemplateParams },
+  ): Promise<ChangesInput> {
+    const pages = await this.pages(organizationId, templateSource(input.id, input.params));
+    return async ({ tree, store }) => [
       ...(await topLevelPageIds(store, tree)).map((page): ContentChange => ({
         operation: 'delete_page',
         page,
       })),
       ...insertTemplatePages(pages),
     ];
-    const changeRequestKey = input.changeRequestId;
-    await this.dataSource.transaction(async (manager) => {
-      if (changeRequestKey === undefined) {
-        await this.writer.commitOnPrimary(manager, {
-          spaceId: space.id,
-          expectedRevisionId: space.revisionId,
-          authorId,
-          type: 'edits',
-          changes,
-        });
-        return;
-      }
-      const changeRequestId = await changeRequestIdOf(manager, space.id, changeRequestKey);
-      await this.writer.commitOnChangeRequest(manager, {
-        spaceId: space.id,
-        changeRequestId,
-        authorId,
-        changes,
-      });
-      await countContribution(manager, changeRequestId, authorId, 'edit', this.clock.now());
-    });
   }
 
   /**

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
 import { UrlBuilder } from '../../platform/urls/url-builder';
+import type { PresentedChangeRequest } from './merged-change-requests';
 import type { SpaceAccess } from '../space-access.resolver';
 import { FileDownloads } from '../../content-engine/files/file-downloads';
-import type { FileObject, PageBody, PageTree, ReadRevision } from '../../content-engine/reads/content-reader';
+import type {
+  FileObject,
+  PageBody,
+  PageTree,
+  ReadRevision,
+} from '../../content-engine/reads/content-reader';
 import type {
   PageLayoutResponse,
   RevisionFileResponse,
@@ -69,7 +74,7 @@ export class ContentPresenter {
     read: ReadRevision,
     content: { pages: PageTree[]; files: FileObject[] },
     view: ContentView,
-    mergedFrom?: ChangeRequestResponse,
+    mergedFrom?: PresentedChangeRequest,
   ): RevisionResponse {
     const { revision, root } = read;
     return {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { ChangeRequestsPresenter } from '../../change-requests/change-requests.presenter';
-import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
-import { ChangeRequest } from '../../change-requests/entities/change-request.entity';
 import { mapPage, type Page } from '../../platform/pagination/page';
-import { ContentReader, type PageFormat, type ReadRevision } from '../../content-engine/reads/content-reader';
+import {
+  ContentReader,
+  type PageFormat,
+  type ReadRevision,
+} from '../../content-engine/reads/content-reader';
 import { ContentPresenter, type ContentView } from './content.presenter';
+import { MergedChangeRequests, type PresentedChangeRequest } from './merged-change-requests';
 import type {
   RevisionFileResponse,
   RevisionPageResponse,
@@ -21,10 +21,9 @@ import type {
 @Injectable()
 export class RevisionContent {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reader: ContentReader,
     private readonly presenter: ContentPresenter,
-    private readonly changeRequests: ChangeRequestsPresenter,
+    private readonly mergedChangeRequests: MergedChangeRequests,
   ) {}
 
   /** The whole revision: its page tree, its files and, for a merge, the change request. */
@@ -79,17 +78,9 @@ export class RevisionContent {
   }
 
   /** The change request that a `merge` revision merged (its `revision_merged`). */
-  private async mergedFrom(read: ReadRevision): Promise<ChangeRequestResponse | undefined> {
+  private mergedFrom(read: ReadRevision): Promise<PresentedChangeRequest | undefined> {
     const { revision } = read;
-    if (revision.type !== 'merge') return undefined;
-    const changeRequest = await this.dataSource.manager.findOne(ChangeRequest, {
-      where: { spaceId: revision.spaceId, revisionMerged: revision.id },
-      relations: { creator: true, space: true },
-    });
-    if (!changeRequest?.space) return undefined;
-    return this.changeRequests.present({
-      changeRequest,
-      primaryRevision: changeRequest.space.revisionId,
-    });
+    if (revision.type !== 'merge') return Promise.resolve(undefined);
+    return this.mergedChangeRequests.find(revision.spaceId, revision.id);
   }
 }

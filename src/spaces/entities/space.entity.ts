@@ -120,7 +120,7 @@ export class Space {
 
   @ManyToOne(() => Revision, { deferrable: 'INITIALLY DEFERRED' })
   @JoinColumn({ name: 'revision_id', foreignKeyConstraintName: 'FK_spaces_revision_id' })
-  revision?: Relation<Revision>; // Relation<>: the two entity files import each other
+  revision?: Relation<Revision>;
 
   /** Order among the spaces and collections of its parent; bigint, handed back as a string. */
   @Column({ type: 'bigint' })

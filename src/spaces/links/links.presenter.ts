@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ChangeRequestResponse } from '../../change-requests/dto/change-request.response';
+import type { PresentedChangeRequest } from '../content/merged-change-requests';
 import { OrganizationsPresenter } from '../../orgs/organizations.presenter';
 import type { Page } from '../../platform/pagination/page';
 import { SpacesPresenter } from '../spaces.presenter';
@@ -35,7 +35,7 @@ export class LinksPresenter {
 
   links(
     listing: LinksListing,
-    changeRequest?: ChangeRequestResponse,
+    changeRequest?: PresentedChangeRequest,
   ): ContentReferencesPageResponse {
     const context = this.context(listing.scope, changeRequest);
     return {
@@ -48,7 +48,7 @@ export class LinksPresenter {
 
   backlinks(
     listing: BacklinksListing,
-    changeRequest?: ChangeRequestResponse,
+    changeRequest?: PresentedChangeRequest,
   ): Page<ContentLocationResponse> {
     const context = this.context(listing.scope, changeRequest);
     return {
@@ -57,7 +57,7 @@ export class LinksPresenter {
     };
   }
 
-  private context(scope: LinksScope, changeRequest?: ChangeRequestResponse): Context {
+  private context(scope: LinksScope, changeRequest?: PresentedChangeRequest): Context {
     const { space } = scope;
     return {
       scope,

@@ -13,7 +13,11 @@ import type { SpaceAccess } from '../space-access.resolver';
 import { ContentEngine } from '../../content-engine/content-engine';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
-import { ContentReader, type FileObject, type PageTree } from '../../content-engine/reads/content-reader';
+import {
+  ContentReader,
+  type FileObject,
+  type PageTree,
+} from '../../content-engine/reads/content-reader';
 import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
 import {
   asContentRef,

@@ -1,12 +1,20 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access, Granted } from '../../platform/auth/access.decorator';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
+import type { ResolvedAccess } from '../../platform/policy/access';
 import type { SpaceAccess } from '../space-access.resolver';
-import { SearchContentQueryDto, SearchPageResultResponse } from './dto/search-content.dto';
+import {
+  SearchContentQueryDto,
+  SearchOrganizationContentQueryDto,
+  SearchPageResultResponse,
+  SearchSpaceResultResponse,
+} from './dto/search-content.dto';
 import { SearchService } from './search.service';
 
+/** Content search in one space. */
 @ApiTags('space-content')
 @Controller()
 export class SearchController {
@@ -31,5 +39,41 @@ export class SearchController {
     @Query() query: SearchContentQueryDto,
   ): Promise<Page<SearchPageResultResponse>> {
     return this.search.searchSpace(access.entity, query);
+  }
+}
+
+/** Content search over the spaces of an organization that the caller may read. */
+@ApiTags('organizations')
+@Controller()
+export class OrganizationSearchController {
+  constructor(private readonly search: SearchService) {}
+
+  /**
+   * Over the organization's live spaces that the caller may read (members with a role: all of
+   * them; guests: those granted to them), by the spaces' best matches, each with its best pages
+   * (DESIGN.md, "Content model").
+   */
+  @Get('orgs/:organizationId/search')
+  @Access('organization', 'view')
+  @ApiOperation({
+    operationId: 'searchOrganizationContent',
+    summary: 'Search content in an organization',
+    description: 'Pages matching `query`, grouped by space, over the spaces the caller may read.',
+  })
+  @ApiOkResponse({ type: PageOf(SearchSpaceResultResponse) })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'Missing or invalid `query`, `page` or `limit`.',
+  })
+  searchOrganization(
+    @CurrentUser() actor: UserActor,
+    @Granted() access: ResolvedAccess,
+    @Query() query: SearchOrganizationContentQueryDto,
+  ): Promise<Page<SearchSpaceResultResponse>> {
+    return this.search.searchOrganization(
+      access.organizationId,
+      { userId: actor.userId, role: access.role },
+      query,
+    );
   }
 }

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
 import { REVISION_TYPES } from '../../../content-engine/entities/revision.entity';
 import { PAGE_TYPES } from '../../../content-engine/tree/format';
+import {
+  PRESENTED_CHANGE_REQUEST_SCHEMA,
+  type PresentedChangeRequest,
+} from '../merged-change-requests';
 
 export class GitSyncBlobResponse {
   @ApiProperty({ description: 'SHA of the blob.' }) oid!: string;
@@ -136,8 +139,8 @@ export class RevisionResponse {
   @ApiPropertyOptional({ type: RevisionGitResponse, description: 'Omitted with metadata=false.' })
   git?: RevisionGitResponse;
   @ApiPropertyOptional({
-    type: ChangeRequestResponse,
+    allOf: [{ $ref: PRESENTED_CHANGE_REQUEST_SCHEMA }],
     description: 'The change request this revision merged (`type: merge` only).',
   })
-  mergedFrom?: ChangeRequestResponse;
+  mergedFrom?: PresentedChangeRequest;
 }

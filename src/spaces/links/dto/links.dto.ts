@@ -1,10 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { ChangeRequestResponse } from '../../../change-requests/dto/change-request.response';
 import { OrganizationResponse } from '../../../orgs/dto/organization.response';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { SpaceResponse } from '../../dto/space.response';
 import { RevisionFileResponse, RevisionPageResponse } from '../../content/dto/content.response';
+import {
+  PRESENTED_CHANGE_REQUEST_SCHEMA,
+  type PresentedChangeRequest,
+} from '../../content/merged-change-requests';
 import { LINK_STATUSES, type LinkStatus } from '../../../content-engine/links/link-analysis';
 
 export class ListLinksQueryDto extends PageQueryDto {
@@ -30,7 +33,8 @@ export class ContentLocationInPageResponse {
 /** GitBook's `ContentLocationChangeRequestContext`: the location is in a change request. */
 export class ContentLocationVersionContextResponse {
   @ApiProperty({ enum: ['changeRequest'] }) type!: 'changeRequest';
-  @ApiProperty({ type: ChangeRequestResponse }) changeRequest!: ChangeRequestResponse;
+  @ApiProperty({ allOf: [{ $ref: PRESENTED_CHANGE_REQUEST_SCHEMA }] })
+  changeRequest!: PresentedChangeRequest;
 }
 
 /**

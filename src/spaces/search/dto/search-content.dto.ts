@@ -50,3 +50,16 @@ export class SearchPageResultResponse {
   ancestors!: SearchAncestor[];
   @ApiProperty({ type: SearchUrls }) urls!: SearchUrls;
 }
+
+export class SearchOrganizationContentQueryDto extends SearchContentQueryDto {}
+
+/** GitBook's `SearchSpaceResult`: a space with its best matching pages. */
+export class SearchSpaceResultResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({
+    type: [SearchPageResultResponse],
+    description: 'The space’s best matching pages, best first (at most 10).',
+  })
+  pages!: SearchPageResultResponse[];
+}

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentEngine } from './content-engine';
+import { ContentObject } from './entities/content-object.entity';
+import { Revision } from './entities/revision.entity';
+import { FileDownloads } from './files/file-downloads';
+import { ContentGarbageCollector } from './gc/content-garbage-collector';
+import { ContentGcSchedule } from './gc/content-gc-schedule';
+import { ContentReader } from './reads/content-reader';
+import { PageSearch } from './search/entities/page-search.entity';
+import { PageSection } from './search/entities/page-section.entity';
+import { SearchIndexListener } from './search/search-index.listener';
+import { SearchIndexer } from './search/search-indexer';
+import { ContentWriter } from './writes/content-writer';
+import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
+import { SpaceTemplates } from './writes/space-templates';
+
+/** Writes on a space's primary revision or a change request's head (src/content-engine/writes). */
+const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
+
+/** Garbage collection of unreachable objects and blobs (src/content-engine/gc). */
+const GC = [ContentGarbageCollector, ContentGcSchedule];
+
+/**
+ * The content engine: revisions and the immutable objects they are made of, their reads and
+ * writes, the search index and garbage collection. It has no routes and imports no domain
+ * module: the HTTP surfaces live with their owners (spaces/, change-requests/), and what it
+ * needs from above comes through ports (OPENAPI_SPEC_CONTENTS, from the global OpenAPI module,
+ * for the api-reference template; PrimaryMovedListeners for whoever follows the primary).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch])],
+  providers: [
+    ContentEngine,
+    ContentReader,
+    SearchIndexer,
+    SearchIndexListener,
+    FileDownloads,
+    ...WRITES,
+    ...GC,
+  ],
+  exports: [ContentEngine, ContentReader, SearchIndexer, FileDownloads, ...WRITES],
+})
+export class ContentEngineModule {}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { OrganizationsPresenter } from '../orgs/organizations.presenter';
+import { UsersPresenter } from '../users/users.presenter';
+import { ContentPresenter } from './content/content.presenter';
+import { MergedChangeRequests } from './content/merged-change-requests';
+import { RevisionContent } from './content/revision-content';
+import { SpaceContentController } from './content/space-content.controller';
+import { FilesController } from './files/files.controller';
+import { LinksController } from './links/links.controller';
+import { LinksPresenter } from './links/links.presenter';
+import { LinksService } from './links/links.service';
+import { OrganizationSearchController, SearchController } from './search/search.controller';
+import { SearchService } from './search/search.service';
+import { SpacesPresenter } from './spaces.presenter';
+
+/** Reads of a revision as GitBook shapes them; a merge revision embeds its change request. */
+const READS = [ContentPresenter, RevisionContent, MergedChangeRequests, UsersPresenter];
+
+/** Links of a revision; locations embed organizations and spaces. */
+const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
+
+/**
+ * The HTTP surfaces of space content over the content engine: pages and files of a revision,
+ * file downloads, links and backlinks, search in a space or an organization. Change requests
+ * read their content through the same services (they import this module).
+ */
+@Module({
+  imports: [ContentEngineModule],
+  controllers: [
+    SearchController,
+    OrganizationSearchController,
+    SpaceContentController,
+    LinksController,
+    FilesController,
+  ],
+  providers: [...READS, ...LINKS, SearchService],
+  exports: [
+    ContentEngineModule,
+    ContentPresenter,
+    RevisionContent,
+    MergedChangeRequests,
+    LinksService,
+    LinksPresenter,
+    SearchService,
+  ],
+})
+export class SpaceContentModule {}
