@@ -56,7 +56,7 @@ export class ContentEngine {
   }
 
   /**
-   * `content_objects` as an ObjectStore for the tree functions (src/content/tree), within
+   * `content_objects` as an ObjectStore for the tree functions (src/content-engine/tree), within
    * `manager`'s transaction. Wrap it in a CachedObjectStore to cache reads by hash.
    */
   objectStore(manager: EntityManager): ObjectStore {

@@ -93,7 +93,7 @@ interface PendingDocument {
 }
 
 /**
- * Turns the API's changes (REFERENCE §16) into tree changes (src/content/tree/commit.ts). The
+ * Turns the API's changes (REFERENCE §16) into tree changes (src/content-engine/tree/commit.ts). The
  * batch is applied change by change to a draft of the head's tree (in memory), so that every
  * change is read against what the previous ones made (`at` without `into`, a rename that keeps
  * the slug, a revert) and a change the tree refuses is named by its index in the request.

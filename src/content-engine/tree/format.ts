@@ -64,7 +64,7 @@ export interface PageNode {
 
 /**
  * A file of a revision (a `file` object, listed by hash in the root's `files`). The bytes live
- * in the BlobStore under `sha256/<blob>` (see src/content/files/file-content.ts).
+ * in the BlobStore under `sha256/<blob>` (see src/content-engine/files/file-content.ts).
  */
 export interface FileNode {
   id: string;

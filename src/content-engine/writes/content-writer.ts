@@ -22,7 +22,7 @@ export type DocumentInput = string | null | JSONDocument | { markdown: string };
 
 type InsertPage = Extract<PageChange, { operation: 'insert_page' }>;
 
-/** A tree change (src/content/tree/commit.ts) whose document may be given as content. */
+/** A tree change (src/content-engine/tree/commit.ts) whose document may be given as content. */
 export type ContentChange =
   | (Omit<InsertPage, 'document'> & { document?: DocumentInput })
   | { operation: 'set_document'; page: string; document: DocumentInput }

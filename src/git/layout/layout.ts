@@ -16,7 +16,7 @@ import { isValidSlug, slugify } from '../../content-engine/tree/slug';
  */
 
 /**
- * Page metadata carried in frontmatter (PageMeta keys, src/content/tree/format.ts), in GitBook's
+ * Page metadata carried in frontmatter (PageMeta keys, src/content-engine/tree/format.ts), in GitBook's
  * form (see frontmatter-meta.ts).
  */
 export const FRONTMATTER_KEYS = [

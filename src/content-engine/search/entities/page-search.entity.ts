@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Space } from '../../../spaces/entities/space.entity';
 
 /**
  * An indexed page of a space's primary revision, for ranking pages: `tsv` holds each lexeme
@@ -12,9 +11,10 @@ export class PageSearch {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_page_search' })
   spaceId!: string;
 
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  // The spaces module's entity, by name: the engine imports no domain module (the key only).
+  @ManyToOne('Space', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_page_search_space_id' })
-  space?: Space;
+  protected readonly space?: never;
 
   @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_page_search' })
   pageId!: string;

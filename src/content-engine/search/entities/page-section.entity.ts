@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Space } from '../../../spaces/entities/space.entity';
 
 /** An ancestor of a page, top first, as search hits show it. */
 export interface PageAncestor {
@@ -15,9 +14,10 @@ export class PageSection {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_page_sections' })
   spaceId!: string;
 
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  // The spaces module's entity, by name: the engine imports no domain module (the key only).
+  @ManyToOne('Space', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_page_sections_space_id' })
-  space?: Space;
+  protected readonly space?: never;
 
   @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_page_sections' })
   pageId!: string;
