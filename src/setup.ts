@@ -7,7 +7,7 @@ import { AdminToken } from './platform/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
 import { Database, openDatabase } from './platform/database/database';
-import { setupSwagger } from './platform/swagger/openapi';
+import { setupSwagger } from './platform/swagger/api-document';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
 import { rejectNulInRequestTarget } from './platform/validation/request-target.middleware';

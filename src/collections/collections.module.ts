@@ -11,7 +11,7 @@ import { TeamsModule } from '../orgs/teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { ContentGrantsPresenter } from './grants/content-grants.presenter';
 import { ContentGrantsService } from './grants/content-grants.service';
-import { CollectionPermissionsController } from './permissions/collection-permissions.controller';
+import { CollectionPermissionsController } from './grants/collection-permissions.controller';
 
 /**
  * Collections and the access grants on collections and spaces (ContentGrantsService, shared

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { OpenAPISpecContents } from '../content-engine/openapi/openapi-spec-contents';
+import type { OpenAPISpecContents } from '../content-engine/api-reference/openapi-spec-contents';
 import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
 import {
   bundledDocument,

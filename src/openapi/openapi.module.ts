@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OPENAPI_SPEC_CONTENTS } from '../content-engine/openapi/openapi-spec-contents';
+import { OPENAPI_SPEC_CONTENTS } from '../content-engine/api-reference/openapi-spec-contents';
 import { OpenAPISpec } from './entities/openapi-spec.entity';
 import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
 import { OpenAPIController } from './openapi.controller';

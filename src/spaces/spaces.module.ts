@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { Space } from './entities/space.entity';
-import { SpacePermissionsController } from './permissions/space-permissions.controller';
+import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
 import { SpaceTrash } from './space-trash';

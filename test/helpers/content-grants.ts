@@ -1,4 +1,4 @@
-import type { ContentPermissionOperation } from '../../src/collections/grants/content-permissions.controller';
+import type { ContentGrantOperation } from '../../src/collections/grants/content-grants.controller';
 import { Member } from '../../src/orgs/entities/member.entity';
 import type { Role } from '../../src/platform/policy/roles';
 import { createTestApp, type TestApp } from './app';
@@ -18,7 +18,7 @@ export type ContentType = 'space' | 'collection';
 /** GitBook's operationId of each permission route. */
 export const PERMISSION_OPERATION_IDS: Record<
   ContentType,
-  Record<ContentPermissionOperation, string>
+  Record<ContentGrantOperation, string>
 > = {
   space: {
     invite: 'inviteToSpace',
@@ -117,7 +117,7 @@ export function expectError(res: Answer, code: number, text: string): void {
 export interface ContentGrants {
   type: ContentType;
   paths: ContentPaths;
-  operationIds: Record<ContentPermissionOperation, string>;
+  operationIds: Record<ContentGrantOperation, string>;
   /** A space or collection (in the collection `parent` if given), one second after the last. */
   create(org: TestOrganization, parent?: string): Promise<string>;
   /** Invites one second after the last, so grants are ordered by creation. */
@@ -135,7 +135,7 @@ export interface ContentGrants {
    * (member who sees the content without being an admin of it) answers of `operation`.
    */
   expectGuarded(
-    operation: ContentPermissionOperation,
+    operation: ContentGrantOperation,
     send: (client: Client, id: string) => PromiseLike<Answer>,
   ): Promise<void>;
 }
@@ -260,7 +260,7 @@ export interface ContentPermissionsSuite {
   resource: ContentType;
   permissions: PermissionsByRole;
   /** Tests only this resource has, added to the describe block of their route. */
-  more?: Partial<Record<ContentPermissionOperation, (kit: GrantsKit) => void>>;
+  more?: Partial<Record<ContentGrantOperation, (kit: GrantsKit) => void>>;
 }
 
 /**
@@ -277,7 +277,7 @@ export function describeContentPermissions(suite: ContentPermissionsSuite): void
 
   /** The route's block: the shared tests, the resource's own, then the access checks. */
   function route(
-    operation: ContentPermissionOperation,
+    operation: ContentGrantOperation,
     title: string,
     send: (client: Client, id: string) => PromiseLike<Answer>,
     shared: () => void,

@@ -14,7 +14,7 @@ import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from '../reviews/change-request-contributors';
-import { translateChanges, type TouchedPage, type Translation } from './change-translation';
+import { planTreeChanges, type TouchedPage, type TreeChangePlan } from './tree-change-plan';
 import type { Change } from './dto/update-change-request-content.dto';
 import { FileSources } from './file-sources';
 
@@ -56,14 +56,14 @@ export class ChangeRequestContentWrites {
     assertChangeRequestWritable(changeRequest, input.expectedRevisionId);
     const files = await FileSources.read(input.changes, this.http);
     return this.dataSource.transaction(async (manager) => {
-      let translation: Translation | undefined;
+      let plan: TreeChangePlan | undefined;
       const { revision } = await this.writer.commitOnChangeRequest(manager, {
         spaceId: access.id,
         changeRequestId: changeRequest.id,
         expectedRevisionId: input.expectedRevisionId,
         authorId,
         changes: async ({ tree, store, changeRequest: head }) => {
-          translation = await translateChanges(
+          plan = await planTreeChanges(
             {
               store,
               tree,
@@ -76,10 +76,10 @@ export class ChangeRequestContentWrites {
             },
             input.changes,
           );
-          return translation.changes;
+          return plan.changes;
         },
       });
-      const done = translation as Translation;
+      const done = plan as TreeChangePlan;
       await this.contributors.record(manager, changeRequest.id, authorId, 'edit');
       return {
         changeRequest: await this.view(manager, access.id, changeRequest.id),

@@ -1,7 +1,7 @@
 import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
 import { TreeChangeError } from '../../content-engine/tree/commit';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
-import type { FileBytes } from './change-translation';
+import type { FileBytes } from './tree-change-plan';
 import type { Change, InsertFileDto } from './dto/update-change-request-content.dto';
 
 /** How many URLs of one request are fetched at the same time. */

@@ -1,5 +1,5 @@
 import type { JSONDocument } from '../documents/document';
-import type { OpenAPISpecContents } from '../openapi/openapi-spec-contents';
+import type { OpenAPISpecContents } from '../api-reference/openapi-spec-contents';
 import { commit } from '../tree/commit';
 import { MemoryObjectStore } from '../tree/object-store';
 import { findPageById, flatten, pagePaths } from '../tree/read';

@@ -5,8 +5,11 @@ import { newId } from '../../platform/ids/ids';
 import { INITIAL_PAGE_TITLE } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import type { Revision } from '../entities/revision.entity';
-import { apiReferencePages, type OpenAPIContentRef } from '../openapi/api-reference-pages';
-import { OPENAPI_SPEC_CONTENTS, type OpenAPISpecContents } from '../openapi/openapi-spec-contents';
+import { apiReferencePages, type OpenAPIContentRef } from '../api-reference/api-reference-pages';
+import {
+  OPENAPI_SPEC_CONTENTS,
+  type OpenAPISpecContents,
+} from '../api-reference/openapi-spec-contents';
 import { childRefs, readRoot } from '../tree/format';
 import type { ObjectStore } from '../tree/object-store';
 import { ContentWriter, type ChangesInput, type ContentChange } from './content-writer';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppModule } from './app.module';
 import { loadConfig } from './platform/config/app-config';
-import { buildOpenApiDocument } from './platform/swagger/openapi';
+import { buildOpenApiDocument } from './platform/swagger/api-document';
 import { applyRoutePrefix } from './setup';
 
 /** Where the generated document is committed; CI fails when it differs from the code's. */

@@ -1,7 +1,7 @@
-import { ContentPermissionsController } from '../grants/content-permissions.controller';
+import { ContentGrantsController } from './content-grants.controller';
 
 /** Who has been given a role on a collection, and who can reach it; all need admin on it. */
-export class CollectionPermissionsController extends ContentPermissionsController({
+export class CollectionPermissionsController extends ContentGrantsController({
   resourceType: 'collection',
   tags: { users: 'collection-users', teams: 'collection-teams' },
   operations: {

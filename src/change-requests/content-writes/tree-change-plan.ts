@@ -33,8 +33,8 @@ export interface FileBytes {
   data: Buffer;
 }
 
-/** What the translation needs from the write around it. */
-export interface TranslationContext {
+/** What planning needs from the write around it. */
+export interface TreeChangeContext {
   /** The writer's store, on the caller's transaction. */
   store: ObjectStore;
   /** The tree of the change request's head. */
@@ -59,7 +59,7 @@ export interface TouchedPage {
   outcome: 'created' | 'updated' | 'deleted';
 }
 
-export interface Translation {
+export interface TreeChangePlan {
   /** Tree changes, documents given by hash (stored in the writer's store). */
   changes: PageChange[];
   /** One per page the changes touched, in first-touch order (none for a page added and removed). */
@@ -100,14 +100,14 @@ interface PendingDocument {
  * Markdown links are then resolved against the draft of the whole batch, and the documents are
  * stored; the writer commits the returned changes on the head for real.
  */
-export async function translateChanges(
-  context: TranslationContext,
+export async function planTreeChanges(
+  context: TreeChangeContext,
   changes: readonly Change[],
-): Promise<Translation> {
-  return new Translator(context).run(changes);
+): Promise<TreeChangePlan> {
+  return new TreeChangePlanner(context).run(changes);
 }
 
-class Translator {
+class TreeChangePlanner {
   private readonly draft: DraftObjectStore;
   private current: string;
   private readonly changes: PageChange[] = [];
@@ -119,16 +119,16 @@ class Translator {
   private readonly fileRefs = new Map<string, string>();
   private readonly insertedFiles: FileNode[] = [];
 
-  constructor(private readonly context: TranslationContext) {
+  constructor(private readonly context: TreeChangeContext) {
     this.draft = new DraftObjectStore(context.store);
     this.current = context.tree;
   }
 
-  async run(changes: readonly Change[]): Promise<Translation> {
+  async run(changes: readonly Change[]): Promise<TreeChangePlan> {
     for (const [index, change] of changes.entries()) {
       let produced: PageChange[];
       try {
-        produced = await this.translate(index, change);
+        produced = await this.plan(index, change);
         this.current = await commit(this.draft, this.current, produced);
       } catch (error) {
         throw named(error, index, change.operation);
@@ -143,7 +143,7 @@ class Translator {
     };
   }
 
-  private translate(index: number, change: Change): Promise<PageChange[]> {
+  private plan(index: number, change: Change): Promise<PageChange[]> {
     switch (change.operation) {
       case 'insert_page':
         return this.insertPage(change);

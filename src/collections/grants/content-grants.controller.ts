@@ -26,7 +26,7 @@ import {
 } from './dto/content-grant.response';
 import { GrantedContent } from './granted-content.decorator';
 
-export type ContentPermissionOperation =
+export type ContentGrantOperation =
   | 'invite'
   | 'listAggregate'
   | 'listUsers'
@@ -37,11 +37,11 @@ export type ContentPermissionOperation =
   | 'removeTeam';
 
 /** What tells a collection's permission routes from a space's: names, for clients and docs. */
-export interface ContentPermissionRoutes {
+export interface ContentGrantRoutes {
   /** Routes are `/<resourceType>s/:<resourceType>Id/permissions...`. */
   resourceType: ContentResourceType;
   /** GitBook's operationId and summary of each route. */
-  operations: Record<ContentPermissionOperation, { operationId: string; summary: string }>;
+  operations: Record<ContentGrantOperation, { operationId: string; summary: string }>;
   tags: { users: string; teams: string };
 }
 
@@ -52,12 +52,12 @@ const invalidInput = ApiBadRequestResponse({ type: ErrorBody, description: 'Inva
  * as a base class per resource type: who has been given a role on the content, and who can
  * reach it. Every route needs the admin role on the content.
  */
-export function ContentPermissionsController(routes: ContentPermissionRoutes) {
+export function ContentGrantsController(routes: ContentGrantRoutes) {
   const { resourceType: type, operations: op, tags } = routes;
   const admin = () => Access(type, 'admin');
 
   @Controller(`${type}s/:${type}Id/permissions`)
-  class ContentPermissionsControllerBase {
+  class ContentGrantsControllerBase {
     constructor(
       private readonly grants: ContentGrantsService,
       private readonly presenter: ContentGrantsPresenter,
@@ -203,5 +203,5 @@ export function ContentPermissionsController(routes: ContentPermissionRoutes) {
       await this.grants.removeTeam(content, teamId);
     }
   }
-  return ContentPermissionsControllerBase;
+  return ContentGrantsControllerBase;
 }

@@ -3,7 +3,7 @@ import { commit } from '../../content-engine/tree/commit';
 import { MemoryObjectStore } from '../../content-engine/tree/object-store';
 import { flatten } from '../../content-engine/tree/read';
 import { emptyRoot } from '../../content-engine/writes/content-writer';
-import { translateChanges, type TranslationContext } from './change-translation';
+import { planTreeChanges, type TreeChangeContext } from './tree-change-plan';
 import type { Change } from './dto/update-change-request-content.dto';
 
 /** Markdown as paragraphs, one per line; `# x` lines as heading-1 (no remark needed). */
@@ -55,7 +55,7 @@ async function setup() {
     { operation: 'insert_page', id: 'pC', meta: { title: 'C', icon: 'gear' } },
   ]);
   let ids = 0;
-  const context: TranslationContext = {
+  const context: TreeChangeContext = {
     store,
     tree,
     baseRevisionId: 'base',
@@ -75,14 +75,14 @@ async function setup() {
     newId: () => `new${++ids}`,
   };
   const run = async (changes: unknown[]) => {
-    const translation = await translateChanges(context, changes as Change[]);
-    const after = await commit(store, context.tree, translation.changes);
-    return { translation, pages: await flatten(store, after) };
+    const plan = await planTreeChanges(context, changes as Change[]);
+    const after = await commit(store, context.tree, plan.changes);
+    return { plan, pages: await flatten(store, after) };
   };
   return { store, context, run };
 }
 
-describe('translateChanges', () => {
+describe('planTreeChanges', () => {
   it('renames without changing the slug, reorders with `at` alone, clears with ""', async () => {
     const { run } = await setup();
     const { pages } = await run([
@@ -120,7 +120,7 @@ describe('translateChanges', () => {
 
   it('titles new pages from frontmatter, a leading heading (removed), `title`, or "Untitled"', async () => {
     const { run, store } = await setup();
-    const { translation, pages } = await run([
+    const { plan, pages } = await run([
       {
         operation: 'insert_page',
         title: 'T',
@@ -130,7 +130,7 @@ describe('translateChanges', () => {
       { operation: 'insert_page', title: 'T', document: { markdown: 'Body' } },
       { operation: 'insert_page', document: {} },
     ]);
-    const created = translation.pages.map((p) => pages.get(p.id)!);
+    const created = plan.pages.map((p) => pages.get(p.id)!);
     expect(created.map((p) => [p.meta.title, p.meta.hidden])).toEqual([
       ['Front', true],
       ['Head', undefined],
@@ -147,7 +147,7 @@ describe('translateChanges', () => {
   it('names a refused change by its index in the request, whatever tree changes it made', async () => {
     const { context } = await setup();
     await expect(
-      translateChanges(context, [
+      planTreeChanges(context, [
         { operation: 'insert_page', document: {} },
         { operation: 'update_page', page: 'pA', title: 'X', into: 'pA' },
       ] as Change[]),
@@ -158,7 +158,7 @@ describe('translateChanges', () => {
       }),
     );
     await expect(
-      translateChanges(context, [
+      planTreeChanges(context, [
         {
           operation: 'insert_page',
           document: { markdown: '---\ntitle: 5\nnoIndex: "yes"\n---\n' },
@@ -169,7 +169,7 @@ describe('translateChanges', () => {
 
   it('reports touched pages in first-touch order; one added and removed again is left out', async () => {
     const { run } = await setup();
-    const { translation } = await run([
+    const { plan } = await run([
       { operation: 'update_page', page: 'pB', hidden: true },
       { operation: 'insert_page', ref: 'gone', document: {} },
       { operation: 'insert_page', ref: 'kept', document: {} },
@@ -178,7 +178,7 @@ describe('translateChanges', () => {
       { operation: 'update_page', page: 'pB', hidden: false },
       { operation: 'revert_page', page: 'pC' },
     ]);
-    expect(translation.pages).toEqual([
+    expect(plan.pages).toEqual([
       { id: 'pB', outcome: 'updated' },
       { id: 'new2', ref: 'kept', outcome: 'created' },
       { id: 'pA', outcome: 'deleted' },
@@ -214,18 +214,18 @@ describe('translateChanges', () => {
 
   it('stores bodies once their links are resolved against the whole batch', async () => {
     const { run, store } = await setup();
-    const { translation, pages } = await run([
+    const { plan, pages } = await run([
       { operation: 'insert_page', ref: 'one', document: { markdown: '[two](./two.md)' } },
       { operation: 'insert_page', ref: 'two', document: { markdown: '[file](./notes)' } },
       { operation: 'insert_files', files: [{ name: 'a.txt', ref: 'notes' }] },
     ]);
-    const [one, two] = translation.pages.map((p) => pages.get(p.id)!);
+    const [one, two] = plan.pages.map((p) => pages.get(p.id)!);
     const refOf = async (hash: string) =>
       ((await store.get(hash)) as JSONDocument).nodes[0].nodes![0] as unknown as {
         data: { ref: unknown };
       };
     expect((await refOf(one.documentHash!)).data.ref).toEqual({ kind: 'page', page: two.id });
     expect((await refOf(two.documentHash!)).data.ref).toEqual({ kind: 'file', file: 'f3' });
-    expect(translation.insertedFiles.map((file) => file.id)).toEqual(['f3']);
+    expect(plan.insertedFiles.map((file) => file.id)).toEqual(['f3']);
   });
 });

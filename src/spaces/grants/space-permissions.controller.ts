@@ -1,10 +1,10 @@
-import { ContentPermissionsController } from '../../collections/grants/content-permissions.controller';
+import { ContentGrantsController } from '../../collections/grants/content-grants.controller';
 
 /**
  * Who has been given a role on a space, and who can reach it; all need admin on it. The grants
  * live with the collections' (ContentGrantsService).
  */
-export class SpacePermissionsController extends ContentPermissionsController({
+export class SpacePermissionsController extends ContentGrantsController({
   resourceType: 'space',
   tags: { users: 'space-users', teams: 'space-teams' },
   operations: {
