@@ -34,8 +34,10 @@ import {
   UpdateSiteSectionGroupDto,
 } from './dto/site-section-group.dto';
 import { SiteSectionGroupResponse } from './dto/site-structure.response';
-import { SiteSectionGroupsService, SiteSectionGroupView } from './site-section-groups.service';
+import type { SiteSectionGroup } from './entities/site-section-group.entity';
+import { SiteSectionGroupsService } from './site-section-groups.service';
 import { SiteStructurePresenter } from './site-structure.presenter';
+import type { NodeView } from './structure-nodes';
 
 const BASE = 'orgs/:organizationId/sites/:siteId/section-groups';
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -89,7 +91,7 @@ export class SiteSectionGroupsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteSectionGroupResponse> {
     const view = await this.groups.add(organization.id, siteId, actor.userId, body);
-    response.location(this.location(organization.id, siteId, view.group.id));
+    response.location(this.location(organization.id, siteId, view.node.id));
     return this.present(view);
   }
 
@@ -216,7 +218,7 @@ export class SiteSectionGroupsController {
     return this.urls.api('orgs', organizationId, 'sites', siteId, 'section-groups', groupId);
   }
 
-  private present({ view, group }: SiteSectionGroupView): SiteSectionGroupResponse {
-    return this.presenter.group(view, group);
+  private present({ view, node }: NodeView<SiteSectionGroup>): SiteSectionGroupResponse {
+    return this.presenter.group(view, node);
   }
 }

@@ -34,8 +34,10 @@ import {
   UpdateSiteSectionDto,
 } from './dto/site-section.dto';
 import { SiteSectionResponse } from './dto/site-structure.response';
-import { SiteSectionsService, SiteSectionView } from './site-sections.service';
+import type { SiteSection } from './entities/site-section.entity';
+import { SiteSectionsService } from './site-sections.service';
 import { SiteStructurePresenter } from './site-structure.presenter';
+import type { NodeView } from './structure-nodes';
 
 const BASE = 'orgs/:organizationId/sites/:siteId/sections';
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -92,7 +94,7 @@ export class SiteSectionsController {
   ): Promise<SiteSectionResponse> {
     const view = await this.sections.add(organization.id, siteId, actor.userId, body);
     response.location(
-      this.urls.api('orgs', organization.id, 'sites', siteId, 'sections', view.section.id),
+      this.urls.api('orgs', organization.id, 'sites', siteId, 'sections', view.node.id),
     );
     return this.present(view);
   }
@@ -168,7 +170,7 @@ export class SiteSectionsController {
     );
   }
 
-  private present({ view, section }: SiteSectionView): SiteSectionResponse {
-    return this.presenter.section(view, section);
+  private present({ view, node }: NodeView<SiteSection>): SiteSectionResponse {
+    return this.presenter.section(view, node);
   }
 }

@@ -34,8 +34,10 @@ import {
   UpdateSiteSpaceDto,
 } from './dto/site-space.dto';
 import { SiteSpaceResponse } from './dto/site-structure.response';
-import { SiteSpacesService, SiteSpaceView } from './site-spaces.service';
+import type { SiteSpace } from './entities/site-space.entity';
+import { SiteSpacesService } from './site-spaces.service';
 import { SiteStructurePresenter } from './site-structure.presenter';
+import type { NodeView } from './structure-nodes';
 
 const BASE = 'orgs/:organizationId/sites/:siteId/site-spaces';
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -93,7 +95,7 @@ export class SiteSpacesController {
   ): Promise<SiteSpaceResponse> {
     const view = await this.siteSpaces.add(organization.id, siteId, actor.userId, body);
     response.location(
-      this.urls.api('orgs', organization.id, 'sites', siteId, 'site-spaces', view.siteSpace.id),
+      this.urls.api('orgs', organization.id, 'sites', siteId, 'site-spaces', view.node.id),
     );
     return this.present(view);
   }
@@ -166,7 +168,7 @@ export class SiteSpacesController {
     );
   }
 
-  private present({ view, siteSpace }: SiteSpaceView): SiteSpaceResponse {
-    return this.presenter.siteSpace(view, siteSpace);
+  private present({ view, node }: NodeView<SiteSpace>): SiteSpaceResponse {
+    return this.presenter.siteSpace(view, node);
   }
 }

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import type { Page } from '../../platform/pagination/page';
-import { Site } from '../entities/site.entity';
-import { SitesService } from '../sites.service';
 import {
   AddSiteSpaceDto,
   ListSiteSpacesQueryDto,
@@ -15,16 +11,19 @@ import {
 } from './dto/site-space.dto';
 import { SiteSpace } from './entities/site-space.entity';
 import { derivePath } from './paths';
-import { SiteStructureStore, siteSpaceNotFound, StructureView } from './site-structure.store';
+import { SiteStructureStore, siteSpaceNotFound } from './site-structure.store';
 import type { StructureModel } from './structure-model';
+import { type NodeKind, type NodeWrite, StructureNodes } from './structure-nodes';
 
-/** A site space and the structure it is presented in. */
-export interface SiteSpaceView {
-  view: StructureView;
-  siteSpace: SiteSpace;
+interface SiteSpaceTypes {
+  node: SiteSpace;
+  list: ListSiteSpacesQueryDto;
+  add: AddSiteSpaceDto;
+  update: UpdateSiteSpaceDto;
+  move: MoveSiteSpaceDto;
 }
 
-export const pathTaken = (path: string, sectionId: string | null) =>
+const siteSpacePathTaken = (path: string, sectionId: string | null) =>
   new DomainError(
     'conflict',
     'SiteSpacePathTaken',
@@ -33,185 +32,124 @@ export const pathTaken = (path: string, sectionId: string | null) =>
     }.`,
   );
 
+const pointer = (p?: { siteSpace: string }) =>
+  p && { type: 'site-space' as const, id: p.siteSpace };
+
 /**
  * The site spaces of a site: the spaces it publishes, as variants of its sections or, for a site
  * without sections, at its root. The first site space of a section (or the root) is its default;
- * deleting the default makes the next one the default.
+ * deleting the default makes the next one the default. Listed in the order a reader meets them
+ * (the root's, then each section's); the deprecated move answers 404 for an unknown target.
  */
-@Injectable()
-export class SiteSpacesService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly clock: Clock,
-    private readonly sites: SitesService,
-    private readonly store: SiteStructureStore,
-  ) {}
+const SITE_SPACES: NodeKind<SiteSpaceTypes> = {
+  type: 'site-space',
+  entity: SiteSpace,
+  find: (model, id) => model.siteSpace(id),
+  notFound: siteSpaceNotFound,
+  list: {
+    name: (query) => `site-spaces:${query.default ?? ''}`,
+    items: (model, query) =>
+      model
+        .siteSpacesInOrder()
+        .filter(
+          (siteSpace) =>
+            query.default === undefined || model.isDefaultSiteSpace(siteSpace) === query.default,
+        ),
+  },
 
-  /** In the order a reader meets them: the root's, then each section's. */
-  async list(
-    organizationId: string,
-    siteId: string,
-    userId: string,
-    query: ListSiteSpacesQueryDto,
-  ): Promise<Page<SiteSpaceView>> {
-    const site = await this.sites.findForOrganization(
-      this.dataSource.manager,
-      organizationId,
-      siteId,
-    );
-    return this.store.listPage(site, userId, query, {
-      name: `site-spaces:${query.default ?? ''}`,
-      items: (view) =>
-        view.model
-          .siteSpacesInOrder()
-          .filter(
-            (siteSpace) =>
-              query.default === undefined ||
-              view.model.isDefaultSiteSpace(siteSpace) === query.default,
-          )
-          .map((siteSpace) => ({ view, siteSpace })),
-    });
-  }
-
-  /**
-   * Adds a space: to `sectionId`, else to the default section, else (a site without sections)
-   * at the root; at the end of its siblings, with a path from the space's title.
-   */
-  async add(
-    organizationId: string,
-    siteId: string,
-    userId: string,
-    input: AddSiteSpaceDto,
-  ): Promise<SiteSpaceView> {
-    const { site, id } = await this.dataSource.transaction(async (manager) => {
-      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-      const model = await this.store.load(manager, site, { lock: true });
-      let sectionId: string | null = null;
-      if (input.sectionId !== undefined) {
-        if (!model.section(input.sectionId)) {
-          throw invalidInput(`sectionId: no section ${input.sectionId} in this site.`);
-        }
-        sectionId = input.sectionId;
-      } else if (model.hasSections()) {
-        sectionId = model.defaultSectionId();
+  /** To `sectionId`, else to the default section, else (a site without sections) at the root. */
+  async add(write, input) {
+    const { model } = write;
+    let sectionId: string | null = null;
+    if (input.sectionId !== undefined) {
+      if (!model.section(input.sectionId)) {
+        throw invalidInput(`sectionId: no section ${input.sectionId} in this site.`);
       }
-      const id = await this.insert(manager, model, input.spaceId, 'spaceId', sectionId);
-      return { site, id };
-    });
-    return this.viewOf(site, userId, id);
+      sectionId = input.sectionId;
+    } else if (model.hasSections()) {
+      sectionId = model.defaultSectionId();
+    }
+    return insertSiteSpace(write, input.spaceId, 'spaceId', sectionId);
+  },
+
+  /** `path` (unique among its siblings: 409), `condition` (null removes it), `spaceId`. */
+  async changes({ manager, model, store }, siteSpace, input) {
+    const changes: Partial<SiteSpace> = {};
+    if (input.path !== undefined && input.path !== siteSpace.path) {
+      if (model.siteSpacePaths(siteSpace.sectionId).has(input.path)) {
+        throw siteSpacePathTaken(input.path, siteSpace.sectionId);
+      }
+      changes.path = input.path;
+    }
+    if (input.condition !== undefined) changes.condition = input.condition;
+    if (input.spaceId !== undefined && input.spaceId !== siteSpace.spaceId) {
+      const organizationId = model.site.organizationId;
+      const space = await store.requireSpace(manager, organizationId, input.spaceId, 'spaceId');
+      changes.spaceId = space.id;
+    }
+    return changes;
+  },
+
+  /** Deleting the default promotes the next one. */
+  async remove({ manager, model, store }, siteSpace) {
+    const wasDefault = model.isDefaultSiteSpace(siteSpace);
+    await manager.delete(SiteSpace, siteSpace.id);
+    if (wasDefault) {
+      const next = model.siteSpacesOf(siteSpace.sectionId).find((s) => s.id !== siteSpace.id);
+      await store.setDefaultSiteSpace(manager, model, siteSpace.sectionId, next?.id ?? null);
+    }
+  },
+
+  position: (input) => ({
+    before: pointer(input.position?.before),
+    after: pointer(input.position?.after),
+  }),
+  unknownPointer: () => siteSpaceNotFound(),
+};
+
+/**
+ * Inserts a site space of `spaceId` (400 naming `field` when it is not a live space of the
+ * organization) at the end of a section (null: the root); the first of its siblings becomes
+ * their default. The model is not updated: reload it to go on.
+ */
+async function insertSiteSpace(
+  { manager, model, store, now }: NodeWrite,
+  spaceId: string,
+  field: string,
+  sectionId: string | null,
+): Promise<string> {
+  const space = await store.requireSpace(manager, model.site.organizationId, spaceId, field);
+  const id = newId();
+  await manager.insert(SiteSpace, {
+    id,
+    siteId: model.site.id,
+    sectionId,
+    spaceId: space.id,
+    path: derivePath(space.title, 'space', model.siteSpacePaths(sectionId)),
+    condition: null,
+    position: model.endOfSiteSpaces(sectionId),
+    createdAt: now(),
+  });
+  if (model.defaultSiteSpaceId(sectionId) === null) {
+    await store.setDefaultSiteSpace(manager, model, sectionId, id);
+  }
+  return id;
+}
+
+@Injectable()
+export class SiteSpacesService extends StructureNodes<SiteSpaceTypes> {
+  constructor(store: SiteStructureStore, clock: Clock) {
+    super(store, clock, SITE_SPACES);
   }
 
-  /**
-   * Inserts a site space of `spaceId` at the end of a section (null: the root); the first of its
-   * siblings becomes their default. The model is not updated: reload it to go on.
-   */
-  async insert(
+  /** {@link insertSiteSpace} in a write already under way (a new site's initial site spaces). */
+  insert(
     manager: EntityManager,
     model: StructureModel,
     spaceId: string,
     field: string,
     sectionId: string | null,
   ): Promise<string> {
-    const space = await this.store.requireSpace(manager, model.site.organizationId, spaceId, field);
-    const id = newId();
-    await manager.insert(SiteSpace, {
-      id,
-      siteId: model.site.id,
-      sectionId,
-      spaceId: space.id,
-      path: derivePath(space.title, 'space', model.siteSpacePaths(sectionId)),
-      condition: null,
-      position: model.endOfSiteSpaces(sectionId),
-      createdAt: this.clock.now(),
-    });
-    if (model.defaultSiteSpaceId(sectionId) === null) {
-      await this.store.setDefaultSiteSpace(manager, model, sectionId, id);
-    }
-    return id;
-  }
-
-  /** `path` (unique among its siblings: 409), `condition` (null removes it), `spaceId`. */
-  async update(
-    organizationId: string,
-    siteId: string,
-    userId: string,
-    siteSpaceId: string,
-    input: UpdateSiteSpaceDto,
-  ): Promise<SiteSpaceView> {
-    const site = await this.dataSource.transaction(async (manager) => {
-      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-      const model = await this.store.load(manager, site, { lock: true });
-      const siteSpace = model.siteSpace(siteSpaceId);
-      if (!siteSpace) throw siteSpaceNotFound();
-      const changes: Partial<SiteSpace> = {};
-      if (input.path !== undefined && input.path !== siteSpace.path) {
-        if (model.siteSpacePaths(siteSpace.sectionId).has(input.path)) {
-          throw pathTaken(input.path, siteSpace.sectionId);
-        }
-        changes.path = input.path;
-      }
-      if (input.condition !== undefined) changes.condition = input.condition;
-      if (input.spaceId !== undefined && input.spaceId !== siteSpace.spaceId) {
-        const space = await this.store.requireSpace(
-          manager,
-          organizationId,
-          input.spaceId,
-          'spaceId',
-        );
-        changes.spaceId = space.id;
-      }
-      if (Object.keys(changes).length > 0) await manager.update(SiteSpace, siteSpace.id, changes);
-      return site;
-    });
-    return this.viewOf(site, userId, siteSpaceId);
-  }
-
-  /** Also 204 when there is no such site space; deleting the default promotes the next one. */
-  async remove(organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-      const model = await this.store.load(manager, site, { lock: true });
-      const siteSpace = model.siteSpace(siteSpaceId);
-      if (!siteSpace) return;
-      const wasDefault = model.isDefaultSiteSpace(siteSpace);
-      await manager.delete(SiteSpace, siteSpace.id);
-      if (wasDefault) {
-        const next = model.siteSpacesOf(siteSpace.sectionId).find((s) => s.id !== siteSpace.id);
-        await this.store.setDefaultSiteSpace(manager, model, siteSpace.sectionId, next?.id ?? null);
-      }
-    });
-  }
-
-  /** Deprecated move: among its siblings; 404 for an unknown target, 400 for a non-sibling. */
-  async move(
-    organizationId: string,
-    siteId: string,
-    userId: string,
-    siteSpaceId: string,
-    input: MoveSiteSpaceDto,
-  ): Promise<SiteSpaceView> {
-    const site = await this.dataSource.transaction(async (manager) => {
-      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-      const model = await this.store.load(manager, site, { lock: true });
-      if (!model.siteSpace(siteSpaceId)) throw siteSpaceNotFound();
-      const pointer = (p?: { siteSpace: string }) =>
-        p && { type: 'site-space' as const, id: p.siteSpace };
-      await this.store.move(
-        manager,
-        model,
-        { type: 'site-space', id: siteSpaceId },
-        { before: pointer(input.position?.before), after: pointer(input.position?.after) },
-        () => siteSpaceNotFound(),
-      );
-      return site;
-    });
-    return this.viewOf(site, userId, siteSpaceId);
-  }
-
-  private async viewOf(site: Site, userId: string, siteSpaceId: string): Promise<SiteSpaceView> {
-    const view = await this.store.view(site, userId);
-    const siteSpace = view.model.siteSpace(siteSpaceId);
-    if (!siteSpace) throw siteSpaceNotFound();
-    return { view, siteSpace };
+    return insertSiteSpace(this.writeOn(manager, model), spaceId, field, sectionId);
   }
 }

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { Site } from '../entities/site.entity';
-import { SitesService } from '../sites.service';
 import { SortSiteStructureDto } from './dto/site-structure.dto';
 import { SiteSpace } from './entities/site-space.entity';
 import { SiteSpacesService } from './site-spaces.service';
@@ -27,18 +26,12 @@ const describe = (ref: StructureItemRef) => `${ref.type} ${ref.id}`;
 export class SiteStructureService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sites: SitesService,
     private readonly store: SiteStructureStore,
     private readonly siteSpaces: SiteSpacesService,
   ) {}
 
   async get(organizationId: string, siteId: string, userId: string): Promise<StructureView> {
-    const site = await this.sites.findForOrganization(
-      this.dataSource.manager,
-      organizationId,
-      siteId,
-    );
-    return this.store.view(site, userId);
+    return this.store.view(await this.store.site(organizationId, siteId), userId);
   }
 
   /** The structure of a site already read, as `userId` sees it (the published profile's). */
@@ -58,12 +51,9 @@ export class SiteStructureService {
     input: SortSiteStructureDto,
   ): Promise<SortedItemView> {
     const item: StructureItemRef = { type: input.item.type, id: input.item.id };
-    const site = await this.dataSource.transaction(async (manager) => {
-      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
-      const model = await this.store.load(manager, site, { lock: true });
+    const { site } = await this.store.write(organizationId, siteId, async (manager, model) => {
       if (!model.has(item)) throw invalidInput(`item: no ${describe(item)} in this site.`);
       await this.store.move(manager, model, item, input.position);
-      return site;
     });
     return { view: await this.store.view(site, userId), item };
   }

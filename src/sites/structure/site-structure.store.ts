@@ -11,7 +11,7 @@ import { Space } from '../../spaces/entities/space.entity';
 import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
 import { Site } from '../entities/site.entity';
 import type { SiteOrganization } from '../sites.presenter';
-import { siteNotFound } from '../sites.service';
+import { siteNotFound, SitesService } from '../sites.service';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
 import { SiteSpace } from './entities/site-space.entity';
@@ -33,16 +33,38 @@ export interface PointerPosition {
 
 /**
  * Reads and writes of a site's structure shared by its services. Every write runs in a
- * transaction that first locks the site row (`load(..., { lock: true })`), then the structure
- * rows: structure writes of one site are serialized, so positions, paths and defaults are
- * decided on a structure nobody else changes meanwhile.
+ * transaction that first locks the site row (`write`, or `load(..., { lock: true })` in a
+ * transaction under way), then the structure rows: structure writes of one site are serialized,
+ * so positions, paths and defaults are decided on a structure nobody else changes meanwhile.
  */
 @Injectable()
 export class SiteStructureStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sites: SitesService,
     private readonly spaceAccess: SpaceAccessResolver,
   ) {}
+
+  /** The site `siteId` of the organization, for reading its structure (404 `Site`). */
+  site(organizationId: string, siteId: string): Promise<Site> {
+    return this.sites.findForOrganization(this.dataSource.manager, organizationId, siteId);
+  }
+
+  /**
+   * Runs `change` in a transaction, on the locked structure of the organization's site (404
+   * `Site`). Answers the site, to present the outcome from, and what `change` answered.
+   */
+  write<T>(
+    organizationId: string,
+    siteId: string,
+    change: (manager: EntityManager, model: StructureModel) => Promise<T>,
+  ): Promise<{ site: Site; result: T }> {
+    return this.dataSource.transaction(async (manager) => {
+      const site = await this.sites.findForOrganization(manager, organizationId, siteId);
+      const model = await this.load(manager, site, { lock: true });
+      return { site, result: await change(manager, model) };
+    });
+  }
 
   /** The structure of `site`; with `lock`, locked for the rest of `manager`'s transaction. */
   async load(
