@@ -20,9 +20,9 @@ import { newId } from '../platform/ids/ids';
 import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
-import { atLeast, type Role } from '../platform/policy/roles';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
 import { User } from '../users/entities/user.entity';
+import { assertMayDelete, assertMayUpdate, type Caller } from './comment-permissions';
 import { findNodeByKey, hasTableCell } from './document-nodes';
 import type { CommentBodyInput } from './dto/comment-body';
 import {
@@ -50,7 +50,7 @@ export interface Thread {
   changeRequest: ChangeRequest | null;
   /** The revision new comments are made on: the space's primary or the change request's head. */
   revision: string;
-  caller: { userId: string; role: Role | null };
+  caller: Caller;
 }
 
 /** One user's reaction, in the order reactions were made. */
@@ -89,21 +89,6 @@ interface StoredBody {
 
 const commentNotFound = () => notFound('Comment');
 const replyNotFound = () => notFound('Comment reply');
-
-const notAuthor = (what: 'comment' | 'reply') =>
-  new DomainError('forbidden', 'NotCommentAuthor', `Only the author of a ${what} can edit it.`);
-const cannotDelete = (what: 'comment' | 'reply') =>
-  new DomainError(
-    'forbidden',
-    'CommentDeleteNotAllowed',
-    `Only the author of a ${what} or an admin of the space can delete it.`,
-  );
-const needsCommentRole = (doing: string) =>
-  new DomainError(
-    'forbidden',
-    'CommentRoleRequired',
-    `${doing} needs the comment role (or higher) on this space.`,
-  );
 
 const TEAMS_COUNT_ALIAS = 'member_teams';
 const SPACES_COUNT_ALIAS = 'member_spaces';
@@ -209,13 +194,11 @@ export class CommentsService {
     return this.dataSource.transaction(async (manager) => {
       const comment = await this.lockComment(manager, thread, commentId);
       if (!comment) throw commentNotFound();
-      if (stored && comment.authorId !== userId) throw notAuthor('comment');
-      if (input.resolved !== undefined && !atLeast(thread.caller.role, 'comment')) {
-        throw needsCommentRole('Resolving a comment');
-      }
-      if (reactions && !atLeast(thread.caller.role, 'comment')) {
-        throw needsCommentRole('Reacting to a comment');
-      }
+      assertMayUpdate(thread.caller, comment.authorId, 'comment', {
+        body: stored !== undefined,
+        resolved: input.resolved !== undefined,
+        reactions: reactions !== null,
+      });
       if (stored) {
         await manager.update(Comment, { id: comment.id }, {
           ...stored,
@@ -241,9 +224,7 @@ export class CommentsService {
     await this.dataSource.transaction(async (manager) => {
       const comment = await this.lockComment(manager, thread, commentId);
       if (!comment) return;
-      if (comment.authorId !== userId && !atLeast(thread.caller.role, 'admin')) {
-        throw cannotDelete('comment');
-      }
+      assertMayDelete(thread.caller, comment.authorId, 'comment');
       await manager.delete(Comment, { id: comment.id });
       if (comment.status === 'open') await this.countOpen(manager, thread, -1);
     });
@@ -338,13 +319,11 @@ export class CommentsService {
         .setLock('pessimistic_write')
         .getOne();
       if (!reply) throw replyNotFound();
-      if (stored && reply.authorId !== userId) throw notAuthor('reply');
-      if (input.resolved !== undefined && !atLeast(thread.caller.role, 'comment')) {
-        throw needsCommentRole('Resolving a comment');
-      }
-      if (reactions && !atLeast(thread.caller.role, 'comment')) {
-        throw needsCommentRole('Reacting to a reply');
-      }
+      assertMayUpdate(thread.caller, reply.authorId, 'reply', {
+        body: stored !== undefined,
+        resolved: input.resolved !== undefined,
+        reactions: reactions !== null,
+      });
       if (stored) {
         await manager.update(CommentReply, { id: reply.id }, {
           ...stored,
@@ -381,9 +360,7 @@ export class CommentsService {
       if (!comment) return;
       const reply = await manager.findOneBy(CommentReply, { id: replyId, commentId: comment.id });
       if (!reply) return;
-      if (reply.authorId !== userId && !atLeast(thread.caller.role, 'admin')) {
-        throw cannotDelete('reply');
-      }
+      assertMayDelete(thread.caller, reply.authorId, 'reply');
       await manager.delete(CommentReply, { id: reply.id });
     });
   }
