@@ -27,7 +27,11 @@ import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
 import { CommentsPresenter } from './comments.presenter';
-import { CommentsService, type ThreadRef } from './comments.service';
+import { CommentersService } from './commenters.service';
+import { COMMENTS, REPLIES } from './comment-kinds';
+import type { ThreadRef } from './comment-thread';
+import { CommentThreadsService } from './comment-threads.service';
+import { CommentWritesService } from './comment-writes.service';
 import {
   CommentFormatQueryDto,
   ListCommentsQueryDto,
@@ -57,7 +61,9 @@ const thread = (space: SpaceAccess, changeRequestId: string): ThreadRef => ({
 @Controller()
 export class ChangeRequestCommentsController {
   constructor(
-    private readonly comments: CommentsService,
+    private readonly threads: CommentThreadsService,
+    private readonly writes: CommentWritesService,
+    private readonly commentersService: CommentersService,
     private readonly presenter: CommentsPresenter,
   ) {}
 
@@ -76,7 +82,7 @@ export class ChangeRequestCommentsController {
     @Param('changeRequestId') changeRequestId: string,
     @Query() query: ListCommentsQueryDto,
   ): Promise<Page<CommentResponse>> {
-    const page = await this.comments.list(thread(space, changeRequestId), actor.userId, query);
+    const page = await this.threads.list(thread(space, changeRequestId), actor.userId, query);
     const items = await Promise.all(
       page.items.map((view) => this.presenter.comment(view, query.format)),
     );
@@ -104,7 +110,7 @@ export class ChangeRequestCommentsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommentResponse> {
     const presented = await this.presenter.comment(
-      await this.comments.post(thread(space, changeRequestId), actor.userId, body),
+      await this.writes.post(COMMENTS, thread(space, changeRequestId), actor.userId, body),
       query.format,
     );
     response.location(presented.urls.location);
@@ -127,7 +133,7 @@ export class ChangeRequestCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentResponse> {
     return this.presenter.comment(
-      await this.comments.get(thread(space, changeRequestId), actor.userId, commentId),
+      await this.threads.get(thread(space, changeRequestId), actor.userId, commentId),
       query.format,
     );
   }
@@ -152,7 +158,13 @@ export class ChangeRequestCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentResponse> {
     return this.presenter.comment(
-      await this.comments.update(thread(space, changeRequestId), actor.userId, commentId, body),
+      await this.writes.update(
+        COMMENTS,
+        thread(space, changeRequestId),
+        actor.userId,
+        { commentId },
+        body,
+      ),
       query.format,
     );
   }
@@ -173,7 +185,7 @@ export class ChangeRequestCommentsController {
     @Param('changeRequestId') changeRequestId: string,
     @Param('commentId') commentId: string,
   ): Promise<void> {
-    await this.comments.remove(thread(space, changeRequestId), actor.userId, commentId);
+    await this.writes.remove(COMMENTS, thread(space, changeRequestId), actor.userId, { commentId });
   }
 
   @Get(`${COMMENT}/replies`)
@@ -192,7 +204,7 @@ export class ChangeRequestCommentsController {
     @Param('commentId') commentId: string,
     @Query() query: ListRepliesQueryDto,
   ): Promise<Page<CommentReplyResponse>> {
-    const page = await this.comments.listReplies(
+    const page = await this.threads.listReplies(
       thread(space, changeRequestId),
       actor.userId,
       commentId,
@@ -223,7 +235,13 @@ export class ChangeRequestCommentsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommentReplyResponse> {
     const presented = await this.presenter.reply(
-      await this.comments.postReply(thread(space, changeRequestId), actor.userId, commentId, body),
+      await this.writes.post(
+        REPLIES,
+        thread(space, changeRequestId),
+        actor.userId,
+        body,
+        commentId,
+      ),
       query.format,
     );
     response.location(presented.urls.location);
@@ -247,12 +265,7 @@ export class ChangeRequestCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentReplyResponse> {
     return this.presenter.reply(
-      await this.comments.getReply(
-        thread(space, changeRequestId),
-        actor.userId,
-        commentId,
-        replyId,
-      ),
+      await this.threads.getReply(thread(space, changeRequestId), actor.userId, commentId, replyId),
       query.format,
     );
   }
@@ -278,11 +291,11 @@ export class ChangeRequestCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentReplyResponse> {
     return this.presenter.reply(
-      await this.comments.updateReply(
+      await this.writes.update(
+        REPLIES,
         thread(space, changeRequestId),
         actor.userId,
-        commentId,
-        replyId,
+        { commentId, replyId },
         body,
       ),
       query.format,
@@ -306,12 +319,10 @@ export class ChangeRequestCommentsController {
     @Param('commentId') commentId: string,
     @Param('commentReplyId') replyId: string,
   ): Promise<void> {
-    await this.comments.removeReply(
-      thread(space, changeRequestId),
-      actor.userId,
+    await this.writes.remove(REPLIES, thread(space, changeRequestId), actor.userId, {
       commentId,
       replyId,
-    );
+    });
   }
 
   @Get(`${BASE}/commenters`)
@@ -329,7 +340,7 @@ export class ChangeRequestCommentsController {
     @Param('changeRequestId') changeRequestId: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<MemberResponse>> {
-    const page = await this.comments.commenters(
+    const page = await this.commentersService.list(
       thread(space, changeRequestId),
       actor.userId,
       query,

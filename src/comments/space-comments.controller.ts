@@ -27,7 +27,11 @@ import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
 import { CommentsPresenter } from './comments.presenter';
-import { CommentsService, type ThreadRef } from './comments.service';
+import { CommentersService } from './commenters.service';
+import { COMMENTS, REPLIES } from './comment-kinds';
+import type { ThreadRef } from './comment-thread';
+import { CommentThreadsService } from './comment-threads.service';
+import { CommentWritesService } from './comment-writes.service';
 import {
   CommentFormatQueryDto,
   ListCommentsQueryDto,
@@ -50,7 +54,9 @@ const thread = (space: SpaceAccess): ThreadRef => ({ space, changeRequestId: nul
 @Controller()
 export class SpaceCommentsController {
   constructor(
-    private readonly comments: CommentsService,
+    private readonly threads: CommentThreadsService,
+    private readonly writes: CommentWritesService,
+    private readonly commentersService: CommentersService,
     private readonly presenter: CommentsPresenter,
   ) {}
 
@@ -69,7 +75,7 @@ export class SpaceCommentsController {
     @Granted() space: SpaceAccess,
     @Query() query: ListCommentsQueryDto,
   ): Promise<Page<CommentResponse>> {
-    const page = await this.comments.list(thread(space), actor.userId, query);
+    const page = await this.threads.list(thread(space), actor.userId, query);
     const items = await Promise.all(
       page.items.map((view) => this.presenter.comment(view, query.format)),
     );
@@ -96,7 +102,7 @@ export class SpaceCommentsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommentResponse> {
     const presented = await this.presenter.comment(
-      await this.comments.post(thread(space), actor.userId, body),
+      await this.writes.post(COMMENTS, thread(space), actor.userId, body),
       query.format,
     );
     response.location(presented.urls.location);
@@ -115,7 +121,7 @@ export class SpaceCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentResponse> {
     return this.presenter.comment(
-      await this.comments.get(thread(space), actor.userId, commentId),
+      await this.threads.get(thread(space), actor.userId, commentId),
       query.format,
     );
   }
@@ -139,7 +145,7 @@ export class SpaceCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentResponse> {
     return this.presenter.comment(
-      await this.comments.update(thread(space), actor.userId, commentId, body),
+      await this.writes.update(COMMENTS, thread(space), actor.userId, { commentId }, body),
       query.format,
     );
   }
@@ -159,7 +165,7 @@ export class SpaceCommentsController {
     @Granted() space: SpaceAccess,
     @Param('commentId') commentId: string,
   ): Promise<void> {
-    await this.comments.remove(thread(space), actor.userId, commentId);
+    await this.writes.remove(COMMENTS, thread(space), actor.userId, { commentId });
   }
 
   @Get(`${COMMENT}/replies`)
@@ -177,7 +183,7 @@ export class SpaceCommentsController {
     @Param('commentId') commentId: string,
     @Query() query: ListRepliesQueryDto,
   ): Promise<Page<CommentReplyResponse>> {
-    const page = await this.comments.listReplies(thread(space), actor.userId, commentId, query);
+    const page = await this.threads.listReplies(thread(space), actor.userId, commentId, query);
     const items = await Promise.all(
       page.items.map((view) => this.presenter.reply(view, query.format)),
     );
@@ -199,7 +205,7 @@ export class SpaceCommentsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommentReplyResponse> {
     const presented = await this.presenter.reply(
-      await this.comments.postReply(thread(space), actor.userId, commentId, body),
+      await this.writes.post(REPLIES, thread(space), actor.userId, body, commentId),
       query.format,
     );
     response.location(presented.urls.location);
@@ -219,7 +225,7 @@ export class SpaceCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentReplyResponse> {
     return this.presenter.reply(
-      await this.comments.getReply(thread(space), actor.userId, commentId, replyId),
+      await this.threads.getReply(thread(space), actor.userId, commentId, replyId),
       query.format,
     );
   }
@@ -243,7 +249,7 @@ export class SpaceCommentsController {
     @Query() query: CommentFormatQueryDto,
   ): Promise<CommentReplyResponse> {
     return this.presenter.reply(
-      await this.comments.updateReply(thread(space), actor.userId, commentId, replyId, body),
+      await this.writes.update(REPLIES, thread(space), actor.userId, { commentId, replyId }, body),
       query.format,
     );
   }
@@ -264,7 +270,7 @@ export class SpaceCommentsController {
     @Param('commentId') commentId: string,
     @Param('commentReplyId') replyId: string,
   ): Promise<void> {
-    await this.comments.removeReply(thread(space), actor.userId, commentId, replyId);
+    await this.writes.remove(REPLIES, thread(space), actor.userId, { commentId, replyId });
   }
 
   @Get('spaces/:spaceId/commenters')
@@ -282,7 +288,7 @@ export class SpaceCommentsController {
     @Granted() space: SpaceAccess,
     @Query() query: PageQueryDto,
   ): Promise<Page<MemberResponse>> {
-    const page = await this.comments.commenters(thread(space), actor.userId, query);
+    const page = await this.commentersService.list(thread(space), actor.userId, query);
     return mapPage(page, (record) => this.presenter.commenter(record));
   }
 }
