@@ -5,8 +5,12 @@ import { SpaceContentModule } from '../spaces/space-content.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';
+import { CommentersService } from './commenters.service';
+import { CommentReactionsService } from './comment-reactions.service';
+import { CommentThreadsService } from './comment-threads.service';
+import { CommentViews } from './comment-views';
+import { CommentWritesService } from './comment-writes.service';
 import { CommentsPresenter } from './comments.presenter';
-import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentReaction, CommentReplyReaction } from './entities/comment-reaction.entity';
 import { CommentReply } from './entities/comment-reply.entity';
@@ -25,7 +29,14 @@ import { SpaceCommentsController } from './space-comments.controller';
     UsersModule,
   ],
   controllers: [SpaceCommentsController, ChangeRequestCommentsController],
-  providers: [CommentsService, CommentsPresenter],
-  exports: [CommentsService],
+  providers: [
+    CommentThreadsService,
+    CommentWritesService,
+    CommentReactionsService,
+    CommentersService,
+    CommentViews,
+    CommentsPresenter,
+  ],
+  exports: [CommentThreadsService],
 })
 export class CommentsModule {}

@@ -12,7 +12,7 @@ import type {
   ReactionRow,
   ReplyView,
   Thread,
-} from './comments.service';
+} from './comment-thread';
 import type { CommentFormat } from './dto/comment.dto';
 import {
   CommentBodyResponse,
