@@ -52,6 +52,14 @@ export async function createCollection(org: TestOrganization, parent?: string): 
 }
 
 /**
+ * A new page titled `title` with a markdown body, as a change of `updateChangeRequestContent`
+ * (a change request's content write).
+ */
+export function insertPage(title: string, markdown: string) {
+  return { operation: 'insert_page', title, document: { markdown } };
+}
+
+/**
  * A grant written as the permissions API stores it, for tests of other modules that read
  * grants (counts, access) without going through that API.
  */
