@@ -83,6 +83,9 @@ export interface SiteSectionFields extends SiteContent {
 
 export interface ChangeRequestFields extends MadeBy {
   subject?: string;
+  description?: object;
+  /** 'draft' for a draft; open unless given. */
+  status?: string;
   /** Written to the change request once it is open, as `updateChangeRequestContent` takes them. */
   changes?: object[];
   /** Merges the change request (with its changes) into the primary content. */
