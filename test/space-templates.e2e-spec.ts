@@ -440,7 +440,7 @@ describe('space templates', () => {
       text: string,
       slug: string,
     ): Promise<OpenAPISpecBody> {
-      await t.factories.openAPISpec(org, { slug, source: { text } });
+      await t.factories.openAPISpec(org, { slug, text });
       const deadline = Date.now() + 20_000;
       for (;;) {
         const res = await org.owner.client.get(`/v1/orgs/${org.id}/openapi/${slug}`).expect(200);

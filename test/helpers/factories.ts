@@ -101,11 +101,11 @@ export interface CommentFields extends MadeBy {
   tableCell?: { record: string; definition: string };
 }
 
-export interface OpenAPISpecFields extends MadeBy {
+/** Its source: the document's text, or the URL it is fetched from. */
+export type OpenAPISpecFields = MadeBy & {
   /** `spec-<random>` unless given. */
   slug?: string;
-  source: { text: string } | { url: string };
-}
+} & ({ text: string } | { url: string });
 
 export interface TranslationFields extends MadeBy {
   /** The space translated (from English). */
@@ -324,7 +324,7 @@ export class Factories {
   /** An OpenAPI specification of the organization; its processing runs in the background. */
   async openAPISpec(org: TestOrganization, fields: OpenAPISpecFields): Promise<OpenAPISpecBody> {
     this.tick();
-    const { by = org.owner.client, slug = `spec-${unique()}`, source } = fields;
+    const { by = org.owner.client, slug = `spec-${unique()}`, ...source } = fields;
     const res = await by.post(`/v1/orgs/${org.id}/openapi`, { slug, source }).expect(201);
     expectConforms(res, 'createOpenAPISpec');
     return res.body as OpenAPISpecBody;
