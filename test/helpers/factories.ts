@@ -37,7 +37,7 @@ interface MadeBy {
   by?: Client;
 }
 
-/** The fields of `createSpace`, sent as given (the API titles an untitled space). */
+/** The fields of `createSpace`, sent as given (an untitled space is 'Untitled'). */
 export interface SpaceFields extends MadeBy {
   title?: string;
   emoji?: string;
@@ -118,8 +118,9 @@ export interface TranslationFields extends MadeBy {
 const unique = () => randomBytes(4).toString('hex');
 
 /**
- * Builds test data through the API where it exists, so tests exercise real paths. Each factory
- * checks the status and GitBook's schema of the answer, and returns its body.
+ * Builds test data through the API where it exists, so tests exercise real paths. The content
+ * factories (spaces to translations) send the fields given, check the status and GitBook's
+ * schema of the answer, and return its body.
  */
 export class Factories {
   private oneSecondApart?: Factories;
