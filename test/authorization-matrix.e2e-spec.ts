@@ -210,10 +210,7 @@ async function freshLinkInvite(ctx: Ctx): Promise<string> {
 }
 
 async function freshSpace(ctx: Ctx): Promise<string> {
-  const res = await owner(ctx)
-    .post(`${org(ctx)}/spaces`, { title: `Space ${next()}` })
-    .expect(201);
-  return res.body.id as string;
+  return (await ctx.factories.space(ctx.org, { title: `Space ${next()}` })).id;
 }
 
 async function freshTrashedSpace(ctx: Ctx): Promise<string> {
@@ -225,7 +222,7 @@ async function freshTrashedSpace(ctx: Ctx): Promise<string> {
 /** A new space holding change request 1 (subject 'Proposal'); returns the space's id. */
 async function freshChangeRequestSpace(ctx: Ctx): Promise<string> {
   const id = await freshSpace(ctx);
-  await owner(ctx).post(`/v1/spaces/${id}/change-requests`, { subject: 'Proposal' }).expect(201);
+  await ctx.factories.changeRequest(ctx.org, id, { subject: 'Proposal' });
   return id;
 }
 
@@ -251,10 +248,7 @@ async function freshReviewRequestSpace(ctx: Ctx): Promise<string> {
 }
 
 async function freshCollection(ctx: Ctx): Promise<string> {
-  const res = await owner(ctx)
-    .post(`${org(ctx)}/collections`, { title: `Collection ${next()}` })
-    .expect(201);
-  return res.body.id as string;
+  return (await ctx.factories.collection(ctx.org, { title: `Collection ${next()}` })).id;
 }
 
 /** What `granted` holds: edit for `target` and for `team` (the permission routes' body). */
@@ -266,14 +260,16 @@ const grants = (ctx: Pick<Ctx, 'target' | 'team'>) => ({
 
 /** A space or a collection at the root holding the grants of `granted`. */
 async function freshGranted(
-  ctx: Pick<Ctx, 'org' | 'target' | 'team'>,
+  ctx: Pick<Ctx, 'org' | 'target' | 'team' | 'factories'>,
   type: ContentType,
 ): Promise<string> {
-  const res = await owner(ctx)
-    .post(`${org(ctx)}/${type}s`, { title: `Granted ${next()}` })
-    .expect(201);
-  await invite(owner(ctx), type, res.body.id, grants(ctx));
-  return res.body.id as string;
+  const fields = { title: `Granted ${next()}` };
+  const { id } =
+    type === 'space'
+      ? await ctx.factories.space(ctx.org, fields)
+      : await ctx.factories.collection(ctx.org, fields);
+  await invite(owner(ctx), type, id, grants(ctx));
+  return id;
 }
 
 async function freshMember(ctx: Ctx): Promise<string> {
@@ -525,10 +521,15 @@ const fixtureThread = (ctx: Ctx, kind: ThreadKind) =>
 
 /** A comment of the owner in the fixture thread of `kind`; returns its id. */
 async function freshComment(ctx: Ctx, kind: ThreadKind): Promise<string> {
-  const res = await owner(ctx)
-    .post(fixtureThread(ctx, kind).comments, { body: { markdown: `Comment ${next()}` } })
-    .expect(201);
-  return res.body.id as string;
+  const comment = await ctx.factories.comment(
+    ctx.org,
+    kind === 'space' ? ctx.space : ctx.changeRequest.space,
+    {
+      changeRequest: kind === 'space' ? undefined : '1',
+      body: { markdown: `Comment ${next()}` },
+    },
+  );
+  return comment.id;
 }
 
 /** A reply of the owner to the fixture comment of `kind`; returns its id. */
@@ -680,30 +681,32 @@ const NO_SITE: SiteFixture = {
 
 /** An unpublished site of the owner's, with the structure and share link `SiteFixture` lists. */
 async function buildSite(
-  ctx: Pick<Ctx, 'org' | 'siteContent'>,
+  ctx: Pick<Ctx, 'org' | 'siteContent' | 'factories'>,
   title: string,
 ): Promise<SiteFixture> {
-  const client = owner(ctx);
-  const site = await client.post(`${org(ctx)}/sites`, { title }).expect(201);
-  const at = `${org(ctx)}/sites/${site.body.id}`;
+  const { factories } = ctx;
+  const site = await factories.site(ctx.org, { title });
   // The site's first section becomes its default; the space comes in as its one site space.
-  const section = await client
-    .post(`${at}/sections`, { spaceId: ctx.siteContent.guide })
+  const section = await factories.siteSection(ctx.org, site.id, {
+    spaceId: ctx.siteContent.guide,
+  });
+  const grouped = await factories.siteSection(ctx.org, site.id, {
+    spaceId: ctx.siteContent.reference,
+  });
+  const group = await owner(ctx)
+    .post(`${org(ctx)}/sites/${site.id}/section-groups`, {
+      title: 'Group',
+      sections: [grouped.id],
+    })
     .expect(201);
-  const grouped = await client
-    .post(`${at}/sections`, { spaceId: ctx.siteContent.reference })
-    .expect(201);
-  const group = await client
-    .post(`${at}/section-groups`, { title: 'Group', sections: [grouped.body.id] })
-    .expect(201);
-  const shareLink = await client.post(`${at}/share-links`, { name: 'Partners' }).expect(201);
+  const shareLink = await factories.shareLink(ctx.org, site.id, { name: 'Partners' });
   return {
-    site: site.body.id as string,
-    siteSpace: section.body.siteSpaces[0].id as string,
-    section: section.body.id as string,
-    groupedSection: grouped.body.id as string,
+    site: site.id,
+    siteSpace: section.siteSpaces[0].id,
+    section: section.id,
+    groupedSection: grouped.id,
     sectionGroup: group.body.id as string,
-    shareLink: shareLink.body.id as string,
+    shareLink: shareLink.id,
   };
 }
 
@@ -1061,12 +1064,9 @@ const PETSTORE = JSON.stringify({
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A specification of the owner's from `PETSTORE`, left to process; returns its slug. */
-async function freshOpenAPISpec(ctx: Pick<Ctx, 'org'>): Promise<string> {
-  const slug = `spec-${next()}`;
-  await owner(ctx)
-    .post(`${org(ctx)}/openapi`, { slug, source: { text: PETSTORE } })
-    .expect(201);
-  return slug;
+async function freshOpenAPISpec(ctx: Pick<Ctx, 'org' | 'factories'>): Promise<string> {
+  const spec = await ctx.factories.openAPISpec(ctx.org, { slug: `spec-${next()}`, text: PETSTORE });
+  return spec.slug;
 }
 
 /**
@@ -1185,14 +1185,8 @@ function openAPIOperations(): Operation[] {
 }
 
 /** A translation of the fixture space (en → fr), made by the owner; returns its id. */
-async function freshTranslation(ctx: Pick<Ctx, 'org' | 'space'>): Promise<string> {
-  const res = await owner(ctx)
-    .post(`${org(ctx)}/translations`, {
-      source: { space: ctx.space, language: 'en' },
-      language: 'fr',
-    })
-    .expect(201);
-  return res.body.id as string;
+async function freshTranslation(ctx: Pick<Ctx, 'org' | 'space' | 'factories'>): Promise<string> {
+  return (await ctx.factories.translation(ctx.org, { space: ctx.space })).id;
 }
 
 const TRANSLATION = `${ORG}/translations/:translationId`;
@@ -2137,14 +2131,12 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       .post(`${base}/saml`, { label: 'IdP', ssoURL: IDP_SSO_URL })
       .expect(201);
     const linkInvite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
-    const space = await client.post(`${base}/spaces`, { title: 'Handbook' }).expect(201);
-    const content = await client.get(`/v1/spaces/${space.body.id}/content`).expect(200);
+    const space = await t.factories.space(organization, { title: 'Handbook' });
+    const content = await client.get(`/v1/spaces/${space.id}/content`).expect(200);
     const [page] = content.body.pages as { id: string; path: string }[];
-    const proposals = await client.post(`${base}/spaces`, { title: 'Proposals' }).expect(201);
-    const changeRequest = `/v1/spaces/${proposals.body.id}/change-requests/1`;
-    await client
-      .post(`/v1/spaces/${proposals.body.id}/change-requests`, { subject: 'Proposal' })
-      .expect(201);
+    const proposals = await t.factories.space(organization, { title: 'Proposals' });
+    const changeRequest = `/v1/spaces/${proposals.id}/change-requests/1`;
+    await t.factories.changeRequest(organization, proposals.id, { subject: 'Proposal' });
     const written = await client
       .post(`${changeRequest}/content?compat=false`, {
         changes: [
@@ -2168,31 +2160,34 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     await client.post(`${changeRequest}/requested-reviewers`, { users: [target.id] }).expect(200);
     const comments = {} as Ctx['comments'];
     for (const kind of THREAD_KINDS) {
-      const at = thread(kind, kind === 'space' ? space.body.id : proposals.body.id);
-      const comment = await client.post(at.comments, { body: { markdown: 'Hi' } }).expect(201);
+      const spaceId = kind === 'space' ? space.id : proposals.id;
+      const at = thread(kind, spaceId);
+      const comment = await t.factories.comment(organization, spaceId, {
+        changeRequest: kind === 'space' ? undefined : '1',
+        body: { markdown: 'Hi' },
+      });
       const reply = await client
-        .post(at.replies(comment.body.id), { body: { markdown: 'Hello' } })
+        .post(at.replies(comment.id), { body: { markdown: 'Hello' } })
         .expect(201);
-      await client.put(at.comment(comment.body.id), { resolved: true }).expect(200);
-      comments[kind] = { comment: comment.body.id as string, reply: reply.body.id as string };
+      await client.put(at.comment(comment.id), { resolved: true }).expect(200);
+      comments[kind] = { comment: comment.id, reply: reply.body.id as string };
     }
-    const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
-    await client.post(`${base}/spaces`, { title: 'Guide', parent: collection.body.id }).expect(201);
+    const collection = await t.factories.collection(organization, { title: 'Guides' });
+    await t.factories.space(organization, { title: 'Guide', parent: collection.id });
     const siteContent = {
-      guide: (await client.post(`${base}/spaces`, { title: 'Guide' }).expect(201)).body
-        .id as string,
-      reference: (await client.post(`${base}/spaces`, { title: 'Reference' }).expect(201)).body
-        .id as string,
+      guide: (await t.factories.space(organization, { title: 'Guide' })).id,
+      reference: (await t.factories.space(organization, { title: 'Reference' })).id,
     };
-    const site = await buildSite({ org: organization, siteContent }, 'Docs');
+    const fixture = { org: organization, factories: t.factories };
+    const site = await buildSite({ ...fixture, siteContent }, 'Docs');
     await client
       .put(`${base}/sites/${site.site}/adaptive-schema`, { jsonSchema: VISITOR_SCHEMA })
       .expect(200);
-    const openAPISpec = await freshOpenAPISpec({ org: organization });
+    const openAPISpec = await freshOpenAPISpec(fixture);
     const conversations = await analysedConversations({ org: organization });
 
     const shared = {
-      org: organization,
+      ...fixture,
       target: { id: target.id, role: 'edit' as const },
       team: team.body.id as string,
     };
@@ -2201,16 +2196,16 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       callers: { ...members, stranger },
       saml: saml.body.id as string,
       invite: linkInvite.body.id as string,
-      space: space.body.id as string,
+      space: space.id,
       content: { revision: content.body.id as string, page: page.id, path: page.path },
       changeRequest: {
-        space: proposals.body.id as string,
+        space: proposals.id,
         page: written.body.changes[0].page.id as string,
         file: written.body.insertedFiles[0].id as string,
         review: review.body.id as string,
       },
       comments,
-      collection: collection.body.id as string,
+      collection: collection.id,
       granted: {
         space: await freshGranted(shared, 'space'),
         collection: await freshGranted(shared, 'collection'),
@@ -2223,7 +2218,6 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         version: await processedOpenAPISpec({ org: organization }, openAPISpec),
       },
       conversations,
-      factories: t.factories,
     };
   });
   afterAll(() => t.close());
@@ -2289,20 +2283,6 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
   });
 
   describe('content access beyond the organization role', () => {
-    async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: `Space ${next()}`, parent })
-        .expect(201);
-      return res.body.id as string;
-    }
-
-    async function createCollection(org: TestOrganization, parent?: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/collections`, { title: `Collection ${next()}`, parent })
-        .expect(201);
-      return res.body.id as string;
-    }
-
     /** Sends each request in turn; the statuses by label, so every mismatch shows at once. */
     async function statuses(
       requests: [label: string, send: () => PromiseLike<{ status: number }>][],
@@ -2314,8 +2294,8 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
 
     it('a guest in a team granted edit on a space: sees and edits it, nothing else; leaving the team ends it', async () => {
       const org = await t.factories.organization();
-      const granted = await createSpace(org);
-      const other = await createSpace(org);
+      const { id: granted } = await t.factories.space(org, { title: `Space ${next()}` });
+      const { id: other } = await t.factories.space(org, { title: `Space ${next()}` });
       const guest = await t.factories.member(org, null);
       const team = await org.owner.client
         .put(`/v1/orgs/${org.id}/teams`, { title: 'Writers', members: [guest.id] })
@@ -2362,9 +2342,11 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
 
     it('a guest granted admin on one space: administers that space only, and cannot create at the root', async () => {
       const org = await t.factories.organization();
-      const granted = await createSpace(org);
-      const other = await createSpace(org);
-      const collection = await createCollection(org);
+      const { id: granted } = await t.factories.space(org, { title: `Space ${next()}` });
+      const { id: other } = await t.factories.space(org, { title: `Space ${next()}` });
+      const { id: collection } = await t.factories.collection(org, {
+        title: `Collection ${next()}`,
+      });
       const guest = await t.factories.member(org, null);
       await invite(org.owner.client, 'space', granted, { role: 'admin', users: [guest.id] });
       const as = guest.client;
@@ -2405,11 +2387,17 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
 
     it('a guest granted create on a collection: reaches what is inside it, at every depth, and creates there', async () => {
       const org = await t.factories.organization();
-      const parent = await createCollection(org);
-      const child = await createCollection(org, parent);
-      const deep = await createSpace(org, child);
-      const shallow = await createSpace(org, parent);
-      const outside = await createSpace(org);
+      const { id: parent } = await t.factories.collection(org, { title: `Collection ${next()}` });
+      const { id: child } = await t.factories.collection(org, {
+        title: `Collection ${next()}`,
+        parent,
+      });
+      const { id: deep } = await t.factories.space(org, {
+        title: `Space ${next()}`,
+        parent: child,
+      });
+      const { id: shallow } = await t.factories.space(org, { title: `Space ${next()}`, parent });
+      const { id: outside } = await t.factories.space(org, { title: `Space ${next()}` });
       const guest = await t.factories.member(org, null);
       await invite(org.owner.client, 'collection', parent, { role: 'create', users: [guest.id] });
       const as = guest.client;
@@ -2456,8 +2444,8 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
 
     it("a read member on a space whose defaultLevel is edit: edits it, not the organization's other spaces; guests get nothing from it", async () => {
       const org = await t.factories.organization();
-      const open = await createSpace(org);
-      const plain = await createSpace(org);
+      const { id: open } = await t.factories.space(org, { title: `Space ${next()}` });
+      const { id: plain } = await t.factories.space(org, { title: `Space ${next()}` });
       const updated = await org.owner.client
         .patch(`/v1/spaces/${open}`, { defaultLevel: 'edit' })
         .expect(200);

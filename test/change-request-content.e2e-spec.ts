@@ -6,6 +6,7 @@ import type {
 } from '../src/content-engine/documents/document';
 import { Revision } from '../src/content-engine/entities/revision.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { ChangeRequestBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import { commitOnSpace } from './helpers/content';
@@ -29,14 +30,6 @@ interface FileBody {
   id: string;
   name: string;
   downloadURL: string;
-}
-
-interface ChangeRequestBody {
-  object: 'change-request';
-  id: string;
-  number: number;
-  status: string;
-  revision: string;
 }
 
 interface RevisionBody {
@@ -148,10 +141,7 @@ describe('change request content (reads)', () => {
    */
   async function fixture(): Promise<Fixture> {
     const org = await t.factories.organization();
-    t.clock.advance(1000);
-    const { id: spaceId } = (
-      await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { empty: true }).expect(201)
-    ).body as { id: string };
+    const { id: spaceId } = await t.factories.later.space(org, { empty: true });
     const manager = t.dataSource.manager;
     const [home, guide, file] = await Promise.all([
       engine.put(manager, 'document', HOME),
@@ -176,11 +166,7 @@ describe('change request content (reads)', () => {
         into: 'pgHome',
       },
     ]);
-    const changeRequest = (
-      await org.owner.client
-        .post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Docs' })
-        .expect(201)
-    ).body as ChangeRequestBody;
+    const changeRequest = await t.factories.changeRequest(org, spaceId, { subject: 'Docs' });
     const after = await commitOnSpace(t, spaceId, [
       { operation: 'update_page', page: 'pgHome', meta: { title: 'Welcome' } },
       { operation: 'delete_page', page: 'pgGuide' },

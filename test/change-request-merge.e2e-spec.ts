@@ -1,19 +1,10 @@
 import { createTestApp, TestApp } from './helpers/app';
+import type { ChangeRequestBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
+import { insertPage } from './helpers/content';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
-
-interface ChangeRequestBody {
-  id: string;
-  number: number;
-  status: string;
-  revision: string;
-  revisionInitial: string;
-  revisionMergedAncestor?: string;
-  revisionMerged?: string;
-  outdated: boolean;
-}
 
 interface Outcome {
   result: string;
@@ -44,11 +35,6 @@ describe('change request merge and update', () => {
 
   const crPath = (spaceId: string, cr?: string | number) =>
     `/v1/spaces/${spaceId}/change-requests${cr === undefined ? '' : `/${cr}`}`;
-
-  async function openChangeRequest(spaceId: string, as: Client = owner) {
-    const res = await as.post(crPath(spaceId), { subject: 'Edit' }).expect(201);
-    return res.body as ChangeRequestBody;
-  }
 
   async function write(spaceId: string, cr: string, changes: object[], as: Client = owner) {
     await as.post(`${crPath(spaceId, cr)}/content`, { changes }).expect(200);
@@ -88,22 +74,17 @@ describe('change request merge and update', () => {
    */
   async function spaceWithPages(organization: TestOrganization = org) {
     const client = organization.owner.client;
-    const created = await client
-      .post(`/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' })
-      .expect(201);
-    const spaceId = (created.body as { id: string }).id;
-    const cr = await openChangeRequest(spaceId, client);
-    await write(
-      spaceId,
-      cr.id,
-      Array.from({ length: PAGES }, (_, i) => ({
-        operation: 'insert_page',
-        title: `Page ${i}`,
-        document: { markdown: `First paragraph of page ${i}.\n\nSecond paragraph of page ${i}.\n` },
-      })),
-      client,
-    );
-    expect((await merge(spaceId, cr.id, client)).status).toBe(200);
+    const { id: spaceId } = await t.factories.space(organization, { title: 'Handbook' });
+    await t.factories.changeRequest(organization, spaceId, {
+      subject: 'Edit',
+      changes: Array.from({ length: PAGES }, (_, i) =>
+        insertPage(
+          `Page ${i}`,
+          `First paragraph of page ${i}.\n\nSecond paragraph of page ${i}.\n`,
+        ),
+      ),
+      merge: true,
+    });
     const pages = await client.get(`/v1/spaces/${spaceId}/content/pages`).expect(200);
     const ids = (pages.body as { pages: { id: string; title: string }[] }).pages
       .filter((page) => page.title.startsWith('Page '))
@@ -116,7 +97,7 @@ describe('change request merge and update', () => {
     it("moves the primary to a merge revision holding the change request's edits", async () => {
       const { spaceId, pageIds } = await spaceWithPages();
       const before = await primary(spaceId);
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[2], 'Rewritten by the change request.\n')]);
 
       const res = await merge(spaceId, cr.number);
@@ -145,8 +126,8 @@ describe('change request merge and update', () => {
 
     it('merges over a primary that moved since, keeping both sides', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const first = await openChangeRequest(spaceId);
-      const second = await openChangeRequest(spaceId);
+      const first = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
+      const second = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, first.id, [editPage(pageIds[0], 'Edited first.\n')]);
       await write(spaceId, second.id, [editPage(pageIds[1], 'Edited second.\n')]);
       expect((await merge(spaceId, first.id)).body).toMatchObject({ result: 'merge' });
@@ -161,8 +142,8 @@ describe('change request merge and update', () => {
 
     it('answers conflicts and changes nothing when the same block was changed differently', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const first = await openChangeRequest(spaceId);
-      const second = await openChangeRequest(spaceId);
+      const first = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
+      const second = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, first.id, [editPage(pageIds[3], 'Mine.\n')]);
       await write(spaceId, second.id, [editPage(pageIds[3], 'Yours.\n')]);
       expect((await merge(spaceId, first.id)).body).toMatchObject({ result: 'merge' });
@@ -188,7 +169,7 @@ describe('change request merge and update', () => {
       const before = await primary(spaceId);
       const crs = [];
       for (const [i, pageId] of pageIds.entries()) {
-        const cr = await openChangeRequest(spaceId);
+        const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
         await write(spaceId, cr.id, [editPage(pageId, `Parallel edit ${i}.\n`)]);
         crs.push(cr);
       }
@@ -216,19 +197,19 @@ describe('change request merge and update', () => {
 
     it('refuses to merge a merged change request (409) or an archived one (409)', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'Once.\n')]);
       expect((await merge(spaceId, cr.id)).status).toBe(200);
       expectError(await merge(spaceId, cr.id), 409, 'merged');
 
-      const archived = await openChangeRequest(spaceId);
+      const archived = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await owner.patch(crPath(spaceId, archived.id), { status: 'archived' }).expect(200);
       expectError(await merge(spaceId, archived.id), 409, 'archived');
     });
 
     it('refuses to merge into a locked space (409)', async () => {
       const { spaceId } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await owner.patch(`/v1/spaces/${spaceId}`, { editMode: 'locked' }).expect(200);
       expectError(await merge(spaceId, cr.id), 409, 'locked');
       await owner.patch(`/v1/spaces/${spaceId}`, { editMode: 'live' }).expect(200);
@@ -249,7 +230,7 @@ describe('change request merge and update', () => {
           },
         })
         .expect(200);
-      const cr = await openChangeRequest(spaceId, client);
+      const cr = await t.factories.changeRequest(rulesOrg, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'Reviewed edit.\n')], client);
       expectError(await merge(spaceId, cr.id, client), 403, 'require_at_least_one_review');
 
@@ -257,7 +238,7 @@ describe('change request merge and update', () => {
       await reviewer.post(`${crPath(spaceId, cr.id)}/reviews`, { status: 'approved' }).expect(201);
       // The primary moves meanwhile (a space without rules of its own inherits them all).
       await client.patch(`/v1/spaces/${spaceId}`, { mergeRules: { type: 'none' } }).expect(200);
-      const other = await openChangeRequest(spaceId, client);
+      const other = await t.factories.changeRequest(rulesOrg, spaceId, { subject: 'Edit' });
       await write(spaceId, other.id, [editPage(pageIds[1], 'Moved the primary.\n')], client);
       expect((await merge(spaceId, other.id, client)).status).toBe(200);
       await client.patch(`/v1/spaces/${spaceId}`, { mergeRules: { type: 'inherit' } }).expect(200);
@@ -274,14 +255,14 @@ describe('change request merge and update', () => {
 
     it('needs the edit role: a comment member gets 403', async () => {
       const { spaceId } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       const commenter = await t.factories.asMember(org, 'comment');
       expectError(await merge(spaceId, cr.id, commenter), 403, '');
     });
 
     it('answers 404 for an unknown change request id or number, and to another organization', async () => {
       const { spaceId } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       expectError(await merge(spaceId, 'unknownchangerequest'), 404, 'Change request');
       expectError(await merge(spaceId, 999), 404, 'Change request');
       const stranger = (await t.factories.organization()).owner.client;
@@ -295,9 +276,9 @@ describe('change request merge and update', () => {
 
     it("brings the primary's changes into the change request and makes it up to date", async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'In the change request.\n')]);
-      const other = await openChangeRequest(spaceId);
+      const other = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, other.id, [editPage(pageIds[5], 'On the primary.\n')]);
       await merge(spaceId, other.id);
       const head = await primary(spaceId);
@@ -330,7 +311,7 @@ describe('change request merge and update', () => {
 
     it('answers the current revision when the primary did not move', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'Alone.\n')]);
       const current = (await owner.get(crPath(spaceId, cr.id)).expect(200))
         .body as ChangeRequestBody;
@@ -340,9 +321,9 @@ describe('change request merge and update', () => {
 
     it('answers conflicts and leaves the change request as it was', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[4], 'Ours.\n')]);
-      const other = await openChangeRequest(spaceId);
+      const other = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, other.id, [editPage(pageIds[4], 'Theirs.\n')]);
       await merge(spaceId, other.id);
       const before = (await owner.get(crPath(spaceId, cr.id)).expect(200))
@@ -357,7 +338,7 @@ describe('change request merge and update', () => {
 
     it('refuses a merged change request (409), a read member (403) and strangers (404)', async () => {
       const { spaceId, pageIds } = await spaceWithPages();
-      const cr = await openChangeRequest(spaceId);
+      const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'Done.\n')]);
       const reader = await t.factories.asMember(org, 'read');
       expectError(await update(spaceId, cr.id, reader), 403, '');

@@ -97,10 +97,7 @@ describe('change request PDF', () => {
    */
   async function handbook(): Promise<Handbook> {
     const org = await t.factories.organization();
-    const space = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook', empty: true })
-      .expect(201);
-    const spaceId = space.body.id as string;
+    const { id: spaceId } = await t.factories.space(org, { title: 'Handbook', empty: true });
     const imageId = `img${++counter}`;
     const stored = await t.dataSource.transaction((manager) =>
       writer.storeFile(manager, { id: imageId, name: 'diagram.png', data: png() }),
@@ -144,15 +141,10 @@ describe('change request PDF', () => {
         into: 'pgRef',
       },
     ]);
-    const created = await org.owner.client
-      .post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Polish the guide' })
-      .expect(201);
-    return {
-      org,
-      spaceId,
-      changeRequest: { id: created.body.id as string, number: created.body.number as number },
-      imageId,
-    };
+    const { id, number } = await t.factories.changeRequest(org, spaceId, {
+      subject: 'Polish the guide',
+    });
+    return { org, spaceId, changeRequest: { id, number }, imageId };
   }
 
   const pdfPath = (h: Handbook, changeRequest: string | number = h.changeRequest.id) =>

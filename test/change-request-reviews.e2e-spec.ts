@@ -2,15 +2,11 @@ import { ChangeRequestContributors } from '../src/change-requests/reviews/change
 import { ChangeRequestReviewsService } from '../src/change-requests/reviews/change-request-reviews.service';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { PageOf, UserBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import { insertGrant } from './helpers/content';
 import type { TestOrganization, TestUser } from './helpers/factories';
-
-interface UserBody {
-  object: 'user';
-  id: string;
-}
 
 interface ReviewBody {
   object: 'change-request-review';
@@ -46,12 +42,6 @@ interface ContributorBody {
   count: number;
   updatedAt: string;
   actionType: 'edit' | 'comment';
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
 }
 
 interface ChangeRequestRef {
@@ -99,16 +89,12 @@ describe('change request reviews, requested reviewers and contributors', () => {
 
   /** A change request by `author` (by default) in a new space of the organization. */
   async function changeRequest(by: TestUser = author): Promise<ChangeRequestRef> {
-    const space = await owner.post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }).expect(201);
-    const res = await by.client
-      .post(`/v1/spaces/${space.body.id}/change-requests`, { subject: 'Typos' })
-      .expect(201);
-    return {
-      spaceId: space.body.id as string,
-      id: res.body.id as string,
-      number: res.body.number as number,
-      revision: res.body.revision as string,
-    };
+    const space = await t.factories.space(org, { title: 'Handbook' });
+    const { id, number, revision } = await t.factories.changeRequest(org, space.id, {
+      subject: 'Typos',
+      by: by.client,
+    });
+    return { spaceId: space.id, id, number, revision };
   }
 
   /** Moves the change request's head to a new revision, as a content write would. */
@@ -323,7 +309,7 @@ describe('change request reviews, requested reviewers and contributors', () => {
 
       const all = await owner.get(path(cr, '/reviews?format=document')).expect(200);
       expectConforms(all, 'getReviewsByChangeRequestId');
-      const body = all.body as PageBody<ReviewBody>;
+      const body = all.body as PageOf<ReviewBody>;
       expect(body.count).toBe(3);
       expect(body.items.map((r) => [r.id, r.outdated])).toEqual([
         [c.id, false],
@@ -619,7 +605,7 @@ describe('change request reviews, requested reviewers and contributors', () => {
 
       const res = await owner.get(path(cr, '/contributors')).expect(200);
       expectConforms(res, 'getContributorsByChangeRequestId');
-      const body = res.body as PageBody<ContributorBody>;
+      const body = res.body as PageOf<ContributorBody>;
       expect(body.count).toBe(3);
       expect(body.items.map((c) => [c.user.id, c.actionType, c.count])).toEqual([
         [org.owner.id, 'comment', 1],

@@ -4,6 +4,7 @@ import { ChangeRequest } from '../src/change-requests/entities/change-request.en
 import type { JSONDocument } from '../src/content-engine/documents/document';
 import { Revision } from '../src/content-engine/entities/revision.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { ChangeRequestBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
@@ -22,15 +23,6 @@ interface PageBody {
   pages: PageBody[];
   document?: JSONDocument;
   markdown?: string;
-}
-
-interface ChangeRequestBody {
-  id: string;
-  number: number;
-  revision: string;
-  revisionInitial: string;
-  updatedAt: string;
-  status: string;
 }
 
 /** A 1×1 PNG. */
@@ -90,17 +82,16 @@ describe('change request content writes (updateChangeRequestContent)', () => {
   async function setup(): Promise<Setup> {
     const org = await t.factories.organization();
     const owner = org.owner.client;
-    const space = await owner.post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }).expect(201);
-    const spaceId = space.body.id as string;
-    const cr = await owner.post(`/v1/spaces/${spaceId}/change-requests`, {}).expect(201);
-    const [initial] = await pages(owner, spaceId, space.body.revision as string);
+    const space = await t.factories.space(org, { title: 'Handbook' });
+    const cr = await t.factories.changeRequest(org, space.id);
+    const [initial] = await pages(owner, space.id, space.revision);
     return {
       org,
       owner,
-      spaceId,
-      primary: space.body.revision as string,
+      spaceId: space.id,
+      primary: space.revision,
       initialPage: initial.id,
-      cr: cr.body as ChangeRequestBody,
+      cr,
     };
   }
 

@@ -1,35 +1,10 @@
 import { ChangeRequest } from '../src/change-requests/entities/change-request.entity';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { ChangeRequestBody, PageOf } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import { invite } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
-
-interface ChangeRequestBody {
-  object: 'change-request';
-  id: string;
-  number: number;
-  status: string;
-  subject: string;
-  description?: object;
-  createdBy?: { id: string };
-  createdAt: string;
-  updatedAt: string;
-  space: string;
-  revision: string;
-  revisionInitial: string;
-  revisionMergedAncestor?: string;
-  revisionMerged?: string;
-  comments: number;
-  outdated: boolean;
-  urls: { app: string; location: string };
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 const DOCUMENT = {
   object: 'document',
@@ -55,25 +30,7 @@ describe('change requests', () => {
   });
   afterAll(() => t.close());
 
-  async function space(
-    organization: TestOrganization = org,
-  ): Promise<{ id: string; revision: string }> {
-    const res = await organization.owner.client
-      .post(`/v1/orgs/${organization.id}/spaces`, { title: 'Handbook' })
-      .expect(201);
-    return { id: res.body.id as string, revision: res.body.revision as string };
-  }
-
   const base = (spaceId: string) => `/v1/spaces/${spaceId}/change-requests`;
-
-  async function create(
-    spaceId: string,
-    body: object = {},
-    as: Client = owner,
-  ): Promise<ChangeRequestBody> {
-    const res = await as.post(base(spaceId), body).expect(201);
-    return res.body as ChangeRequestBody;
-  }
 
   async function counts(spaceId: string) {
     const res = await owner.get(`/v1/spaces/${spaceId}`).expect(200);
@@ -101,7 +58,7 @@ describe('change requests', () => {
     });
 
     it('opens change request 1 on the primary revision, ignoring unknown properties', async () => {
-      const s = await space();
+      const s = await t.factories.space(org, { title: 'Handbook' });
       const res = await owner
         .post(base(s.id), { subject: 'Fix typos', agentTaskId: 'task', whatever: { a: 1 } })
         .expect(201);
@@ -135,11 +92,11 @@ describe('change requests', () => {
     });
 
     it('takes an empty body, a draft status, and a 100-character subject; 101 is a 400', async () => {
-      const s = await space();
-      const plain = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const plain = await t.factories.changeRequest(org, s.id);
       expect(plain).toEqual(expect.objectContaining({ number: 1, subject: '', status: 'open' }));
       const subject = '🚀'.repeat(100);
-      const draft = await create(s.id, { subject, status: 'draft' });
+      const draft = await t.factories.changeRequest(org, s.id, { subject, status: 'draft' });
       expect(draft).toEqual(expect.objectContaining({ number: 2, subject, status: 'draft' }));
       const tooLong = await owner.post(base(s.id), { subject: 'x'.repeat(101) }).expect(400);
       expect(tooLong.body.error.message).toContain('subject');
@@ -154,7 +111,7 @@ describe('change requests', () => {
     });
 
     it('needs edit on the space: a read or comment member gets 403, a guest and a stranger 404', async () => {
-      const s = await space();
+      const s = await t.factories.space(org, { title: 'Handbook' });
       const reader = await t.factories.asMember(org, 'read');
       const commenter = await t.factories.asMember(org, 'comment');
       const editor = await t.factories.asMember(org, 'edit');
@@ -167,7 +124,7 @@ describe('change requests', () => {
       const hidden = await stranger.post(base(s.id), {}).expect(404);
       expect(hidden.body).toEqual({ error: { code: 404, message: 'Space not found.' } });
       await t.anonymous.post(base(s.id), {}).expect(401);
-      const made = await create(s.id, { subject: 'Yes' }, editor);
+      const made = await t.factories.changeRequest(org, s.id, { subject: 'Yes', by: editor });
       expect(made.number).toBe(1);
       expect(await counts(s.id)).toEqual(
         expect.objectContaining({ changeRequests: 1, changeRequestsOpen: 1 }),
@@ -175,7 +132,7 @@ describe('change requests', () => {
     });
 
     it('answers 404 for a space in the trash', async () => {
-      const s = await space();
+      const s = await t.factories.space(org, { title: 'Handbook' });
       await owner.delete(`/v1/spaces/${s.id}`).expect(204);
       await owner.post(base(s.id), {}).expect(404);
     });
@@ -183,10 +140,10 @@ describe('change requests', () => {
 
   describe('GET /v1/spaces/:spaceId/change-requests/:changeRequestId (getChangeRequestById)', () => {
     it('finds it by id and by number; anything else is a 404', async () => {
-      const s = await space();
-      const other = await space();
-      const made = await create(s.id, { subject: 'Find me' });
-      const elsewhere = await create(other.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const other = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id, { subject: 'Find me' });
+      const elsewhere = await t.factories.changeRequest(org, other.id);
 
       const byId = await owner.get(`${base(s.id)}/${made.id}`).expect(200);
       expectConforms(byId, 'getChangeRequestById');
@@ -201,8 +158,8 @@ describe('change requests', () => {
     });
 
     it('is readable with the read role; hidden from guests and other organizations', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       const reader = await t.factories.asMember(org, 'read');
       const guest = await t.factories.asMember(org, null);
       const stranger = (await t.factories.organization()).owner.client;
@@ -212,15 +169,15 @@ describe('change requests', () => {
     });
 
     it('is outdated once the primary revision moves past the one it started from', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       await owner.post(`/v1/spaces/${s.id}/content/template`, { id: 'blank' }).expect(201);
       const res = await owner.get(`${base(s.id)}/${made.id}`).expect(200);
       expectConforms(res, 'getChangeRequestById');
       expect(res.body).toEqual(
         expect.objectContaining({ outdated: true, revisionInitial: s.revision }),
       );
-      const later = await create(s.id);
+      const later = await t.factories.changeRequest(org, s.id);
       expect(later.outdated).toBe(false);
       expect(later.revisionInitial).not.toBe(s.revision);
     });
@@ -228,8 +185,8 @@ describe('change requests', () => {
 
   describe('PATCH /v1/spaces/:spaceId/change-requests/:changeRequestId (updateChangeRequestById)', () => {
     it('sets the subject and description; absent fields stay', async () => {
-      const s = await space();
-      const made = await create(s.id, { subject: 'Before' });
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id, { subject: 'Before' });
       t.clock.advance(1000);
       const res = await owner
         .patch(`${base(s.id)}/${made.number}`, { subject: 'After', description: DOCUMENT })
@@ -247,8 +204,8 @@ describe('change requests', () => {
     });
 
     it('moves the status between draft, open and archived, keeping the counts true', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       const path = `${base(s.id)}/${made.id}`;
       const steps: [string, { changeRequestsOpen: number; changeRequestsDraft: number }][] = [
         ['draft', { changeRequestsOpen: 0, changeRequestsDraft: 1 }],
@@ -267,8 +224,8 @@ describe('change requests', () => {
     });
 
     it('refuses bad input: merged, nulls, a long subject, a bad document, unknown fields', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       const path = `${base(s.id)}/${made.id}`;
       for (const body of [
         { status: 'merged' },
@@ -285,8 +242,8 @@ describe('change requests', () => {
     });
 
     it('refuses any change to a merged change request', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       await t.dataSource
         .getRepository(ChangeRequest)
         .update({ id: made.id }, { status: 'merged', revisionMerged: s.revision });
@@ -302,8 +259,8 @@ describe('change requests', () => {
     });
 
     it('needs edit on the space; 404 for an unknown change request', async () => {
-      const s = await space();
-      const made = await create(s.id);
+      const s = await t.factories.space(org, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(org, s.id);
       const reader = await t.factories.asMember(org, 'read');
       const stranger = (await t.factories.organization()).owner.client;
       await reader.patch(`${base(s.id)}/${made.id}`, { subject: 'No' }).expect(403);
@@ -314,16 +271,22 @@ describe('change requests', () => {
 
   describe('GET /v1/spaces/:spaceId/change-requests (listChangeRequestsForSpace)', () => {
     it('lists open ones by default, highest number first, by status and creator, page by page', async () => {
-      const s = await space();
+      const s = await t.factories.space(org, { title: 'Handbook' });
       const editor = await t.factories.member(org, 'edit');
-      const first = await create(s.id, { subject: 'One' });
-      const second = await create(s.id, { subject: 'Two' }, editor.client);
-      const draft = await create(s.id, { subject: 'Draft', status: 'draft' });
-      const third = await create(s.id, { subject: 'Three' });
-      const archived = await create(s.id);
+      const first = await t.factories.changeRequest(org, s.id, { subject: 'One' });
+      const second = await t.factories.changeRequest(org, s.id, {
+        subject: 'Two',
+        by: editor.client,
+      });
+      const draft = await t.factories.changeRequest(org, s.id, {
+        subject: 'Draft',
+        status: 'draft',
+      });
+      const third = await t.factories.changeRequest(org, s.id, { subject: 'Three' });
+      const archived = await t.factories.changeRequest(org, s.id);
       await owner.patch(`${base(s.id)}/${archived.id}`, { status: 'archived' }).expect(200);
 
-      const ids = (body: PageBody<ChangeRequestBody>) => body.items.map((cr) => cr.id);
+      const ids = (body: PageOf<ChangeRequestBody>) => body.items.map((cr) => cr.id);
       const open = await owner.get(base(s.id)).expect(200);
       expectConforms(open, 'listChangeRequestsForSpace');
       expect(ids(open.body)).toEqual([third.id, second.id, first.id]);
@@ -377,23 +340,23 @@ describe('change requests', () => {
   describe('GET /v1/orgs/:organizationId/change-requests (listChangeRequestsForOrganization)', () => {
     it("lists the organization's open change requests on the spaces the caller can see", async () => {
       const own = await t.factories.organization();
-      const shared = await space(own);
-      const hidden = await space(own);
-      const trashed = await space(own);
-      const elsewhere = await space();
+      const shared = await t.factories.space(own, { title: 'Handbook' });
+      const hidden = await t.factories.space(own, { title: 'Handbook' });
+      const trashed = await t.factories.space(own, { title: 'Handbook' });
+      const elsewhere = await t.factories.space(org, { title: 'Handbook' });
       const client = own.owner.client;
-      const a = await create(shared.id, { subject: 'A' }, client);
-      const b = await create(hidden.id, { subject: 'B' }, client);
-      await create(hidden.id, { status: 'draft' }, client);
-      await create(trashed.id, {}, client);
-      await create(elsewhere.id);
+      const a = await t.factories.changeRequest(org, shared.id, { subject: 'A', by: client });
+      const b = await t.factories.changeRequest(org, hidden.id, { subject: 'B', by: client });
+      await t.factories.changeRequest(org, hidden.id, { status: 'draft', by: client });
+      await t.factories.changeRequest(org, trashed.id, { by: client });
+      await t.factories.changeRequest(org, elsewhere.id);
       await client.delete(`/v1/spaces/${trashed.id}`).expect(204);
       const guest = await t.factories.member(own, null);
       await invite(client, 'space', shared.id, { role: 'read', users: [guest.id] });
       const reader = await t.factories.asMember(own, 'read');
 
       const path = `/v1/orgs/${own.id}/change-requests`;
-      const ids = (body: PageBody<ChangeRequestBody>) => body.items.map((cr) => cr.id).sort();
+      const ids = (body: PageOf<ChangeRequestBody>) => body.items.map((cr) => cr.id).sort();
       const all = await reader.get(path).expect(200);
       expectConforms(all, 'listChangeRequestsForOrganization');
       expect(ids(all.body)).toEqual([a.id, b.id].sort());
@@ -412,8 +375,8 @@ describe('change requests', () => {
     it('follows a space transferred to another organization', async () => {
       const from = await t.factories.organization();
       const to = await t.factories.organization({ owner: from.owner });
-      const s = await space(from);
-      const made = await create(s.id, {}, from.owner.client);
+      const s = await t.factories.space(from, { title: 'Handbook' });
+      const made = await t.factories.changeRequest(from, s.id);
       await from.owner.client
         .post(`/v1/spaces/${s.id}/transfer`, { organization: to.id })
         .expect(200);

@@ -5,18 +5,6 @@ import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms } from './helpers/conformance';
 import { TestOrganization } from './helpers/factories';
 
-interface CollectionBody {
-  object: 'collection';
-  id: string;
-  title: string;
-  description?: string;
-  organization: string;
-  parent?: string;
-  defaultLevel: string | null;
-  urls: { location: string; app: string };
-  permissions: { view: boolean; admin: boolean; viewInviteLinks: boolean; create: boolean };
-}
-
 const collectionsPath = (org: TestOrganization) => `/v1/orgs/${org.id}/collections`;
 const collectionPath = (id: string) => `/v1/collections/${id}`;
 const ids = (body: { items: { id: string }[] }) => body.items.map((item) => item.id);
@@ -27,16 +15,6 @@ describe('collections', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-
-  /** A collection made by the organization's owner, one second after the last. */
-  async function collection(
-    org: TestOrganization,
-    body: { title?: string; parent?: string } = {},
-  ): Promise<CollectionBody> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(collectionsPath(org), body).expect(201);
-    return res.body as CollectionBody;
-  }
 
   async function grant(org: TestOrganization, collectionId: string, userId: string, role: Role) {
     await t.dataSource.getRepository(ContentGrant).insert({
@@ -77,14 +55,14 @@ describe('collections', () => {
 
     it('defaults the title to Untitled and nests under a parent', async () => {
       const org = await t.factories.organization();
-      const parent = await collection(org, { title: 'Parent' });
-      const child = await collection(org, { parent: parent.id });
+      const parent = await t.factories.later.collection(org, { title: 'Parent' });
+      const child = await t.factories.later.collection(org, { parent: parent.id });
       expect(child).toMatchObject({ title: 'Untitled', parent: parent.id });
     });
 
     it('lets a guest with create on the parent create inside it, not at the root', async () => {
       const org = await t.factories.organization();
-      const parent = await collection(org);
+      const parent = await t.factories.later.collection(org);
       const guest = await t.factories.member(org, null);
       await grant(org, parent.id, guest.id, 'create');
       await guest.client.post(collectionsPath(org), { parent: parent.id }).expect(201);
@@ -93,7 +71,7 @@ describe('collections', () => {
 
     it('answers 400 for a long title, an unknown field, or a parent of another organization', async () => {
       const org = await t.factories.organization();
-      const other = await collection(await t.factories.organization());
+      const other = await t.factories.later.collection(await t.factories.organization());
       expectError(
         await org.owner.client.post(collectionsPath(org), { title: 'x'.repeat(51) }),
         400,
@@ -119,10 +97,10 @@ describe('collections', () => {
   describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizationById)', () => {
     it('lists oldest first across pages, nested or top-level only', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org, { title: 'A' });
-      const b = await collection(org, { title: 'B', parent: a.id });
-      const c = await collection(org, { title: 'C' });
-      await collection(await t.factories.organization());
+      const a = await t.factories.later.collection(org, { title: 'A' });
+      const b = await t.factories.later.collection(org, { title: 'B', parent: a.id });
+      const c = await t.factories.later.collection(org, { title: 'C' });
+      await t.factories.later.collection(await t.factories.organization());
       const reader = await t.factories.asMember(org, 'read');
 
       const page1 = await reader.get(`${collectionsPath(org)}?limit=2`).expect(200);
@@ -142,9 +120,9 @@ describe('collections', () => {
 
     it('shows a guest only the collections granted to it and their sub-collections', async () => {
       const org = await t.factories.organization();
-      const granted = await collection(org);
-      const inside = await collection(org, { parent: granted.id });
-      await collection(org);
+      const granted = await t.factories.later.collection(org);
+      const inside = await t.factories.later.collection(org, { parent: granted.id });
+      await t.factories.later.collection(org);
       const guest = await t.factories.member(org, null);
       expect((await guest.client.get(collectionsPath(org)).expect(200)).body.items).toEqual([]);
       await grant(org, granted.id, guest.id, 'edit');
@@ -170,7 +148,7 @@ describe('collections', () => {
   describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
     it('answers the collection with the caller’s permissions', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org, { title: 'Mine' });
+      const col = await t.factories.later.collection(org, { title: 'Mine' });
       const admin = await org.owner.client.get(collectionPath(col.id)).expect(200);
       expectConforms(admin, 'getCollectionById');
       expect(admin.body.permissions).toEqual({
@@ -186,8 +164,8 @@ describe('collections', () => {
 
     it('gives a grant on an ancestor to the sub-collections', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
       const reader = await t.factories.member(org, 'read');
       await grant(org, top.id, reader.id, 'admin');
       const res = await reader.client.get(collectionPath(sub.id)).expect(200);
@@ -196,7 +174,7 @@ describe('collections', () => {
 
     it('answers 404 for an unknown id, another organization, and an ungranted guest', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const unknown = await org.owner.client.get(collectionPath('nope'));
       expectError(unknown, 404, 'Collection not found');
       const stranger = (await t.factories.organization()).owner.client;
@@ -209,7 +187,7 @@ describe('collections', () => {
   describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
     it('updates title, description and default level; null clears the description', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const res = await org.owner.client
         .patch(collectionPath(col.id), { title: 'New', description: 'About', defaultLevel: 'edit' })
         .expect(200);
@@ -224,8 +202,8 @@ describe('collections', () => {
 
     it('raises members to the default level, inherited by sub-collections, not guests', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
       const reader = await t.factories.asMember(org, 'read');
       await org.owner.client.patch(collectionPath(top.id), { defaultLevel: 'admin' }).expect(200);
       const res = await reader.get(collectionPath(sub.id)).expect(200);
@@ -238,7 +216,7 @@ describe('collections', () => {
 
     it('answers 400 for bad fields, 403 for a read member, 404 for another organization', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const client = org.owner.client;
       expectError(
         await client.patch(collectionPath(col.id), { title: 'x'.repeat(51) }),
@@ -267,8 +245,8 @@ describe('collections', () => {
   describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
     it('deletes it and its sub-collections', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
       const res = await org.owner.client.delete(collectionPath(top.id)).expect(204);
       expectConforms(res, 'deleteCollectionById');
       await org.owner.client.get(collectionPath(top.id)).expect(404);
@@ -277,7 +255,7 @@ describe('collections', () => {
 
     it('answers 204 for an unknown id and for another organization’s collection, untouched', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       await org.owner.client.delete(collectionPath('nope')).expect(204);
       const stranger = (await t.factories.organization()).owner.client;
       await stranger.delete(collectionPath(col.id)).expect(204);
@@ -286,7 +264,7 @@ describe('collections', () => {
 
     it('answers 403 for a read member', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const reader = await t.factories.asMember(org, 'read');
       expectError(await reader.delete(collectionPath(col.id)), 403, 'admin');
       await org.owner.client.get(collectionPath(col.id)).expect(200);
@@ -294,25 +272,19 @@ describe('collections', () => {
   });
 
   describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)', () => {
-    /** A space made by the owner one second after the last, at the root or in `parent`. */
-    async function space(org: TestOrganization, parent?: string): Promise<{ id: string }> {
-      t.clock.advance(1000);
-      const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { parent }).expect(201);
-      return res.body as { id: string };
-    }
     const spacesOf = (id: string) => `${collectionPath(id)}/spaces`;
 
     it('lists only the live spaces directly in the collection, oldest first, across pages', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const sub = await collection(org, { parent: col.id });
-      const sibling = await collection(org);
-      const a = await space(org, col.id);
-      await space(org, sub.id);
-      await space(org);
-      await space(org, sibling.id);
-      const b = await space(org, col.id);
-      const trashed = await space(org, col.id);
+      const col = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: col.id });
+      const sibling = await t.factories.later.collection(org);
+      const a = await t.factories.later.space(org, { parent: col.id });
+      await t.factories.later.space(org, { parent: sub.id });
+      await t.factories.later.space(org);
+      await t.factories.later.space(org, { parent: sibling.id });
+      const b = await t.factories.later.space(org, { parent: col.id });
+      const trashed = await t.factories.later.space(org, { parent: col.id });
       await org.owner.client.delete(`/v1/spaces/${trashed.id}`).expect(204);
       const reader = await t.factories.asMember(org, 'read');
 
@@ -343,9 +315,9 @@ describe('collections', () => {
 
     it('shows a guest the spaces of a collection granted to it or above, with that role', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const inner = await collection(org, { parent: top.id });
-      const inside = await space(org, inner.id);
+      const top = await t.factories.later.collection(org);
+      const inner = await t.factories.later.collection(org, { parent: top.id });
+      const inside = await t.factories.later.space(org, { parent: inner.id });
       const guest = await t.factories.member(org, null);
       expectError(await guest.client.get(spacesOf(inner.id)), 404, 'Collection');
       await grant(org, top.id, guest.id, 'edit');
@@ -357,7 +329,7 @@ describe('collections', () => {
 
     it('answers 400 for a bad limit, 404 for unknown or another organization', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       expectError(
         await org.owner.client.get(`${collectionPath(col.id)}/spaces?limit=x`),
         400,
@@ -388,9 +360,9 @@ describe('collections', () => {
 
     it('reorders among siblings and moves into another parent and back to the root', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org);
-      const b = await collection(org);
-      const c = await collection(org);
+      const a = await t.factories.later.collection(org);
+      const b = await t.factories.later.collection(org);
+      const c = await t.factories.later.collection(org);
       const res = await org.owner.client
         .post(`${collectionPath(c.id)}/move`, {
           position: { before: { type: 'collection', collection: a.id } },
@@ -419,9 +391,9 @@ describe('collections', () => {
 
     it('renumbers the siblings when no gap is left', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org);
-      const b = await collection(org);
-      const c = await collection(org);
+      const a = await t.factories.later.collection(org);
+      const b = await t.factories.later.collection(org);
+      const c = await t.factories.later.collection(org);
       await t.dataSource.query(`UPDATE collections SET position = 1 WHERE id = $1`, [a.id]);
       await t.dataSource.query(`UPDATE collections SET position = 2 WHERE id = $1`, [b.id]);
       await org.owner.client
@@ -434,9 +406,9 @@ describe('collections', () => {
 
     it('answers 400 for an empty body, a move into itself or a descendant, and foreign siblings', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org);
-      const sub = await collection(org, { parent: a.id });
-      const b = await collection(org);
+      const a = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: a.id });
+      const b = await t.factories.later.collection(org);
       const move = (id: string, body: object) =>
         org.owner.client.post(`${collectionPath(id)}/move`, body);
       expectError(await move(a.id, {}), 400, 'parent');
@@ -461,8 +433,8 @@ describe('collections', () => {
 
     it('answers 400 for an unknown target parent, 404 for an unknown collection, 409 when nothing changes', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org);
-      const b = await collection(org);
+      const a = await t.factories.later.collection(org);
+      const b = await t.factories.later.collection(org);
       const move = (id: string, body: object) =>
         org.owner.client.post(`${collectionPath(id)}/move`, body);
       // The seed: "400 invalid position space or collection"; another organization's
@@ -470,7 +442,7 @@ describe('collections', () => {
       const unknown = await move(a.id, { parent: 'nope' });
       expectError(unknown, 400, 'parent: no collection nope in this organization.');
       expectConforms(unknown, 'moveCollection');
-      const foreign = await collection(await t.factories.organization());
+      const foreign = await t.factories.later.collection(await t.factories.organization());
       expectError(
         await move(a.id, { parent: foreign.id }),
         400,
@@ -489,8 +461,8 @@ describe('collections', () => {
 
     it('answers 403 for a read member, 404 for another organization', async () => {
       const org = await t.factories.organization();
-      const a = await collection(org);
-      await collection(org);
+      const a = await t.factories.later.collection(org);
+      await t.factories.later.collection(org);
       const reader = await t.factories.asMember(org, 'read');
       expectError(
         await reader.post(`${collectionPath(a.id)}/move`, { parent: null }),
@@ -510,9 +482,9 @@ describe('collections', () => {
     it('moves it and its sub-collections to the other organization root, dropping grants', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const parent = await collection(org);
-      const top = await collection(org, { parent: parent.id });
-      const sub = await collection(org, { parent: top.id });
+      const parent = await t.factories.later.collection(org);
+      const top = await t.factories.later.collection(org, { parent: parent.id });
+      const sub = await t.factories.later.collection(org, { parent: top.id });
       const guest = await t.factories.member(org, null);
       await grant(org, top.id, guest.id, 'read');
       await guest.client.get(collectionPath(sub.id)).expect(200);
@@ -537,7 +509,7 @@ describe('collections', () => {
 
     it('answers 409 for its own organization, 404 for an unknown one, 403 without admin in the target', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const transfer = (body: object) =>
         org.owner.client.post(`${collectionPath(col.id)}/transfer`, body);
       const same = await transfer({ organization: org.id });
@@ -562,7 +534,7 @@ describe('collections', () => {
 
     it('answers 403 for a read member, 404 for another organization', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
+      const col = await t.factories.later.collection(org);
       const reader = await t.factories.asMember(org, 'read');
       const stranger = await t.factories.organization();
       expectError(

@@ -1,15 +1,12 @@
 import { createTestApp, TestApp } from './helpers/app';
+import type { CommentBody, CommentPermissions, PageOf, ReplyBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import {
-  type CommentBody,
   type CommentOperation,
-  type CommentPermissions,
   makeThread,
   openComments,
-  type PageOf,
   postComment,
   postReply,
-  type ReplyBody,
   type Thread,
   THREAD_KINDS,
   threadPaths,
@@ -143,7 +140,7 @@ describe('comment access', () => {
 
   describe.each(THREAD_KINDS)('on a %s', (kind) => {
     async function fixture(): Promise<Fixture> {
-      const thread = await makeThread(org, kind);
+      const thread = await makeThread(t, org, kind);
       const comment = await postComment(t, thread, commenter.client);
       const reply = await postReply(t, thread, commenter.client, comment.id);
       return { thread, comment: comment.id, reply: reply.id };
@@ -186,7 +183,7 @@ describe('comment access', () => {
     it('answers 404 on every route for an unknown space or change request', async () => {
       const f = await fixture();
       const { spaceId, changeRequest } = f.thread;
-      const elsewhere = await makeThread(org, 'space');
+      const elsewhere = await makeThread(t, org, 'space');
       const unknown = changeRequest
         ? [
             `/v1/spaces/no-such-space/change-requests/${changeRequest.id}`,

@@ -1,19 +1,15 @@
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { CommentBody, MemberBody, PageOf, ReactionBody, ReplyBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import {
-  type CommentBody,
   expectCreatedConforms,
   expectErrorBody,
   expectMarkdown,
   makeThread,
-  type MemberBody,
   openComments,
-  type PageOf,
   paragraphDocument,
   postComment,
   postReply,
-  type ReactionBody,
-  type ReplyBody,
   textOf,
   type Thread,
   THREAD_KINDS,
@@ -76,7 +72,7 @@ describe('comment replies and commenters', () => {
     );
 
   describe.each(THREAD_KINDS)('on a %s', (kind) => {
-    const newThread = () => makeThread(org, kind);
+    const newThread = () => makeThread(t, org, kind);
 
     async function listReplies(thread: Thread, commentId: string, query = '') {
       const res = await owner.get(`${thread.replies(commentId)}${query}`);
@@ -438,7 +434,7 @@ describe('comment replies and commenters', () => {
 
   describe('resolved on a reply', () => {
     it('resolves and reopens the comment of a change request, keeping its count true', async () => {
-      const thread = await makeThread(org, 'change request');
+      const thread = await makeThread(t, org, 'change request');
       const comment = await postComment(t, thread, commenter.client);
       const reply = await postReply(t, thread, second.client, comment.id);
       expect(await openComments(thread)).toBe(1);
@@ -467,7 +463,7 @@ describe('comment replies and commenters', () => {
     });
 
     it('is a 400 on a reply to a space comment, which stays open', async () => {
-      const thread = await makeThread(org, 'space');
+      const thread = await makeThread(t, org, 'space');
       const comment = await postComment(t, thread, commenter.client);
       const reply = await postReply(t, thread, second.client, comment.id);
       expectErrorBody(

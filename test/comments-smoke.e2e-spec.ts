@@ -1,4 +1,5 @@
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { CommentBody, PageOf } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
@@ -7,32 +8,6 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * A smoke test of the comments module: one pass over each operation on both kinds of thread.
  * The full suite is comments.e2e-spec.ts.
  */
-
-interface UserBody {
-  id: string;
-}
-
-interface CommentBody {
-  id: string;
-  postedBy: UserBody;
-  editedAt?: string;
-  body: { markdown?: string; document?: { nodes: unknown[] } };
-  target: Record<string, unknown>;
-  status: 'open' | 'resolved';
-  resolvedAt?: string;
-  resolvedBy?: UserBody;
-  replies: number;
-  repliers: { user: UserBody; count: number; updatedAt: string }[];
-  reactions: { emoji: string; count: number; users: { user: UserBody; reactedAt: string }[] }[];
-  permissions: { view: boolean; edit: boolean; delete: boolean; reply: boolean };
-  urls: { location: string };
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 const paragraph = (key: string, text: string) => ({
   object: 'block',
@@ -64,11 +39,10 @@ describe('comments (smoke)', () => {
     owner = org.owner.client;
     commenter = await t.factories.member(org, 'comment');
     reader = await t.factories.asMember(org, 'read');
-    const space = await owner.post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }).expect(201);
-    spaceId = space.body.id as string;
-    const cr = await owner.post(`/v1/spaces/${spaceId}/change-requests`, {}).expect(201);
+    spaceId = (await t.factories.space(org, { title: 'Handbook' })).id;
+    const cr = await t.factories.changeRequest(org, spaceId);
     const written = await owner
-      .post(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, {
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
         changes: [
           {
             operation: 'insert_page',
@@ -94,9 +68,8 @@ describe('comments (smoke)', () => {
       })
       .expect(200);
     pageId = (written.body.changes as { page: { id: string } }[])[0].page.id;
-    await owner.post(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, {}).expect(200);
-    crId = (await owner.post(`/v1/spaces/${spaceId}/change-requests`, {}).expect(201)).body
-      .id as string;
+    await owner.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`, {}).expect(200);
+    crId = (await t.factories.changeRequest(org, spaceId)).id;
   });
   afterAll(() => t.close());
 
@@ -219,11 +192,11 @@ describe('comments (smoke)', () => {
       .get(`${spaceComments()}?order=asc&status=open&authors=${commenter.id}&limit=1`)
       .expect(200);
     expectConforms(list, 'listCommentsInSpace');
-    const page = list.body as PageBody<CommentBody>;
+    const page = list.body as PageOf<CommentBody>;
     expect(page.items).toHaveLength(1);
     expect(page.items[0].postedBy.id).toBe(commenter.id);
     const byPage = await owner.get(`${spaceComments()}?targetPage=${pageId}`).expect(200);
-    expect((byPage.body as PageBody<CommentBody>).items.every((c) => c.target.page)).toBe(true);
+    expect((byPage.body as PageOf<CommentBody>).items.every((c) => c.target.page)).toBe(true);
     const both = await owner
       .get(`${spaceComments()}?authors=${commenter.id}&authors=${org.owner.id}`)
       .expect(200);

@@ -1,19 +1,17 @@
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { CommentBody, PageOf, ReactionBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import {
-  type CommentBody,
   expectCreatedConforms,
   expectErrorBody,
   expectMarkdown,
   headRevision,
   makeThread,
   openComments,
-  type PageOf,
   pageFixture,
   paragraphDocument,
   postComment,
   postReply,
-  type ReactionBody,
   spaceComments,
   spaceThreadOf,
   textOf,
@@ -65,7 +63,7 @@ describe('comments', () => {
     );
 
   describe.each(THREAD_KINDS)('on a %s', (kind) => {
-    const newThread = () => makeThread(org, kind);
+    const newThread = () => makeThread(t, org, kind);
 
     async function list(thread: Thread, query = '', as: Client = owner) {
       const res = await as.get(`${thread.comments}${query}`);
@@ -582,7 +580,7 @@ describe('comments', () => {
 
   describe('space and change request threads', () => {
     it('are apart: each lists, reads and counts only its own comments', async () => {
-      const crThread = await makeThread(org, 'change request');
+      const crThread = await makeThread(t, org, 'change request');
       const spaceThread = spaceThreadOf(crThread);
       const inSpace = await postComment(t, spaceThread, commenter.client);
       const inChangeRequest = await postComment(t, crThread, commenter.client);
@@ -613,7 +611,7 @@ describe('comments', () => {
     });
 
     it("target the revision commented on: the space's primary, or the change request's head", async () => {
-      const crThread = await makeThread(org, 'change request');
+      const crThread = await makeThread(t, org, 'change request');
       const { spaceId, guide, reference } = crThread;
       const crId = crThread.changeRequest?.id ?? '';
       const spaceThread = spaceThreadOf(crThread);

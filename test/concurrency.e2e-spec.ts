@@ -129,10 +129,7 @@ describe('concurrent writes', () => {
       org = await t.factories.organization();
       commenters = [org.owner];
       for (let i = 0; i < 5; i++) commenters.push(await t.factories.member(org, 'comment'));
-      const created = await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' })
-        .expect(201);
-      space = created.body.id;
+      space = (await t.factories.space(org, { title: 'Handbook' })).id;
       const content = await org.owner.client.get(`/v1/spaces/${space}/content`).expect(200);
       page = content.body.pages[0].id;
     });

@@ -95,9 +95,7 @@ describe('garbage collection of content (CONTENT_GC_QUEUE)', () => {
     org: TestOrganization,
     fileData: Buffer = randomBytes(200),
   ): Promise<ContentSpace> {
-    const created = (
-      await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { empty: true }).expect(201)
-    ).body as { id: string; revision: string };
+    const created = await t.factories.space(org, { empty: true });
     const [{ tree: initialTree }]: { tree: string }[] = await t.dataSource.query(
       'SELECT tree FROM revisions WHERE id = $1',
       [created.revision],

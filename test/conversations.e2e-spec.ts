@@ -6,6 +6,7 @@ import {
 } from './fixtures/conversations';
 import { ConversationAnalysis } from '../src/conversations/analysis/conversation-analysis';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { PageOf } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
@@ -54,12 +55,6 @@ interface ClusterBody {
   urls: { location: string; app: string };
 }
 
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `?limit=<max>` then `query` (which may set its own limit). */
@@ -87,12 +82,12 @@ describe('Conversations', () => {
   async function conversations(
     o: TestOrganization = org,
     query = '',
-  ): Promise<PageBody<ConversationBody>> {
+  ): Promise<PageOf<ConversationBody>> {
     const res = await o.owner.client
       .get(`${base(o)}/conversations${listQuery(1000, query)}`)
       .expect(200);
     expectConforms(res, 'listConversations');
-    return res.body as PageBody<ConversationBody>;
+    return res.body as PageOf<ConversationBody>;
   }
 
   /** Waits until every conversation of the organization is analysed. */
@@ -106,23 +101,23 @@ describe('Conversations', () => {
     }
   }
 
-  async function clusters(o: TestOrganization = org, query = ''): Promise<PageBody<ClusterBody>> {
+  async function clusters(o: TestOrganization = org, query = ''): Promise<PageOf<ClusterBody>> {
     const res = await o.owner.client
       .get(`${base(o)}/conversations-clusters${listQuery(100, query)}`)
       .expect(200);
     expectConforms(res, 'listConversationsIssuesClusters');
-    return res.body as PageBody<ClusterBody>;
+    return res.body as PageOf<ClusterBody>;
   }
 
   async function issues(
     o: TestOrganization = org,
     query = '',
-  ): Promise<PageBody<{ issue: IssueBody; conversation: ConversationBody }>> {
+  ): Promise<PageOf<{ issue: IssueBody; conversation: ConversationBody }>> {
     const res = await o.owner.client
       .get(`${base(o)}/conversations-issues${listQuery(1000, query)}`)
       .expect(200);
     expectConforms(res, 'listConversationsIssues');
-    return res.body as PageBody<{ issue: IssueBody; conversation: ConversationBody }>;
+    return res.body as PageOf<{ issue: IssueBody; conversation: ConversationBody }>;
   }
 
   describe('analysis of 60 conversations about 5 problems', () => {
@@ -275,7 +270,7 @@ describe('Conversations', () => {
         .expect(200);
       expectConforms(second, 'listConversationsIssuesClusters');
       expect(
-        [...first.items, ...(second.body as PageBody<ClusterBody>).items].map((c) => c.id),
+        [...first.items, ...(second.body as PageOf<ClusterBody>).items].map((c) => c.id),
       ).toEqual(all.map((c) => c.id));
       for (const orderBy of ['updatedAt', 'tasksTotal', 'tasksBacklog', 'tasksStarted']) {
         expect((await clusters(analysedOrg, `&orderBy=${orderBy}`)).count).toBe(all.length);
@@ -288,7 +283,7 @@ describe('Conversations', () => {
       const first = await analysedOrg.owner.client
         .get(`${base(analysedOrg)}/conversations?limit=25`)
         .expect(200);
-      const page1 = first.body as PageBody<ConversationBody>;
+      const page1 = first.body as PageOf<ConversationBody>;
       expect(page1.count).toBe(62);
       expect(page1.items).toHaveLength(25);
       const ids = new Set(page1.items.map((c) => c.id));
@@ -298,7 +293,7 @@ describe('Conversations', () => {
           .get(`${base(analysedOrg)}/conversations?limit=25&page=${next.page}`)
           .expect(200);
         expectConforms(res, 'listConversations');
-        const page = res.body as PageBody<ConversationBody>;
+        const page = res.body as PageOf<ConversationBody>;
         page.items.forEach((c) => ids.add(c.id));
         next = page.next;
       }
@@ -360,7 +355,7 @@ describe('Conversations', () => {
       await analysed(analysedOrg);
       const after = await clusters(analysedOrg);
       expect(after.items.map((c) => c.id).sort()).toEqual(before.items.map((c) => c.id).sort());
-      const total = (page: PageBody<ClusterBody>) =>
+      const total = (page: PageOf<ClusterBody>) =>
         page.items.reduce((sum, c) => sum + c.stats.issues, 0);
       expect(total(after)).toBe(total(before) + more.length);
       expect(problemOf.size).toBe(60);
@@ -596,8 +591,7 @@ describe('Conversations', () => {
       const { items } = await clusters(o);
       expect(items).toHaveLength(1);
       const cluster = items[0];
-      const space = await o.owner.client.post(`${base(o)}/spaces`, { title: 'Docs' }).expect(201);
-      const spaceId = (space.body as { id: string }).id;
+      const { id: spaceId } = await t.factories.space(o, { title: 'Docs' });
       const created = await o.owner.client
         .post(`/v1/spaces/${spaceId}/change-requests`, {
           subject: 'Fix the reset docs',
@@ -606,27 +600,25 @@ describe('Conversations', () => {
         .expect(201);
       expectConforms(created, 'createChangeRequest');
       expect(created.body.conversationsIssuesCluster).toBe(cluster.id);
-      await o.owner.client
-        .post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Unrelated' })
-        .expect(201);
+      await t.factories.changeRequest(o, spaceId, { subject: 'Unrelated' });
 
       const listed = await o.owner.client
         .get(`/v1/spaces/${spaceId}/change-requests?conversationsIssuesCluster=${cluster.id}`)
         .expect(200);
       expectConforms(listed, 'listChangeRequestsForSpace');
-      expect((listed.body as PageBody<{ id: string }>).items.map((cr) => cr.id)).toEqual([
+      expect((listed.body as PageOf<{ id: string }>).items.map((cr) => cr.id)).toEqual([
         created.body.id,
       ]);
       const orgWide = await o.owner.client
         .get(`${base(o)}/change-requests?conversationsIssuesCluster=${cluster.id}`)
         .expect(200);
-      expect((orgWide.body as PageBody<{ id: string }>).items.map((cr) => cr.id)).toEqual([
+      expect((orgWide.body as PageOf<{ id: string }>).items.map((cr) => cr.id)).toEqual([
         created.body.id,
       ]);
       const none = await o.owner.client
         .get(`/v1/spaces/${spaceId}/change-requests?conversationsIssuesCluster=unknown`)
         .expect(200);
-      expect((none.body as PageBody<unknown>).items).toEqual([]);
+      expect((none.body as PageOf<unknown>).items).toEqual([]);
 
       const unknown = await o.owner.client.post(`/v1/spaces/${spaceId}/change-requests`, {
         conversationsIssuesCluster: 'unknown',
@@ -636,11 +628,9 @@ describe('Conversations', () => {
 
       // A cluster of another organization is unknown here.
       const other = await t.factories.organization();
-      const otherSpace = await other.owner.client
-        .post(`${base(other)}/spaces`, { title: 'Other' })
-        .expect(201);
+      const otherSpace = await t.factories.space(other, { title: 'Other' });
       await other.owner.client
-        .post(`/v1/spaces/${(otherSpace.body as { id: string }).id}/change-requests`, {
+        .post(`/v1/spaces/${otherSpace.id}/change-requests`, {
           conversationsIssuesCluster: cluster.id,
         })
         .expect(400);

@@ -112,11 +112,9 @@ describeWithGit('Git import and export', () => {
 
   const gitPath = (spaceId: string, op = '') => `/v1/spaces/${spaceId}/git${op ? `/${op}` : ''}`;
 
+  /** An empty space of `org`, titled 'Space <n>' (n: the next value of `counter`). */
   async function emptySpace(): Promise<string> {
-    const res = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title: `Space ${++counter}`, empty: true })
-      .expect(201);
-    return res.body.id as string;
+    return (await t.factories.space(org, { title: `Space ${++counter}`, empty: true })).id;
   }
 
   /**
@@ -810,18 +808,16 @@ describeWithGit('Git import and export with the outbound policy', () => {
 
   it('refuses a repository on a private address when OUTBOUND_ALLOW_PRIVATE is false', async () => {
     const org = await t.factories.organization();
-    const space = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title: 'Private', empty: true })
-      .expect(201);
+    const space = await t.factories.space(org, { title: 'Private', empty: true });
     const url = server.createRepository('private');
     server.pushFiles('private', 'refs/heads/main', { 'README.md': '# Hi\n' });
     await org.owner.client
-      .post(`/v1/spaces/${space.body.id}/git/import`, { url, ref: 'refs/heads/main' })
+      .post(`/v1/spaces/${space.id}/git/import`, { url, ref: 'refs/heads/main' })
       .expect(204);
     const deadline = Date.now() + 20_000;
     let info: GitInfo;
     for (;;) {
-      info = (await org.owner.client.get(`/v1/spaces/${space.body.id}/git/info`).expect(200)).body;
+      info = (await org.owner.client.get(`/v1/spaces/${space.id}/git/info`).expect(200)).body;
       if (!['pending', 'running'].includes(info.lastOperation.status) || Date.now() > deadline)
         break;
       await sleep(100);

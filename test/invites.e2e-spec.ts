@@ -710,21 +710,6 @@ describe('invites and joining', () => {
     });
   });
 
-  /** A space made by the organization's owner (at the root, or in `parent`). */
-  async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
-    const res = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title: `Space ${unique()}`, parent })
-      .expect(201);
-    return res.body.id;
-  }
-
-  async function createCollection(org: TestOrganization): Promise<string> {
-    const res = await org.owner.client
-      .post(`/v1/orgs/${org.id}/collections`, { title: `Collection ${unique()}` })
-      .expect(201);
-    return res.body.id;
-  }
-
   async function createContentInvite(
     org: TestOrganization,
     body: { space?: string; collection?: string; level?: string },
@@ -745,7 +730,7 @@ describe('invites and joining', () => {
   describe('space and collection invite links (createOrganizationInvite {level, space|collection})', () => {
     it('creates a space invite carrying the level and the space, readable and listed', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
       t.clock.set('2026-09-01T00:00:00.000Z');
       const res = await org.owner.client
         .post(`/v1/orgs/${org.id}/link-invites`, { level: 'edit', space })
@@ -783,7 +768,9 @@ describe('invites and joining', () => {
 
     it('creates a collection invite, with level read when none is given', async () => {
       const org = await t.factories.organization();
-      const collection = await createCollection(org);
+      const { id: collection } = await t.factories.collection(org, {
+        title: `Collection ${unique()}`,
+      });
       const res = await org.owner.client
         .post(`/v1/orgs/${org.id}/link-invites`, { collection })
         .expect(201);
@@ -805,11 +792,15 @@ describe('invites and joining', () => {
     it('refuses what is not a live space or a collection of the organization, and bad levels (400), creating nothing', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const space = await createSpace(org);
-      const collection = await createCollection(org);
-      const foreignSpace = await createSpace(other);
-      const foreignCollection = await createCollection(other);
-      const trashed = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
+      const { id: collection } = await t.factories.collection(org, {
+        title: `Collection ${unique()}`,
+      });
+      const { id: foreignSpace } = await t.factories.space(other, { title: `Space ${unique()}` });
+      const { id: foreignCollection } = await t.factories.collection(other, {
+        title: `Collection ${unique()}`,
+      });
+      const { id: trashed } = await t.factories.space(org, { title: `Space ${unique()}` });
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
 
       const cases: [object, string][] = [
@@ -836,7 +827,9 @@ describe('invites and joining', () => {
 
     it('changes the level with PATCH {level}, refusing role and null (400)', async () => {
       const org = await t.factories.organization();
-      const invite = await createContentInvite(org, { space: await createSpace(org) });
+      const invite = await createContentInvite(org, {
+        space: (await t.factories.space(org, { title: `Space ${unique()}` })).id,
+      });
       const res = await org.owner.client
         .patch(`/v1/orgs/${org.id}/link-invites/${invite}`, { level: 'review' })
         .expect(200);
@@ -859,7 +852,7 @@ describe('invites and joining', () => {
 
     it('shows the invite to a non-member holding the link, with no permission on the space, until it joins', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
       const invite = await createContentInvite(org, { space, level: 'comment' });
       const user = await t.factories.user();
       const before = await user.client.get(`/v1/orgs/${org.id}/link-invites/${invite}`).expect(200);
@@ -879,8 +872,10 @@ describe('invites and joining', () => {
     it('treats an invite whose space moved to another organization as gone (404), and deletes invites with their collection', async () => {
       const org = await t.factories.organization();
       const elsewhere = await t.factories.organization({ owner: org.owner });
-      const space = await createSpace(org);
-      const collection = await createCollection(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
+      const { id: collection } = await t.factories.collection(org, {
+        title: `Collection ${unique()}`,
+      });
       const spaceInvite = await createContentInvite(org, { space });
       const collectionInvite = await createContentInvite(org, { collection });
       await org.owner.client
@@ -902,8 +897,8 @@ describe('invites and joining', () => {
   describe('joining with a space or collection invite (joinOrganizationWithInvite)', () => {
     it('makes a non-member a guest with the level on the space, and nothing more', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
-      const unrelated = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
+      const { id: unrelated } = await t.factories.space(org, { title: `Space ${unique()}` });
       const invite = await createContentInvite(org, { space, level: 'edit' });
       const user = await t.factories.user();
       const res = await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
@@ -927,9 +922,14 @@ describe('invites and joining', () => {
 
     it('grants the level on the collection, which reaches the spaces inside it', async () => {
       const org = await t.factories.organization();
-      const collection = await createCollection(org);
-      const inside = await createSpace(org, collection);
-      const outside = await createSpace(org);
+      const { id: collection } = await t.factories.collection(org, {
+        title: `Collection ${unique()}`,
+      });
+      const { id: inside } = await t.factories.space(org, {
+        title: `Space ${unique()}`,
+        parent: collection,
+      });
+      const { id: outside } = await t.factories.space(org, { title: `Space ${unique()}` });
       const invite = await createContentInvite(org, { collection, level: 'review' });
       const user = await t.factories.user();
       await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
@@ -947,7 +947,7 @@ describe('invites and joining', () => {
 
     it('keeps the role of a member and gives it the grant', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
       const member = await t.factories.member(org, 'comment');
       const invite = await createContentInvite(org, { space, level: 'admin' });
       await member.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(200);
@@ -967,7 +967,7 @@ describe('invites and joining', () => {
       'a user granted %p who joins with a %p invite holds %p (raised, never lowered)',
       async (first, second, expected) => {
         const org = await t.factories.organization();
-        const space = await createSpace(org);
+        const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
         const user = await t.factories.user();
         for (const level of [first, second]) {
           const invite = await createContentInvite(org, { space, level });
@@ -984,7 +984,7 @@ describe('invites and joining', () => {
 
     it('refuses while the space is in the trash (400), and works once it is restored', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
       const invite = await createContentInvite(org, { space, level: 'edit' });
       await org.owner.client.delete(`/v1/spaces/${space}`).expect(204);
       const user = await t.factories.user();
@@ -1000,7 +1000,7 @@ describe('invites and joining', () => {
 
     it('refuses a disabled member (403) and, with invite links off, everyone (400), granting nothing', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org);
+      const { id: space } = await t.factories.space(org, { title: `Space ${unique()}` });
       const invite = await createContentInvite(org, { space, level: 'edit' });
       const disabled = await t.factories.member(org, 'read');
       await disable(org.id, disabled.id);
@@ -1017,7 +1017,9 @@ describe('invites and joining', () => {
     it('answers 404 for an invite of another organization', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const invite = await createContentInvite(other, { space: await createSpace(other) });
+      const invite = await createContentInvite(other, {
+        space: (await t.factories.space(other, { title: `Space ${unique()}` })).id,
+      });
       const user = await t.factories.user();
       await user.client.post(`/v1/orgs/${org.id}/invites/${invite}`).expect(404);
       expect(await membership(org.id, user.id)).toBeNull();

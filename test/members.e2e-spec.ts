@@ -3,20 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { VISITOR_CLAIMS_PURPOSE } from '../src/orgs/members/visitor-claims';
 import { InstanceSecret } from '../src/platform/settings/instance-secret';
 import type { Role } from '../src/platform/policy/roles';
-import { createCollection, createSpace, insertGrant } from './helpers/content';
+import { insertGrant } from './helpers/content';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { MemberBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
-
-interface MemberBody {
-  id: string;
-  role: Role | null;
-  teams: number;
-  sso: boolean;
-  disabled: boolean;
-  joinedAt: string;
-  lastSeenAt?: string;
-}
 
 const ids = (body: { items: { id: string }[] }) => body.items.map((item) => item.id);
 
@@ -612,15 +603,18 @@ describe('organization members', () => {
 
     it('counts every live space for a member with a role, and only granted ones for a guest', async () => {
       const org = await t.factories.organization();
-      const outer = await createCollection(org);
-      const inner = await createCollection(org, outer);
-      const atRoot = await createSpace(org);
-      const inOuter = await createSpace(org, outer);
-      await createSpace(org, inner);
-      const trashed = await createSpace(org, outer);
+      const { id: outer } = await t.factories.collection(org, { title: 'Collection' });
+      const { id: inner } = await t.factories.collection(org, {
+        title: 'Collection',
+        parent: outer,
+      });
+      const { id: atRoot } = await t.factories.space(org, { title: 'Space' });
+      const { id: inOuter } = await t.factories.space(org, { title: 'Space', parent: outer });
+      await t.factories.space(org, { title: 'Space', parent: inner });
+      const { id: trashed } = await t.factories.space(org, { title: 'Space', parent: outer });
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
       const elsewhere = await t.factories.organization();
-      await createSpace(elsewhere);
+      await t.factories.space(elsewhere, { title: 'Space' });
 
       const reader = await t.factories.member(org, 'read');
       const noGrant = await t.factories.member(org, null);
@@ -666,8 +660,8 @@ describe('organization members', () => {
 
     it('follows the trash, restores and role changes', async () => {
       const org = await t.factories.organization();
-      const first = await createSpace(org);
-      await createSpace(org);
+      const { id: first } = await t.factories.space(org, { title: 'Space' });
+      await t.factories.space(org, { title: 'Space' });
       const guest = await t.factories.member(org, null);
       await insertGrant(t, org, { space: first }, { userId: guest.id }, 'read');
       expect(await spacesCounts(org)).toEqual({ [org.owner.id]: 2, [guest.id]: 1 });
@@ -681,8 +675,8 @@ describe('organization members', () => {
 
     it('counts nothing for a disabled membership, which opens no space', async () => {
       const org = await t.factories.organization();
-      const granted = await createSpace(org);
-      await createSpace(org);
+      const { id: granted } = await t.factories.space(org, { title: 'Space' });
+      await t.factories.space(org, { title: 'Space' });
       const disabledReader = await t.factories.member(org, 'read');
       const disabledGuest = await t.factories.member(org, null);
       await insertGrant(t, org, { space: granted }, { userId: disabledGuest.id }, 'read');
@@ -703,22 +697,6 @@ describe('organization members', () => {
     interface MemberSpaceBody {
       permission: Role;
       space: { id: string; title: string; permissions: { admin: boolean; edit: boolean } };
-    }
-
-    /** A space made by the owner one second after the last, at the root or in `parent`. */
-    async function newSpace(org: TestOrganization, parent?: string): Promise<string> {
-      t.clock.advance(1000);
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
-        .expect(201);
-      return (res.body as { id: string }).id;
-    }
-
-    async function newCollection(org: TestOrganization): Promise<string> {
-      const res = await org.owner.client
-        .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection' })
-        .expect(201);
-      return (res.body as { id: string }).id;
     }
 
     /** A grant as the permissions API stores it. */
@@ -750,13 +728,16 @@ describe('organization members', () => {
 
     it("lists the member's role on each live space, newest first, with the caller's permissions", async () => {
       const org = await t.factories.organization();
-      const col = await newCollection(org);
-      const plain = await newSpace(org);
-      const granted = await newSpace(org);
-      const inCollection = await newSpace(org, col);
-      const trashed = await newSpace(org);
+      const { id: col } = await t.factories.collection(org, { title: 'Collection' });
+      const { id: plain } = await t.factories.later.space(org, { title: 'Space' });
+      const { id: granted } = await t.factories.later.space(org, { title: 'Space' });
+      const { id: inCollection } = await t.factories.later.space(org, {
+        title: 'Space',
+        parent: col,
+      });
+      const { id: trashed } = await t.factories.later.space(org, { title: 'Space' });
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
-      await newSpace(await t.factories.organization());
+      await t.factories.later.space(await t.factories.organization(), { title: 'Space' });
       const target = await t.factories.member(org, 'read');
       await grantRole(org, 'space', granted, { userId: target.id }, 'edit');
       await grantRole(org, 'collection', col, { userId: target.id }, 'admin');
@@ -784,7 +765,11 @@ describe('organization members', () => {
 
     it('lists oldest first with order=asc, and pages with limit and page', async () => {
       const org = await t.factories.organization();
-      const made = [await newSpace(org), await newSpace(org), await newSpace(org)];
+      const made = [
+        (await t.factories.later.space(org, { title: 'Space' })).id,
+        (await t.factories.later.space(org, { title: 'Space' })).id,
+        (await t.factories.later.space(org, { title: 'Space' })).id,
+      ];
       const target = await t.factories.member(org, 'edit');
       const path = `${member(org, target.id)}/spaces`;
 
@@ -810,11 +795,14 @@ describe('organization members', () => {
 
     it('lists for a guest only the spaces granted to it or its team, with those roles', async () => {
       const org = await t.factories.organization();
-      const col = await newCollection(org);
-      await newSpace(org);
-      const direct = await newSpace(org);
-      const viaTeam = await newSpace(org);
-      const viaCollection = await newSpace(org, col);
+      const { id: col } = await t.factories.collection(org, { title: 'Collection' });
+      await t.factories.later.space(org, { title: 'Space' });
+      const { id: direct } = await t.factories.later.space(org, { title: 'Space' });
+      const { id: viaTeam } = await t.factories.later.space(org, { title: 'Space' });
+      const { id: viaCollection } = await t.factories.later.space(org, {
+        title: 'Space',
+        parent: col,
+      });
       const guest = await t.factories.member(org, null);
       const path = `${member(org, guest.id)}/spaces?order=asc`;
       expect((await org.owner.client.get(path).expect(200)).body).toEqual({ items: [], count: 0 });
@@ -834,7 +822,7 @@ describe('organization members', () => {
 
     it('answers 404 for a disabled member', async () => {
       const org = await t.factories.organization();
-      await newSpace(org);
+      await t.factories.later.space(org, { title: 'Space' });
       const gone = await t.factories.member(org, 'read');
       await setMember(org, gone.id, 'disabled', true);
       const res = await org.owner.client.get(`${member(org, gone.id)}/spaces`).expect(404);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { OpenAPISpecs } from '../src/openapi/openapi-specs';
 import { OpenAPIProcessing } from '../src/openapi/processing/openapi-processing';
 import { createTestApp, TestApp } from './helpers/app';
+import type { OpenAPISpecBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -13,17 +14,6 @@ import type { TestOrganization } from './helpers/factories';
  * errors, timeouts, private addresses when not allowed), invalid documents, and re-processing
  * on PUT and on the refresh schedule.
  */
-
-interface SpecBody {
-  id: string;
-  slug: string;
-  sourceURL?: string;
-  processingState: string;
-  lastVersion?: string;
-  lastProcessedAt?: string;
-  lastProcessErrorCode?: string;
-  lastProcessedErrors?: { message: string; code?: string }[];
-}
 
 interface Route {
   status?: number;
@@ -144,25 +134,24 @@ class Harness {
     return `/v1/orgs/${this.org.id}/openapi${slug ? `/${slug}` : ''}`;
   }
 
-  async createFromUrl(path: string): Promise<SpecBody> {
-    this.t.clock.advance(1000);
+  async createFromUrl(path: string): Promise<OpenAPISpecBody> {
     const url = `${this.server.origin}${path}`;
-    const res = await this.org.owner.client
-      .post(this.specPath(), { slug: `url-${unique()}`, source: { url } })
-      .expect(201);
-    expectConforms(res, 'createOpenAPISpec');
-    expect(res.body.sourceURL).toBe(url);
-    return res.body as SpecBody;
+    const created = await this.t.factories.later.openAPISpec(this.org, {
+      slug: `url-${unique()}`,
+      url,
+    });
+    expect(created.sourceURL).toBe(url);
+    return created;
   }
 
   /** Waits until the processing that the last write asked for is complete. */
-  async processed(slug: string): Promise<SpecBody> {
+  async processed(slug: string): Promise<OpenAPISpecBody> {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const res = await this.org.owner.client.get(this.specPath(slug)).expect(200);
       if (res.body.processingState === 'complete') {
         expectConforms(res, 'getOpenAPISpecBySlug');
-        return res.body as SpecBody;
+        return res.body as OpenAPISpecBody;
       }
       if (Date.now() > deadline) throw new Error(`${slug} is still ${res.body.processingState}`);
       await sleep(100);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OpenAPISpecs } from '../src/openapi/openapi-specs';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
-import type { Client } from './helpers/client';
+import type { OpenAPISpecBody, PageOf } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -11,23 +11,6 @@ import type { TestOrganization } from './helpers/factories';
  * versions, latest and content; slug and source rules; visibility and the published document;
  * who may do what; the content of the latest version for other modules.
  */
-
-interface SpecBody {
-  object: 'openapi-spec';
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  slug: string;
-  sourceURL?: string;
-  processingState: 'pending' | 'progress' | 'complete';
-  visibility?: 'private' | 'public';
-  lastVersion?: string;
-  lastProcessedAt?: string;
-  lastProcessErrorCode?: string;
-  lastProcessedErrors?: { message: string; code?: string }[];
-  permissions: { view: boolean; edit: boolean };
-  urls: { location: string; app: string; published?: string };
-}
 
 interface VersionBody {
   object: 'openapi-spec-version';
@@ -40,12 +23,6 @@ interface VersionBody {
 interface ContentBody {
   filesystem: Record<string, unknown>;
   url: string;
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
 }
 
 const unique = () => randomBytes(4).toString('hex');
@@ -130,25 +107,12 @@ describe('OpenAPI specifications', () => {
   const specsPath = (o: TestOrganization = org) => `/v1/orgs/${o.id}/openapi`;
   const specPath = (slug: string, o: TestOrganization = org) => `${specsPath(o)}/${slug}`;
 
-  async function create(
-    text: string,
-    options: { slug?: string; o?: TestOrganization; client?: Client } = {},
-  ): Promise<SpecBody> {
-    const o = options.o ?? org;
-    t.clock.advance(1000);
-    const res = await (options.client ?? o.owner.client)
-      .post(specsPath(o), { slug: options.slug ?? `spec-${unique()}`, source: { text } })
-      .expect(201);
-    expectConforms(res, 'createOpenAPISpec');
-    return res.body as SpecBody;
-  }
-
   /** Waits until the processing that the last write asked for is complete. */
-  async function processed(slug: string, o: TestOrganization = org): Promise<SpecBody> {
+  async function processed(slug: string, o: TestOrganization = org): Promise<OpenAPISpecBody> {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const res = await o.owner.client.get(specPath(slug, o)).expect(200);
-      const spec = res.body as SpecBody;
+      const spec = res.body as OpenAPISpecBody;
       if (spec.processingState === 'complete') {
         expectConforms(res, 'getOpenAPISpecBySlug');
         return spec;
@@ -158,22 +122,24 @@ describe('OpenAPI specifications', () => {
     }
   }
 
-  async function put(slug: string, text: string, expected = 200): Promise<SpecBody> {
+  async function put(slug: string, text: string, expected = 200): Promise<OpenAPISpecBody> {
     t.clock.advance(1000);
     const res = await org.owner.client.put(specPath(slug), { source: { text } }).expect(expected);
     expectConforms(res, 'createOrUpdateOpenAPISpecBySlug');
-    return res.body as SpecBody;
+    return res.body as OpenAPISpecBody;
   }
 
-  async function versions(slug: string): Promise<PageBody<VersionBody>> {
+  async function versions(slug: string): Promise<PageOf<VersionBody>> {
     const res = await org.owner.client.get(`${specPath(slug)}/versions`).expect(200);
     expectConforms(res, 'listOpenAPISpecVersions');
-    return res.body as PageBody<VersionBody>;
+    return res.body as PageOf<VersionBody>;
   }
 
   describe('processing of a text source', () => {
     it('goes pending → complete with one version, and the same text again makes none', async () => {
-      const created = await create(JSON.stringify(petstore()));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore()),
+      });
       expect(created).toMatchObject({
         object: 'openapi-spec',
         processingState: 'pending',
@@ -207,7 +173,9 @@ describe('OpenAPI specifications', () => {
     });
 
     it('makes a second version when the text changes; versions, latest and content', async () => {
-      const created = await create(JSON.stringify(petstore('First')));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore('First')),
+      });
       const first = await processed(created.slug);
       await put(created.slug, JSON.stringify(petstore('Second')));
       const second = await processed(created.slug);
@@ -257,7 +225,9 @@ describe('OpenAPI specifications', () => {
     });
 
     it('pages through versions', async () => {
-      const created = await create(JSON.stringify(petstore('v1')));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore('v1')),
+      });
       await processed(created.slug);
       for (const title of ['v2', 'v3']) {
         await put(created.slug, JSON.stringify(petstore(title)));
@@ -267,19 +237,19 @@ describe('OpenAPI specifications', () => {
         .get(`${specPath(created.slug)}/versions?limit=2`)
         .expect(200);
       expectConforms(first, 'listOpenAPISpecVersions');
-      const page1 = first.body as PageBody<VersionBody>;
+      const page1 = first.body as PageOf<VersionBody>;
       expect(page1).toMatchObject({ count: 3, next: { page: expect.any(String) } });
       const second = await org.owner.client
         .get(`${specPath(created.slug)}/versions?limit=2&page=${page1.next!.page}`)
         .expect(200);
-      const page2 = second.body as PageBody<VersionBody>;
+      const page2 = second.body as PageOf<VersionBody>;
       expect(page2.next).toBeUndefined();
       const ids = [...page1.items, ...page2.items].map((v) => v.id);
       expect(new Set(ids).size).toBe(3);
     });
 
     it('reads YAML (OpenAPI 3.1) and Swagger 2.0', async () => {
-      const yaml = await create(PETSTORE_YAML);
+      const yaml = await t.factories.later.openAPISpec(org, { text: PETSTORE_YAML });
       const yamlDone = await processed(yaml.slug);
       expect(yamlDone.lastVersion).toBeDefined();
       const yamlContent = await org.owner.client
@@ -293,14 +263,16 @@ describe('OpenAPI specifications', () => {
         paths: { '/pets/{petId}': { get: { operationId: 'getPet' } } },
       });
 
-      const swagger = await create(SWAGGER_2);
+      const swagger = await t.factories.later.openAPISpec(org, { text: SWAGGER_2 });
       const swaggerDone = await processed(swagger.slug);
       expect(swaggerDone.lastVersion).toBeDefined();
       expect(swaggerDone).not.toHaveProperty('lastProcessErrorCode');
     });
 
     it('lists the problems of an invalid document with their location, and keeps the previous version', async () => {
-      const created = await create(JSON.stringify(petstore()));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore()),
+      });
       const good = await processed(created.slug);
 
       const broken = petstore();
@@ -379,7 +351,7 @@ describe('OpenAPI specifications', () => {
         /^schemas\/pets\.yaml: a specification given as text can only use references inside itself/,
       ],
     ])('fails with PARSE_ERROR on %s', async (_label, text, code, message) => {
-      const created = await create(text);
+      const created = await t.factories.later.openAPISpec(org, { text });
       const failed = await processed(created.slug);
       expect(failed.lastProcessErrorCode).toBe('PARSE_ERROR');
       expect(failed).not.toHaveProperty('lastVersion');
@@ -451,7 +423,7 @@ describe('OpenAPI specifications', () => {
 
     it('answers 409 for a slug taken in the organization, not in another one', async () => {
       const slug = `taken-${unique()}`;
-      await create('{}', { slug });
+      await t.factories.later.openAPISpec(org, { slug, text: '{}' });
       const res = await org.owner.client
         .post(specsPath(), { slug, source: { text: '{}' } })
         .expect(409);
@@ -459,7 +431,7 @@ describe('OpenAPI specifications', () => {
         `An OpenAPI specification with slug "${slug}" already exists in this organization.`,
       );
       const other = await t.factories.organization();
-      await create('{}', { slug, o: other });
+      await t.factories.later.openAPISpec(other, { slug, text: '{}' });
     });
 
     it.each([
@@ -514,16 +486,17 @@ describe('OpenAPI specifications', () => {
     it('lists the organization’s specifications oldest first, in pages', async () => {
       const other = await t.factories.organization();
       const made: string[] = [];
-      for (let i = 0; i < 3; i++) made.push((await create('{}', { o: other })).id);
+      for (let i = 0; i < 3; i++)
+        made.push((await t.factories.later.openAPISpec(other, { text: '{}' })).id);
       const first = await other.owner.client.get(`${specsPath(other)}?limit=2`).expect(200);
       expectConforms(first, 'listOpenAPISpecs');
-      const page1 = first.body as PageBody<SpecBody>;
+      const page1 = first.body as PageOf<OpenAPISpecBody>;
       expect(page1.count).toBe(3);
       const second = await other.owner.client
         .get(`${specsPath(other)}?limit=2&page=${page1.next!.page}`)
         .expect(200);
       expectConforms(second, 'listOpenAPISpecs');
-      const page2 = second.body as PageBody<SpecBody>;
+      const page2 = second.body as PageOf<OpenAPISpecBody>;
       expect(page2.next).toBeUndefined();
       expect([...page1.items, ...page2.items].map((s) => s.id)).toEqual(made);
       await other.owner.client.get(`${specsPath(other)}?limit=0`).expect(400);
@@ -531,7 +504,9 @@ describe('OpenAPI specifications', () => {
     });
 
     it('PATCH sets the visibility; a public specification is published under PUBLIC_URL', async () => {
-      const created = await create(JSON.stringify(petstore('Public')));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore('Public')),
+      });
       await processed(created.slug);
       const published = `${TEST_PUBLIC_URL}/v1/openapi/${org.id}/${created.slug}`;
       await t.anonymous.get(`/v1/openapi/${org.id}/${created.slug}`).expect(404);
@@ -571,7 +546,9 @@ describe('OpenAPI specifications', () => {
     });
 
     it('DELETE removes the specification and its versions; 204 also when absent', async () => {
-      const created = await create(JSON.stringify(petstore()));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore()),
+      });
       const done = await processed(created.slug);
       const res = await org.owner.client.delete(specPath(created.slug)).expect(204);
       expectConforms(res, 'deleteOpenAPISpecBySlug');
@@ -604,7 +581,9 @@ describe('OpenAPI specifications', () => {
       }
       await org.owner.client.patch(missing, { visibility: 'public' }).expect(404);
 
-      const created = await create(JSON.stringify(petstore()));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore()),
+      });
       await processed(created.slug);
       for (const [path, operationId] of [
         [`${specPath(created.slug)}/versions/nope`, 'getOpenAPISpecVersionById'],
@@ -618,7 +597,9 @@ describe('OpenAPI specifications', () => {
 
     it('does not show another organization’s specifications or versions', async () => {
       const other = await t.factories.organization();
-      const theirs = await create(JSON.stringify(petstore()), { o: other });
+      const theirs = await t.factories.later.openAPISpec(other, {
+        text: JSON.stringify(petstore()),
+      });
       const done = await processed(theirs.slug, other);
       // Through their organization: not a member.
       const res = await org.owner.client.get(specPath(theirs.slug, other)).expect(404);
@@ -630,7 +611,7 @@ describe('OpenAPI specifications', () => {
       await org.owner.client.delete(specPath(theirs.slug, other)).expect(404);
       // Through one's own organization: no such specification, no such version.
       await org.owner.client.get(specPath(theirs.slug)).expect(404);
-      const mine = await create(JSON.stringify(petstore()));
+      const mine = await t.factories.later.openAPISpec(org, { text: JSON.stringify(petstore()) });
       await processed(mine.slug);
       const version = await org.owner.client
         .get(`${specPath(mine.slug)}/versions/${done.lastVersion}`)
@@ -642,7 +623,9 @@ describe('OpenAPI specifications', () => {
 
   describe('access', () => {
     it('lets a read member read, not write (403); permissions say so', async () => {
-      const created = await create(JSON.stringify(petstore()));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore()),
+      });
       await processed(created.slug);
       const reader = await t.factories.asMember(org, 'read');
       const res = await reader.get(specPath(created.slug)).expect(200);
@@ -684,7 +667,9 @@ describe('OpenAPI specifications', () => {
   describe('latest content for other modules (OpenAPISpecs)', () => {
     it('answers the dereferenced root document by slug or id', async () => {
       const specs = t.bindery.app.get(OpenAPISpecs);
-      const created = await create(JSON.stringify(petstore('Deref')));
+      const created = await t.factories.later.openAPISpec(org, {
+        text: JSON.stringify(petstore('Deref')),
+      });
       const done = await processed(created.slug);
       const bySlug = await specs.latestContent(org.id, created.slug);
       expect(bySlug).toMatchObject({ specId: created.id, versionId: done.lastVersion });
@@ -712,7 +697,7 @@ describe('OpenAPI specifications', () => {
       const other = await t.factories.organization();
       expect(await specs.latestContent(other.id, created.slug)).toBeNull();
 
-      const failed = await create('not: [valid');
+      const failed = await t.factories.later.openAPISpec(org, { text: 'not: [valid' });
       await processed(failed.slug);
       expect(await specs.latestContent(org.id, failed.slug)).toEqual({
         specId: failed.id,

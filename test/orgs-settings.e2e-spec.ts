@@ -323,9 +323,7 @@ describe('organization settings and search', () => {
 
     it('lets a guest search, finding only the spaces granted to it', async () => {
       const org = await t.factories.organization();
-      await org.owner.client
-        .post(`/v1/orgs/${org.id}/spaces`, { title: 'Hidden', template: { id: 'product-docs' } })
-        .expect(201);
+      await t.factories.space(org, { title: 'Hidden', template: { id: 'product-docs' } });
       const guest = await t.factories.asMember(org, null);
       const res = await guest.get(`/v1/orgs/${org.id}/search?query=faq`).expect(200);
       expect(res.body.items).toEqual([]);

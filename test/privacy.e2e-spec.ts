@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from './helpers/app';
+import type { UserBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
 
@@ -7,12 +8,6 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * about, and to the instance administrator; everyone else sees users by name and photo only
  * (GitBook's `User` without `email`), in every answer that carries users.
  */
-
-interface UserBody {
-  object: 'user';
-  id: string;
-  email?: string;
-}
 
 /** Every user object of a body, however deep. */
 function usersIn(body: unknown): UserBody[] {
@@ -38,10 +33,9 @@ describe('email privacy', () => {
     reader = await t.factories.member(org, 'read');
     guest = await t.factories.member(org, null);
     const client = org.owner.client;
-    space = (await client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }).expect(201)).body
-      .id;
-    await client.post(`/v1/spaces/${space}/change-requests`, { subject: 'Draft' }).expect(201);
-    await client.post(`/v1/spaces/${space}/comments`, { body: { markdown: 'Hi' } }).expect(201);
+    space = (await t.factories.space(org, { title: 'Handbook' })).id;
+    await t.factories.changeRequest(org, space, { subject: 'Draft' });
+    await t.factories.comment(org, space, { body: { markdown: 'Hi' } });
     team = (await client.put(`/v1/orgs/${org.id}/teams`, { title: 'Writers' }).expect(201)).body.id;
     await client
       .put(`/v1/orgs/${org.id}/teams/${team}/members`, { add: [reader.id, guest.id] })

@@ -1,4 +1,11 @@
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type {
+  PageOf,
+  SiteSectionBody,
+  SiteSectionGroupBody,
+  SiteSpaceBody,
+  SiteStructureBody,
+} from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -6,51 +13,6 @@ import type { TestOrganization } from './helpers/factories';
  * Sections, section groups and the structure sort: the sections of a site and their variants,
  * groups (nested too), the deprecated moves, `structure/sort`, and who may do what.
  */
-
-interface SiteSpaceBody {
-  object: 'site-space';
-  id: string;
-  path: string;
-  section?: string;
-  title: string;
-  default: boolean;
-  urls: { published?: string };
-}
-
-interface SectionBody {
-  object: 'site-section';
-  id: string;
-  title: string;
-  description?: string;
-  default: boolean;
-  path: string;
-  condition?: string;
-  sectionGroup?: string;
-  siteSpaces: SiteSpaceBody[];
-  urls: { published?: string };
-  icon?: string;
-}
-
-interface GroupBody {
-  object: 'site-section-group';
-  id: string;
-  title: string;
-  sections: SectionBody[];
-  sectionGroup?: string;
-  children: (SectionBody | GroupBody)[];
-  icon?: string;
-}
-
-interface StructureBody {
-  type: 'sections' | 'siteSpaces';
-  structure: (SectionBody | GroupBody | SiteSpaceBody)[];
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 describe('site sections, section groups and structure sort', () => {
   let t: TestApp;
@@ -67,69 +29,27 @@ describe('site sections, section groups and structure sort', () => {
   const sortPath = (org: TestOrganization, siteId: string) =>
     `${sitePath(org, siteId)}/structure/sort`;
 
-  /** A site of the organization, without sections or site spaces. */
-  async function createSite(org: TestOrganization, title = 'Acme Docs'): Promise<string> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/sites`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
-
   /** Publishes the site on a custom hostname. */
   async function publish(org: TestOrganization, siteId: string, hostname: string): Promise<void> {
     await org.owner.client.patch(sitePath(org, siteId), { hostname }).expect(200);
     await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
   }
 
-  async function createSpace(org: TestOrganization, title: string): Promise<string> {
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
-
-  async function addSpace(
-    org: TestOrganization,
-    siteId: string,
-    title: string,
-    sectionId?: string,
-  ): Promise<SiteSpaceBody> {
-    t.clock.advance(1000);
-    const spaceId = await createSpace(org, title);
-    const res = await org.owner.client
-      .post(`${sitePath(org, siteId)}/site-spaces`, { spaceId, sectionId })
-      .expect(201);
-    expectConforms(res, 'addSpaceToSite');
-    return res.body as SiteSpaceBody;
-  }
-
-  async function addSection(
-    org: TestOrganization,
-    siteId: string,
-    spaceTitle: string,
-    body: { title?: string | null; icon?: string | null } = {},
-  ): Promise<SectionBody> {
-    t.clock.advance(1000);
-    const spaceId = await createSpace(org, spaceTitle);
-    const res = await org.owner.client
-      .post(sectionsPath(org, siteId), { spaceId, ...body })
-      .expect(201);
-    expectConforms(res, 'addSectionToSite');
-    return res.body as SectionBody;
-  }
-
   async function addGroup(
     org: TestOrganization,
     siteId: string,
     body: { title: string; sections?: string[]; parent?: string; icon?: string | null },
-  ): Promise<GroupBody> {
+  ): Promise<SiteSectionGroupBody> {
     t.clock.advance(1000);
     const res = await org.owner.client.post(groupsPath(org, siteId), body).expect(201);
     expectConforms(res, 'addSectionGroupToSite');
-    return res.body as GroupBody;
+    return res.body as SiteSectionGroupBody;
   }
 
-  async function structure(org: TestOrganization, siteId: string): Promise<StructureBody> {
+  async function structure(org: TestOrganization, siteId: string): Promise<SiteStructureBody> {
     const res = await org.owner.client.get(`${sitePath(org, siteId)}/structure`).expect(200);
     expectConforms(res, 'getSiteStructure');
-    return res.body as StructureBody;
+    return res.body as SiteStructureBody;
   }
 
   /**
@@ -139,7 +59,7 @@ describe('site sections, section groups and structure sort', () => {
   async function outline(org: TestOrganization, siteId: string): Promise<string> {
     const body = await structure(org, siteId);
     const mark = (item: { default: boolean }) => (item.default ? '*' : '');
-    const render = (item: SectionBody | GroupBody | SiteSpaceBody): string => {
+    const render = (item: SiteSectionBody | SiteSectionGroupBody | SiteSpaceBody): string => {
       if (item.object === 'site-space') return `${mark(item)}${item.path}`;
       if (item.object === 'site-section') {
         return `${mark(item)}${item.path}[${item.siteSpaces.map(render).join(' ')}]`;
@@ -151,23 +71,23 @@ describe('site sections, section groups and structure sort', () => {
 
   /** Sections a (default), b, c at the root, each with one variant. */
   async function siteWithSections(org: TestOrganization) {
-    const siteId = await createSite(org);
-    const a = await addSection(org, siteId, 'Guides');
-    const b = await addSection(org, siteId, 'API');
-    const c = await addSection(org, siteId, 'Changelog');
+    const { id: siteId } = await t.factories.later.site(org, { title: 'Acme Docs' });
+    const a = await t.factories.later.siteSection(org, siteId, { spaceTitle: 'Guides' });
+    const b = await t.factories.later.siteSection(org, siteId, { spaceTitle: 'API' });
+    const c = await t.factories.later.siteSection(org, siteId, { spaceTitle: 'Changelog' });
     return { siteId, a, b, c };
   }
 
   describe('addSectionToSite', () => {
     it('makes the first section of an empty site its default section', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
-      const spaceId = await createSpace(org, 'User Guide');
+      const { id: siteId } = await t.factories.later.site(org, { title: 'Acme Docs' });
+      const { id: spaceId } = await t.factories.space(org, { title: 'User Guide' });
       const res = await org.owner.client
         .post(sectionsPath(org, siteId), { spaceId, icon: 'book' })
         .expect(201);
       expectConforms(res, 'addSectionToSite');
-      const section = res.body as SectionBody;
+      const section = res.body as SiteSectionBody;
       expect(section).toMatchObject({
         object: 'site-section',
         title: 'User Guide',
@@ -183,11 +103,18 @@ describe('site sections, section groups and structure sort', () => {
         `${TEST_PUBLIC_URL}/v1/orgs/${org.id}/sites/${siteId}/sections/${section.id}`,
       );
 
-      const second = await addSection(org, siteId, 'API Reference', { title: 'API', icon: null });
+      const second = await t.factories.later.siteSection(org, siteId, {
+        spaceTitle: 'API Reference',
+        title: 'API',
+        icon: null,
+      });
       expect(second).toMatchObject({ title: 'API', path: 'api', default: false });
       expect(second.icon).toBeUndefined();
       // Paths are unique among the sections of the site.
-      const third = await addSection(org, siteId, 'Other', { title: 'API' });
+      const third = await t.factories.later.siteSection(org, siteId, {
+        spaceTitle: 'Other',
+        title: 'API',
+      });
       expect(third.path).toBe('api-2');
       expect(await outline(org, siteId)).toBe(
         'sections: *user-guide[*user-guide] api[*api-reference] api-2[*other]',
@@ -196,21 +123,24 @@ describe('site sections, section groups and structure sort', () => {
 
     it("turns a site's root site spaces into its first section (as GitBook does)", async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org, 'Acme Docs');
-      const v1 = await addSpace(org, siteId, 'Version 1');
-      const v2 = await addSpace(org, siteId, 'Version 2');
+      const { id: siteId } = await t.factories.later.site(org, { title: 'Acme Docs' });
+      const v1 = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Version 1' });
+      const v2 = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Version 2' });
       // The second is the default variant: it stays the default in the section.
       await org.owner.client.patch(sitePath(org, siteId), { defaultSiteSpace: v2.id }).expect(200);
       expect(await outline(org, siteId)).toBe('siteSpaces: version-1 *version-2');
 
-      const api = await addSection(org, siteId, 'API', { title: 'API' });
+      const api = await t.factories.later.siteSection(org, siteId, {
+        spaceTitle: 'API',
+        title: 'API',
+      });
       expect(api).toMatchObject({ default: false, path: 'api' });
       expect(await outline(org, siteId)).toBe(
         'sections: *acme-docs[version-1 *version-2] api[*api]',
       );
       const sections = await org.owner.client.get(sectionsPath(org, siteId)).expect(200);
       expectConforms(sections, 'listSiteSections');
-      const [first] = (sections.body as PageBody<SectionBody>).items;
+      const [first] = (sections.body as PageOf<SiteSectionBody>).items;
       expect(first).toMatchObject({ title: 'Acme Docs', default: true });
       expect(first.siteSpaces.map((s) => [s.id, s.section])).toEqual([
         [v1.id, first.id],
@@ -218,9 +148,12 @@ describe('site sections, section groups and structure sort', () => {
       ]);
 
       // A site space added without a section goes to the default section.
-      const v3 = await addSpace(org, siteId, 'Version 3');
+      const v3 = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Version 3' });
       expect(v3).toMatchObject({ section: first.id, default: false, path: 'version-3' });
-      const inApi = await addSpace(org, siteId, 'Version 3', api.id);
+      const inApi = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'Version 3',
+        sectionId: api.id,
+      });
       expect(inApi).toMatchObject({ section: api.id, default: false, path: 'version-3' });
       expect(await outline(org, siteId)).toBe(
         'sections: *acme-docs[version-1 *version-2 version-3] api[*api version-3]',
@@ -230,9 +163,9 @@ describe('site sections, section groups and structure sort', () => {
     it('refuses bad input (400) and answers 404 for another organization', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const siteId = await createSite(org);
-      const spaceId = await createSpace(org, 'Fine');
-      const foreign = await createSpace(other, 'Foreign');
+      const { id: siteId } = await t.factories.later.site(org, { title: 'Acme Docs' });
+      const { id: spaceId } = await t.factories.space(org, { title: 'Fine' });
+      const { id: foreign } = await t.factories.space(other, { title: 'Foreign' });
       const post = (body: object) => org.owner.client.post(sectionsPath(org, siteId), body);
       await post({}).expect(400);
       const res = await post({ spaceId: foreign }).expect(400);
@@ -244,7 +177,7 @@ describe('site sections, section groups and structure sort', () => {
       await post({ spaceId, path: 'nope' }).expect(400);
       expect(await outline(org, siteId)).toBe('siteSpaces: ');
 
-      const theirSite = await createSite(other);
+      const { id: theirSite } = await t.factories.later.site(other, { title: 'Acme Docs' });
       await org.owner.client.post(sectionsPath(org, theirSite), { spaceId }).expect(404);
       await org.owner.client.post(sectionsPath(other, theirSite), { spaceId }).expect(404);
       await org.owner.client.get(sectionsPath(other, theirSite)).expect(404);
@@ -260,7 +193,7 @@ describe('site sections, section groups and structure sort', () => {
         .get(`${sectionsPath(org, siteId)}?limit=2&shareKey=k`)
         .expect(200);
       expectConforms(first, 'listSiteSections');
-      const page = first.body as PageBody<SectionBody>;
+      const page = first.body as PageOf<SiteSectionBody>;
       // a at the root, then the group's sections in the group's order: c, b.
       expect(page.items.map((s) => s.id)).toEqual([a.id, c.id]);
       expect(page.count).toBe(3);
@@ -268,7 +201,7 @@ describe('site sections, section groups and structure sort', () => {
         .get(`${sectionsPath(org, siteId)}?limit=2&page=${page.next?.page}`)
         .expect(200);
       expectConforms(second, 'listSiteSections');
-      expect(second.body.items.map((s: SectionBody) => [s.id, s.sectionGroup])).toEqual([
+      expect(second.body.items.map((s: SiteSectionBody) => [s.id, s.sectionGroup])).toEqual([
         [b.id, expect.any(String)],
       ]);
     });
@@ -280,7 +213,10 @@ describe('site sections, section groups and structure sort', () => {
       const { siteId, a, b, c } = await siteWithSections(org);
       const first = await addGroup(org, siteId, { title: 'First' });
       const second = await addGroup(org, siteId, { title: 'Second' });
-      const extra = await addSpace(org, siteId, 'Guides v2', a.id);
+      const extra = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'Guides v2',
+        sectionId: a.id,
+      });
 
       // c to the front, the second group before the first, the new variant of a before its first.
       await org.owner.client
@@ -301,11 +237,18 @@ describe('site sections, section groups and structure sort', () => {
 
       const sections = await org.owner.client.get(sectionsPath(org, siteId)).expect(200);
       expectConforms(sections, 'listSiteSections');
-      expect(sections.body.items.map((item: SectionBody) => item.id)).toEqual([c.id, a.id, b.id]);
+      expect(sections.body.items.map((item: SiteSectionBody) => item.id)).toEqual([
+        c.id,
+        a.id,
+        b.id,
+      ]);
 
       const groups = await org.owner.client.get(groupsPath(org, siteId)).expect(200);
       expectConforms(groups, 'listSiteSectionGroups');
-      expect(groups.body.items.map((item: GroupBody) => item.id)).toEqual([second.id, first.id]);
+      expect(groups.body.items.map((item: SiteSectionGroupBody) => item.id)).toEqual([
+        second.id,
+        first.id,
+      ]);
 
       const siteSpaces = await org.owner.client
         .get(`${sitePath(org, siteId)}/site-spaces`)
@@ -343,7 +286,10 @@ describe('site sections, section groups and structure sort', () => {
     it('updates the title, path, default site space, condition, icon and description', async () => {
       const org = await t.factories.organization();
       const { siteId, b } = await siteWithSections(org);
-      const extra = await addSpace(org, siteId, 'API v2', b.id);
+      const extra = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'API v2',
+        sectionId: b.id,
+      });
       const url = `${sectionsPath(org, siteId)}/${b.id}`;
       const res = await org.owner.client
         .patch(url, {
@@ -365,7 +311,7 @@ describe('site sections, section groups and structure sort', () => {
         description: 'Every endpoint.',
         default: false,
       });
-      expect((res.body as SectionBody).siteSpaces.map((s) => [s.path, s.default])).toEqual([
+      expect((res.body as SiteSectionBody).siteSpaces.map((s) => [s.path, s.default])).toEqual([
         ['api', false],
         ['api-v2', true],
       ]);
@@ -455,7 +401,10 @@ describe('site sections, section groups and structure sort', () => {
     it('promotes the next variant when the default site space of a section goes', async () => {
       const org = await t.factories.organization();
       const { siteId, a } = await siteWithSections(org);
-      const second = await addSpace(org, siteId, 'Guides v2', a.id);
+      const second = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'Guides v2',
+        sectionId: a.id,
+      });
       await org.owner.client
         .delete(`${sitePath(org, siteId)}/site-spaces/${a.siteSpaces[0].id}`)
         .expect(204);
@@ -518,7 +467,7 @@ describe('site sections, section groups and structure sort', () => {
         .post(groupsPath(org, siteId), { title: 'Reference', icon: 'book', sections: [c.id, b.id] })
         .expect(201);
       expectConforms(res, 'addSectionGroupToSite');
-      const group = res.body as GroupBody;
+      const group = res.body as SiteSectionGroupBody;
       expect(group).toMatchObject({
         object: 'site-section-group',
         title: 'Reference',
@@ -548,7 +497,7 @@ describe('site sections, section groups and structure sort', () => {
 
       const list = await org.owner.client.get(groupsPath(org, siteId)).expect(200);
       expectConforms(list, 'listSiteSectionGroups');
-      const groups = list.body as PageBody<GroupBody>;
+      const groups = list.body as PageOf<SiteSectionGroupBody>;
       expect(groups.count).toBe(3);
       expect(groups.items.map((g) => g.id)).toEqual([group.id, nested.id, empty.id]);
       // `sections`: the sections directly in it; `children`: sections and groups, in order.
@@ -562,7 +511,7 @@ describe('site sections, section groups and structure sort', () => {
         .get(`${groupsPath(org, siteId)}?limit=2&page=${page.body.next.page}`)
         .expect(200);
       expectConforms(next, 'listSiteSectionGroups');
-      expect(next.body.items.map((g: GroupBody) => g.id)).toEqual([empty.id]);
+      expect(next.body.items.map((g: SiteSectionGroupBody) => g.id)).toEqual([empty.id]);
 
       expect(a.default).toBe(true);
     });
@@ -579,7 +528,7 @@ describe('site sections, section groups and structure sort', () => {
       const sections = await post({ title: 'G', sections: [a.id, 'nope'] }).expect(400);
       expect(sections.body.error.message).toBe('sections: no section nope in this site.');
       await post({ title: 'G', sections: 'nope' }).expect(400);
-      const withoutSections = await createSite(org);
+      const { id: withoutSections } = await t.factories.later.site(org, { title: 'Acme Docs' });
       const none = await org.owner.client
         .post(groupsPath(org, withoutSections), { title: 'G' })
         .expect(400);
@@ -618,7 +567,11 @@ describe('site sections, section groups and structure sort', () => {
       expect(res.headers.location).toBe(
         `${TEST_PUBLIC_URL}/v1/orgs/${org.id}/sites/${siteId}/section-groups/${group.id}`,
       );
-      expect((res.body as GroupBody).children.map((x) => x.id)).toEqual([b.id, inner.id, c.id]);
+      expect((res.body as SiteSectionGroupBody).children.map((x) => x.id)).toEqual([
+        b.id,
+        inner.id,
+        c.id,
+      ]);
       // Already in it: unchanged.
       await add(group.id, c.id).expect(201);
       // From one group into another.
@@ -667,7 +620,7 @@ describe('site sections, section groups and structure sort', () => {
         'sections: *guides[*guides] api[*api] Inner{} changelog[*changelog]',
       );
       const sections = await org.owner.client.get(sectionsPath(org, siteId)).expect(200);
-      expect(sections.body.items.every((s: SectionBody) => s.sectionGroup === undefined)).toBe(
+      expect(sections.body.items.every((s: SiteSectionBody) => s.sectionGroup === undefined)).toBe(
         true,
       );
       await org.owner.client.delete(`${groupsPath(org, siteId)}/${group.id}`).expect(204);
@@ -732,9 +685,12 @@ describe('site sections, section groups and structure sort', () => {
     it('reorders a site space, a section or a group among its siblings', async () => {
       const org = await t.factories.organization();
       const { siteId, a, b, c } = await siteWithSections(org);
-      const a2 = await addSpace(org, siteId, 'Guides v2', a.id);
+      const a2 = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'Guides v2',
+        sectionId: a.id,
+      });
       const group = await addGroup(org, siteId, { title: 'Group', sections: [c.id] });
-      const inGroup = await addSection(org, siteId, 'Extra');
+      const inGroup = await t.factories.later.siteSection(org, siteId, { spaceTitle: 'Extra' });
       await org.owner.client
         .post(`${groupsPath(org, siteId)}/${group.id}/sections`, { sectionId: inGroup.id })
         .expect(201);
@@ -839,10 +795,10 @@ describe('site sections, section groups and structure sort', () => {
     it('gives published URLs: the default section and variant at the site URL', async () => {
       const org = await t.factories.organization();
       const { siteId, b } = await siteWithSections(org);
-      await addSpace(org, siteId, 'API v2', b.id);
+      await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'API v2', sectionId: b.id });
       await publish(org, siteId, 'docs.acme.test');
       const body = await structure(org, siteId);
-      const [guides, api] = body.structure as SectionBody[];
+      const [guides, api] = body.structure as SiteSectionBody[];
       expect(guides.urls.published).toBe('https://docs.acme.test');
       expect(guides.siteSpaces[0].urls.published).toBe('https://docs.acme.test');
       expect(api.urls.published).toBe('https://docs.acme.test/api');
@@ -859,7 +815,7 @@ describe('site sections, section groups and structure sort', () => {
       const { siteId, a, b } = await siteWithSections(org);
       const group = await addGroup(org, siteId, { title: 'Group', sections: [b.id] });
       const reader = await t.factories.asMember(org, 'read');
-      const spaceId = await createSpace(org, 'New');
+      const { id: spaceId } = await t.factories.space(org, { title: 'New' });
 
       for (const path of [sectionsPath(org, siteId), groupsPath(org, siteId)]) {
         await reader.get(path).expect(200);

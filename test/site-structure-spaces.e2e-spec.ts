@@ -1,6 +1,6 @@
 import { SpacesService } from '../src/spaces/spaces.service';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
-import type { Client } from './helpers/client';
+import type { PageOf, SiteSpaceBody, SiteStructureBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -8,29 +8,6 @@ import type { TestOrganization } from './helpers/factories';
  * Site spaces of a site without sections (at its root): add, list, update, delete, the
  * deprecated move, the structure they make, published URLs, and who may do what.
  */
-
-interface SiteSpaceBody {
-  object: 'site-space';
-  id: string;
-  path: string;
-  section?: string;
-  space: { id: string; title: string; permissions: { edit: boolean } };
-  title: string;
-  default: boolean;
-  condition?: string;
-  urls: { published?: string };
-}
-
-interface StructureBody {
-  type: 'sections' | 'siteSpaces';
-  structure: SiteSpaceBody[];
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 describe('site spaces', () => {
   let t: TestApp;
@@ -44,40 +21,19 @@ describe('site spaces', () => {
     `${sitePath(org, siteId)}/site-spaces`;
 
   /** A site of the organization, without sections or site spaces. */
-  /** A site of the organization, without sections or site spaces. */
-  async function createSite(org: TestOrganization, title = 'Docs'): Promise<string> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/sites`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
-
   /** Publishes the site on a custom hostname. */
   async function publish(org: TestOrganization, siteId: string, hostname: string): Promise<void> {
     await org.owner.client.patch(sitePath(org, siteId), { hostname }).expect(200);
     await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
   }
 
-  async function createSpace(org: TestOrganization, title: string): Promise<string> {
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
-
-  async function addSpace(
+  async function structure(
     org: TestOrganization,
     siteId: string,
-    spaceId: string,
-    client: Client = org.owner.client,
-  ): Promise<SiteSpaceBody> {
-    t.clock.advance(1000);
-    const res = await client.post(siteSpacesPath(org, siteId), { spaceId }).expect(201);
-    expectConforms(res, 'addSpaceToSite');
-    return res.body as SiteSpaceBody;
-  }
-
-  async function structure(org: TestOrganization, siteId: string): Promise<StructureBody> {
+  ): Promise<SiteStructureBody<SiteSpaceBody>> {
     const res = await org.owner.client.get(`${sitePath(org, siteId)}/structure`).expect(200);
     expectConforms(res, 'getSiteStructure');
-    return res.body as StructureBody;
+    return res.body as SiteStructureBody<SiteSpaceBody>;
   }
 
   /** The root site spaces in order, as `path` (`*path` for the default). */
@@ -89,20 +45,20 @@ describe('site spaces', () => {
 
   /** A site with three root site spaces: a (default), b, c. */
   async function siteWithThree(org: TestOrganization) {
-    const siteId = await createSite(org);
-    const a = await addSpace(org, siteId, await createSpace(org, 'Alpha'));
-    const b = await addSpace(org, siteId, await createSpace(org, 'Beta'));
-    const c = await addSpace(org, siteId, await createSpace(org, 'Gamma'));
+    const { id: siteId } = await t.factories.later.site(org);
+    const a = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Alpha' });
+    const b = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Beta' });
+    const c = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Gamma' });
     return { siteId, a, b, c };
   }
 
   describe('addSpaceToSite', () => {
     it('adds spaces at the root of a site without sections; the first is the default', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       expect(await structure(org, siteId)).toEqual({ type: 'siteSpaces', structure: [] });
 
-      const spaceId = await createSpace(org, 'Getting Started!');
+      const { id: spaceId } = await t.factories.space(org, { title: 'Getting Started!' });
       t.clock.advance(1000);
       const res = await org.owner.client.post(siteSpacesPath(org, siteId), { spaceId }).expect(201);
       expectConforms(res, 'addSpaceToSite');
@@ -123,8 +79,10 @@ describe('site spaces', () => {
       );
 
       // The same space again, and another of the same title: unique paths among siblings.
-      const again = await addSpace(org, siteId, spaceId);
-      const sameTitle = await addSpace(org, siteId, await createSpace(org, 'Getting started'));
+      const again = await t.factories.later.siteSpace(org, siteId, { spaceId });
+      const sameTitle = await t.factories.later.siteSpace(org, siteId, {
+        spaceTitle: 'Getting started',
+      });
       expect([again.path, sameTitle.path]).toEqual(['getting-started-2', 'getting-started-3']);
       expect([again.default, sameTitle.default]).toEqual([false, false]);
       expect(await outline(org, siteId)).toEqual([
@@ -136,9 +94,10 @@ describe('site spaces', () => {
 
     it('keeps paths unique and one default under concurrent additions', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const spaceIds: string[] = [];
-      for (let i = 0; i < 6; i++) spaceIds.push(await createSpace(org, 'Same title'));
+      for (let i = 0; i < 6; i++)
+        spaceIds.push((await t.factories.space(org, { title: 'Same title' })).id);
       const responses = await Promise.all(
         spaceIds.map((spaceId) => org.owner.client.post(siteSpacesPath(org, siteId), { spaceId })),
       );
@@ -157,17 +116,17 @@ describe('site spaces', () => {
 
     it('gives a title without letters a generic path', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
-      const siteSpace = await addSpace(org, siteId, await createSpace(org, '🚀'));
+      const { id: siteId } = await t.factories.later.site(org);
+      const siteSpace = await t.factories.later.siteSpace(org, siteId, { spaceTitle: '🚀' });
       expect(siteSpace.path).toBe('space');
     });
 
     it('refuses a space that is not a live space of the organization (400)', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const siteId = await createSite(org);
-      const foreign = await createSpace(other, 'Foreign');
-      const trashed = await createSpace(org, 'Trashed');
+      const { id: siteId } = await t.factories.later.site(org);
+      const { id: foreign } = await t.factories.space(other, { title: 'Foreign' });
+      const { id: trashed } = await t.factories.space(org, { title: 'Trashed' });
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
 
       for (const spaceId of ['nope', foreign, trashed]) {
@@ -184,7 +143,7 @@ describe('site spaces', () => {
         .expect(400);
       const res = await org.owner.client
         .post(siteSpacesPath(org, siteId), {
-          spaceId: await createSpace(org, 'Fine'),
+          spaceId: (await t.factories.space(org, { title: 'Fine' })).id,
           sectionId: 'nope',
         })
         .expect(400);
@@ -195,8 +154,8 @@ describe('site spaces', () => {
     it('answers 404 for an unknown site or a site of another organization', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const theirSite = await createSite(other);
-      const spaceId = await createSpace(org, 'Mine');
+      const { id: theirSite } = await t.factories.later.site(other);
+      const { id: spaceId } = await t.factories.space(org, { title: 'Mine' });
       await org.owner.client.post(siteSpacesPath(org, 'nope'), { spaceId }).expect(404);
       // Their site under my organization, and under theirs (where I am not a member).
       const res = await org.owner.client
@@ -222,7 +181,7 @@ describe('site spaces', () => {
 
       const all = await org.owner.client.get(siteSpacesPath(org, siteId)).expect(200);
       expectConforms(all, 'listSiteSpaces');
-      const body = all.body as PageBody<SiteSpaceBody>;
+      const body = all.body as PageOf<SiteSpaceBody>;
       expect(body.items.map((s) => s.id)).toEqual([c.id, a.id, b.id]);
       expect(body.count).toBe(3);
       expect(body.next).toBeUndefined();
@@ -236,12 +195,12 @@ describe('site spaces', () => {
       const others = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?default=false`)
         .expect(200);
-      expect((others.body as PageBody<SiteSpaceBody>).items.map((s) => s.id)).toEqual([c.id, b.id]);
+      expect((others.body as PageOf<SiteSpaceBody>).items.map((s) => s.id)).toEqual([c.id, b.id]);
 
       const first = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?limit=2`)
         .expect(200);
-      const firstPage = first.body as PageBody<SiteSpaceBody>;
+      const firstPage = first.body as PageOf<SiteSpaceBody>;
       expect(firstPage.items.map((s) => s.id)).toEqual([c.id, a.id]);
       expect(firstPage.count).toBe(3);
       const second = await org.owner.client
@@ -249,7 +208,7 @@ describe('site spaces', () => {
         .expect(200);
       expectConforms(second, 'listSiteSpaces');
       expect(second.body).toMatchObject({ count: 3, items: [{ id: b.id }] });
-      expect((second.body as PageBody<SiteSpaceBody>).next).toBeUndefined();
+      expect((second.body as PageOf<SiteSpaceBody>).next).toBeUndefined();
 
       await org.owner.client.get(`${siteSpacesPath(org, siteId)}?default=maybe`).expect(400);
       await org.owner.client.get(`${siteSpacesPath(org, siteId)}?page=garbage`).expect(400);
@@ -352,7 +311,7 @@ describe('site spaces', () => {
       const other = await t.factories.organization();
       const { siteId, a } = await siteWithThree(org);
       const url = `${siteSpacesPath(org, siteId)}/${a.id}`;
-      const spaceId = await createSpace(org, 'Replacement');
+      const { id: spaceId } = await t.factories.space(org, { title: 'Replacement' });
       const res = await org.owner.client.patch(url, { spaceId }).expect(200);
       expectConforms(res, 'updateSiteSpaceById');
       expect(res.body).toMatchObject({
@@ -362,7 +321,7 @@ describe('site spaces', () => {
         default: true,
         space: { id: spaceId },
       });
-      const foreign = await createSpace(other, 'Foreign');
+      const { id: foreign } = await t.factories.space(other, { title: 'Foreign' });
       const bad = await org.owner.client.patch(url, { spaceId: foreign }).expect(400);
       expect(bad.body.error.message).toBe(`spaceId: no space ${foreign} in this organization.`);
       await org.owner.client.patch(url, { spaceId: null }).expect(400);
@@ -403,7 +362,7 @@ describe('site spaces', () => {
       await org.owner.client.delete(`${siteSpacesPath(org, siteId)}/${c.id}`).expect(204);
       expect(await outline(org, siteId)).toEqual([]);
       // The next one added is the default again.
-      const next = await addSpace(org, siteId, await createSpace(org, 'Delta'));
+      const next = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Delta' });
       expect(next.default).toBe(true);
     });
 
@@ -507,7 +466,7 @@ describe('site spaces', () => {
       expect(res.body.urls).toEqual({ published: 'https://docs.example.test/v2' });
       const list = await org.owner.client.get(siteSpacesPath(org, siteId)).expect(200);
       expectConforms(list, 'listSiteSpaces');
-      expect((list.body as PageBody<SiteSpaceBody>).items[0]).toMatchObject({
+      expect((list.body as PageOf<SiteSpaceBody>).items[0]).toMatchObject({
         id: a.id,
         urls: { published: 'https://docs.example.test' },
       });
@@ -517,8 +476,8 @@ describe('site spaces', () => {
   describe("with the site's own operations", () => {
     it('creates a site with its spaces as root site spaces, the first the default', async () => {
       const org = await t.factories.organization();
-      const one = await createSpace(org, 'One');
-      const two = await createSpace(org, 'Two');
+      const { id: one } = await t.factories.space(org, { title: 'One' });
+      const { id: two } = await t.factories.space(org, { title: 'Two' });
       const res = await org.owner.client
         .post(`/v1/orgs/${org.id}/sites`, { title: 'With spaces', spaces: [one, two] })
         .expect(201);
@@ -526,12 +485,14 @@ describe('site spaces', () => {
       expect(res.body.siteSpaces).toBe(2);
       expect(await outline(org, siteId)).toEqual(['*one', 'two']);
 
-      await addSpace(org, siteId, await createSpace(org, 'Three'));
+      await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Three' });
       expect((await org.owner.client.get(sitePath(org, siteId)).expect(200)).body.siteSpaces).toBe(
         3,
       );
 
-      const foreign = await createSpace(await t.factories.organization(), 'Foreign');
+      const { id: foreign } = await t.factories.space(await t.factories.organization(), {
+        title: 'Foreign',
+      });
       const bad = await org.owner.client
         .post(`/v1/orgs/${org.id}/sites`, { title: 'Bad', spaces: [one, foreign] })
         .expect(400);
@@ -570,10 +531,10 @@ describe('site spaces', () => {
 
     it('keeps a trashed space and drops a purged one, promoting the next default', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
-      const doomed = await createSpace(org, 'Doomed');
-      await addSpace(org, siteId, doomed);
-      const kept = await addSpace(org, siteId, await createSpace(org, 'Kept'));
+      const { id: siteId } = await t.factories.later.site(org);
+      const { id: doomed } = await t.factories.space(org, { title: 'Doomed' });
+      await t.factories.later.siteSpace(org, siteId, { spaceId: doomed });
+      const kept = await t.factories.later.siteSpace(org, siteId, { spaceTitle: 'Kept' });
       await org.owner.client.delete(`/v1/spaces/${doomed}`).expect(204);
       // In the trash: still published by the site, and shown as deleted.
       const trashed = await structure(org, siteId);
@@ -595,12 +556,12 @@ describe('site spaces', () => {
       const org = await t.factories.organization();
       const { siteId, a, b } = await siteWithThree(org);
       const reader = await t.factories.asMember(org, 'read');
-      const spaceId = await createSpace(org, 'New');
+      const { id: spaceId } = await t.factories.space(org, { title: 'New' });
 
       const list = await reader.get(siteSpacesPath(org, siteId)).expect(200);
       expectConforms(list, 'listSiteSpaces');
       // The space is presented with the reader's own permissions on it.
-      expect((list.body as PageBody<SiteSpaceBody>).items[0].space.permissions.edit).toBe(false);
+      expect((list.body as PageOf<SiteSpaceBody>).items[0].space.permissions.edit).toBe(false);
       await reader.get(`${sitePath(org, siteId)}/structure`).expect(200);
 
       const url = `${siteSpacesPath(org, siteId)}/${b.id}`;
@@ -623,7 +584,7 @@ describe('site spaces', () => {
       await editor.patch(url, { path: 'x' }).expect(403);
       const creator = await t.factories.asMember(org, 'create');
       await creator.patch(url, { path: 'x' }).expect(200);
-      await addSpace(org, siteId, spaceId, creator);
+      await t.factories.later.siteSpace(org, siteId, { spaceId, by: creator });
       expect(await outline(org, siteId)).toEqual(['*alpha', 'x', 'gamma', 'new']);
     });
 

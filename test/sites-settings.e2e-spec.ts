@@ -1,18 +1,10 @@
 import { SiteShareLinksService } from '../src/sites/share-links/share-links.service';
 import { createTestApp, TestApp } from './helpers/app';
+import type { ShareLinkBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
 /** Site share links, adaptive schema and template conditions, site and site-space customization. */
-
-interface ShareLinkBody {
-  object: 'share-link';
-  id: string;
-  name: string;
-  active: boolean;
-  createdAt: string;
-  urls: { published?: string };
-}
 
 const VISITOR_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -39,26 +31,13 @@ describe('site settings', () => {
 
   const sitePath = (org: TestOrganization, siteId: string) => `/v1/orgs/${org.id}/sites/${siteId}`;
 
-  async function createSite(org: TestOrganization, spaces: string[] = []): Promise<string> {
-    t.clock.advance(1000);
-    const res = await org.owner.client
-      .post(`/v1/orgs/${org.id}/sites`, { title: 'Docs', spaces })
-      .expect(201);
-    return (res.body as { id: string }).id;
-  }
-
-  async function createSpace(org: TestOrganization, title: string): Promise<string> {
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
-
   describe('share links', () => {
     const linksPath = (org: TestOrganization, siteId: string) =>
       `${sitePath(org, siteId)}/share-links`;
 
     it('creates, lists, renames, deactivates and deletes share links', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       t.clock.advance(1000);
       const created = await org.owner.client
         .post(linksPath(org, siteId), { name: 'Partners' })
@@ -103,7 +82,7 @@ describe('site settings', () => {
 
     it('an inactive or deleted link no longer opens the site', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       await org.owner.client.patch(sitePath(org, siteId), { visibility: 'share-link' }).expect(200);
       await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
       const link = (
@@ -127,7 +106,7 @@ describe('site settings', () => {
 
     it('keeps keys out of the database in clear: a hash finds the link, a sealed copy shows it', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       await org.owner.client.patch(sitePath(org, siteId), { visibility: 'share-link' }).expect(200);
       await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
       const link = (
@@ -174,14 +153,14 @@ describe('site settings', () => {
       [{ name: 'x'.repeat(51) }, /name must be shorter than or equal to 50/],
     ])('answers 400 to a creation with %j', async (body, message) => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const res = await org.owner.client.post(linksPath(org, siteId), body).expect(400);
       expect(res.body.error.message).toMatch(message);
     });
 
     it('answers 400 to an empty or bad update, 404 to an unknown link or site', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const link = (await org.owner.client.post(linksPath(org, siteId), { name: 'A' }).expect(201))
         .body as ShareLinkBody;
       await org.owner.client.patch(`${linksPath(org, siteId)}/${link.id}`, {}).expect(400);
@@ -192,7 +171,7 @@ describe('site settings', () => {
       await org.owner.client.get(linksPath(org, 'unknown')).expect(404);
       await org.owner.client.post(linksPath(org, 'unknown'), { name: 'B' }).expect(404);
       // A link of another site of the organization is not found through this one.
-      const otherSite = await createSite(org);
+      const { id: otherSite } = await t.factories.later.site(org);
       await org.owner.client
         .patch(`${linksPath(org, otherSite)}/${link.id}`, { name: 'B' })
         .expect(404);
@@ -200,7 +179,7 @@ describe('site settings', () => {
 
     it('needs the create role, even to list (the links hold secrets)', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       await reader.get(linksPath(org, siteId)).expect(403);
       await reader.post(linksPath(org, siteId), { name: 'Mine' }).expect(403);
@@ -217,7 +196,7 @@ describe('site settings', () => {
 
     it('is 404 before the first PUT, then what was PUT', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       await org.owner.client.get(schemaPath(org, siteId)).expect(404);
       const empty = await org.owner.client
         .get(`${schemaPath(org, siteId)}/template-conditions`)
@@ -243,7 +222,7 @@ describe('site settings', () => {
 
     it('derives template conditions from the claims', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       await org.owner.client
         .put(schemaPath(org, siteId), { jsonSchema: VISITOR_SCHEMA })
         .expect(200);
@@ -279,7 +258,7 @@ describe('site settings', () => {
       [{ ...VISITOR_SCHEMA, $schema: 'http://json-schema.org/draft-04/schema#' }, /draft-07/],
     ])('answers 400 naming what is wrong (%#)', async (jsonSchema, message) => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const res = await org.owner.client.put(schemaPath(org, siteId), { jsonSchema }).expect(400);
       expect(res.body.error.message).toMatch(message);
       await org.owner.client.get(schemaPath(org, siteId)).expect(404);
@@ -287,14 +266,14 @@ describe('site settings', () => {
 
     it('answers 400 without a jsonSchema object', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       await org.owner.client.put(schemaPath(org, siteId), {}).expect(400);
       await org.owner.client.put(schemaPath(org, siteId), { jsonSchema: 'x' }).expect(400);
     });
 
     it('needs the create role to change it, 404 for an unknown site', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       await reader.put(schemaPath(org, siteId), { jsonSchema: VISITOR_SCHEMA }).expect(403);
       await org.owner.client
@@ -311,7 +290,7 @@ describe('site settings', () => {
 
     it('answers the defaults until customized, then the written settings completed', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const defaults = await org.owner.client.get(customizationPath(org, siteId)).expect(200);
       expectConforms(defaults, 'getSiteCustomizationById');
       expect(defaults.body).toMatchObject({
@@ -376,14 +355,14 @@ describe('site settings', () => {
       ],
     ])('answers 400 to %j', async (body, message) => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const res = await org.owner.client.put(customizationPath(org, siteId), body).expect(400);
       expect(res.body.error.message).toMatch(message);
     });
 
     it('needs the create role to change it, 404 for an unknown site', async () => {
       const org = await t.factories.organization();
-      const siteId = await createSite(org);
+      const { id: siteId } = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       await reader.put(customizationPath(org, siteId), {}).expect(403);
       await org.owner.client.get(customizationPath(org, 'unknown')).expect(404);
@@ -396,10 +375,12 @@ describe('site settings', () => {
       siteId: string;
       siteSpaceIds: string[];
     }> {
-      const siteId = await createSite(org, [
-        await createSpace(org, 'Guide'),
-        await createSpace(org, 'API'),
-      ]);
+      const { id: siteId } = await t.factories.later.site(org, {
+        spaces: [
+          (await t.factories.space(org, { title: 'Guide' })).id,
+          (await t.factories.space(org, { title: 'API' })).id,
+        ],
+      });
       const structure = await org.owner.client.get(`${sitePath(org, siteId)}/structure`);
       return {
         siteId,
@@ -481,7 +462,7 @@ describe('site settings', () => {
       await org.owner.client.get(overridePath(org, siteId, 'unknown')).expect(404);
       await org.owner.client.patch(overridePath(org, siteId, 'unknown'), {}).expect(404);
       await org.owner.client.delete(overridePath(org, siteId, 'unknown')).expect(404);
-      const otherSite = await createSite(org);
+      const { id: otherSite } = await t.factories.later.site(org);
       await org.owner.client.get(overridePath(org, otherSite, siteSpaceIds[0])).expect(404);
 
       const reader = await t.factories.asMember(org, 'read');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
-import type { Client } from './helpers/client';
+import type { PageOf, SiteBody, SiteSpaceBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -8,39 +8,6 @@ import type { TestOrganization } from './helpers/factories';
  * Sites: create, list (filters, pages), get, update, delete, publish, unpublish, and the
  * published profile with share keys; who may do what.
  */
-
-interface SiteBody {
-  object: 'site';
-  id: string;
-  type: string;
-  title: string;
-  icon?: object;
-  hostname?: string;
-  basename?: string;
-  proxy?: { origin: string; target: string };
-  visibility: string;
-  published: boolean;
-  siteSpaces: number;
-  createdAt: string;
-  adaptiveContent?: { enabled: boolean };
-  ads?: { status: string };
-  agentsContext: string;
-  features: { id: string; plan: string; frozen: boolean }[];
-  urls: { location: string; app: string; published?: string };
-}
-
-interface SiteSpaceBody {
-  id: string;
-  path: string;
-  default: boolean;
-  space: { id: string };
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 interface PublishedBody {
   object: 'published-content-site';
@@ -51,7 +18,7 @@ interface PublishedBody {
 }
 
 const unique = () => randomBytes(4).toString('hex');
-const ids = (body: PageBody<{ id: string }>) => body.items.map((item) => item.id);
+const ids = (body: PageOf<{ id: string }>) => body.items.map((item) => item.id);
 
 describe('sites', () => {
   let t: TestApp;
@@ -62,21 +29,6 @@ describe('sites', () => {
 
   const sitesPath = (org: TestOrganization) => `/v1/orgs/${org.id}/sites`;
   const sitePath = (org: TestOrganization, siteId: string) => `${sitesPath(org)}/${siteId}`;
-
-  async function createSite(
-    org: TestOrganization,
-    body: Record<string, unknown> = {},
-    client: Client = org.owner.client,
-  ): Promise<SiteBody> {
-    t.clock.advance(1000);
-    const res = await client.post(sitesPath(org), { title: 'Docs', ...body }).expect(201);
-    return res.body as SiteBody;
-  }
-
-  async function createSpace(org: TestOrganization, title: string): Promise<string> {
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { title }).expect(201);
-    return (res.body as { id: string }).id;
-  }
 
   async function siteSpaces(org: TestOrganization, siteId: string): Promise<SiteSpaceBody[]> {
     const res = await org.owner.client.get(`${sitePath(org, siteId)}/structure`).expect(200);
@@ -132,8 +84,8 @@ describe('sites', () => {
 
     it('publishes `spaces` as site spaces in order, the first the default', async () => {
       const org = await t.factories.organization();
-      const guide = await createSpace(org, 'User guide');
-      const api = await createSpace(org, 'API reference');
+      const { id: guide } = await t.factories.space(org, { title: 'User guide' });
+      const { id: api } = await t.factories.space(org, { title: 'API reference' });
       const res = await org.owner.client
         .post(sitesPath(org), { title: 'Docs', spaces: [guide, api] })
         .expect(201);
@@ -162,7 +114,7 @@ describe('sites', () => {
     it('answers 400 for a space of another organization, and creates nothing', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const foreign = await createSpace(other, 'Theirs');
+      const { id: foreign } = await t.factories.space(other, { title: 'Theirs' });
       const res = await org.owner.client
         .post(sitesPath(org), { title: 'Docs', spaces: [foreign] })
         .expect(400);
@@ -174,7 +126,7 @@ describe('sites', () => {
     it('needs the create role: 403 for read members and guests, 404 for non-members', async () => {
       const org = await t.factories.organization();
       const creator = await t.factories.asMember(org, 'create');
-      await createSite(org, {}, creator);
+      await t.factories.later.site(org, { by: creator });
       const reader = await t.factories.asMember(org, 'read');
       await reader.post(sitesPath(org), { title: 'Docs' }).expect(403);
       const guest = await t.factories.asMember(org, null);
@@ -187,11 +139,11 @@ describe('sites', () => {
   describe('listSites', () => {
     it('lists the organization sites oldest first, in pages', async () => {
       const org = await t.factories.organization();
-      const a = await createSite(org, { title: 'Alpha' });
-      const b = await createSite(org, { title: 'Beta' });
-      const c = await createSite(org, { title: 'Gamma' });
+      const a = await t.factories.later.site(org, { title: 'Alpha' });
+      const b = await t.factories.later.site(org, { title: 'Beta' });
+      const c = await t.factories.later.site(org, { title: 'Gamma' });
       const other = await t.factories.organization();
-      await createSite(other);
+      await t.factories.later.site(other);
 
       const res = await org.owner.client.get(sitesPath(org)).expect(200);
       expectConforms(res, 'listSites');
@@ -210,11 +162,14 @@ describe('sites', () => {
 
     it('filters by space, title, published and type', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org, 'Guide');
-      const withSpace = await createSite(org, { title: 'Product docs', spaces: [space] });
-      const published = await createSite(org, { title: 'Public API', type: 'premium' });
+      const { id: space } = await t.factories.space(org, { title: 'Guide' });
+      const withSpace = await t.factories.later.site(org, {
+        title: 'Product docs',
+        spaces: [space],
+      });
+      const published = await t.factories.later.site(org, { title: 'Public API', type: 'premium' });
       await org.owner.client.post(`${sitePath(org, published.id)}/publish`).expect(200);
-      const ultimate = await createSite(org, { title: '100%_off', type: 'ultimate' });
+      const ultimate = await t.factories.later.site(org, { title: '100%_off', type: 'ultimate' });
 
       const get = async (query: string) => {
         const res = await org.owner.client.get(`${sitesPath(org)}?${query}`).expect(200);
@@ -239,7 +194,7 @@ describe('sites', () => {
 
     it('is open to read members, 404 to non-members', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       const res = await reader.get(sitesPath(org)).expect(200);
       expect(ids(res.body)).toEqual([site.id]);
@@ -251,8 +206,8 @@ describe('sites', () => {
   describe('getSiteById', () => {
     it('answers the site with its site-space count', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org, 'Guide');
-      const site = await createSite(org, { spaces: [space] });
+      const { id: space } = await t.factories.space(org, { title: 'Guide' });
+      const site = await t.factories.later.site(org, { spaces: [space] });
       const res = await org.owner.client.get(sitePath(org, site.id)).expect(200);
       expectConforms(res, 'getSiteById');
       expect(res.body).toMatchObject({ id: site.id, title: 'Docs', siteSpaces: 1 });
@@ -262,7 +217,7 @@ describe('sites', () => {
       const org = await t.factories.organization();
       await org.owner.client.get(sitePath(org, 'unknown')).expect(404);
       const other = await t.factories.organization();
-      const theirs = await createSite(other);
+      const theirs = await t.factories.later.site(other);
       const res = await org.owner.client.get(sitePath(org, theirs.id)).expect(404);
       expect(res.body).toEqual({ error: { code: 404, message: 'Site not found.' } });
       const stranger = await t.factories.user();
@@ -273,7 +228,7 @@ describe('sites', () => {
   describe('updateSiteById', () => {
     it('changes title, visibility, basename, adaptive content, agents context and icon', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client
         .patch(sitePath(org, site.id), {
           title: 'Handbook',
@@ -305,7 +260,7 @@ describe('sites', () => {
 
     it('sets and removes a proxy, answered as {origin, target}', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client
         .patch(sitePath(org, site.id), { proxy: 'www.example.com/developer/docs' })
         .expect(200);
@@ -327,14 +282,14 @@ describe('sites', () => {
       [`example.com/${'a'.repeat(510)}`, 'more than 512 characters'],
     ])('answers 400 to proxy %p (%s)', async (proxy) => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client.patch(sitePath(org, site.id), { proxy }).expect(400);
       expect(res.body.error.message).toMatch(/proxy/);
     });
 
     it('sets a hostname unique across sites: 409 when taken', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const hostname = `docs-${unique()}.example.com`;
       const res = await org.owner.client.patch(sitePath(org, site.id), { hostname }).expect(200);
       expectConforms(res, 'updateSiteById');
@@ -343,7 +298,7 @@ describe('sites', () => {
       await org.owner.client.patch(sitePath(org, site.id), { hostname }).expect(200);
 
       const other = await t.factories.organization();
-      const theirs = await createSite(other);
+      const theirs = await t.factories.later.site(other);
       const conflict = await other.owner.client
         .patch(sitePath(other, theirs.id), { hostname })
         .expect(409);
@@ -363,7 +318,7 @@ describe('sites', () => {
       ['docs..example.com', 'an empty label'],
     ])('answers 400 to hostname %p (%s)', async (hostname) => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client.patch(sitePath(org, site.id), { hostname }).expect(400);
       expect(res.body.error.message).toMatch(/hostname/);
     });
@@ -382,15 +337,18 @@ describe('sites', () => {
       [{ defaultSiteSection: 'unknown' }, /defaultSiteSection/],
     ])('answers 400 to %j', async (body, message) => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client.patch(sitePath(org, site.id), body).expect(400);
       expect(res.body.error.message).toMatch(message);
     });
 
     it('makes another site space the default', async () => {
       const org = await t.factories.organization();
-      const spaces = [await createSpace(org, 'One'), await createSpace(org, 'Two')];
-      const site = await createSite(org, { spaces });
+      const spaces = [
+        (await t.factories.space(org, { title: 'One' })).id,
+        (await t.factories.space(org, { title: 'Two' })).id,
+      ];
+      const site = await t.factories.later.site(org, { spaces });
       const [, second] = await siteSpaces(org, site.id);
       const res = await org.owner.client
         .patch(sitePath(org, site.id), { defaultSiteSpace: second.id })
@@ -405,7 +363,7 @@ describe('sites', () => {
 
     it('needs the create role: 403 for a read member, 404 elsewhere', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       const res = await reader.patch(sitePath(org, site.id), { title: 'Mine' }).expect(403);
       expect(res.body.error.code).toBe(403);
@@ -420,8 +378,8 @@ describe('sites', () => {
   describe('deleteSiteById', () => {
     it('deletes the site and its site spaces, not the spaces; 204 again when gone', async () => {
       const org = await t.factories.organization();
-      const space = await createSpace(org, 'Guide');
-      const site = await createSite(org, { spaces: [space] });
+      const { id: space } = await t.factories.space(org, { title: 'Guide' });
+      const site = await t.factories.later.site(org, { spaces: [space] });
       const res = await org.owner.client.delete(sitePath(org, site.id)).expect(204);
       expectConforms(res, 'deleteSiteById');
       await org.owner.client.get(sitePath(org, site.id)).expect(404);
@@ -436,9 +394,9 @@ describe('sites', () => {
 
     it("becomes the organization's default content, which its deletion clears", async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const other = await t.factories.organization();
-      const foreign = await createSite(other);
+      const foreign = await t.factories.later.site(other);
       await org.owner.client
         .patch(`/v1/orgs/${org.id}`, { defaultContent: { type: 'site', site: foreign.id } })
         .expect(400);
@@ -454,7 +412,7 @@ describe('sites', () => {
 
     it('leaves sites of other organizations alone, and needs the create role', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const other = await t.factories.organization();
       await other.owner.client.delete(sitePath(other, site.id)).expect(204);
       const reader = await t.factories.asMember(org, 'read');
@@ -466,7 +424,7 @@ describe('sites', () => {
   describe('publishSite and unpublishSite', () => {
     it('publishes at the instance sites URL, then unpublishes keeping the settings', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const res = await org.owner.client.post(`${sitePath(org, site.id)}/publish`).expect(200);
       expectConforms(res, 'publishSite');
       expect(res.body).toMatchObject({
@@ -492,7 +450,7 @@ describe('sites', () => {
       const org = await t.factories.organization();
       const orgHostname = `acme-${unique()}`;
       await org.owner.client.patch(`/v1/orgs/${org.id}`, { hostname: orgHostname }).expect(200);
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       await org.owner.client.patch(sitePath(org, site.id), { basename: 'api' }).expect(200);
       const res = await org.owner.client.post(`${sitePath(org, site.id)}/publish`).expect(200);
       expect(res.body.urls.published).toBe(`${TEST_PUBLIC_URL}/sites/${orgHostname}/api`);
@@ -508,7 +466,7 @@ describe('sites', () => {
 
     it('needs the create role and a site of the organization', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const reader = await t.factories.asMember(org, 'read');
       await reader.post(`${sitePath(org, site.id)}/publish`).expect(403);
       await reader.post(`${sitePath(org, site.id)}/unpublish`).expect(403);
@@ -519,18 +477,17 @@ describe('sites', () => {
 
   describe('getPublishedContentSite', () => {
     async function shareLink(org: TestOrganization, siteId: string): Promise<string> {
-      const res = await org.owner.client
-        .post(`${sitePath(org, siteId)}/share-links`, { name: 'Partners' })
-        .expect(201);
-      return new URL((res.body as { urls: { published: string } }).urls.published).searchParams.get(
-        'shareKey',
-      ) as string;
+      const link = await t.factories.shareLink(org, siteId, { name: 'Partners' });
+      return new URL(link.urls.published as string).searchParams.get('shareKey') as string;
     }
 
     it('gives members the site, its structure, customizations and scripts', async () => {
       const org = await t.factories.organization();
-      const spaces = [await createSpace(org, 'Guide'), await createSpace(org, 'API')];
-      const site = await createSite(org, { spaces });
+      const spaces = [
+        (await t.factories.space(org, { title: 'Guide' })).id,
+        (await t.factories.space(org, { title: 'API' })).id,
+      ];
+      const site = await t.factories.later.site(org, { spaces });
       const reader = await t.factories.asMember(org, 'read');
       // Unpublished: a preview for members.
       const res = await reader.get(`${sitePath(org, site.id)}/published`).expect(200);
@@ -554,7 +511,7 @@ describe('sites', () => {
       const org = await t.factories.organization();
       const stranger = await t.factories.user();
       const guest = await t.factories.asMember(org, null);
-      const site = await createSite(org);
+      const site = await t.factories.later.site(org);
       const path = `${sitePath(org, site.id)}/published`;
       await stranger.client.get(path).expect(404);
       await guest.get(path).expect(404);
@@ -576,7 +533,7 @@ describe('sites', () => {
 
     it('opens a published share-link site with an active share key, 404 otherwise', async () => {
       const org = await t.factories.organization();
-      const site = await createSite(org, { visibility: 'share-link' });
+      const site = await t.factories.later.site(org, { visibility: 'share-link' });
       const key = await shareLink(org, site.id);
       const stranger = await t.factories.user();
       const path = `${sitePath(org, site.id)}/published`;
@@ -590,7 +547,7 @@ describe('sites', () => {
       await stranger.client.get(`${path}?shareKey=nope`).expect(404);
       await org.owner.client.get(`${path}?shareKey=nope`).expect(404);
       // The key of another site opens nothing here.
-      const otherSite = await createSite(org, { visibility: 'share-link' });
+      const otherSite = await t.factories.later.site(org, { visibility: 'share-link' });
       const otherKey = await shareLink(org, otherSite.id);
       await stranger.client.get(`${path}?shareKey=${otherKey}`).expect(404);
       // Unpublished, the key opens nothing for non-members.

@@ -85,13 +85,6 @@ describe('space content (reads)', () => {
   const content = (spaceId: string, rest = '') => `/v1/spaces/${spaceId}/content${rest}`;
   const revisions = (spaceId: string, rest = '') => `/v1/spaces/${spaceId}/revisions${rest}`;
 
-  async function space(org: TestOrganization, body: object = {}): Promise<{ id: string }> {
-    t.clock.advance(1000);
-    return (await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, body).expect(201)).body as {
-      id: string;
-    };
-  }
-
   async function putDocument(document: JSONDocument): Promise<string> {
     return engine.put(t.dataSource.manager, 'document', document);
   }
@@ -101,7 +94,7 @@ describe('space content (reads)', () => {
    * Reference (group) > API (document); Website (link); and the initial page removed.
    */
   async function handbook(org: TestOrganization) {
-    const created = await space(org, { empty: true });
+    const created = await t.factories.later.space(org, { empty: true });
     const document = await putDocument(DOCUMENT);
     const revision = await commitOnSpace(t, created.id, [
       {
@@ -138,7 +131,7 @@ describe('space content (reads)', () => {
   describe('new spaces', () => {
     it('start in tree format 2 with one empty "Untitled" page', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const res = await org.owner.client.get(content(created.id)).expect(200);
       expectConforms(res, 'getCurrentRevision');
       const body = res.body as RevisionBody;
@@ -230,7 +223,7 @@ describe('space content (reads)', () => {
 
     it('shows Git metadata unless metadata=false', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const git = { oid: 'abc123', message: 'Import', createdByDocs: false };
       await t.dataSource.query(
         `UPDATE revisions SET git = $1::jsonb
@@ -247,7 +240,7 @@ describe('space content (reads)', () => {
 
     it('rejects a metadata flag that is not a boolean', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(
         await org.owner.client.get(`${content(created.id)}?metadata=maybe`),
         400,
@@ -258,7 +251,7 @@ describe('space content (reads)', () => {
     it('answers 404 for an unknown space, a space of another organization and a guest', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(await org.owner.client.get(content('nope')), 404, 'not found');
       expectError(await other.owner.client.get(content(created.id)), 404, 'not found');
       const guest = await t.factories.member(org, null);
@@ -279,7 +272,7 @@ describe('space content (reads)', () => {
 
     it('reads many pages with one query per level of the tree', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { empty: true });
+      const created = await t.factories.later.space(org, { empty: true });
       const changes: PageChange[] = [];
       for (let i = 0; i < 60; i++) {
         changes.push({ operation: 'insert_page', id: `top${i}`, meta: { title: `Top ${i}` } });
@@ -309,7 +302,7 @@ describe('space content (reads)', () => {
     it('answers 404 for another organization', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(await other.owner.client.get(content(created.id, '/pages')), 404, 'not found');
     });
   });
@@ -425,7 +418,7 @@ describe('space content (reads)', () => {
     let second: Revision;
     beforeAll(async () => {
       org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       spaceId = created.id;
       first = (
         (await org.owner.client.get(`/v1/spaces/${spaceId}`).expect(200)).body as {
@@ -483,7 +476,7 @@ describe('space content (reads)', () => {
 
     it('answers 404 for an unknown revision, another space’s, and another organization', async () => {
       const client = org.owner.client;
-      const elsewhere = await space(org);
+      const elsewhere = await t.factories.later.space(org);
       const elsewhereRevision = (
         (await client.get(`/v1/spaces/${elsewhere.id}`).expect(200)).body as { revision: string }
       ).revision;

@@ -77,9 +77,7 @@ describe('space files', () => {
   /** A space whose primary has a page showing an image, plus a text file (one revision). */
   async function filesSpace(): Promise<FilesSpace> {
     const org = await t.factories.organization();
-    const created = (
-      await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { empty: true }).expect(201)
-    ).body as { id: string; revision: string };
+    const created = await t.factories.space(org, { empty: true });
     const image = { id: `img${randomBytes(4).toString('hex')}`, data: png(640, 480) };
     const text = { id: `txt${randomBytes(4).toString('hex')}`, data: randomBytes(300) };
     const result = await t.dataSource.transaction(async (manager) => {

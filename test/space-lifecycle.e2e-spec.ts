@@ -4,34 +4,10 @@ import { JobsService } from '../src/platform/jobs/jobs.service';
 import type { Role } from '../src/platform/policy/roles';
 import { PURGE_SPACES_QUEUE } from '../src/spaces/space-trash';
 import { createTestApp, TestApp } from './helpers/app';
+import type { SpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import { TestOrganization } from './helpers/factories';
-
-interface SpaceBody {
-  object: 'space';
-  id: string;
-  title: string;
-  emoji: string;
-  visibility: string;
-  organization: string;
-  parent?: string;
-  revision: string;
-  defaultLevel: string | null;
-  editMode?: string;
-  language?: string;
-  mergeRules: unknown;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt?: string;
-  urls: { location: string; app: string };
-  permissions: Record<string, boolean>;
-}
-
-interface CollectionBody {
-  id: string;
-  parent?: string;
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const spacesPath = (org: TestOrganization) => `/v1/orgs/${org.id}/spaces`;
@@ -45,25 +21,6 @@ describe('the life of a space', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-
-  /** A space made by the organization's owner, one second after the last. */
-  async function space(
-    org: TestOrganization,
-    body: { title?: string; parent?: string; emoji?: string } = {},
-  ): Promise<SpaceBody> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(spacesPath(org), body).expect(201);
-    return res.body as SpaceBody;
-  }
-
-  async function collection(
-    org: TestOrganization,
-    body: { title?: string; parent?: string } = {},
-  ): Promise<CollectionBody> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/collections`, body).expect(201);
-    return res.body as CollectionBody;
-  }
 
   async function grant(
     organizationId: string,
@@ -118,9 +75,9 @@ describe('the life of a space', () => {
     it('moves it to the trash: readable with deletedAt, gone from the lists, closed to changes', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const col = await collection(org);
-      const doomed = await space(org, { parent: col.id });
-      const kept = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const doomed = await t.factories.later.space(org, { parent: col.id });
+      const kept = await t.factories.later.space(org, { parent: col.id });
       const client = org.owner.client;
 
       t.clock.set('2031-03-04T05:06:07.000Z');
@@ -156,8 +113,8 @@ describe('the life of a space', () => {
 
     it('answers 204 for an unknown id, another organization’s space and a space already in the trash', async () => {
       const org = await t.factories.organization();
-      const live = await space(org);
-      const trashed = await space(org);
+      const live = await t.factories.later.space(org);
+      const trashed = await t.factories.later.space(org);
       const client = org.owner.client;
 
       await client.delete(spacePath('nope')).expect(204);
@@ -176,7 +133,7 @@ describe('the life of a space', () => {
 
     it('answers 403 to a member who sees it without admin, and lets a space admin grant delete', async () => {
       const org = await t.factories.organization();
-      const target = await space(org);
+      const target = await t.factories.later.space(org);
       const reader = await t.factories.asMember(org, 'read');
       expectError(await reader.delete(spacePath(target.id)), 403, 'admin');
       const editor = await t.factories.member(org, null);
@@ -194,12 +151,12 @@ describe('the life of a space', () => {
   describe('POST /v1/spaces/{spaceId}/restore (restoreSpace)', () => {
     it('takes it out of the trash, at the end of its collection, back in the lists', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const first = await space(org, { parent: col.id });
-      const second = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const first = await t.factories.later.space(org, { parent: col.id });
+      const second = await t.factories.later.space(org, { parent: col.id });
       const client = org.owner.client;
       await client.delete(spacePath(first.id)).expect(204);
-      const later = await space(org, { parent: col.id });
+      const later = await t.factories.later.space(org, { parent: col.id });
 
       const res = await client.post(`${spacePath(first.id)}/restore`).expect(200);
       expectConforms(res, 'restoreSpace');
@@ -220,9 +177,9 @@ describe('the life of a space', () => {
 
     it('brings a space whose collection was deleted meanwhile back at the root, private', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const rootSpace = await space(org);
-      const inside = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const rootSpace = await t.factories.later.space(org);
+      const inside = await t.factories.later.space(org, { parent: col.id });
       const client = org.owner.client;
       await client.patch(spacePath(inside.id), { visibility: 'in-collection' }).expect(200);
       await client.delete(spacePath(inside.id)).expect(204);
@@ -238,8 +195,8 @@ describe('the life of a space', () => {
 
     it('answers a live space as it is', async () => {
       const org = await t.factories.organization();
-      const a = await space(org);
-      const b = await space(org);
+      const a = await t.factories.later.space(org);
+      const b = await t.factories.later.space(org);
       const before = (await org.owner.client.get(spacePath(a.id))).body as SpaceBody;
       t.clock.advance(60_000);
       const res = await org.owner.client.post(`${spacePath(a.id)}/restore`).expect(200);
@@ -250,7 +207,7 @@ describe('the life of a space', () => {
 
     it('answers 403 without admin, 404 for an unknown id or another organization', async () => {
       const org = await t.factories.organization();
-      const trashed = await space(org);
+      const trashed = await t.factories.later.space(org);
       await org.owner.client.delete(spacePath(trashed.id)).expect(204);
       const reader = await t.factories.asMember(org, 'read');
       expectError(await reader.post(`${spacePath(trashed.id)}/restore`), 403, 'admin');
@@ -270,7 +227,7 @@ describe('the life of a space', () => {
 
     it('says "Space not found" on the routes that also reach the trash (get, restore)', async () => {
       const org = await t.factories.organization();
-      const trashed = await space(org);
+      const trashed = await t.factories.later.space(org);
       await org.owner.client.delete(spacePath(trashed.id)).expect(204);
       const stranger = (await t.factories.organization()).owner.client;
       // The message is for a person: the name of the policy's resource type must not leak.
@@ -296,10 +253,10 @@ describe('the life of a space', () => {
 
     it('removes the spaces deleted more than 7 days ago with their revisions and grants, and only those', async () => {
       const org = await t.factories.organization();
-      const old = await space(org, { title: 'Old' });
-      const recent = await space(org, { title: 'Recent' });
-      const edge = await space(org, { title: 'Edge' });
-      const live = await space(org, { title: 'Live' });
+      const old = await t.factories.later.space(org, { title: 'Old' });
+      const recent = await t.factories.later.space(org, { title: 'Recent' });
+      const edge = await t.factories.later.space(org, { title: 'Edge' });
+      const live = await t.factories.later.space(org, { title: 'Live' });
       const client = org.owner.client;
       const member = await t.factories.member(org, 'read');
       await grant(org.id, { type: 'space', id: old.id }, member.id, 'edit');
@@ -354,9 +311,13 @@ describe('the life of a space', () => {
   describe('POST /v1/spaces/{spaceId}/duplicate (duplicateSpace)', () => {
     it('copies it right after the source: same settings and content, private, no grants', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const source = await space(org, { parent: col.id, title: 'Handbook', emoji: '1f4d8' });
-      const next = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const source = await t.factories.later.space(org, {
+        parent: col.id,
+        title: 'Handbook',
+        emoji: '1f4d8',
+      });
+      const next = await t.factories.later.space(org, { parent: col.id });
       const client = org.owner.client;
       await client
         .patch(spacePath(source.id), {
@@ -412,10 +373,12 @@ describe('the life of a space', () => {
 
     it('cuts the title so that "(copy)" fits in 50 characters', async () => {
       const org = await t.factories.organization();
-      const source = await space(org, { title: `${'a'.repeat(42)} ${'b'.repeat(7)}` });
+      const source = await t.factories.later.space(org, {
+        title: `${'a'.repeat(42)} ${'b'.repeat(7)}`,
+      });
       const res = await org.owner.client.post(`${spacePath(source.id)}/duplicate`).expect(200);
       expect(res.body.title).toBe(`${'a'.repeat(42)} (copy)`);
-      const long = await space(org, { title: 'z'.repeat(50) });
+      const long = await t.factories.later.space(org, { title: 'z'.repeat(50) });
       const copy = await org.owner.client.post(`${spacePath(long.id)}/duplicate`).expect(200);
       expect(copy.body.title).toBe(`${'z'.repeat(43)} (copy)`);
       expect(copy.body.title).toHaveLength(50);
@@ -423,7 +386,7 @@ describe('the life of a space', () => {
 
     it('answers 403 to a member without create where the copy goes, 404 for a deleted, unknown or foreign space', async () => {
       const org = await t.factories.organization();
-      const source = await space(org);
+      const source = await t.factories.later.space(org);
       const reader = await t.factories.asMember(org, 'read');
       expectError(await reader.post(`${spacePath(source.id)}/duplicate`), 403, 'create');
       expect(await order(org.id, null)).toEqual([source.id]);
@@ -443,10 +406,10 @@ describe('the life of a space', () => {
 
     it('moves it into a collection and back to the root, at the end', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const inside = await space(org, { parent: col.id });
-      const target = await space(org);
-      const last = await space(org);
+      const col = await t.factories.later.collection(org);
+      const inside = await t.factories.later.space(org, { parent: col.id });
+      const target = await t.factories.later.space(org);
+      const last = await t.factories.later.space(org);
       const client = org.owner.client;
 
       const res = await move(client, target.id, { parent: col.id }).expect(200);
@@ -467,10 +430,10 @@ describe('the life of a space', () => {
 
     it('places it before or after a space or a collection sibling', async () => {
       const org = await t.factories.organization();
-      const colA = await collection(org);
-      const s1 = await space(org);
-      const s2 = await space(org);
-      const colB = await collection(org);
+      const colA = await t.factories.later.collection(org);
+      const s1 = await t.factories.later.space(org);
+      const s2 = await t.factories.later.space(org);
+      const colB = await t.factories.later.collection(org);
       const client = org.owner.client;
       expect(await order(org.id, null)).toEqual([colA.id, s1.id, s2.id, colB.id]);
 
@@ -495,7 +458,7 @@ describe('the life of a space', () => {
       expect(await order(org.id, null)).toEqual([colA.id, s1.id, colB.id, s2.id]);
 
       // Into a collection next to a space already there.
-      const inner = await space(org, { parent: colA.id });
+      const inner = await t.factories.later.space(org, { parent: colA.id });
       const res = await move(client, s2.id, {
         parent: colA.id,
         position: { before: { type: 'space', space: inner.id } },
@@ -507,12 +470,12 @@ describe('the life of a space', () => {
 
     it('answers 400 for an empty body or an anchor not in the target, 404 for an unknown parent', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const inside = await space(org, { parent: col.id });
-      const a = await space(org);
-      const b = await space(org);
-      const c = await space(org);
-      const trashed = await space(org);
+      const col = await t.factories.later.collection(org);
+      const inside = await t.factories.later.space(org, { parent: col.id });
+      const a = await t.factories.later.space(org);
+      const b = await t.factories.later.space(org);
+      const c = await t.factories.later.space(org);
+      const trashed = await t.factories.later.space(org);
       const client = org.owner.client;
       await client.delete(spacePath(trashed.id)).expect(204);
 
@@ -554,7 +517,7 @@ describe('the life of a space', () => {
       const unknown = await move(client, a.id, { parent: 'nope' });
       expectError(unknown, 400, 'parent: no collection nope in this organization.');
       expectConforms(unknown, 'moveSpace');
-      const foreign = await collection(await t.factories.organization());
+      const foreign = await t.factories.later.collection(await t.factories.organization());
       expectError(
         await move(client, a.id, { parent: foreign.id }),
         400,
@@ -565,8 +528,8 @@ describe('the life of a space', () => {
 
     it('answers 409 when the move changes nothing', async () => {
       const org = await t.factories.organization();
-      const a = await space(org);
-      const b = await space(org);
+      const a = await t.factories.later.space(org);
+      const b = await t.factories.later.space(org);
       const client = org.owner.client;
       const same = await move(client, b.id, { parent: null });
       expectError(same, 409, 'would not change');
@@ -586,9 +549,9 @@ describe('the life of a space', () => {
 
     it('answers 403 without admin on the space or without create on the target, 404 for another organization', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const target = await space(org);
-      await space(org);
+      const col = await t.factories.later.collection(org);
+      const target = await t.factories.later.space(org);
+      await t.factories.later.space(org);
       const editor = await t.factories.asMember(org, 'edit');
       expectError(await move(editor, target.id, { parent: col.id }), 403, 'admin');
 
@@ -614,9 +577,9 @@ describe('the life of a space', () => {
 
     it('turns in-collection visibility into private at the root, keeps it between collections', async () => {
       const org = await t.factories.organization();
-      const colA = await collection(org);
-      const colB = await collection(org);
-      const target = await space(org, { parent: colA.id });
+      const colA = await t.factories.later.collection(org);
+      const colB = await t.factories.later.collection(org);
+      const target = await t.factories.later.space(org, { parent: colA.id });
       const client = org.owner.client;
       await client.patch(spacePath(target.id), { visibility: 'in-collection' }).expect(200);
 
@@ -630,12 +593,15 @@ describe('the life of a space', () => {
 
     it('keeps the order right when repeated inserts between two neighbours force a renumbering', async () => {
       const org = await t.factories.organization();
-      const a = await space(org);
-      const b = await space(org);
+      const a = await t.factories.later.space(org);
+      const b = await t.factories.later.space(org);
       const client = org.owner.client;
       const inserted: string[] = [];
       for (let i = 0; i < 14; i++) {
-        const item = i % 3 === 2 ? await collection(org) : await space(org);
+        const item =
+          i % 3 === 2
+            ? await t.factories.later.collection(org)
+            : await t.factories.later.space(org);
         const position = { after: { type: 'space', space: a.id } };
         if (i % 3 === 2) {
           await client.post(`${collectionPath(item.id)}/move`, { position }).expect(200);
@@ -669,10 +635,10 @@ describe('the life of a space', () => {
     it('moves it to the root of the other organization and drops its grants', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const col = await collection(org);
-      const moving = await space(org, { parent: col.id });
-      const staying = await space(org, { parent: col.id });
-      const already = await space(target);
+      const col = await t.factories.later.collection(org);
+      const moving = await t.factories.later.space(org, { parent: col.id });
+      const staying = await t.factories.later.space(org, { parent: col.id });
+      const already = await t.factories.later.space(target);
       const client = org.owner.client;
       await client.patch(spacePath(moving.id), { visibility: 'in-collection' }).expect(200);
       const reader = await t.factories.asMember(org, 'read');
@@ -707,7 +673,7 @@ describe('the life of a space', () => {
 
     it('answers 409 for its own organization, 404 for an unknown one, 400 without one', async () => {
       const org = await t.factories.organization();
-      const moving = await space(org);
+      const moving = await t.factories.later.space(org);
       const client = org.owner.client;
       const same = await transfer(client, moving.id, { organization: org.id });
       expectError(same, 409, 'already');
@@ -727,7 +693,7 @@ describe('the life of a space', () => {
 
     it('answers 403 without admin in the target or on the space, 404 for another organization', async () => {
       const org = await t.factories.organization();
-      const moving = await space(org);
+      const moving = await t.factories.later.space(org);
       const elsewhere = await t.factories.organization();
       await t.dataSource.query(
         `INSERT INTO organization_members (organization_id, user_id, role, sso, disabled, joined_at)
@@ -752,7 +718,7 @@ describe('the life of a space', () => {
     it('answers 412 for a space kept in sync with Git, saying why', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const synced = await space(org, { title: 'Synced' });
+      const synced = await t.factories.later.space(org, { title: 'Synced' });
       await t.dataSource.query(`UPDATE spaces SET git_sync = $2::jsonb WHERE id = $1`, [
         synced.id,
         JSON.stringify({ installationProvider: 'github', repoName: 'acme/docs' }),
@@ -769,11 +735,11 @@ describe('the life of a space', () => {
   describe('collections holding spaces', () => {
     it('deleting a collection sends its spaces, also those of sub-collections, to the trash', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
-      const rootSpace = await space(org);
-      const inTop = await space(org, { parent: top.id });
-      const inSub = await space(org, { parent: sub.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
+      const rootSpace = await t.factories.later.space(org);
+      const inTop = await t.factories.later.space(org, { parent: top.id });
+      const inSub = await t.factories.later.space(org, { parent: sub.id });
       const client = org.owner.client;
       await client.patch(spacePath(inSub.id), { visibility: 'in-collection' }).expect(200);
 
@@ -796,12 +762,12 @@ describe('the life of a space', () => {
     it('transferring a collection takes its spaces along and drops their grants', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
-      const inTop = await space(org, { parent: top.id });
-      const inSub = await space(org, { parent: sub.id });
-      const trashed = await space(org, { parent: top.id });
-      const outside = await space(org);
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
+      const inTop = await t.factories.later.space(org, { parent: top.id });
+      const inSub = await t.factories.later.space(org, { parent: sub.id });
+      const trashed = await t.factories.later.space(org, { parent: top.id });
+      const outside = await t.factories.later.space(org);
       const client = org.owner.client;
       await client.delete(spacePath(trashed.id)).expect(204);
       const member = await t.factories.member(org, 'read');
@@ -834,9 +800,9 @@ describe('the life of a space', () => {
     it('refuses (412) to transfer a collection holding a space synced with Git', async () => {
       const org = await t.factories.organization();
       const target = await t.factories.organization({ owner: org.owner });
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
-      const synced = await space(org, { parent: sub.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
+      const synced = await t.factories.later.space(org, { parent: sub.id });
       await t.dataSource.query(`UPDATE spaces SET git_sync = '{"repoName":"a/b"}' WHERE id = $1`, [
         synced.id,
       ]);
@@ -850,9 +816,9 @@ describe('the life of a space', () => {
 
     it('moves a collection before or after a space sibling', async () => {
       const org = await t.factories.organization();
-      const s1 = await space(org);
-      const col = await collection(org);
-      const s2 = await space(org);
+      const s1 = await t.factories.later.space(org);
+      const col = await t.factories.later.collection(org);
+      const s2 = await t.factories.later.space(org);
       const client = org.owner.client;
       const res = await client
         .post(`${collectionPath(col.id)}/move`, {
@@ -878,10 +844,10 @@ describe('the life of a space', () => {
 
     it('refuses (400) to move a collection into its own descendant', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const sub = await collection(org, { parent: top.id });
-      const deeper = await collection(org, { parent: sub.id });
-      const inside = await space(org, { parent: deeper.id });
+      const top = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: top.id });
+      const deeper = await t.factories.later.collection(org, { parent: sub.id });
+      const inside = await t.factories.later.space(org, { parent: deeper.id });
       const res = await org.owner.client.post(`${collectionPath(top.id)}/move`, {
         parent: deeper.id,
       });

@@ -139,10 +139,7 @@ describe('space links', () => {
    * to the same URL as one of Home's.
    */
   async function linkedSpace(org: TestOrganization): Promise<string> {
-    t.clock.advance(1000);
-    const { id } = (
-      await org.owner.client.post(`/v1/orgs/${org.id}/spaces`, { empty: true }).expect(201)
-    ).body as { id: string };
+    const { id } = await t.factories.later.space(org, { empty: true });
     const home: JSONDocument = {
       object: 'document',
       data: {},

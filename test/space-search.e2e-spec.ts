@@ -6,6 +6,7 @@ import { commit, type PageChange } from '../src/content-engine/tree/commit';
 import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TestApp } from './helpers/app';
+import type { PageOf } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -29,12 +30,6 @@ interface SpaceHit {
   title: string;
   pages: PageHit[];
 }
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
-
 const text = (value: string) => ({
   object: 'text' as const,
   leaves: [{ object: 'leaf' as const, text: value, marks: [] }],
@@ -70,13 +65,6 @@ describe('Search (e2e)', () => {
     `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`;
   const orgSearchPath = (org: TestOrganization, query: string, extra = '') =>
     `/v1/orgs/${org.id}/search?query=${encodeURIComponent(query)}${extra}`;
-
-  async function space(org: TestOrganization, title = 'Docs'): Promise<string> {
-    const res = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title, empty: true })
-      .expect(201);
-    return (res.body as { id: string }).id;
-  }
 
   /**
    * Commits `changes` (documents given as objects) on the space's primary, moves the primary
@@ -126,7 +114,7 @@ describe('Search (e2e)', () => {
 
   /** A space with a small handbook: install (nested under a group), configuration, faq. */
   async function handbook(org: TestOrganization, title = 'Handbook') {
-    const spaceId = await space(org, title);
+    const { id: spaceId } = await t.factories.space(org, { title, empty: true });
     const guide = newId();
     const install = newId();
     const configure = newId();
@@ -173,7 +161,7 @@ describe('Search (e2e)', () => {
       const { spaceId, install } = await handbook(org);
       const res = await org.owner.client.get(searchPath(spaceId, 'patience')).expect(200);
       expectConforms(res, 'searchSpaceContent');
-      const body = res.body as PageBody<PageHit>;
+      const body = res.body as PageOf<PageHit>;
       expect(body.count).toBe(1);
       expect(body.next).toBeUndefined();
       const appSpace = `${t.config.appUrl}/o/${org.id}/s/${spaceId}`;
@@ -210,7 +198,7 @@ describe('Search (e2e)', () => {
       ]);
       const res = await org.owner.client.get(searchPath(spaceId, 'database')).expect(200);
       expectConforms(res, 'searchSpaceContent');
-      const body = res.body as PageBody<PageHit>;
+      const body = res.body as PageOf<PageHit>;
       expect(body.count).toBe(3);
       expect(body.items[0].title).toBe('Database');
       expect(
@@ -227,11 +215,11 @@ describe('Search (e2e)', () => {
       const org = await t.factories.organization();
       const { spaceId, install, configure } = await handbook(org);
       const prefix = await org.owner.client.get(searchPath(spaceId, 'configur')).expect(200);
-      expect((prefix.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([configure]);
+      expect((prefix.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([configure]);
       const short = await org.owner.client.get(searchPath(spaceId, 'upgr')).expect(200);
-      expect((short.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([install]);
+      expect((short.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([install]);
       const words = await org.owner.client.get(searchPath(spaceId, 'backing upgr')).expect(200);
-      expect((words.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([install]);
+      expect((words.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([install]);
       const none = await org.owner.client.get(searchPath(spaceId, 'billing upgr')).expect(200);
       expect(none.body).toEqual({ items: [], count: 0 });
     });
@@ -244,7 +232,7 @@ describe('Search (e2e)', () => {
         .get(searchPath(spaceId, 'patience upgrading'))
         .expect(200);
       expectConforms(apart, 'searchSpaceContent');
-      const body = apart.body as PageBody<PageHit>;
+      const body = apart.body as PageOf<PageHit>;
       expect(body.count).toBe(1);
       expect(body.items.map((hit) => hit.id)).toEqual([install]);
       expect(body.items[0].sections.map((s) => s.id).sort()).toEqual(['requirements', 'upgrading']);
@@ -252,7 +240,7 @@ describe('Search (e2e)', () => {
 
     it('ranks pages by their vector, ties by page id, across pages of results', async () => {
       const org = await t.factories.organization();
-      const spaceId = await space(org);
+      const { id: spaceId } = await t.factories.space(org, { title: 'Docs', empty: true });
       const ids = Array.from({ length: 5 }, () => newId());
       await publish(
         spaceId,
@@ -269,7 +257,7 @@ describe('Search (e2e)', () => {
         const res = await org.owner.client
           .get(searchPath(spaceId, 'tokens', `&limit=2${next ? `&page=${next}` : ''}`))
           .expect(200);
-        const body = res.body as PageBody<PageHit>;
+        const body = res.body as PageOf<PageHit>;
         expect(body.count).toBe(5);
         seen.push(...body.items.map((hit) => hit.id));
         next = body.next?.page;
@@ -281,7 +269,7 @@ describe('Search (e2e)', () => {
       const org = await t.factories.organization();
       const { spaceId, faq } = await handbook(org);
       const res = await org.owner.client.get(searchPath(spaceId, "billing & !' | (:*")).expect(200);
-      expect((res.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
+      expect((res.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
       const symbols = await org.owner.client.get(searchPath(spaceId, '&&& :*')).expect(200);
       expect(symbols.body).toEqual({ items: [], count: 0 });
     });
@@ -293,13 +281,13 @@ describe('Search (e2e)', () => {
         .get(searchPath(spaceId, 'database', '&limit=1'))
         .expect(200);
       expectConforms(first, 'searchSpaceContent');
-      const one = first.body as PageBody<PageHit>;
+      const one = first.body as PageOf<PageHit>;
       expect(one.items).toHaveLength(1);
       expect(one.count).toBe(2);
       const second = await org.owner.client
         .get(searchPath(spaceId, 'database', `&limit=1&page=${one.next!.page}`))
         .expect(200);
-      const two = second.body as PageBody<PageHit>;
+      const two = second.body as PageOf<PageHit>;
       expect(two.items).toHaveLength(1);
       expect(two.next).toBeUndefined();
       expect(two.items[0].id).not.toBe(one.items[0].id);
@@ -307,7 +295,7 @@ describe('Search (e2e)', () => {
 
     it('answers 400 for a missing, empty or too long query, or a bad page', async () => {
       const org = await t.factories.organization();
-      const spaceId = await space(org);
+      const { id: spaceId } = await t.factories.space(org, { title: 'Docs', empty: true });
       const missing = await org.owner.client.get(`/v1/spaces/${spaceId}/search`);
       expectError(missing, 400, 'query');
       const empty = await org.owner.client.get(searchPath(spaceId, '   '));
@@ -322,7 +310,7 @@ describe('Search (e2e)', () => {
     it('answers 404 for an unknown space and a space of another organization', async () => {
       const org = await t.factories.organization();
       const other = await t.factories.organization();
-      const theirs = await space(other);
+      const { id: theirs } = await t.factories.space(other, { title: 'Docs', empty: true });
       expectError(await org.owner.client.get(searchPath(newId(), 'x')), 404, '');
       expectError(await org.owner.client.get(searchPath(theirs, 'x')), 404, '');
     });
@@ -330,11 +318,11 @@ describe('Search (e2e)', () => {
     it('lets a guest search a space granted to it, and only that one', async () => {
       const org = await t.factories.organization();
       const { spaceId } = await handbook(org);
-      const hidden = await space(org, 'Hidden');
+      const { id: hidden } = await t.factories.space(org, { title: 'Hidden', empty: true });
       const guest = await t.factories.member(org, null);
       await grant(org, spaceId, guest.id);
       const res = await guest.client.get(searchPath(spaceId, 'billing')).expect(200);
-      expect((res.body as PageBody<PageHit>).count).toBe(1);
+      expect((res.body as PageOf<PageHit>).count).toBe(1);
       expectError(await guest.client.get(searchPath(hidden, 'billing')), 404, '');
     });
 
@@ -380,7 +368,7 @@ describe('Search (e2e)', () => {
       );
 
       const refunds = await org.owner.client.get(searchPath(spaceId, 'refunds')).expect(200);
-      expect((refunds.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
+      expect((refunds.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
       const billing = await org.owner.client.get(searchPath(spaceId, 'billing')).expect(200);
       expect(billing.body).toEqual({ items: [], count: 0 });
     });
@@ -402,9 +390,9 @@ describe('Search (e2e)', () => {
         }),
       );
       const res = await org.owner.client.get(searchPath(spaceId, 'shipping')).expect(200);
-      expect((res.body as PageBody<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
+      expect((res.body as PageOf<PageHit>).items.map((hit) => hit.id)).toEqual([faq]);
       const billing = await org.owner.client.get(searchPath(spaceId, 'billing')).expect(200);
-      expect((billing.body as PageBody<PageHit>).count).toBe(0);
+      expect((billing.body as PageOf<PageHit>).count).toBe(0);
     });
 
     it('indexes a new space from a template, and its duplicate, as they are created', async () => {
@@ -414,11 +402,11 @@ describe('Search (e2e)', () => {
         .expect(201);
       const spaceId = (created.body as { id: string }).id;
       const found = await org.owner.client.get(searchPath(spaceId, 'faq')).expect(200);
-      expect((found.body as PageBody<PageHit>).items.map((hit) => hit.title)).toEqual(['FAQ']);
+      expect((found.body as PageOf<PageHit>).items.map((hit) => hit.title)).toEqual(['FAQ']);
       const copy = await org.owner.client.post(`/v1/spaces/${spaceId}/duplicate`).expect(200);
       const copyId = (copy.body as { id: string }).id;
       const inCopy = await org.owner.client.get(searchPath(copyId, 'faq')).expect(200);
-      expect((inCopy.body as PageBody<PageHit>).items.map((hit) => hit.title)).toEqual(['FAQ']);
+      expect((inCopy.body as PageOf<PageHit>).items.map((hit) => hit.title)).toEqual(['FAQ']);
     });
 
     it('re-indexes the pages below a renamed group (their path and ancestors changed)', async () => {
@@ -429,7 +417,7 @@ describe('Search (e2e)', () => {
       ]);
       expect(result).toEqual({ indexed: 1, removed: 0 });
       const res = await org.owner.client.get(searchPath(spaceId, 'patience')).expect(200);
-      const [hit] = (res.body as PageBody<PageHit>).items;
+      const [hit] = (res.body as PageOf<PageHit>).items;
       expect(hit).toMatchObject({
         id: install,
         path: 'manual/installation',
@@ -469,7 +457,7 @@ describe('Search (e2e)', () => {
       const reader = await t.factories.member(org, 'read');
       const res = await reader.client.get(orgSearchPath(org, 'billing')).expect(200);
       expectConforms(res, 'searchOrganizationContent');
-      const body = res.body as PageBody<SpaceHit>;
+      const body = res.body as PageOf<SpaceHit>;
       expect(body.count).toBe(2);
       expect(body.items.map((s) => [s.id, s.title])).toEqual([
         [b.spaceId, 'Beta'],
@@ -489,7 +477,7 @@ describe('Search (e2e)', () => {
       await grant(org, granted.spaceId, guest.id);
       const res = await guest.client.get(orgSearchPath(org, 'billing')).expect(200);
       expectConforms(res, 'searchOrganizationContent');
-      expect((res.body as PageBody<SpaceHit>).items.map((s) => s.id)).toEqual([granted.spaceId]);
+      expect((res.body as PageOf<SpaceHit>).items.map((s) => s.id)).toEqual([granted.spaceId]);
     });
 
     it('pages through spaces with `limit` and `next`', async () => {
@@ -499,12 +487,12 @@ describe('Search (e2e)', () => {
       const first = await org.owner.client
         .get(orgSearchPath(org, 'billing', '&limit=1'))
         .expect(200);
-      const one = first.body as PageBody<SpaceHit>;
+      const one = first.body as PageOf<SpaceHit>;
       expect(one).toMatchObject({ count: 2, next: { page: expect.any(String) } });
       const second = await org.owner.client
         .get(orgSearchPath(org, 'billing', `&limit=1&page=${one.next!.page}`))
         .expect(200);
-      const two = second.body as PageBody<SpaceHit>;
+      const two = second.body as PageOf<SpaceHit>;
       expect(two.next).toBeUndefined();
       expect(two.items.map((s) => s.title)).not.toEqual(one.items.map((s) => s.title));
     });

@@ -9,14 +9,10 @@ import {
 } from '../src/content-engine/writes/primary-moved-listeners';
 import type { DomainError } from '../src/platform/errors/domain-error';
 import { createTestApp, TestApp } from './helpers/app';
+import type { OpenAPISpecBody, SpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
-
-interface SpaceBody {
-  id: string;
-  revision: string;
-}
 
 interface RevisionRow {
   id: string;
@@ -24,14 +20,6 @@ interface RevisionRow {
   type: string;
   author_id: string | null;
   tree: string;
-}
-
-interface SpecBody {
-  id: string;
-  slug: string;
-  processingState: string;
-  lastVersion?: string;
-  lastProcessErrorCode?: string;
 }
 
 interface PageBody {
@@ -112,16 +100,6 @@ describe('space templates', () => {
   });
   afterAll(() => t.close());
 
-  async function space(
-    org: TestOrganization,
-    body: Record<string, unknown> = {},
-    client: Client = org.owner.client,
-  ): Promise<SpaceBody> {
-    t.clock.advance(1000);
-    const res = await client.post(`/v1/orgs/${org.id}/spaces`, body).expect(201);
-    return res.body as SpaceBody;
-  }
-
   async function primaryOf(spaceId: string): Promise<RevisionRow> {
     const rows: RevisionRow[] = await t.dataSource.query(
       `SELECT r.id, r.parents, r.type, r.author_id, r.tree FROM spaces s
@@ -171,7 +149,7 @@ describe('space templates', () => {
     it('replaces the pages with product-docs in one edits revision on top of the old primary', async () => {
       const org = await t.factories.organization();
       const editor = await t.factories.member(org, 'edit');
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const [initial] = await pagesOf(created.id);
       t.clock.set('2025-04-01T09:00:00.000Z');
 
@@ -205,7 +183,7 @@ describe('space templates', () => {
 
     it('is read back through listPages', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       await org.owner.client.post(templatePath(created.id), { id: 'product-docs' }).expect(201);
       const res = await org.owner.client.get(`/v1/spaces/${created.id}/content/pages`).expect(200);
       const outline = (pages: { title: string; pages?: object[] }[]): unknown[] =>
@@ -224,7 +202,7 @@ describe('space templates', () => {
 
     it('blank leaves one empty page, also on a space without pages, and may be applied again', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { empty: true });
+      const created = await t.factories.later.space(org, { empty: true });
       expect(await pagesOf(created.id)).toEqual([]);
 
       await org.owner.client.post(templatePath(created.id), { id: 'product-docs' }).expect(201);
@@ -267,7 +245,7 @@ describe('space templates', () => {
       [{ id: 'blank', changeRequestId: 7 }, 'changeRequestId'],
     ])('answers 400 to %j, naming %s, and writes nothing', async (body, text) => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(await org.owner.client.post(templatePath(created.id), body), 400, text);
       expect((await primaryOf(created.id)).id).toBe(created.revision);
       expect(await revisionCount(created.id)).toBe(1);
@@ -285,7 +263,7 @@ describe('space templates', () => {
       it('replaces the change request pages, by id or number, leaving the primary alone', async () => {
         const org = await t.factories.organization();
         const editor = await t.factories.member(org, 'edit');
-        const created = await space(org);
+        const created = await t.factories.later.space(org);
         const cr = (await editor.client.post(`/v1/spaces/${created.id}/change-requests`, {}))
           .body as { id: string; number: number; revision: string };
         const before = await changeRequestRow(cr.id);
@@ -335,8 +313,8 @@ describe('space templates', () => {
 
       it('answers 404 for an unknown change request or one of another space, 409 once merged', async () => {
         const org = await t.factories.organization();
-        const created = await space(org);
-        const other = await space(org);
+        const created = await t.factories.later.space(org);
+        const other = await t.factories.later.space(org);
         const foreign = (
           await org.owner.client.post(`/v1/spaces/${other.id}/change-requests`, {}).expect(201)
         ).body as { id: string };
@@ -368,7 +346,7 @@ describe('space templates', () => {
 
     it('answers 409 on a locked space and writes nothing', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { editMode: 'locked' });
+      const created = await t.factories.later.space(org, { editMode: 'locked' });
       expectError(
         await org.owner.client.post(templatePath(created.id), { id: 'blank' }),
         409,
@@ -379,7 +357,7 @@ describe('space templates', () => {
 
     it.each(['read', 'comment'] as const)('answers 403 to a %s member', async (role) => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const member = await t.factories.asMember(org, role);
       expectError(await member.post(templatePath(created.id), { id: 'blank' }), 403, '');
       expect(await revisionCount(created.id)).toBe(1);
@@ -387,7 +365,7 @@ describe('space templates', () => {
 
     it('answers 404 to a guest without a grant, another organization, unknown and deleted spaces', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const guest = await t.factories.asMember(org, null);
       const stranger = await t.factories.organization();
       expectError(await guest.post(templatePath(created.id), { id: 'blank' }), 404, 'not found');
@@ -412,7 +390,7 @@ describe('space templates', () => {
 
     it('answers 401 without a token', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expect((await t.anonymous.post(templatePath(created.id), { id: 'blank' })).status).toBe(401);
     });
   });
@@ -457,14 +435,16 @@ describe('space templates', () => {
 
   describe('the api-reference template', () => {
     /** Creates a specification from `text` and waits for its processing to finish. */
-    async function spec(org: TestOrganization, text: string, slug: string): Promise<SpecBody> {
-      await org.owner.client
-        .post(`/v1/orgs/${org.id}/openapi`, { slug, source: { text } })
-        .expect(201);
+    async function spec(
+      org: TestOrganization,
+      text: string,
+      slug: string,
+    ): Promise<OpenAPISpecBody> {
+      await t.factories.openAPISpec(org, { slug, text });
       const deadline = Date.now() + 20_000;
       for (;;) {
         const res = await org.owner.client.get(`/v1/orgs/${org.id}/openapi/${slug}`).expect(200);
-        const body = res.body as SpecBody;
+        const body = res.body as OpenAPISpecBody;
         if (body.processingState === 'complete') return body;
         if (Date.now() > deadline) throw new Error(`${slug} is still ${body.processingState}`);
         await sleep(100);
@@ -486,7 +466,7 @@ describe('space templates', () => {
       const org = await t.factories.organization();
       const editor = await t.factories.member(org, 'edit');
       await spec(org, JSON.stringify(PETSTORE), 'pets');
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
 
       const res = await editor.client.post(templatePath(created.id), apiReference('pets'));
       expect(res.status).toBe(201);
@@ -539,7 +519,7 @@ describe('space templates', () => {
     it('takes the spec by id, and reads Swagger 2.0 in YAML', async () => {
       const org = await t.factories.organization();
       const legacy = await spec(org, LEGACY_YAML, 'legacy');
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       await org.owner.client.post(templatePath(created.id), apiReference(legacy.id)).expect(201);
       const pages = await listPages(created.id, org.owner.client);
       expect(pages.map((page) => page.title)).toEqual(['users', 'Models']);
@@ -577,7 +557,7 @@ describe('space templates', () => {
       expect(broken).not.toHaveProperty('lastVersion');
       const empty = { openapi: '3.1.0', info: { title: 'Empty', version: '1' }, paths: {} };
       await spec(org, JSON.stringify(empty), 'empty');
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
 
       for (const [slug, text] of [
         [
@@ -626,7 +606,7 @@ describe('space templates', () => {
 
     it('commits, advances the primary and tells the listeners', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { empty: true });
+      const created = await t.factories.later.space(org, { empty: true });
       const events: Omit<PrimaryMoved, 'manager'>[] = [];
       t.bindery.app.get(PrimaryMovedListeners).register(({ manager: _, ...event }) => {
         if (event.spaceId === created.id) events.push(event);
@@ -653,7 +633,7 @@ describe('space templates', () => {
 
     it('answers 409 when the expected revision is not the primary', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
       await expect(
         t.dataSource.transaction((manager) =>
@@ -671,7 +651,7 @@ describe('space templates', () => {
 
     it('answers 409 and keeps nothing when the primary moves during the commit', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       await org.owner.client.post(templatePath(created.id), { id: 'blank' }).expect(201);
       const other = (await primaryOf(created.id)).id;
       await t.dataSource.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [
@@ -703,7 +683,7 @@ describe('space templates', () => {
 
     it('rejects an invalid change with a 400 and writes nothing', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       await expect(
         t.dataSource.transaction((manager) =>
           writer().commitOnPrimary(manager, {

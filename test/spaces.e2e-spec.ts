@@ -2,52 +2,10 @@ import { ContentGrant } from '../src/collections/entities/content-grant.entity';
 import { newId } from '../src/platform/ids/ids';
 import type { Role } from '../src/platform/policy/roles';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
+import type { PageOf, SpaceBody, SpacePermissions } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization, TestUser } from './helpers/factories';
-
-interface SpacePermissions {
-  view: boolean;
-  access: boolean;
-  admin: boolean;
-  viewInviteLinks: boolean;
-  edit: boolean;
-  triggerGitSync: boolean;
-  comment: boolean;
-  merge: boolean;
-  review: boolean;
-  installIntegration: boolean;
-}
-
-interface SpaceBody {
-  object: 'space';
-  id: string;
-  title: string;
-  emoji: string;
-  visibility: string;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt?: string;
-  editMode?: string;
-  mergeRules: { type: string; rules?: object[] };
-  urls: { location: string; app: string; icon?: string };
-  organization: string;
-  parent?: string;
-  language?: string;
-  revision: string;
-  defaultLevel: string | null;
-  comments: number;
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-  permissions: SpacePermissions;
-}
-
-interface PageBody<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 /** What each effective role may do on a space, written out rather than computed. */
 const READ: SpacePermissions = {
@@ -101,26 +59,6 @@ describe('spaces', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-
-  /** A space made by the organization's owner (or `client`), one second after the last. */
-  async function space(
-    org: TestOrganization,
-    body: Record<string, unknown> = {},
-    client: Client = org.owner.client,
-  ): Promise<SpaceBody> {
-    t.clock.advance(1000);
-    const res = await client.post(spacesPath(org), body).expect(201);
-    return res.body as SpaceBody;
-  }
-
-  async function collection(
-    org: TestOrganization,
-    body: { title?: string; parent?: string } = {},
-  ): Promise<{ id: string }> {
-    t.clock.advance(1000);
-    const res = await org.owner.client.post(`/v1/orgs/${org.id}/collections`, body).expect(201);
-    return res.body as { id: string };
-  }
 
   async function grant(
     org: TestOrganization,
@@ -262,15 +200,15 @@ describe('spaces', () => {
         permissions: ADMIN,
       });
       expect(await topPagesOf(res.body.revision)).toEqual([]);
-      const withPage = await space(org, { title: 'Other' });
+      const withPage = await t.factories.later.space(org, { title: 'Other' });
       expect(await topPagesOf(withPage.revision)).toHaveLength(1);
     });
 
     it('creates a space in a collection (parent), after the collection’s other children', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const sub = await collection(org, { parent: col.id });
-      const created = await space(org, { parent: col.id, title: 'Inside' });
+      const col = await t.factories.later.collection(org);
+      const sub = await t.factories.later.collection(org, { parent: col.id });
+      const created = await t.factories.later.space(org, { parent: col.id, title: 'Inside' });
       expect(created.parent).toBe(col.id);
       const rows: { id: string }[] = await t.dataSource.query(
         `SELECT id FROM (
@@ -288,13 +226,13 @@ describe('spaces', () => {
       const org = await t.factories.organization();
       // Same owner: the parent is visible to the caller, only in the wrong organization.
       const otherOrg = await t.factories.organization({ owner: org.owner });
-      const foreign = await collection(otherOrg);
+      const foreign = await t.factories.later.collection(otherOrg);
       expectError(
         await org.owner.client.post(spacesPath(org), { parent: foreign.id }),
         400,
         'parent',
       );
-      const strangers = await collection(await t.factories.organization());
+      const strangers = await t.factories.later.collection(await t.factories.organization());
       expectError(
         await org.owner.client.post(spacesPath(org), { parent: strangers.id }),
         400,
@@ -329,7 +267,7 @@ describe('spaces', () => {
 
     it('accepts a 50-character title', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { title: 'y'.repeat(50) });
+      const created = await t.factories.later.space(org, { title: 'y'.repeat(50) });
       expect(created.title).toBe('y'.repeat(50));
     });
 
@@ -341,17 +279,17 @@ describe('spaces', () => {
       }
       expect(await spaceCount(org)).toBe(0);
       const admin = await t.factories.asMember(org, 'admin');
-      await space(org, {}, admin);
+      await t.factories.later.space(org, { by: admin });
       expect(await spaceCount(org)).toBe(1);
     });
 
     it('lets a read member with create granted on a collection create inside it only', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const other = await collection(org);
+      const col = await t.factories.later.collection(org);
+      const other = await t.factories.later.collection(org);
       const reader = await t.factories.member(org, 'read');
       await grant(org, { collection: col.id }, { user: reader.id }, 'create');
-      const created = await space(org, { parent: col.id }, reader.client);
+      const created = await t.factories.later.space(org, { parent: col.id, by: reader.client });
       expect(created.parent).toBe(col.id);
       // The grant reaches the new space: create ranks above review, below admin.
       expect(created.permissions).toEqual(PERMISSIONS.create);
@@ -377,7 +315,7 @@ describe('spaces', () => {
       'gives a %s member the permissions of that role',
       async (role) => {
         const org = await t.factories.organization();
-        const created = await space(org, { title: 'Docs' });
+        const created = await t.factories.later.space(org, { title: 'Docs' });
         const client = await t.factories.asMember(org, role);
         const res = await client.get(spacePath(created.id)).expect(200);
         expectConforms(res, 'getSpaceById');
@@ -387,10 +325,10 @@ describe('spaces', () => {
 
     it('shows a guest only a space granted to it, directly or through a collection above', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const inner = await collection(org, { parent: top.id });
-      const deep = await space(org, { parent: inner.id });
-      const direct = await space(org);
+      const top = await t.factories.later.collection(org);
+      const inner = await t.factories.later.collection(org, { parent: top.id });
+      const deep = await t.factories.later.space(org, { parent: inner.id });
+      const direct = await t.factories.later.space(org);
       const guest = await t.factories.member(org, null);
       expectError(await guest.client.get(spacePath(direct.id)), 404, 'Space not found');
       expectError(await guest.client.get(spacePath(deep.id)), 404, 'Space not found');
@@ -407,7 +345,7 @@ describe('spaces', () => {
 
     it('gives a team’s grant to its members', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const guest = await t.factories.member(org, null);
       const teamId = await team(org, guest);
       await guest.client.get(spacePath(created.id)).expect(404);
@@ -418,8 +356,8 @@ describe('spaces', () => {
 
     it('takes the highest of the member role and the grants', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const created = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const created = await t.factories.later.space(org, { parent: col.id });
       const editor = await t.factories.member(org, 'edit');
       await grant(org, { space: created.id }, { user: editor.id }, 'read');
       expect((await editor.client.get(spacePath(created.id))).body.permissions).toEqual(EDIT);
@@ -429,9 +367,9 @@ describe('spaces', () => {
 
     it('inherits the default level of the nearest collection above that sets one', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const inner = await collection(org, { parent: top.id });
-      const created = await space(org, { parent: inner.id });
+      const top = await t.factories.later.collection(org);
+      const inner = await t.factories.later.collection(org, { parent: top.id });
+      const created = await t.factories.later.space(org, { parent: inner.id });
       const reader = await t.factories.asMember(org, 'read');
       const permissions = async () => (await reader.get(spacePath(created.id))).body.permissions;
       expect(await permissions()).toEqual(READ);
@@ -459,7 +397,7 @@ describe('spaces', () => {
 
     it('shows a space in the trash with deletedAt', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       t.clock.set('2025-04-01T00:00:00.000Z');
       await org.owner.client.delete(spacePath(created.id)).expect(204);
       const res = await org.owner.client.get(spacePath(created.id)).expect(200);
@@ -469,7 +407,7 @@ describe('spaces', () => {
 
     it('answers 404 for an unknown id, to another organization, and to a disabled member', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(await org.owner.client.get(spacePath('nope')), 404, 'Space not found');
       const stranger = (await t.factories.organization()).owner.client;
       expectError(await stranger.get(spacePath(created.id)), 404, 'Space not found');
@@ -486,13 +424,13 @@ describe('spaces', () => {
   describe('GET /v1/orgs/{organizationId}/spaces (listSpacesInOrganizationById)', () => {
     it('lists the live spaces of the organization, oldest first, with the caller’s permissions', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const a = await space(org, { title: 'A' });
-      const b = await space(org, { title: 'B', parent: col.id });
-      const deleted = await space(org, { title: 'Deleted' });
-      const c = await space(org, { title: 'C' });
+      const col = await t.factories.later.collection(org);
+      const a = await t.factories.later.space(org, { title: 'A' });
+      const b = await t.factories.later.space(org, { title: 'B', parent: col.id });
+      const deleted = await t.factories.later.space(org, { title: 'Deleted' });
+      const c = await t.factories.later.space(org, { title: 'C' });
       await org.owner.client.delete(spacePath(deleted.id)).expect(204);
-      await space(await t.factories.organization());
+      await t.factories.later.space(await t.factories.organization());
       const reader = await t.factories.member(org, 'read');
       await grant(org, { space: b.id }, { user: reader.id }, 'edit');
 
@@ -508,14 +446,14 @@ describe('spaces', () => {
 
     it('shows a guest only the spaces granted to it, to its team, or through a collection', async () => {
       const org = await t.factories.organization();
-      const top = await collection(org);
-      const inner = await collection(org, { parent: top.id });
-      const other = await collection(org);
-      const direct = await space(org);
-      const viaTeam = await space(org);
-      const viaCollection = await space(org, { parent: inner.id });
-      await space(org);
-      await space(org, { parent: other.id });
+      const top = await t.factories.later.collection(org);
+      const inner = await t.factories.later.collection(org, { parent: top.id });
+      const other = await t.factories.later.collection(org);
+      const direct = await t.factories.later.space(org);
+      const viaTeam = await t.factories.later.space(org);
+      const viaCollection = await t.factories.later.space(org, { parent: inner.id });
+      await t.factories.later.space(org);
+      await t.factories.later.space(org, { parent: other.id });
       const guest = await t.factories.member(org, null);
       const bystander = await t.factories.member(org, null);
 
@@ -526,7 +464,12 @@ describe('spaces', () => {
       await grant(org, { space: direct.id }, { user: guest.id }, 'read');
       await grant(org, { space: viaTeam.id }, { team: await team(org, guest) }, 'comment');
       await grant(org, { collection: top.id }, { user: guest.id }, 'edit');
-      await grant(org, { space: (await space(org)).id }, { user: bystander.id }, 'admin');
+      await grant(
+        org,
+        { space: (await t.factories.later.space(org)).id },
+        { user: bystander.id },
+        'admin',
+      );
 
       const res = await guest.client.get(spacesPath(org)).expect(200);
       expectConforms(res, 'listSpacesInOrganizationById');
@@ -589,7 +532,7 @@ describe('spaces', () => {
     it('updates title, edit mode and language, as read back, and moves updatedAt', async () => {
       const org = await t.factories.organization();
       t.clock.set('2025-06-01T00:00:00.000Z');
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       t.clock.set('2025-06-02T00:00:00.000Z');
       const res = await patch(org.owner.client, created.id, {
         title: 'Renamed',
@@ -623,7 +566,7 @@ describe('spaces', () => {
 
     it('sets the default level, back to inherit, and to null', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const reader = await t.factories.asMember(org, 'read');
       const res = await patch(org.owner.client, created.id, { defaultLevel: 'edit' }).expect(200);
       expectConforms(res, 'updateSpaceById');
@@ -643,7 +586,7 @@ describe('spaces', () => {
 
     it('recomputes the caller’s own permissions after a change of default level', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const member = await t.factories.member(org, 'read');
       await grant(org, { space: created.id }, { user: member.id }, 'admin');
       const res = await patch(member.client, created.id, { defaultLevel: 'comment' }).expect(200);
@@ -652,7 +595,7 @@ describe('spaces', () => {
 
     it('sets merge rules: inherit, none, or rules (normalised)', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const reviewer = await t.factories.member(org, 'review');
       const rules = await patch(org.owner.client, created.id, {
         mergeRules: {
@@ -697,7 +640,7 @@ describe('spaces', () => {
       ['none', 'mergeRules'],
     ])('answers 400 to mergeRules %j', async (mergeRules, text) => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       expectError(await patch(org.owner.client, created.id, { mergeRules }), 400, text);
       expect((await org.owner.client.get(spacePath(created.id))).body.mergeRules).toEqual({
         type: 'inherit',
@@ -706,7 +649,7 @@ describe('spaces', () => {
 
     it('refuses merge rules naming a user who is not a member', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const outsider = await t.factories.user();
       expectError(
         await patch(org.owner.client, created.id, {
@@ -722,7 +665,7 @@ describe('spaces', () => {
 
     it('lets an emoji and an icon replace each other; both null clear them', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { emoji: '🚀' });
+      const created = await t.factories.later.space(org, { emoji: '🚀' });
       expect(created.emoji).toBe('🚀');
       const icon = 'https://cdn.example.com/icon.png';
 
@@ -757,7 +700,7 @@ describe('spaces', () => {
 
     it('answers 400 when both emoji and icon are given, or the icon is not a URL', async () => {
       const org = await t.factories.organization();
-      const created = await space(org, { emoji: '🚀' });
+      const created = await t.factories.later.space(org, { emoji: '🚀' });
       expectError(
         await patch(org.owner.client, created.id, {
           emoji: '🎉',
@@ -782,9 +725,9 @@ describe('spaces', () => {
 
     it('allows in-collection visibility only for a space inside a collection', async () => {
       const org = await t.factories.organization();
-      const col = await collection(org);
-      const root = await space(org);
-      const inside = await space(org, { parent: col.id });
+      const col = await t.factories.later.collection(org);
+      const root = await t.factories.later.space(org);
+      const inside = await t.factories.later.space(org, { parent: col.id });
       expectError(
         await patch(org.owner.client, root.id, { visibility: 'in-collection' }),
         400,
@@ -814,7 +757,7 @@ describe('spaces', () => {
       [{ parent: 'c1' }, 'parent'],
     ])('answers 400 to %j, naming %s', async (body, text) => {
       const org = await t.factories.organization();
-      const created = await space(org, { title: 'Kept' });
+      const created = await t.factories.later.space(org, { title: 'Kept' });
       expectError(await patch(org.owner.client, created.id, body), 400, text);
       const read = await org.owner.client.get(spacePath(created.id)).expect(200);
       expect(read.body).toEqual(created);
@@ -822,7 +765,7 @@ describe('spaces', () => {
 
     it('answers 403 below admin on the space, and lets a space admin grant through', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       for (const role of ['create', 'edit', 'read'] as const) {
         const client = await t.factories.asMember(org, role);
         expectError(await patch(client, created.id, { title: 'No' }), 403, 'admin');
@@ -835,7 +778,7 @@ describe('spaces', () => {
 
     it('answers 404 for an unknown or deleted space and to another organization', async () => {
       const org = await t.factories.organization();
-      const created = await space(org);
+      const created = await t.factories.later.space(org);
       const stranger = (await t.factories.organization()).owner.client;
       expectError(await patch(stranger, created.id, { title: 'No' }), 404, 'Space not found');
       expectError(await patch(org.owner.client, 'nope', { title: 'No' }), 404, 'Space not found');
@@ -920,7 +863,7 @@ describe('spaces', () => {
           .expect(200);
         requests += 1;
         expect(res.body.count).toBe(TOTAL);
-        const body = res.body as PageBody<SpaceBody>;
+        const body = res.body as PageOf<SpaceBody>;
         expect(body.items.length).toBe(Math.min(limit, TOTAL - seen.length));
         seen.push(...ids(body));
         page = body.next?.page;
@@ -934,7 +877,7 @@ describe('spaces', () => {
     it('answers pages that conform, with the caller’s permissions', async () => {
       const res = await org.owner.client.get(`${spacesPath(org)}?limit=1000`).expect(200);
       expectConforms(res, 'listSpacesInOrganizationById');
-      expect((res.body as PageBody<SpaceBody>).items.every((item) => item.permissions.admin)).toBe(
+      expect((res.body as PageOf<SpaceBody>).items.every((item) => item.permissions.admin)).toBe(
         true,
       );
     });

@@ -1,6 +1,6 @@
 import { TeamsPresenter } from '../src/orgs/teams/teams.presenter';
 import { TeamsService } from '../src/orgs/teams/teams.service';
-import { createCollection, createSpace, insertGrant } from './helpers/content';
+import { insertGrant } from './helpers/content';
 import { createTestApp, TestApp } from './helpers/app';
 import { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
@@ -900,13 +900,16 @@ describe('teams', () => {
   describe("Team.spaces: the live spaces the team's grants reach", () => {
     it('counts spaces granted to the team directly or through a collection above them, in every team answer', async () => {
       const org = await t.factories.organization();
-      const outer = await createCollection(org);
-      const inner = await createCollection(org, outer);
-      const atRoot = await createSpace(org);
-      await createSpace(org); // granted to no team
-      await createSpace(org, outer);
-      const inInner = await createSpace(org, inner);
-      const trashed = await createSpace(org, outer);
+      const { id: outer } = await t.factories.collection(org, { title: 'Collection' });
+      const { id: inner } = await t.factories.collection(org, {
+        title: 'Collection',
+        parent: outer,
+      });
+      const { id: atRoot } = await t.factories.space(org, { title: 'Space' });
+      await t.factories.space(org, { title: 'Space' }); // granted to no team
+      await t.factories.space(org, { title: 'Space', parent: outer });
+      const { id: inInner } = await t.factories.space(org, { title: 'Space', parent: inner });
+      const { id: trashed } = await t.factories.space(org, { title: 'Space', parent: outer });
       await org.owner.client.delete(`/v1/spaces/${trashed}`).expect(204);
 
       const guest = await t.factories.member(org, null);
@@ -972,8 +975,13 @@ describe('teams', () => {
       const org = await t.factories.organization();
       const granted = await team(org, 'Granted');
       const other = await t.factories.organization();
-      await createSpace(other);
-      await insertGrant(t, org, { space: await createSpace(org) }, { teamId: granted.id });
+      await t.factories.space(other, { title: 'Space' });
+      await insertGrant(
+        t,
+        org,
+        { space: (await t.factories.space(org, { title: 'Space' })).id },
+        { teamId: granted.id },
+      );
       const presenter = t.bindery.app.get(TeamsPresenter);
       const found = await t.bindery.app.get(TeamsService).findInOrganization(org.id, granted.id);
       const [presented] = await presenter.presentTeams([found!], {

@@ -1,7 +1,7 @@
 import { ContentWriter, type ContentChange } from '../src/content-engine/writes/content-writer';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TestApp } from './helpers/app';
-import { createCollection } from './helpers/content';
+import type { TranslationBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 import {
@@ -16,14 +16,6 @@ import {
  * variables), re-runs that translate only the pages that changed, statistics, failures that
  * keep the last result, and one run at a time.
  */
-
-interface TranslationBody {
-  id: string;
-  status: string;
-  result?: { space: string; revision: string };
-  stats: Record<string, number>;
-  lastRunError?: { message: string; failedAt: string };
-}
 
 interface PageBody {
   id: string;
@@ -120,11 +112,10 @@ class Harness {
     const t = await createTestApp(settings(server.origin));
     const h = new Harness(t, server);
     h.org = await t.factories.organization();
-    h.collection = await createCollection(h.org);
-    const res = await h.org.owner.client
-      .post(`/v1/orgs/${h.org.id}/spaces`, { title: 'Handbook', parent: h.collection, empty: true })
-      .expect(201);
-    h.source = res.body.id as string;
+    h.collection = (await t.factories.collection(h.org, { title: 'Collection' })).id;
+    h.source = (
+      await t.factories.space(h.org, { title: 'Handbook', parent: h.collection, empty: true })
+    ).id;
     await h.write(async (writer, manager) => {
       const file = await writer.storeFile(manager, {
         name: 'notes.txt',
@@ -191,17 +182,6 @@ class Harness {
     return `/v1/orgs/${this.org.id}/translations${id ? `/${id}` : ''}`;
   }
 
-  async create(language = 'fr', instructions?: object): Promise<TranslationBody> {
-    const res = await this.org.owner.client
-      .post(this.path(), {
-        source: { space: this.source, language: 'en' },
-        language,
-        ...(instructions ? { instructions } : {}),
-      })
-      .expect(201);
-    return res.body as TranslationBody;
-  }
-
   async get(id: string): Promise<TranslationBody> {
     const res = await this.org.owner.client.get(this.path(id)).expect(200);
     expectConforms(res, 'getTranslation');
@@ -254,7 +234,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
   afterAll(() => h.close());
 
   it('translates the text into a new space beside the source, keeping everything else', async () => {
-    const created = await h.create('fr');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'fr' });
     h.server.reset();
     const done = await h.run(created.id);
     expect(done.lastRunError).toBeUndefined();
@@ -335,7 +315,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
   });
 
   it('re-runs translate only the pages whose source changed', async () => {
-    const created = await h.create('de');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'de' });
     const first = await h.run(created.id);
     await h.write(async () => [
       {
@@ -375,7 +355,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
   });
 
   it('a provider failure is recorded and leaves the previous result', async () => {
-    const created = await h.create('es');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'es' });
     const first = await h.run(created.id);
     await h.write(async () => [
       { operation: 'update_page', page: h.pages.faq, meta: { title: 'Questions' } },
@@ -403,7 +383,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
   });
 
   it('never runs twice at once: a run asked for during a run follows it', async () => {
-    const created = await h.create('it');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'it' });
     h.server.delay(700);
     try {
       await h.org.owner.client.post(`${h.path(created.id)}/run`).expect(204);
@@ -430,7 +410,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
   });
 
   it('a new result space is made when the last one was deleted; deleting keeps the space', async () => {
-    const created = await h.create('nl');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'nl' });
     const first = await h.run(created.id);
     await h.org.owner.client.delete(`/v1/spaces/${first.result!.space}`).expect(204);
     const second = await h.run(created.id);
@@ -457,7 +437,7 @@ describe('Translation runs (DeepL protocol)', () => {
   afterAll(() => h.close());
 
   it('sends texts as text[] with the key, upper-case languages; keeps code and URLs', async () => {
-    const created = await h.create('pt-br');
+    const created = await h.t.factories.translation(h.org, { space: h.source, language: 'pt-br' });
     const done = await h.run(created.id);
     expect(done.lastRunError).toBeUndefined();
     const request = h.server.requests[0];
@@ -494,10 +474,14 @@ describe('Translation runs (AI protocol)', () => {
         },
       })
       .expect(200);
-    const created = await h.create('ja', {
-      object: 'document',
-      data: {},
-      nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Keep "Bindery" as is.')] }],
+    const created = await h.t.factories.translation(h.org, {
+      space: h.source,
+      language: 'ja',
+      instructions: {
+        object: 'document',
+        data: {},
+        nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Keep "Bindery" as is.')] }],
+      },
     });
     const done = await h.run(created.id);
     expect(done.lastRunError).toBeUndefined();

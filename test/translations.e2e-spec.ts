@@ -1,5 +1,5 @@
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
-import { createCollection, createSpace } from './helpers/content';
+import type { TranslationBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -8,21 +8,6 @@ import type { TestOrganization } from './helpers/factories';
  * provider is configured); input rules, 404s, other organizations, roles, and conformance with
  * GitBook's schema. Runs with providers: translations-run.e2e-spec.ts.
  */
-
-interface TranslationBody {
-  object: 'translation';
-  id: string;
-  status: string;
-  source: { space: string; language: string };
-  language: string;
-  instructions: { object: 'document'; data: object; nodes: object[] };
-  result?: { space: string; revision: string };
-  createdAt: string;
-  updatedAt: string;
-  stats: Record<string, number>;
-  permissions: { view: boolean; edit: boolean };
-  urls: { location: string };
-}
 
 const paragraph = (text: string) => ({
   object: 'document',
@@ -44,26 +29,17 @@ describe('Translations', () => {
 
   const path = (id = '') => `/v1/orgs/${org.id}/translations${id ? `/${id}` : ''}`;
 
-  async function create(body: object = {}): Promise<TranslationBody> {
-    t.clock.advance(1000);
-    const res = await org.owner.client
-      .post(path(), { source: { space, language: 'en' }, language: 'fr', ...body })
-      .expect(201);
-    expectConforms(res, 'createTranslation');
-    return res.body as TranslationBody;
-  }
-
   beforeAll(async () => {
     t = await createTestApp();
     org = await t.factories.organization();
     other = await t.factories.organization();
-    space = await createSpace(org);
+    space = (await t.factories.space(org, { title: 'Space' })).id;
   });
   afterAll(() => t.close());
 
   describe('createTranslation', () => {
     it('creates a pending translation with empty instructions and zero stats', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       expect(created).toMatchObject({
         object: 'translation',
         status: 'pending',
@@ -88,7 +64,11 @@ describe('Translations', () => {
     });
 
     it('keeps the instructions given', async () => {
-      const created = await create({ language: 'de', instructions: paragraph('Be formal.') });
+      const created = await t.factories.later.translation(org, {
+        space,
+        language: 'de',
+        instructions: paragraph('Be formal.'),
+      });
       expect(created.instructions).toEqual(paragraph('Be formal.'));
     });
 
@@ -115,8 +95,8 @@ describe('Translations', () => {
     });
 
     it('400 for a source space of another organization, or an unknown or deleted one', async () => {
-      const foreign = await createSpace(other);
-      const deleted = await createSpace(org);
+      const { id: foreign } = await t.factories.space(other, { title: 'Space' });
+      const { id: deleted } = await t.factories.space(org, { title: 'Space' });
       await org.owner.client.delete(`/v1/spaces/${deleted}`).expect(204);
       for (const source of [foreign, 'nosuchspace', deleted]) {
         const res = await org.owner.client
@@ -144,7 +124,7 @@ describe('Translations', () => {
   describe('listTranslations', () => {
     it('lists oldest first, in pages, for any member; 404 for another organization', async () => {
       const fresh = await t.factories.organization();
-      const freshSpace = await createSpace(fresh);
+      const { id: freshSpace } = await t.factories.space(fresh, { title: 'Space' });
       const ids: string[] = [];
       for (const language of ['fr', 'de', 'es']) {
         t.clock.advance(1000);
@@ -177,7 +157,7 @@ describe('Translations', () => {
 
   describe('getTranslation', () => {
     it('404 for an unknown id and for another organization', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       const res = await org.owner.client.get(path('nosuchtranslation')).expect(404);
       expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });
       await other.owner.client.get(path(created.id)).expect(404);
@@ -190,7 +170,7 @@ describe('Translations', () => {
 
   describe('updateTranslation', () => {
     it('replaces the instructions and moves updatedAt', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       t.clock.advance(5000);
       const res = await org.owner.client
         .put(path(created.id), { instructions: paragraph('Keep "Bindery" untranslated.') })
@@ -203,7 +183,7 @@ describe('Translations', () => {
     });
 
     it('400 without instructions or with bad ones; 404 unknown; 403 read; 404 other org', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       for (const body of [{}, { instructions: 'text' }, { instructions: { object: 'document' } }]) {
         const res = await org.owner.client.put(path(created.id), body).expect(400);
         expect(res.body.error.message).toContain('instructions');
@@ -220,7 +200,7 @@ describe('Translations', () => {
 
   describe('deleteTranslation', () => {
     it('deletes; 204 again when gone; 403 read; 404 other org', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       const reader = await t.factories.asMember(org, 'read');
       await reader.delete(path(created.id)).expect(403);
       await other.owner.client.delete(path(created.id)).expect(404);
@@ -233,7 +213,7 @@ describe('Translations', () => {
 
   describe('runTranslation without a provider', () => {
     it('409 saying how to configure one, and nothing changes', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       const res = await org.owner.client.post(`${path(created.id)}/run`).expect(409);
       expect(res.body.error.code).toBe(409);
       expect(res.body.error.message).toContain('TRANSLATION_PROVIDER');
@@ -246,7 +226,7 @@ describe('Translations', () => {
     });
 
     it('404 for an unknown id and another organization, 403 for read', async () => {
-      const created = await create();
+      const created = await t.factories.later.translation(org, { space });
       const reader = await t.factories.asMember(org, 'read');
       await reader.post(`${path(created.id)}/run`).expect(403);
       const unknown = await org.owner.client.post(`${path('nosuchtranslation')}/run`).expect(404);
@@ -256,8 +236,11 @@ describe('Translations', () => {
   });
 
   it('a collection source is accepted (the result will sit in that collection)', async () => {
-    const collection = await createCollection(org);
-    const inCollection = await createSpace(org, collection);
+    const { id: collection } = await t.factories.collection(org, { title: 'Collection' });
+    const { id: inCollection } = await t.factories.space(org, {
+      title: 'Space',
+      parent: collection,
+    });
     const res = await org.owner.client
       .post(path(), { source: { space: inCollection, language: 'fr' }, language: 'en' })
       .expect(201);
@@ -274,7 +257,7 @@ describe('Translations with TRANSLATION_PROVIDER=ai but no AI endpoint', () => {
 
   it('run answers 409 naming the missing settings; no result space is made', async () => {
     const org = await t.factories.organization();
-    const space = await createSpace(org);
+    const { id: space } = await t.factories.space(org, { title: 'Space' });
     const created = await org.owner.client
       .post(`/v1/orgs/${org.id}/translations`, {
         source: { space, language: 'en' },

@@ -100,7 +100,7 @@ export async function createTestApp(
     admin,
     anonymous: new Client(server),
     as: (token) => new Client(server, token),
-    factories: new Factories(admin, (token) => new Client(server, token), dataSource),
+    factories: new Factories(admin, (token) => new Client(server, token), dataSource, clock),
     close: async () => {
       await bindery.close();
       // pg-boss stops a worker that is fetching when stopped once its fetch ends, checking every

@@ -1,7 +1,9 @@
 import type { TestApp } from './app';
+import type { CommentBody, DocumentBody, DocumentNode, ReplyBody } from './bodies';
 import type { Client } from './client';
 import { expectConforms } from './conformance';
-import type { TestOrganization } from './factories';
+import { insertPage } from './content';
+import type { CommentFields, TestOrganization } from './factories';
 
 /**
  * Comment threads live on a space or on a change request, through two route families that
@@ -56,93 +58,6 @@ export const COMMENT_OPERATION_IDS: Record<ThreadKind, Record<CommentOperation, 
     listCommenters: 'listCommentersInChangeRequest',
   },
 };
-
-// ---------------------------------------------------------------------------------------------
-// Wire shapes
-
-export interface UserBody {
-  object: 'user';
-  id: string;
-  displayName: string;
-}
-
-export interface ReactionBody {
-  emoji: string;
-  count: number;
-  users: { user: UserBody; reactedAt: string }[];
-}
-
-export interface DocumentBody {
-  object: 'document';
-  data: object;
-  nodes: DocumentNode[];
-}
-
-export interface DocumentNode {
-  object: string;
-  type?: string;
-  key?: string;
-  data?: Record<string, unknown>;
-  nodes?: DocumentNode[];
-  leaves?: { object: 'leaf'; text: string; marks: object[] }[];
-}
-
-export interface CommentPermissions {
-  view: boolean;
-  edit: boolean;
-  reply?: boolean;
-  delete: boolean;
-}
-
-export interface CommentBody {
-  object: 'comment';
-  id: string;
-  postedBy: UserBody;
-  postedAt: string;
-  editedAt?: string;
-  reactions: ReactionBody[];
-  replies: number;
-  repliers: { user: UserBody; count: number; updatedAt: string }[];
-  body: { markdown?: string; document?: DocumentBody };
-  target: {
-    space: string;
-    revision: string;
-    changeRequest?: string;
-    page?: { id: string };
-    node?: { id: string };
-    tableCell?: { record: string; definition: string };
-  };
-  urls: { location: string };
-  permissions: CommentPermissions;
-  status: 'open' | 'resolved';
-  resolvedAt?: string;
-  resolvedBy?: UserBody;
-}
-
-export interface ReplyBody {
-  object: 'comment-reply';
-  id: string;
-  postedBy: UserBody;
-  postedAt: string;
-  editedAt?: string;
-  reactions: ReactionBody[];
-  body: { markdown?: string; document?: DocumentBody };
-  urls: { location: string };
-  permissions: CommentPermissions;
-}
-
-export interface MemberBody {
-  object: 'member';
-  id: string;
-  role: string | null;
-  user: UserBody;
-}
-
-export interface PageOf<T> {
-  items: T[];
-  count: number;
-  next?: { page: string };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -226,26 +141,14 @@ export async function pageFixture(
  * A space of the organization with two pages, Guide (a paragraph and a table) and Reference (a
  * paragraph), written through a change request and merged into the primary.
  */
-export async function spaceWithPages(org: TestOrganization) {
+export async function spaceWithPages(t: TestApp, org: TestOrganization) {
   const owner = org.owner.client;
-  const created = await owner.post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' }).expect(201);
-  const spaceId = (created.body as { id: string }).id;
-  const cr = await owner.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Pages' });
-  expect(cr.status).toBe(201);
-  const crId = (cr.body as { id: string }).id;
-  await owner
-    .post(`/v1/spaces/${spaceId}/change-requests/${crId}/content`, {
-      changes: [
-        { operation: 'insert_page', title: 'Guide', document: { markdown: GUIDE_MARKDOWN } },
-        {
-          operation: 'insert_page',
-          title: 'Reference',
-          document: { markdown: REFERENCE_MARKDOWN },
-        },
-      ],
-    })
-    .expect(200);
-  await owner.post(`/v1/spaces/${spaceId}/change-requests/${crId}/merge`, {}).expect(200);
+  const { id: spaceId } = await t.factories.space(org, { title: 'Handbook' });
+  await t.factories.changeRequest(org, spaceId, {
+    subject: 'Pages',
+    changes: [insertPage('Guide', GUIDE_MARKDOWN), insertPage('Reference', REFERENCE_MARKDOWN)],
+    merge: true,
+  });
   const pages = await owner.get(`/v1/spaces/${spaceId}/content/pages`).expect(200);
   const byTitle = (title: string) => {
     const page = (pages.body as { pages: { id: string; title: string }[] }).pages.find(
@@ -266,15 +169,18 @@ export async function spaceWithPages(org: TestOrganization) {
  * A fresh thread of `kind` in the organization: the space of `spaceWithPages`, or a change
  * request opened on it by the owner (its head then holds the same pages).
  */
-export async function makeThread(org: TestOrganization, kind: ThreadKind): Promise<Thread> {
-  const { spaceId, guide, reference } = await spaceWithPages(org);
+export async function makeThread(
+  t: TestApp,
+  org: TestOrganization,
+  kind: ThreadKind,
+): Promise<Thread> {
+  const { spaceId, guide, reference } = await spaceWithPages(t, org);
   let base = `/v1/spaces/${spaceId}`;
   let changeRequest: Thread['changeRequest'];
   if (kind === 'change request') {
-    const res = await org.owner.client
-      .post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Review me' })
-      .expect(201);
-    const { id, number } = res.body as { id: string; number: number };
+    const { id, number } = await t.factories.changeRequest(org, spaceId, {
+      subject: 'Review me',
+    });
     changeRequest = { id, number };
     base = `${base}/change-requests/${changeRequest.id}`;
   }
@@ -336,12 +242,13 @@ export async function postComment(
   t: TestApp,
   thread: Thread,
   client: Client,
-  body: object = { body: { markdown: 'A comment.' } },
+  fields: Omit<CommentFields, 'by' | 'changeRequest'> = { body: { markdown: 'A comment.' } },
 ): Promise<CommentBody> {
-  t.clock.advance(1000);
-  const res = await client.post(thread.comments, body);
-  expect(res.status).toBe(201);
-  return res.body as CommentBody;
+  return t.factories.later.comment(thread.org, thread.spaceId, {
+    ...fields,
+    changeRequest: thread.changeRequest?.id,
+    by: client,
+  });
 }
 
 /** Posts a reply as `client`, one second after the last post. */

@@ -191,9 +191,12 @@ function contentGrants(app: () => TestApp, type: ContentType): ContentGrants {
   }
 
   const create = async (org: TestOrganization, parent?: string) => {
-    app().clock.advance(1000);
-    const res = await org.owner.client.post(paths.list(org), parent ? { parent } : {}).expect(201);
-    return (res.body as { id: string }).id;
+    const factories = app().factories.later;
+    const made =
+      type === 'space'
+        ? await factories.space(org, { parent })
+        : await factories.collection(org, { parent });
+    return made.id;
   };
 
   return {

@@ -35,20 +35,12 @@ export async function commitOnSpace(
   });
 }
 
-/** A space made by the organization's owner, at the root or in `parent`; returns its id. */
-export async function createSpace(org: TestOrganization, parent?: string): Promise<string> {
-  const res = await org.owner.client
-    .post(`/v1/orgs/${org.id}/spaces`, { title: 'Space', parent })
-    .expect(201);
-  return (res.body as { id: string }).id;
-}
-
-/** A collection made by the organization's owner, at the root or in `parent`; returns its id. */
-export async function createCollection(org: TestOrganization, parent?: string): Promise<string> {
-  const res = await org.owner.client
-    .post(`/v1/orgs/${org.id}/collections`, { title: 'Collection', parent })
-    .expect(201);
-  return (res.body as { id: string }).id;
+/**
+ * A new page titled `title` with a markdown body, as a change of `updateChangeRequestContent`
+ * (a change request's content write).
+ */
+export function insertPage(title: string, markdown: string) {
+  return { operation: 'insert_page', title, document: { markdown } };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/app';
+import { insertPage } from '../helpers/content';
 import type { TestOrganization, TestUser } from '../helpers/factories';
 import {
   FuzzOperation,
@@ -241,36 +242,32 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
     .post(`${base}/saml`, { label: 'IdP', ssoURL: 'https://idp.example.com/sso' })
     .expect(201);
   const invite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
-  const collection = await client.post(`${base}/collections`, { title: 'Guides' }).expect(201);
-  const space = await client.post(`${base}/spaces`, { title: 'Handbook' }).expect(201);
-  const spacePath = `/v1/spaces/${space.body.id}`;
+  const collection = await t.factories.collection(org, { title: 'Guides' });
+  const space = await t.factories.space(org, { title: 'Handbook' });
+  const spacePath = `/v1/spaces/${space.id}`;
 
   // Change request 1 brings a page and a file into the primary; number 2 stays open.
-  await client.post(`${spacePath}/change-requests`, { subject: 'Start' }).expect(201);
-  await client
-    .post(`${spacePath}/change-requests/1/content`, {
-      changes: [
-        { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide\n\nHi.' } },
-        {
-          operation: 'insert_files',
-          files: [
-            {
-              name: 'notes.txt',
-              contentType: 'text/plain',
-              base64: Buffer.from('Notes').toString('base64'),
-            },
-          ],
-        },
-      ],
-    })
-    .expect(200);
-  await client.post(`${spacePath}/change-requests/1/merge`, {}).expect(200);
-  await client.post(`${spacePath}/change-requests`, { subject: 'Open' }).expect(201);
-  await client
-    .post(`${spacePath}/change-requests/2/content`, {
-      changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Draft.' } }],
-    })
-    .expect(200);
+  await t.factories.changeRequest(org, space.id, {
+    subject: 'Start',
+    changes: [
+      insertPage('Guide', '# Guide\n\nHi.'),
+      {
+        operation: 'insert_files',
+        files: [
+          {
+            name: 'notes.txt',
+            contentType: 'text/plain',
+            base64: Buffer.from('Notes').toString('base64'),
+          },
+        ],
+      },
+    ],
+    merge: true,
+  });
+  await t.factories.changeRequest(org, space.id, {
+    subject: 'Open',
+    changes: [insertPage('Draft', 'Draft.')],
+  });
   const review = await (
     await t.factories.asMember(org, 'review')
   )
@@ -282,45 +279,34 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
   );
   const files = await client.get(`${spacePath}/content/files`).expect(200);
 
-  const comment = await client
-    .post(`${spacePath}/comments`, { body: { markdown: 'Hi' } })
-    .expect(201);
+  const comment = await t.factories.comment(org, space.id, { body: { markdown: 'Hi' } });
   const reply = await client
-    .post(`${spacePath}/comments/${comment.body.id}/replies`, { body: { markdown: 'Hello' } })
+    .post(`${spacePath}/comments/${comment.id}/replies`, { body: { markdown: 'Hello' } })
     .expect(201);
-  const crComment = await client
-    .post(`${spacePath}/change-requests/2/comments`, { body: { markdown: 'Hi' } })
-    .expect(201);
+  const crComment = await t.factories.comment(org, space.id, {
+    changeRequest: '2',
+    body: { markdown: 'Hi' },
+  });
   const crReply = await client
-    .post(`${spacePath}/change-requests/2/comments/${crComment.body.id}/replies`, {
+    .post(`${spacePath}/change-requests/2/comments/${crComment.id}/replies`, {
       body: { markdown: 'Hello' },
     })
     .expect(201);
 
-  const reference = await client.post(`${base}/spaces`, { title: 'Reference' }).expect(201);
-  const site = await client.post(`${base}/sites`, { title: 'Docs' }).expect(201);
-  const sitePath = `${base}/sites/${site.body.id}`;
-  const section = await client.post(`${sitePath}/sections`, { spaceId: space.body.id }).expect(201);
-  const grouped = await client
-    .post(`${sitePath}/sections`, { spaceId: reference.body.id })
-    .expect(201);
+  const reference = await t.factories.space(org, { title: 'Reference' });
+  const site = await t.factories.site(org, { title: 'Docs' });
+  const section = await t.factories.siteSection(org, site.id, { spaceId: space.id });
+  const grouped = await t.factories.siteSection(org, site.id, { spaceId: reference.id });
   const group = await client
-    .post(`${sitePath}/section-groups`, { title: 'Group', sections: [grouped.body.id] })
+    .post(`${base}/sites/${site.id}/section-groups`, { title: 'Group', sections: [grouped.id] })
     .expect(201);
-  const shareLink = await client.post(`${sitePath}/share-links`, { name: 'Partners' }).expect(201);
+  const shareLink = await t.factories.shareLink(org, site.id, { name: 'Partners' });
 
-  const spec = await client
-    .post(`${base}/openapi`, {
-      slug: 'petstore',
-      source: { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'P', version: '1' } }) },
-    })
-    .expect(201);
-  const translation = await client
-    .post(`${base}/translations`, {
-      source: { space: space.body.id, language: 'en' },
-      language: 'fr',
-    })
-    .expect(201);
+  const spec = await t.factories.openAPISpec(org, {
+    slug: 'petstore',
+    text: JSON.stringify({ openapi: '3.0.3', info: { title: 'P', version: '1' } }),
+  });
+  const translation = await t.factories.translation(org, { space: space.id });
   await client
     .post(`${base}/conversations`, {
       id: 'conversation-1',
@@ -331,30 +317,30 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
   return {
     org,
     owner,
-    changeRequestComment: { commentId: crComment.body.id, commentReplyId: crReply.body.id },
+    changeRequestComment: { commentId: crComment.id, commentReplyId: crReply.body.id },
     values: {
       organizationId: org.id,
       userId: target.id,
-      collectionId: collection.body.id,
+      collectionId: collection.id,
       teamId: team.body.id,
       emailDomain: 'example.com',
       digest: 'a'.repeat(64),
-      specSlug: spec.body.slug,
+      specSlug: spec.slug,
       versionId: 'fuzzVersion0000000000',
       clusterId: 'fuzzCluster000000000',
       issueId: 'fuzzIssue00000000000',
       conversationId: 'conversation-1',
       inviteId: invite.body.id,
       samlProviderId: saml.body.id,
-      siteId: site.body.id,
+      siteId: site.id,
       siteSectionGroupId: group.body.id,
-      siteSectionId: section.body.id,
-      shareLinkId: shareLink.body.id,
-      siteSpaceId: section.body.siteSpaces[0].id,
-      translationId: translation.body.id,
+      siteSectionId: section.id,
+      shareLinkId: shareLink.id,
+      siteSpaceId: section.siteSpaces[0].id,
+      translationId: translation.id,
       changeRequestId: '2',
-      spaceId: space.body.id,
-      commentId: comment.body.id,
+      spaceId: space.id,
+      commentId: comment.id,
       commentReplyId: reply.body.id,
       fileId: files.body.items[0].id,
       pageId: page?.id ?? 'fuzzPage000000000000',

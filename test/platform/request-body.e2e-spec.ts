@@ -42,13 +42,8 @@ describe('request bodies, paths and queries', () => {
   beforeAll(async () => {
     t = await createTestApp({ BODY_LIMIT: '1kb', BODY_LIMIT_LARGE: '64kb' });
     org = await t.factories.organization();
-    const created = await org.owner.client
-      .post(`/v1/orgs/${org.id}/spaces`, { title: 'Handbook' })
-      .expect(201);
-    space = created.body.id;
-    await org.owner.client
-      .post(`/v1/spaces/${space}/change-requests`, { subject: 'Draft' })
-      .expect(201);
+    space = (await t.factories.space(org, { title: 'Handbook' })).id;
+    await t.factories.changeRequest(org, space, { subject: 'Draft' });
   });
   afterAll(() => t.close());
 

@@ -57,25 +57,22 @@ describe('secrets in logs and rows', () => {
     const secrets: string[] = [SECRET_KEY, TEST_ADMIN_TOKEN, org.owner.token, GIT_PASSWORD];
 
     // A file, its signed download URL, fetched.
-    const space = (await client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Files' }).expect(201))
-      .body.id as string;
-    await client.post(`/v1/spaces/${space}/change-requests`, { subject: 'Add' }).expect(201);
-    await client
-      .post(`/v1/spaces/${space}/change-requests/1/content`, {
-        changes: [
-          {
-            operation: 'insert_files',
-            files: [
-              {
-                name: 'notes.txt',
-                contentType: 'text/plain',
-                base64: Buffer.from('Notes').toString('base64'),
-              },
-            ],
-          },
-        ],
-      })
-      .expect(200);
+    const { id: space } = await t.factories.space(org, { title: 'Files' });
+    await t.factories.changeRequest(org, space, {
+      subject: 'Add',
+      changes: [
+        {
+          operation: 'insert_files',
+          files: [
+            {
+              name: 'notes.txt',
+              contentType: 'text/plain',
+              base64: Buffer.from('Notes').toString('base64'),
+            },
+          ],
+        },
+      ],
+    });
     const pdf = await client.get(`/v1/spaces/${space}/change-requests/1/pdf`).expect(200);
     await client.post(`/v1/spaces/${space}/change-requests/1/merge`, {}).expect(200);
     const files = await client.get(`/v1/spaces/${space}/content/files`).expect(200);
@@ -87,13 +84,12 @@ describe('secrets in logs and rows', () => {
     }
 
     // A share link, opened with its key.
-    const site = (await client.post(`/v1/orgs/${org.id}/sites`, { title: 'Docs' }).expect(201)).body
-      .id as string;
+    const { id: site } = await t.factories.site(org, { title: 'Docs' });
     const sitePath = `/v1/orgs/${org.id}/sites/${site}`;
     await client.patch(sitePath, { visibility: 'share-link' }).expect(200);
     await client.post(`${sitePath}/publish`).expect(200);
-    const link = await client.post(`${sitePath}/share-links`, { name: 'Partners' }).expect(201);
-    const shareKey = new URL(link.body.urls.published).searchParams.get('shareKey') as string;
+    const link = await t.factories.shareLink(org, site, { name: 'Partners' });
+    const shareKey = new URL(link.urls.published as string).searchParams.get('shareKey') as string;
     secrets.push(shareKey);
     await (
       await t.factories.user()
