@@ -35,8 +35,6 @@ export interface TestApp {
  * Call once per test file (beforeAll) and close it in afterAll. `modules` adds test-only
  * modules (a route that fails on purpose, a job queue).
  */
-/** pg-boss's poll of stopping workers (1 s), and a margin. */
-const PG_BOSS_STOP_CHECK_MS = 1100;
 
 /** A global module whose LOG_DESTINATION keeps each line in `lines`. */
 function logCapture(lines: Record<string, unknown>[]): DynamicModule {
@@ -48,8 +46,6 @@ function logCapture(lines: Record<string, unknown>[]): DynamicModule {
     exports: [LOG_DESTINATION],
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function createTestApp(
   settings: Record<string, string> = {},
@@ -103,10 +99,6 @@ export async function createTestApp(
     factories: new Factories(admin, (token) => new Client(server, token), dataSource, clock),
     close: async () => {
       await bindery.close();
-      // pg-boss stops a worker that is fetching when stopped once its fetch ends, checking every
-      // second with a timer that loads a module. One more check inside the test file, not after
-      // Jest has torn it down (which fails the file although its tests passed).
-      await sleep(PG_BOSS_STOP_CHECK_MS);
       await database.drop();
     },
   };

@@ -12,6 +12,8 @@ export const JOBS_DATABASE_URL = Symbol('JOBS_DATABASE_URL');
 
 /** How long shutdown waits for the jobs at work to end. */
 const SHUTDOWN_WAIT_MS = 10_000;
+/** How long a worker waits before asking an empty queue again. */
+const POLL_MS = 1_000;
 
 export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Promise<void>;
 
@@ -33,8 +35,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly schedules = new Map<string, string>();
   private readonly boss: PgBoss;
   private started = false;
-  /** Handlers running now, so that shutdown can let them end. */
-  private readonly running = new Set<Promise<void>>();
+  /** Stops the workers' loops at shutdown. */
+  private readonly stopping = new AbortController();
+  /** One loop per queue this process works, so that shutdown can let them end. */
+  private readonly workers: Promise<void>[] = [];
+  /** The jobs at work now (id → queue), failed at shutdown if they outlast the wait. */
+  private readonly active = new Map<string, string>();
 
   constructor(
     @Inject(JOBS_DATABASE_URL) url: string,
@@ -88,11 +94,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.started = true;
     for (const [name, queue] of this.queues) {
       await this.boss.createQueue(name, queue.options);
-      if (this.config.JOBS_IN_PROCESS) {
-        await this.boss.work(name, { batchSize: 1, pollingIntervalSeconds: 1 }, (jobs) =>
-          this.run(name, queue.handler, jobs),
-        );
-      }
+      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue.handler));
     }
     if (this.config.JOBS_IN_PROCESS) {
       for (const [name, cron] of this.schedules)
@@ -101,35 +103,96 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Stops fetching, waits for the handlers at work (pg-boss waits only for those it knows of:
-   * a job fetched while stopping still runs), up to SHUTDOWN_WAIT_MS in all.
+   * Stops the workers, lets the jobs at work end (up to SHUTDOWN_WAIT_MS in all), then stops
+   * pg-boss. A job still running then is recorded failed, so pg-boss retries it (in another
+   * process, or at the next start) as its options say.
    */
   async onApplicationShutdown(): Promise<void> {
     if (!this.started) return;
-    const deadline = Date.now() + SHUTDOWN_WAIT_MS;
-    await this.boss.stop({ graceful: true, wait: true, timeout: SHUTDOWN_WAIT_MS });
-    while (this.running.size > 0 && Date.now() < deadline) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(this.running),
-        new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now()))),
-      ]);
-      clearTimeout(timer);
+    this.stopping.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(this.workers),
+      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    for (const [id, name] of this.active) {
+      await this.boss
+        .fail(name, id, { message: 'The process shut down while the job was at work' })
+        .catch((error: unknown) => this.logger.error({ err: error, queue: name, jobId: id }));
+    }
+    await this.boss.stop({ graceful: true, wait: true, timeout: 1_000 });
+  }
+
+  /**
+   * Works queue `name` one job at a time until shutdown: fetch, run the handler (within the
+   * job's expiry), record it completed or failed (pg-boss retries it as its options say). The
+   * loop is ours rather than pg-boss's `work`, so that shutdown can await it: nothing of it
+   * runs after the application has closed.
+   */
+  private async work(name: string, handler: JobHandler<never>): Promise<void> {
+    const { signal } = this.stopping;
+    while (!signal.aborted) {
+      let jobs: PgBoss.Job<unknown>[] = [];
+      try {
+        jobs = (await this.boss.fetch(name, { batchSize: 1 })) ?? [];
+      } catch (error) {
+        this.logger.error({ err: error, queue: name }, 'Job fetch failed');
+      }
+      if (jobs.length === 0) {
+        await pause(POLL_MS, signal);
+        continue;
+      }
+      for (const job of jobs) await this.run(name, handler, job);
     }
   }
 
-  private async run(name: string, handler: JobHandler<never>, jobs: PgBoss.Job<unknown>[]) {
-    for (const job of jobs) {
-      const work = handler(job.data as never, { id: job.id, name });
-      this.running.add(work);
-      try {
-        await work;
-      } catch (error) {
-        this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
-        throw error;
-      } finally {
-        this.running.delete(work);
-      }
+  private async run(name: string, handler: JobHandler<never>, job: PgBoss.Job<unknown>) {
+    this.active.set(job.id, name);
+    try {
+      await withinSeconds(handler(job.data as never, { id: job.id, name }), job.expireInSeconds);
+      await this.boss.complete(name, job.id);
+    } catch (error) {
+      this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
+      await this.boss
+        .fail(name, job.id, { message: error instanceof Error ? error.message : String(error) })
+        .catch((failure: unknown) =>
+          this.logger.error({ err: failure, queue: name, jobId: job.id }, 'Job not recorded'),
+        );
+    } finally {
+      this.active.delete(job.id);
     }
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** `work`, or a rejection once it has run longer than `seconds` (the job's expiry). */
+async function withinSeconds(work: Promise<void>, seconds: number | undefined): Promise<void> {
+  if (!seconds) return work;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`Job ran longer than its expiry (${seconds} s)`)),
+          seconds * 1000,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
