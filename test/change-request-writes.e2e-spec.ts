@@ -755,7 +755,7 @@ describe('change request content writes (updateChangeRequestContent)', () => {
       expectError(
         await write(s, [{ ...insert, document: { markdown: 'a', document: {} } }]),
         400,
-        'changes.0.document must have markdown or document, not both',
+        'changes.0.document must have either markdown or document, not both',
       );
       expectError(
         await write(s, [{ ...insert, extra: 1 }]),

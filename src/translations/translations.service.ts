@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { EMPTY_DOCUMENT } from '../orgs/agent-instructions/rich-document';
+import { EMPTY_DOCUMENT } from '../content-engine/documents/document-validation';
 import type { Organization } from '../orgs/entities/organization.entity';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { IsRichDocument, type RichDocument } from '../../orgs/agent-instructions/rich-document';
+import { IsDocument } from '../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
 import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
@@ -65,8 +66,8 @@ export class UpdateChangeRequestDto {
 
   @ApiPropertyOptional({ type: RichDocumentSchema })
   @PresentNotNull()
-  @IsRichDocument()
-  description?: RichDocument;
+  @IsDocument()
+  description?: JSONDocument;
 
   @ApiPropertyOptional({
     enum: SETTABLE_STATUSES,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
-import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { UserResponse } from '../../users/dto/user.response';
 import { CHANGE_REQUEST_STATUSES } from '../entities/change-request.entity';
 
@@ -18,7 +18,7 @@ export class ChangeRequestResponse {
   @ApiProperty({ description: 'Incremental identifier within the space.' }) number!: number;
   @ApiProperty({ enum: CHANGE_REQUEST_STATUSES }) status!: string;
   @ApiProperty({ maxLength: 100 }) subject!: string;
-  @ApiPropertyOptional({ type: RichDocumentSchema }) description?: RichDocument;
+  @ApiPropertyOptional({ type: RichDocumentSchema }) description?: JSONDocument;
   @ApiPropertyOptional({
     type: UserResponse,
     description: 'Absent once the creating user is gone.',

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Revision } from '../../content-engine/entities/revision.entity';
 import { ConversationIssuesCluster } from '../../conversations/entities/conversation-issues-cluster.entity';
-import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { Space } from '../../spaces/entities/space.entity';
 import { User } from '../../users/entities/user.entity';
@@ -56,7 +56,7 @@ export class ChangeRequest {
   subject!: string;
 
   @Column({ type: 'jsonb', nullable: true })
-  description!: RichDocument | null;
+  description!: JSONDocument | null;
 
   @Index('IDX_change_requests_created_by')
   @Column({ type: 'varchar', length: 32, nullable: true })

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { markdownToDocument } from '../../content-engine/documents/markdown';
-import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -146,7 +146,7 @@ export class ChangeRequestReviewsService {
         revision: changeRequest.revision,
         commentId: comment ? newId() : null,
         // The document's open `data` map is more than TypeORM's deep-partial type can express.
-        comment: comment as QueryDeepPartialEntity<RichDocument> | null,
+        comment: comment as QueryDeepPartialEntity<JSONDocument> | null,
         superseded: false,
         createdAt: now,
         updatedAt: now,
@@ -349,12 +349,12 @@ export class ChangeRequestReviewsService {
   }
 
   /** A comment's body as a document; null when there is none or it is blank. */
-  private async commentDocument(input: DocumentInput | undefined): Promise<RichDocument | null> {
+  private async commentDocument(input: DocumentInput | undefined): Promise<JSONDocument | null> {
     if (input === undefined) return null;
-    let document: RichDocument | null = null;
+    let document: JSONDocument | null = null;
     if ('markdown' in input) {
       if (input.markdown.trim() === '') return null;
-      document = (await markdownToDocument(input.markdown)) as unknown as RichDocument;
+      document = (await markdownToDocument(input.markdown)) as unknown as JSONDocument;
     } else if ('document' in input) {
       document = input.document;
     }

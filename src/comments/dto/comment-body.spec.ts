@@ -1,4 +1,8 @@
-import { commentBodyProblem } from './comment-body';
+import { documentInputProblem } from '../../content-engine/documents/document-validation';
+import { COMMENT_BODY_INPUT } from './comment-body';
+
+const commentBodyProblem = (value: unknown, path: string) =>
+  documentInputProblem(value, path, COMMENT_BODY_INPUT);
 
 const paragraph = {
   object: 'block',
@@ -6,7 +10,7 @@ const paragraph = {
   nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hi', marks: [] }] }],
 };
 
-describe('commentBodyProblem', () => {
+describe('documentInputProblem with the rules of a comment body', () => {
   it.each([
     [{ markdown: 'Hi' }],
     [{ document: { object: 'document', data: {}, nodes: [paragraph] } }],

@@ -5,7 +5,8 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Clock } from '../../platform/clock/clock';
 import { Organization } from '../entities/organization.entity';
 import { AgentInstructions } from './entities/agent-instructions.entity';
-import { EMPTY_DOCUMENT, RichDocument } from './rich-document';
+import { EMPTY_DOCUMENT } from '../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../content-engine/documents/document';
 
 @Injectable()
 export class AgentInstructionsService {
@@ -36,7 +37,7 @@ export class AgentInstructionsService {
   async put(
     organizationId: string,
     userId: string,
-    document: RichDocument,
+    document: JSONDocument,
   ): Promise<AgentInstructions> {
     const written = this.instructions.create({
       organizationId,

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmptyObject, IsString, Length, ValidateNested } from 'class-validator';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
-import { IsRichDocument, type RichDocument } from '../../orgs/agent-instructions/rich-document';
+import { IsDocument } from '../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../spaces/languages';
 import { PresentNotNull } from '../../platform/validation/present-not-null';
 
@@ -45,8 +46,8 @@ export class CreateTranslationDto {
       'JSON; used by the `ai` provider. Default: an empty document.',
   })
   @PresentNotNull()
-  @IsRichDocument()
-  instructions?: RichDocument;
+  @IsDocument()
+  instructions?: JSONDocument;
 }
 
 /** Body of `updateTranslation`. */
@@ -55,6 +56,6 @@ export class UpdateTranslationDto {
     type: RichDocumentSchema,
     description: 'The new instructions; the next run translates every page again with them.',
   })
-  @IsRichDocument()
-  instructions!: RichDocument;
+  @IsDocument()
+  instructions!: JSONDocument;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
-import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../spaces/languages';
 import { TRANSLATION_STATUSES, type TranslationStatus } from '../entities/translation.entity';
 
@@ -65,7 +65,7 @@ export class TranslationResponse {
   status!: TranslationStatus;
   @ApiProperty({ type: TranslationSourceResponse }) source!: TranslationSourceResponse;
   @ApiProperty({ enum: TRANSLATION_LANGUAGES }) language!: TranslationLanguage;
-  @ApiProperty({ type: RichDocumentSchema }) instructions!: RichDocument;
+  @ApiProperty({ type: RichDocumentSchema }) instructions!: JSONDocument;
   @ApiPropertyOptional({
     type: TranslationResultResponse,
     description: 'Absent until a run succeeds, and once the result space is purged.',

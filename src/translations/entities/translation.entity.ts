@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
-import type { RichDocument } from '../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { Space } from '../../spaces/entities/space.entity';
 import type { TranslationLanguage } from '../../spaces/languages';
 
@@ -52,7 +52,7 @@ export class Translation {
   language!: TranslationLanguage;
 
   @Column({ type: 'jsonb' })
-  instructions!: RichDocument;
+  instructions!: JSONDocument;
 
   @Column({ type: 'varchar', length: 16 })
   status!: TranslationStatus;

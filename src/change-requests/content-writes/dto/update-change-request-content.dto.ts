@@ -11,16 +11,16 @@ import {
   IsString,
   Matches,
   Min,
-  registerDecorator,
   ValidateNested,
 } from 'class-validator';
 import { RichDocumentSchema } from '../../../orgs/agent-instructions/dto/agent-instructions.dto';
 import {
-  richDocumentProblem,
-  type RichDocument,
-} from '../../../orgs/agent-instructions/rich-document';
+  IsDocumentInput,
+  type DocumentInputRules,
+} from '../../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 import { ID_PATTERN } from '../../../platform/ids/ids';
-import { Chars, charCount, MaxChars } from '../../../platform/validation/chars';
+import { Chars, MaxChars } from '../../../platform/validation/chars';
 import { DiscriminatedType } from '../../../platform/validation/discriminated-type';
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
@@ -43,49 +43,13 @@ export const CHANGE_OPERATIONS = [
 export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 
 /** GitBook's `Document` as input: `{markdown}`, `{document}`, or `{}` (an empty page). */
-export type PageDocumentInput = { markdown?: string; document?: RichDocument };
+export type PageDocumentInput = { markdown?: string; document?: JSONDocument };
 
-/** The first problem of `value` as a Document input, named by its path; null when none. */
-export function pageDocumentProblem(value: unknown, path: string): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `${path} must be an object: {markdown}, {document} or {}`;
-  }
-  const keys = Object.keys(value);
-  const unknown = keys.find((key) => key !== 'markdown' && key !== 'document');
-  if (unknown !== undefined) return `${path}.${unknown} is not a property of a document input`;
-  if (keys.length > 1) return `${path} must have markdown or document, not both`;
-  const input = value as { markdown?: unknown; document?: unknown };
-  if ('markdown' in input) {
-    if (typeof input.markdown !== 'string') return `${path}.markdown must be a string`;
-    if (charCount(input.markdown) > MAX_MARKDOWN_CHARS) {
-      return `${path}.markdown must be at most ${MAX_MARKDOWN_CHARS} characters`;
-    }
-  }
-  if ('document' in input) {
-    return richDocumentProblem(input.document, `${path}.document`, {
-      maxBytes: MAX_DOCUMENT_BYTES,
-      maxDepth: 64,
-    });
-  }
-  return null;
-}
-
-function IsPageDocumentInput(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isPageDocumentInput',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: ({ value, property }) =>
-          pageDocumentProblem(value, property) ?? `${property} is invalid`,
-      },
-      validator: {
-        validate: (value: unknown, args) =>
-          pageDocumentProblem(value, args?.property ?? 'document') === null,
-      },
-    });
-}
+/** A page's body: `{}` is an empty page; large documents are allowed (MAX_DOCUMENT_BYTES). */
+const PAGE_DOCUMENT_INPUT: DocumentInputRules = {
+  maxMarkdownChars: MAX_MARKDOWN_CHARS,
+  limits: { maxBytes: MAX_DOCUMENT_BYTES, maxDepth: 64 },
+};
 
 class PageDocumentInputSchema {
   @ApiPropertyOptional({
@@ -96,7 +60,7 @@ class PageDocumentInputSchema {
   })
   markdown?: string;
 
-  @ApiPropertyOptional({ type: RichDocumentSchema }) document?: RichDocument;
+  @ApiPropertyOptional({ type: RichDocumentSchema }) document?: JSONDocument;
 }
 
 const PAGE_DOCUMENT_PROPERTY = {
@@ -172,7 +136,7 @@ export class InsertPageChangeDto extends PageMetadataDto {
   operation!: 'insert_page';
 
   @ApiProperty(PAGE_DOCUMENT_PROPERTY)
-  @IsPageDocumentInput()
+  @IsDocumentInput(PAGE_DOCUMENT_INPUT)
   document!: PageDocumentInput;
 
   @ApiPropertyOptional({
@@ -216,7 +180,7 @@ export class UpdatePageChangeDto extends PageMetadataDto {
     description: `${PAGE_DOCUMENT_PROPERTY.description} Omitted: the body is unchanged.`,
   })
   @PresentNotNull()
-  @IsPageDocumentInput()
+  @IsDocumentInput(PAGE_DOCUMENT_INPUT)
   document?: PageDocumentInput;
 
   @ApiPropertyOptional({

@@ -1,14 +1,15 @@
-import { documentInputProblem } from './review.dto';
+import { documentInputProblem } from '../../../content-engine/documents/document-validation';
+import { REVIEW_COMMENT_INPUT } from './review.dto';
 
 const DOCUMENT = { object: 'document', data: {}, nodes: [] };
 
-describe('documentInputProblem', () => {
+describe('documentInputProblem with the rules of a review comment', () => {
   it.each([
     ['markdown', { markdown: 'Looks good.' }],
     ['a JSON document', { document: DOCUMENT }],
     ['nothing', {}],
   ])('accepts %s', (_label, value) => {
-    expect(documentInputProblem(value, 'comment')).toBeNull();
+    expect(documentInputProblem(value, 'comment', REVIEW_COMMENT_INPUT)).toBeNull();
   });
 
   it.each([
@@ -33,6 +34,6 @@ describe('documentInputProblem', () => {
       'comment.document.object must be "document"',
     ],
   ])('names the problem of %s', (_label, value, problem) => {
-    expect(documentInputProblem(value, 'comment')).toBe(problem);
+    expect(documentInputProblem(value, 'comment', REVIEW_COMMENT_INPUT)).toBe(problem);
   });
 });

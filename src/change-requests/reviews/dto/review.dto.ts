@@ -8,17 +8,17 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  registerDecorator,
 } from 'class-validator';
 import {
-  IsRichDocument,
-  richDocumentProblem,
-  type RichDocument,
-} from '../../../orgs/agent-instructions/rich-document';
+  IsDocument,
+  IsDocumentInput,
+  type DocumentInputRules,
+} from '../../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 import { RichDocumentSchema } from '../../../orgs/agent-instructions/dto/agent-instructions.dto';
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
-import { charCount, MaxChars } from '../../../platform/validation/chars';
+import { MaxChars } from '../../../platform/validation/chars';
 import { REVIEW_STATUSES, type ReviewStatus } from '../entities/change-request-review.entity';
 
 export const COMMENT_FORMATS = ['markdown', 'document'] as const;
@@ -34,44 +34,10 @@ const toBoolean = ({ value }: { value: unknown }) =>
 
 /** GitBook's `Document` as input: `{markdown}`, `{document}`, or `{}` (nothing). */
 export type DocumentInput =
-  { markdown: string } | { document: RichDocument } | Record<never, never>;
+  { markdown: string } | { document: JSONDocument } | Record<never, never>;
 
-/** The first problem of `value` as a Document input, named by its path; null when none. */
-export function documentInputProblem(value: unknown, path: string): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `${path} must be an object: {markdown} or {document}`;
-  }
-  const keys = Object.keys(value);
-  const unknown = keys.find((key) => key !== 'markdown' && key !== 'document');
-  if (unknown !== undefined) return `${path}.${unknown} is not a property of a document`;
-  if (keys.length > 1) return `${path} must have either markdown or document, not both`;
-  const input = value as { markdown?: unknown; document?: unknown };
-  if ('markdown' in input) {
-    if (typeof input.markdown !== 'string') return `${path}.markdown must be a string`;
-    if (charCount(input.markdown) > MAX_MARKDOWN_CHARS) {
-      return `${path}.markdown must be at most ${MAX_MARKDOWN_CHARS} characters`;
-    }
-  }
-  if ('document' in input) return richDocumentProblem(input.document, `${path}.document`);
-  return null;
-}
-
-function IsDocumentInput(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isDocumentInput',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: ({ value, property }) =>
-          documentInputProblem(value, property) ?? `${property} is invalid`,
-      },
-      validator: {
-        validate: (value: unknown, args) =>
-          documentInputProblem(value, args?.property ?? 'document') === null,
-      },
-    });
-}
+/** A review's comment: `{}` is no comment. */
+export const REVIEW_COMMENT_INPUT: DocumentInputRules = { maxMarkdownChars: MAX_MARKDOWN_CHARS };
 
 /** `format` of the review reads: how the comment's body is written. */
 export class ReviewQueryDto {
@@ -130,7 +96,7 @@ export class SubmitReviewDto {
     description: 'A comment along with the review; an empty one (`{}`, blank text) is none.',
   })
   @PresentNotNull()
-  @IsDocumentInput()
+  @IsDocumentInput(REVIEW_COMMENT_INPUT)
   comment?: DocumentInput;
 }
 
@@ -162,6 +128,6 @@ export class RequestReviewersDto {
     description: 'New description of the change request.',
   })
   @PresentNotNull()
-  @IsRichDocument()
-  description?: RichDocument;
+  @IsDocument()
+  description?: JSONDocument;
 }

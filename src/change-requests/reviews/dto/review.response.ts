@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RichDocumentSchema } from '../../../orgs/agent-instructions/dto/agent-instructions.dto';
-import type { RichDocument } from '../../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 import { LocationUrls, UserResponse } from '../../../users/dto/user.response';
 import {
   CONTRIBUTION_TYPES,
@@ -13,7 +13,7 @@ export class CommentBodyResponse {
   @ApiPropertyOptional({ description: 'With `format=markdown` (the default).' })
   markdown?: string;
   @ApiPropertyOptional({ type: RichDocumentSchema, description: 'With `format=document`.' })
-  document?: RichDocument;
+  document?: JSONDocument;
 }
 
 class CommentTargetResponse {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Revision } from '../../../content-engine/entities/revision.entity';
-import type { RichDocument } from '../../../orgs/agent-instructions/rich-document';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 import { User } from '../../../users/entities/user.entity';
 import { ChangeRequest } from '../../entities/change-request.entity';
 
@@ -81,7 +81,7 @@ export class ChangeRequestReview {
 
   /** The comment's body; null without a comment. */
   @Column({ type: 'jsonb', nullable: true })
-  comment!: RichDocument | null;
+  comment!: JSONDocument | null;
 
   /** A newer review by the same reviewer, or a new request to review, came after it. */
   @Column({ type: 'boolean', default: false })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsRichDocument, RichDocument } from '../rich-document';
+import { IsDocument } from '../../../content-engine/documents/document-validation';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 
 /** GitBook's `JSONDocument`, in the API document (its nodes are checked for structure only). */
 export class RichDocumentSchema {
@@ -38,8 +39,8 @@ export class UpdateAgentInstructionsDto {
     type: RichDocumentSchema,
     description: 'The instructions, as a document of at most 200 KB of JSON.',
   })
-  @IsRichDocument()
-  instructions!: RichDocument;
+  @IsDocument()
+  instructions!: JSONDocument;
 }
 
 class AgentInstructionsUrls {
@@ -49,7 +50,7 @@ class AgentInstructionsUrls {
 /** GitBook's `OrganizationAgentInstructions`. */
 export class AgentInstructionsResponse {
   @ApiProperty({ enum: ['agent-instructions'] }) object!: 'agent-instructions';
-  @ApiProperty({ type: RichDocumentSchema }) instructions!: RichDocument;
+  @ApiProperty({ type: RichDocumentSchema }) instructions!: JSONDocument;
   @ApiProperty({
     format: 'date-time',
     description: "Never written: the organization's creation time.",

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { User } from '../../../users/entities/user.entity';
 import { Organization } from '../../entities/organization.entity';
-import type { RichDocument } from '../rich-document';
+import type { JSONDocument } from '../../../content-engine/documents/document';
 
 /** An organization's instructions for the Docs agent; no row until they are first written. */
 @Entity('agent_instructions')
@@ -21,7 +21,7 @@ export class AgentInstructions {
   organization?: Organization;
 
   @Column({ type: 'jsonb' })
-  instructions!: RichDocument;
+  instructions!: JSONDocument;
 
   @Column({ type: 'timestamptz' })
   updatedAt!: Date;

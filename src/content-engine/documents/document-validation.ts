@@ -1,26 +1,21 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
+import { charCount } from '../../platform/validation/chars';
+import type { JSONDocument } from './document';
 
-/** GitBook's JSON document (`JSONDocument`): block nodes holding block, inline and text nodes. */
-export interface RichDocument {
-  object: 'document';
-  data: { schemaVersion?: number; [key: string]: unknown };
-  nodes: Record<string, unknown>[];
-}
-
-export const EMPTY_DOCUMENT: RichDocument = Object.freeze({
+export const EMPTY_DOCUMENT: JSONDocument = Object.freeze({
   object: 'document',
   data: {},
   nodes: [],
-}) as RichDocument;
+}) as JSONDocument;
 
-export interface RichDocumentLimits {
+export interface DocumentLimits {
   /** Largest document, in bytes of its JSON. */
   maxBytes: number;
   /** Deepest nesting of nodes (a top-level block is at depth 1). */
   maxDepth: number;
 }
 
-export const DEFAULT_LIMITS: RichDocumentLimits = { maxBytes: 200 * 1024, maxDepth: 64 };
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = { maxBytes: 200 * 1024, maxDepth: 64 };
 
 type NodeKind = 'block' | 'inline' | 'text';
 
@@ -39,10 +34,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * `path` (`instructions.nodes[2].type must be a string`); null when there is none. It checks
  * the shape every node shares (GitBook's required fields), not each block type's own data.
  */
-export function richDocumentProblem(
+export function documentProblem(
   value: unknown,
   path: string,
-  limits: RichDocumentLimits = DEFAULT_LIMITS,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
 ): string | null {
   if (!isObject(value)) return `${path} must be an object`;
   if (value.object !== 'document') return `${path}.object must be "document"`;
@@ -61,7 +56,7 @@ function nodesProblem(
   path: string,
   allowed: NodeKind[],
   depth: number,
-  limits: RichDocumentLimits,
+  limits: DocumentLimits,
 ): string | null {
   if (!Array.isArray(nodes)) return `${path} must be an array`;
   if (nodes.length > 0 && depth > limits.maxDepth) {
@@ -79,7 +74,7 @@ function nodeProblem(
   path: string,
   allowed: NodeKind[],
   depth: number,
-  limits: RichDocumentLimits,
+  limits: DocumentLimits,
 ): string | null {
   if (!isObject(node)) return `${path} must be an object`;
   const kind = node.object;
@@ -143,24 +138,93 @@ function sizeProblem(value: unknown, path: string, maxBytes: number): string | n
     : null;
 }
 
-/** class-validator: the property is a rich document within `limits` (see richDocumentProblem). */
-export function IsRichDocument(
-  limits: RichDocumentLimits = DEFAULT_LIMITS,
+/** class-validator: the property is a rich document within `limits` (see documentProblem). */
+export function IsDocument(
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
   options?: ValidationOptions,
 ): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
-      name: 'isRichDocument',
+      name: 'isDocument',
       target: target.constructor,
       propertyName: String(propertyName),
       options: {
         message: ({ value, property }) =>
-          richDocumentProblem(value, property, limits) ?? `${property} is invalid`,
+          documentProblem(value, property, limits) ?? `${property} is invalid`,
         ...options,
       },
       validator: {
         validate: (value: unknown, args) =>
-          richDocumentProblem(value, args?.property ?? 'document', limits) === null,
+          documentProblem(value, args?.property ?? 'document', limits) === null,
+      },
+    });
+}
+
+/** What a route accepts as GitBook's `Document` input: `{markdown}` or `{document}`. */
+export interface DocumentInputRules {
+  /** Longest markdown, in characters. */
+  maxMarkdownChars: number;
+  /** Largest document and deepest nesting (DEFAULT_DOCUMENT_LIMITS unless given). */
+  limits?: DocumentLimits;
+  /**
+   * Why an empty input is refused ("a comment cannot be empty"): `{}`, blank markdown and a
+   * document without nodes. Unset: `{}` is accepted (nothing, or an empty page).
+   */
+  refuseEmpty?: string;
+}
+
+/**
+ * The first problem of `value` as a Document input under `rules`, named by its JSON path
+ * under `path`; null when there is none. The one validator of document inputs: page content,
+ * review comments and comment bodies differ only by their rules.
+ */
+export function documentInputProblem(
+  value: unknown,
+  path: string,
+  rules: DocumentInputRules,
+): string | null {
+  if (!isObject(value)) return `${path} must be an object: {markdown} or {document}`;
+  const keys = Object.keys(value);
+  const unknown = keys.find((key) => key !== 'markdown' && key !== 'document');
+  if (unknown !== undefined) return `${path}.${unknown} is not a property of a document`;
+  if (keys.length === 0) {
+    return rules.refuseEmpty
+      ? `${path} must have markdown or document: ${rules.refuseEmpty}`
+      : null;
+  }
+  if (keys.length > 1) return `${path} must have either markdown or document, not both`;
+  if ('markdown' in value) {
+    const { markdown } = value;
+    if (typeof markdown !== 'string') return `${path}.markdown must be a string`;
+    if (rules.refuseEmpty && markdown.trim() === '') return `${path}.markdown must not be empty`;
+    if (charCount(markdown) > rules.maxMarkdownChars) {
+      return `${path}.markdown must be at most ${rules.maxMarkdownChars} characters`;
+    }
+    return null;
+  }
+  const document = value.document;
+  const problem = documentProblem(document, `${path}.document`, rules.limits);
+  if (problem) return problem;
+  if (rules.refuseEmpty && (document as JSONDocument).nodes.length === 0) {
+    return `${path}.document must have at least one node: ${rules.refuseEmpty}`;
+  }
+  return null;
+}
+
+/** class-validator: the property is a Document input under `rules` (see documentInputProblem). */
+export function IsDocumentInput(rules: DocumentInputRules): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDocumentInput',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: ({ value, property }) =>
+          documentInputProblem(value, property, rules) ?? `${property} is invalid`,
+      },
+      validator: {
+        validate: (value: unknown, args) =>
+          documentInputProblem(value, args?.property ?? 'document', rules) === null,
       },
     });
 }

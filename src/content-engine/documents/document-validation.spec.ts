@@ -1,4 +1,4 @@
-import { richDocumentProblem } from './rich-document';
+import { documentProblem } from './document-validation';
 
 const text = (value: string, marks: object[] = []) => ({
   object: 'text',
@@ -20,9 +20,9 @@ function nested(depth: number): object {
 }
 
 const problem = (value: unknown, limits?: { maxBytes: number; maxDepth: number }) =>
-  richDocumentProblem(value, 'instructions', limits);
+  documentProblem(value, 'instructions', limits);
 
-describe('richDocumentProblem', () => {
+describe('documentProblem', () => {
   it.each([
     ['an empty document', document()],
     ['a schema version', { object: 'document', data: { schemaVersion: 1 }, nodes: [] }],
