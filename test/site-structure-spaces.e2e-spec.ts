@@ -1,4 +1,4 @@
-import { SpacesService } from '../src/spaces/spaces.service';
+import { SpaceLifecycle } from '../src/spaces/space-lifecycle.service';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import type { PageOf, SiteSpaceBody, SiteStructureBody } from './helpers/bodies';
 import { expectConforms } from './helpers/conformance';
@@ -542,7 +542,7 @@ describe('site spaces', () => {
       expect((trashed.structure[0].space as { deletedAt?: string }).deletedAt).toBeDefined();
 
       t.clock.advance(8 * 24 * 60 * 60 * 1000);
-      expect(await t.bindery.app.get(SpacesService).purge()).toBeGreaterThan(0);
+      expect(await t.bindery.app.get(SpaceLifecycle).purge()).toBeGreaterThan(0);
       expect(await outline(org, siteId)).toEqual(['*kept']);
       const defaults = await org.owner.client
         .get(`${siteSpacesPath(org, siteId)}?default=true`)

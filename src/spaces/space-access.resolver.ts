@@ -1,3 +1,4 @@
+import { notFound } from '../platform/errors/domain-error';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -122,5 +123,12 @@ export class SpaceAccessResolver implements OnModuleInit {
       userId,
     ]);
     return accessFromRows(this.dataSource, Space, 'space', rows);
+  }
+
+  /** The caller's access to a space just written, read on the writer's transaction; 404 if none. */
+  async reload(manager: EntityManager, userId: string, spaceId: string): Promise<SpaceAccess> {
+    const access = (await this.resolveMany(userId, [spaceId], manager)).get(spaceId);
+    if (!access) throw notFound('Space');
+    return access;
   }
 }

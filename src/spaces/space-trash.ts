@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { JobsService } from '../platform/jobs/jobs.service';
-import { SpacesService } from './spaces.service';
+import { SpaceLifecycle } from './space-lifecycle.service';
 
 /** The queue of the daily purge of spaces deleted more than seven days ago. */
 export const PURGE_SPACES_QUEUE = 'spaces-purge';
@@ -15,7 +15,7 @@ export class SpaceTrash implements OnModuleInit {
 
   constructor(
     private readonly jobs: JobsService,
-    private readonly spaces: SpacesService,
+    private readonly spaces: SpaceLifecycle,
   ) {}
 
   onModuleInit(): void {

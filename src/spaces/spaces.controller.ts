@@ -40,6 +40,7 @@ import {
 import { MemberSpacePermissionResponse, SpaceResponse } from './dto/space.response';
 import type { SpaceAccess } from './space-access.resolver';
 import { SpacesPresenter } from './spaces.presenter';
+import { SpaceLifecycle } from './space-lifecycle.service';
 import { SpacesService } from './spaces.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -49,6 +50,7 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
 export class SpacesController {
   constructor(
     private readonly spaces: SpacesService,
+    private readonly lifecycle: SpaceLifecycle,
     private readonly presenter: SpacesPresenter,
   ) {}
 
@@ -187,7 +189,7 @@ export class SpacesController {
   })
   @ApiNoContentResponse({ description: 'The space is in the trash.' })
   async remove(@CurrentUser() actor: UserActor, @Param('spaceId') spaceId: string): Promise<void> {
-    await this.spaces.remove(actor.userId, spaceId);
+    await this.lifecycle.remove(actor.userId, spaceId);
   }
 
   @Post('spaces/:spaceId/duplicate')
@@ -207,7 +209,7 @@ export class SpacesController {
     @Granted() access: SpaceAccess,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SpaceResponse> {
-    const presented = this.present(await this.spaces.duplicate(access, actor.userId));
+    const presented = this.present(await this.lifecycle.duplicate(access, actor.userId));
     response.location(presented.urls.location);
     return presented;
   }
@@ -227,7 +229,7 @@ export class SpacesController {
     @CurrentUser() actor: UserActor,
     @Granted() access: SpaceAccess,
   ): Promise<SpaceResponse> {
-    return this.present(await this.spaces.restore(access, actor.userId));
+    return this.present(await this.lifecycle.restore(access, actor.userId));
   }
 
   @Post('spaces/:spaceId/move')
@@ -252,7 +254,7 @@ export class SpacesController {
     @Granted() access: SpaceAccess,
     @Body() body: MoveContentDto,
   ): Promise<SpaceResponse> {
-    return this.present(await this.spaces.move(access, actor.userId, body));
+    return this.present(await this.lifecycle.move(access, actor.userId, body));
   }
 
   @Post('spaces/:spaceId/transfer')
@@ -277,7 +279,7 @@ export class SpacesController {
     @Granted() access: SpaceAccess,
     @Body() body: TransferContentDto,
   ): Promise<SpaceResponse> {
-    return this.present(await this.spaces.transfer(access, actor.userId, body));
+    return this.present(await this.lifecycle.transfer(access, actor.userId, body));
   }
 
   private present(access: SpaceAccess): SpaceResponse {

@@ -6,6 +6,8 @@ import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
+import { SpaceLifecycle } from './space-lifecycle.service';
+import { SpacePlacement } from './space-placement';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
 import { SpacesPresenter } from './spaces.presenter';
@@ -23,7 +25,14 @@ import { SpacesService } from './spaces.service';
     SpaceContentModule,
   ],
   controllers: [SpacesController, SpacePermissionsController],
-  providers: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceTrash],
+  providers: [
+    SpacesService,
+    SpaceLifecycle,
+    SpacePlacement,
+    SpacesPresenter,
+    SpaceAccessResolver,
+    SpaceTrash,
+  ],
   exports: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceContentModule],
 })
 export class SpacesModule {}

@@ -1,4 +1,4 @@
-import { copyTitle } from './spaces.service';
+import { copyTitle } from './space-lifecycle.service';
 
 /** Length as PostgreSQL's varchar(50) and JSON Schema's maxLength count it: code points. */
 const codePoints = (text: string) => [...text].length;

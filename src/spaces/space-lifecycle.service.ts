@@ -1,0 +1,277 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { ContentTree, unknownParentCollection } from '../collections/content-tree';
+import { ContentEngine } from '../content-engine/content-engine';
+import { Revision } from '../content-engine/entities/revision.entity';
+import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
+import { organizationRole } from '../orgs/organization-role';
+import { Clock } from '../platform/clock/clock';
+import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
+import { newId } from '../platform/ids/ids';
+import { atLeast } from '../platform/policy/roles';
+import type { MoveContentDto, TransferContentDto } from './dto/space.dto';
+import { Space } from './entities/space.entity';
+import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
+import { SpacePlacement } from './space-placement';
+
+/** How long a deleted space stays restorable before the purge removes it. */
+export const TRASH_RETENTION_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `title (copy)`, cut to fit the 50 characters (code points, as PostgreSQL and JSON Schema count
+ * them) a title may have. The cut falls between graphemes, never inside an emoji.
+ */
+export function copyTitle(title: string): string {
+  const suffix = ' (copy)';
+  const room = 50 - [...suffix].length;
+  let kept = '';
+  let length = 0;
+  for (const { segment } of new Intl.Segmenter().segment(title)) {
+    const size = [...segment].length;
+    if (length + size > room) break;
+    kept += segment;
+    length += size;
+  }
+  return `${kept.trimEnd()}${suffix}`;
+}
+
+/**
+ * A space's life after its creation: the trash (delete, restore, the purge of old ones), moves
+ * in the content tree, the transfer to another organization and duplication.
+ */
+@Injectable()
+export class SpaceLifecycle {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: SpaceAccessResolver,
+    private readonly placement: SpacePlacement,
+    private readonly tree: ContentTree,
+    private readonly content: ContentEngine,
+    private readonly primaryMoved: PrimaryMovedListeners,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Moves the space to the trash. Nothing (204) when the caller cannot see it or it is already
+   * there; 403 when it can see it without being an admin of it.
+   */
+  async remove(userId: string, spaceId: string): Promise<void> {
+    const access = await this.access.resolve(userId, spaceId);
+    if (!access || access.entity.deletedAt !== null) return;
+    if (!atLeast(access.role, 'admin')) {
+      throw forbidden('Deleting a space needs the admin role on it.');
+    }
+    const now = this.clock.now();
+    await this.dataSource.manager.update(
+      Space,
+      { id: spaceId, deletedAt: IsNull() },
+      { deletedAt: now, updatedAt: now },
+    );
+  }
+
+  /**
+   * Takes the space out of the trash, at the end of its collection (at the root when that
+   * collection is gone). A space not in the trash is answered as it is.
+   */
+  restore(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
+    const space = access.entity;
+    if (space.deletedAt === null) return Promise.resolve(access);
+    return this.dataSource.transaction(async (manager) => {
+      const position = await this.tree.endOf(manager, space.organizationId, space.parentId);
+      const visibility =
+        space.parentId === null && space.visibility === 'in-collection'
+          ? 'private'
+          : space.visibility;
+      await manager.update(
+        Space,
+        { id: space.id },
+        { deletedAt: null, position: String(position), visibility, updatedAt: this.clock.now() },
+      );
+      return this.access.reload(manager, userId, space.id);
+    });
+  }
+
+  /**
+   * Moves the space under `parent` (null: the root; absent: where it is) at `position` (the
+   * end when absent). Needs create on the target. A space leaving collections for the root
+   * loses the `in-collection` visibility, which becomes `private`.
+   */
+  move(access: SpaceAccess, userId: string, input: MoveContentDto): Promise<SpaceAccess> {
+    if (input.parent === undefined && input.position === undefined) {
+      throw invalidInput('Give parent, position or both.');
+    }
+    const space = access.entity;
+    return this.dataSource.transaction(async (manager) => {
+      const parentId = input.parent === undefined ? space.parentId : input.parent;
+      const role = await organizationRole(manager, space.organizationId, userId);
+      await this.placement.requireCreateRole(
+        manager,
+        space.organizationId,
+        role ?? null,
+        userId,
+        parentId,
+        {
+          unknownParent: unknownParentCollection,
+        },
+      );
+      const now = this.clock.now();
+      await this.tree.place(
+        manager,
+        space.organizationId,
+        { kind: 'space', id: space.id },
+        parentId,
+        input.position,
+        now,
+      );
+      if (parentId === null && space.visibility === 'in-collection') {
+        await manager.update(Space, { id: space.id }, { visibility: 'private' });
+      }
+      return this.access.reload(manager, userId, space.id);
+    });
+  }
+
+  /**
+   * Moves the space to the root of another organization (the caller must be an admin of
+   * both) and drops its grants and invite links, which belong to the old organization.
+   */
+  transfer(access: SpaceAccess, userId: string, input: TransferContentDto): Promise<SpaceAccess> {
+    const space = access.entity;
+    if (input.organization === space.organizationId) {
+      throw new DomainError(
+        'conflict',
+        'NothingToTransfer',
+        'The space already belongs to this organization.',
+      );
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const targetRole = await organizationRole(manager, input.organization, userId);
+      if (targetRole === undefined) throw notFound('Organization');
+      const sourceRole = await organizationRole(manager, space.organizationId, userId);
+      if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
+        throw forbidden('Transferring a space needs the admin role in both organizations.');
+      }
+      const blocker = await this.tree.transferBlocker(manager, { spaces: [space.id] });
+      if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
+      // Grants and invite links belong to the old organization.
+      await manager.query(
+        `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = $1`,
+        [space.id],
+      );
+      await manager.query(`DELETE FROM organization_invites WHERE space_id = $1`, [space.id]);
+      await manager.query(`UPDATE change_requests SET organization_id = $1 WHERE space_id = $2`, [
+        input.organization,
+        space.id,
+      ]);
+      const position = await this.tree.endOf(manager, input.organization, null);
+      await manager.update(
+        Space,
+        { id: space.id },
+        {
+          organizationId: input.organization,
+          parentId: null,
+          position: String(position),
+          visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+          updatedAt: this.clock.now(),
+        },
+      );
+      return this.access.reload(manager, userId, space.id);
+    });
+  }
+
+  /**
+   * A copy of the space next to it: same settings and the same content (its first revision
+   * points at the source's tree, nothing is copied), titled `… (copy)`, private (or
+   * in-collection, as it stays in the same collection), with no grant of its own (the
+   * organization's defaults apply). Needs create where the copy goes.
+   */
+  duplicate(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
+    const source = access.entity;
+    return this.dataSource.transaction(async (manager) => {
+      const role = await organizationRole(manager, source.organizationId, userId);
+      await this.placement.requireCreateRole(
+        manager,
+        source.organizationId,
+        role ?? null,
+        userId,
+        source.parentId,
+        {
+          unknownParent: () => notFound('Space'),
+        },
+      );
+      const revision = await manager.findOneByOrFail(Revision, { id: source.revisionId });
+      const now = this.clock.now();
+      const copy = manager.create(Space, {
+        ...source,
+        id: newId(),
+        title: copyTitle(source.title),
+        visibility: source.visibility === 'in-collection' ? 'in-collection' : 'private',
+        defaultLevel: 'inherit',
+        gitSync: null,
+        visitorAuth: null,
+        revisionId: newId(),
+        position: String(await this.tree.endOf(manager, source.organizationId, source.parentId)),
+        comments: 0,
+        changeRequests: 0,
+        changeRequestsOpen: 0,
+        changeRequestsDraft: 0,
+        createdBy: userId,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      await manager.insert(Space, copy);
+      await this.content.forkRevision(manager, {
+        id: copy.revisionId,
+        spaceId: copy.id,
+        authorId: userId,
+        source: revision,
+      });
+      await this.primaryMoved.notify({
+        spaceId: copy.id,
+        fromRevision: null,
+        toRevision: copy.revisionId,
+        manager,
+      });
+      await this.tree.place(
+        manager,
+        source.organizationId,
+        { kind: 'space', id: copy.id },
+        source.parentId,
+        { after: { type: 'space', space: source.id } },
+        now,
+        { allowUnchanged: true },
+      );
+      return this.access.reload(manager, userId, copy.id);
+    });
+  }
+
+  /**
+   * Removes for good the spaces deleted more than seven days ago, with their revisions and
+   * grants, in batches; returns how many went. The content objects they pointed at stay (other
+   * revisions may share them).
+   */
+  async purge(batchSize = 500): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - TRASH_RETENTION_DAYS * DAY_MS);
+    let purged = 0;
+    for (;;) {
+      const count = await this.dataSource.transaction(async (manager) => {
+        const rows: { id: string }[] = await manager.query(
+          `SELECT id FROM spaces WHERE deleted_at < $1 ORDER BY deleted_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [cutoff, batchSize],
+        );
+        if (rows.length === 0) return 0;
+        const ids = rows.map((row) => row.id);
+        await manager.query(
+          `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = ANY($1::varchar[])`,
+          [ids],
+        );
+        await manager.query(`DELETE FROM spaces WHERE id = ANY($1::varchar[])`, [ids]);
+        return ids.length;
+      });
+      purged += count;
+      if (count < batchSize) return purged;
+    }
+  }
+}
