@@ -9,7 +9,8 @@ import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { Space } from '../spaces/entities/space.entity';
-import { GUEST_VISIBLE_SPACES_SQL, type SpaceAccess } from '../spaces/space-access.resolver';
+import { type SpaceAccess } from '../spaces/space-access.resolver';
+import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
 import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,

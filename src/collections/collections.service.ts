@@ -20,6 +20,7 @@ import {
   UpdateCollectionDto,
 } from './dto/collection.dto';
 import { Collection } from './entities/collection.entity';
+import { GUEST_VISIBLE_COLLECTIONS_SQL } from '../platform/policy/content-access/granted-content';
 
 /** A collection and the caller's effective role on it. */
 export type CollectionAccess = ResolvedAccess<Collection> & { entity: Collection };
@@ -96,20 +97,7 @@ export class CollectionsService {
       .where('c.organization_id = :organizationId', { organizationId });
     if (request.nested === false) query.andWhere('c.parent_id IS NULL');
     if (organizationRole === null) {
-      query.andWhere(
-        `c.id IN (
-          WITH RECURSIVE visible AS (
-            SELECT g.resource_id AS id FROM content_grants g
-             WHERE g.organization_id = :organizationId AND g.resource_type = 'collection'
-               AND (g.user_id = :userId OR g.team_id IN (
-                     SELECT tm.team_id FROM team_members tm
-                      WHERE tm.organization_id = :organizationId AND tm.user_id = :userId))
-            UNION
-            SELECT k.id FROM collections k JOIN visible v ON k.parent_id = v.id
-          )
-          SELECT id FROM visible)`,
-        { userId },
-      );
+      query.andWhere(`c.id IN (${GUEST_VISIBLE_COLLECTIONS_SQL})`, { userId });
     }
     const page = await paginate(query, request, {
       keys: [

@@ -18,11 +18,8 @@ import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { Space, SpaceMergeRules } from './entities/space.entity';
-import {
-  GUEST_VISIBLE_SPACES_SQL,
-  SpaceAccess,
-  SpaceAccessResolver,
-} from './space-access.resolver';
+import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
+import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
 import { SpacePlacement } from './space-placement';
 
 /** A space a member can reach, with the member's role there. */

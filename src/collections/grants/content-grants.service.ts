@@ -15,8 +15,11 @@ import type { Role } from '../../platform/policy/roles';
 import { User } from '../../users/entities/user.entity';
 import { ContentGrant, type ContentResourceType } from '../entities/content-grant.entity';
 import { InviteUsersAndTeamsDto, ListPermissionsAggregateQueryDto } from './dto/content-grant.dto';
-import { MEMBER_ACCESS, memberAccessCtes } from './member-access-sql';
-import { ROLE_RANKS, roleOfRank } from './role-rank';
+import {
+  MEMBER_ACCESS,
+  memberAccessCtes,
+} from '../../platform/policy/content-access/member-access-sql';
+import { ROLE_RANKS, roleOfRank } from '../../platform/policy/content-access/role-rank';
 
 /** The collection or space whose grants are read or written, in its organization. */
 export interface ContentResource {

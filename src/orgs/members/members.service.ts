@@ -14,6 +14,7 @@ import { ListMembersQueryDto } from './dto/list-members.query';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { AdminSeat, removesLastAdmin } from './last-admin';
 import { containsPattern } from './like-pattern';
+import { grantedSpacesCountSql } from '../../platform/policy/content-access/granted-content';
 import { signVisitorClaims, VISITOR_CLAIMS_PURPOSE } from './visitor-claims';
 
 /** A member with its user loaded and the counts its wire shape carries. */
@@ -39,32 +40,6 @@ const lastAdmin = (what: 'demoted' | 'removed') =>
 export const MEMBER_TEAMS_COUNT_SQL = `(SELECT COUNT(*) FROM team_members tm
    WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`;
 const TEAMS_COUNT_ALIAS = 'member_teams';
-
-/**
- * The number of live spaces of the organization `organizationSql` that content grants matching
- * `granteeSql` (a condition on content_grants g) reach: granted themselves, or in a collection
- * at or below a granted one. A subquery correlated on the outer row's columns: the recursion
- * walks down from the few granted collections (the grants' organization/user and
- * organization/team indexes find those). The same reach as the space access resolver's guest rule
- * (GUEST_VISIBLE_SPACES_SQL), written here on the tables because the spaces module builds on
- * this one.
- */
-export function grantedSpacesCountSql(organizationSql: string, granteeSql: string): string {
-  return `(SELECT COUNT(*) FROM spaces gs
-     WHERE gs.organization_id = ${organizationSql} AND gs.deleted_at IS NULL
-       AND gs.id IN (
-         WITH RECURSIVE granted AS (
-           SELECT g.resource_type, g.resource_id FROM content_grants g
-            WHERE g.organization_id = ${organizationSql} AND (${granteeSql})
-         ), collections_below AS (
-           SELECT resource_id AS id FROM granted WHERE resource_type = 'collection'
-           UNION
-           SELECT k.id FROM collections k JOIN collections_below b ON k.parent_id = b.id
-         )
-         SELECT resource_id FROM granted WHERE resource_type = 'space'
-         UNION
-         SELECT bs.id FROM spaces bs JOIN collections_below b ON bs.parent_id = b.id))`;
-}
 
 /**
  * The number of live spaces the member `m` (an organization_members row) can open: every live

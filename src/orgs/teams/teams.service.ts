@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids/ids';
 import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import { atLeast } from '../../platform/policy/roles';
-import { grantedSpacesCountSql } from '../members/members.service';
+import { grantedSpacesCountSql } from '../../platform/policy/content-access/granted-content';
 import {
   CreateTeamDto,
   ListMemberTeamsQueryDto,

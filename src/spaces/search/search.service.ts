@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor, PageRequest } from '../../platform/paginati
 import type { Page } from '../../platform/pagination/page';
 import type { Role } from '../../platform/policy/roles';
 import { UrlBuilder } from '../../platform/urls/url-builder';
-import { GUEST_VISIBLE_SPACES_SQL } from '../space-access.resolver';
+import { GUEST_VISIBLE_SPACES_SQL } from '../../platform/policy/content-access/granted-content';
 import type {
   SearchPageResultResponse,
   SearchSectionResultResponse,

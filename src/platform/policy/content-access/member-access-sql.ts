@@ -1,5 +1,7 @@
-import type { ContentResourceType } from '../entities/content-grant.entity';
 import { roleRankSql } from './role-rank';
+
+/** The kinds of content grants are given on. */
+export type ContentResourceType = 'collection' | 'space';
 
 export interface CommonTableExpression {
   name: string;

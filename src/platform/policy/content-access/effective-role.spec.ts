@@ -1,4 +1,4 @@
-import { effectiveContentRole } from './collection-access.resolver';
+import { effectiveContentRole } from './effective-role';
 
 const base: Parameters<typeof effectiveContentRole>[0] = {
   memberRole: null,

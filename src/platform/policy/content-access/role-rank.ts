@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../../platform/policy/roles';
+import { ROLES, type Role } from '../roles';
 
 /**
  * Roles as numbers, for SQL that picks the highest of several roles: the rank list is the one of

@@ -1,4 +1,4 @@
-import { highestRole, ROLES } from '../../platform/policy/roles';
+import { highestRole, ROLES } from '../roles';
 import { ROLE_RANKS, roleOfRank, roleRankSql } from './role-rank';
 
 describe('role ranks', () => {
