@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { mergeMap, Observable } from 'rxjs';
+import { from, mergeMap, Observable, of } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/actor';
 import type { ResolvedAccess } from './access';
 import { PolicyService } from './policy.service';
@@ -27,16 +27,27 @@ export class EmailPrivacyInterceptor implements NestInterceptor {
       .switchToHttp()
       .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
     return next.handle().pipe(
-      mergeMap(async (body: unknown) => {
+      mergeMap((body: unknown) => {
         const actor = request.actor;
-        if (actor?.kind === 'admin') return body;
+        if (actor?.kind === 'admin') return of(body);
         const others = usersOtherThan(body, actor?.userId);
-        if (others.length === 0) return body;
-        if (actor && (await this.isOrganizationAdmin(actor.userId, request.granted))) return body;
-        for (const user of others) delete user.email;
-        return body;
+        // Most bodies show no one else's email: they go on as they are, with no promise.
+        if (others.length === 0) return of(body);
+        return from(this.redact(body, others, actor?.userId, request.granted));
       }),
     );
+  }
+
+  /** `body` without the emails of `others`, unless the caller administers their organization. */
+  private async redact(
+    body: unknown,
+    others: UserObject[],
+    userId: string | undefined,
+    granted: ResolvedAccess | undefined,
+  ): Promise<unknown> {
+    if (userId && (await this.isOrganizationAdmin(userId, granted))) return body;
+    for (const user of others) delete user.email;
+    return body;
   }
 
   /** Whether the caller administers the organization of the route's resource. */

@@ -54,16 +54,19 @@ export class RequestBodyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    // Most requests carry no body: they go straight on, with no promise on their way.
+    if (!hasBody(request)) return next.handle();
     const size =
       this.reflector.get<BodySize | undefined>(BODY_SIZE, context.getHandler()) ?? 'ordinary';
-    const http = context.switchToHttp();
-    const read = readBody(this.parsers[size], http.getRequest(), http.getResponse());
+    const read = readBody(this.parsers[size], request, http.getResponse());
     return from(read).pipe(switchMap(() => next.handle()));
   }
 }
 
+/** Reads and checks the body of a request that has one (hasBody). */
 async function readBody(parse: RequestHandler, request: Request, response: Response) {
-  if (!hasBody(request)) return;
   if (!request.is(JSON_TYPES)) {
     const type = request.headers['content-type'];
     throw new DomainError(
