@@ -1,3 +1,4 @@
+import type { SpacePermissions } from '../../src/spaces/space-permissions';
 import type { Role } from '../../src/platform/policy/roles';
 
 /**
@@ -39,18 +40,7 @@ export interface MemberBody {
 // ---------------------------------------------------------------------------------------------
 // Content: spaces and collections
 
-export interface SpacePermissions {
-  view: boolean;
-  access: boolean;
-  admin: boolean;
-  viewInviteLinks: boolean;
-  edit: boolean;
-  triggerGitSync: boolean;
-  comment: boolean;
-  merge: boolean;
-  review: boolean;
-  installIntegration: boolean;
-}
+export type { SpacePermissions };
 
 export interface SpaceBody {
   object: 'space';

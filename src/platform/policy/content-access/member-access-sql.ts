@@ -21,7 +21,7 @@ const TABLES: Record<ContentResourceType, string> = {
 /**
  * Every enabled member of `:organizationId` with the rank of its effective role on the
  * collection or space `:resourceId`, decided as the access resolvers decide it for one caller
- * (RESOLVE_SQL in collection-access.resolver.ts and space-access.resolver.ts): the highest of
+ * (contentAccessSql in effective-role.ts): the highest of
  * the member's organization role, the default level for members with a role (the content's
  * own, else the nearest collection's above it that is not `inherit`, else the organization's
  * default role) and the grants to the member or a team of its on the content or on any
