@@ -50,8 +50,8 @@ export async function createApp(
   try {
     app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database));
     configureApp(app as NestExpressApplication, config);
+    await app.init(); // modules register their access policies as they initialize
     assertEveryRouteDeclaresAccess(app);
-    await app.init();
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
     const started = app;

@@ -1,6 +1,6 @@
 import type { DomainError } from '../platform/errors/domain-error';
 import { ROLES, type Role } from '../platform/policy/roles';
-import { assertMayDelete, assertMayUpdate, commentPermissions } from './comment-permissions';
+import { commentPermissions, deleteDenial, updateAsked, updateDenial } from './comment-permissions';
 
 describe('commentPermissions', () => {
   const table: [Role | null, boolean, { edit: boolean; delete: boolean; reply: boolean }][] = [];
@@ -23,28 +23,19 @@ describe('commentPermissions', () => {
   });
 });
 
-describe('assertMayUpdate and assertMayDelete', () => {
+describe('updateDenial and deleteDenial', () => {
   const author = 'u1';
   const caller = (userId: string, role: Role | null) => ({ userId, role });
-  const code = (check: () => void): string | null => {
-    try {
-      check();
-      return null;
-    } catch (error) {
-      return (error as DomainError).code;
-    }
-  };
+  const code = (check: () => DomainError | null): string | null => check()?.code ?? null;
   const nothing = { body: false, resolved: false, reactions: false };
 
   it('leaves the body to its author, even against an admin', () => {
     expect(
-      code(() =>
-        assertMayUpdate(caller(author, 'read'), author, 'reply', { ...nothing, body: true }),
-      ),
+      code(() => updateDenial(caller(author, 'read'), author, 'reply', { ...nothing, body: true })),
     ).toBeNull();
     expect(
       code(() =>
-        assertMayUpdate(caller('u2', 'admin'), author, 'comment', { ...nothing, body: true }),
+        updateDenial(caller('u2', 'admin'), author, 'comment', { ...nothing, body: true }),
       ),
     ).toBe('NotCommentAuthor');
   });
@@ -52,17 +43,17 @@ describe('assertMayUpdate and assertMayDelete', () => {
   it('needs the comment role to resolve or react, author or not', () => {
     expect(
       code(() =>
-        assertMayUpdate(caller(author, 'read'), author, 'comment', { ...nothing, resolved: true }),
+        updateDenial(caller(author, 'read'), author, 'comment', { ...nothing, resolved: true }),
       ),
     ).toBe('CommentRoleRequired');
     expect(
       code(() =>
-        assertMayUpdate(caller(author, 'read'), author, 'reply', { ...nothing, reactions: true }),
+        updateDenial(caller(author, 'read'), author, 'reply', { ...nothing, reactions: true }),
       ),
     ).toBe('CommentRoleRequired');
     expect(
       code(() =>
-        assertMayUpdate(caller('u2', 'comment'), author, 'comment', {
+        updateDenial(caller('u2', 'comment'), author, 'comment', {
           ...nothing,
           resolved: true,
           reactions: true,
@@ -72,22 +63,34 @@ describe('assertMayUpdate and assertMayDelete', () => {
   });
 
   it('checks the body before the role, and names what is edited', () => {
-    expect(() =>
-      assertMayUpdate(caller('u2', null), author, 'reply', {
+    expect(
+      updateDenial(caller('u2', null), author, 'reply', {
         body: true,
         resolved: true,
         reactions: true,
-      }),
-    ).toThrow('Only the author of a reply can edit it.');
-    expect(() =>
-      assertMayUpdate(caller(author, 'read'), author, 'reply', { ...nothing, reactions: true }),
-    ).toThrow('Reacting to a reply needs the comment role');
+      })?.message,
+    ).toBe('Only the author of a reply can edit it.');
+    expect(
+      updateDenial(caller(author, 'read'), author, 'reply', { ...nothing, reactions: true })
+        ?.message,
+    ).toMatch(/^Reacting to a reply needs the comment role/);
+  });
+
+  it('reads what an update asks from the body as sent', () => {
+    expect(updateAsked({ body: 'x' })).toEqual({ body: true, resolved: false, reactions: false });
+    expect(updateAsked({ resolved: false, removedReactions: [] })).toEqual({
+      body: false,
+      resolved: true,
+      reactions: true,
+    });
+    expect(updateAsked('not an object')).toEqual(nothing);
+    expect(updateAsked(null)).toEqual(nothing);
   });
 
   it('lets its author or a space admin delete', () => {
-    expect(code(() => assertMayDelete(caller(author, 'read'), author, 'comment'))).toBeNull();
-    expect(code(() => assertMayDelete(caller('u2', 'admin'), author, 'comment'))).toBeNull();
-    expect(code(() => assertMayDelete(caller('u2', 'edit'), author, 'reply'))).toBe(
+    expect(code(() => deleteDenial(caller(author, 'read'), author, 'comment'))).toBeNull();
+    expect(code(() => deleteDenial(caller('u2', 'admin'), author, 'comment'))).toBeNull();
+    expect(code(() => deleteDenial(caller('u2', 'edit'), author, 'reply'))).toBe(
       'CommentDeleteNotAllowed',
     );
   });

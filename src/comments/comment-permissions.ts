@@ -41,37 +41,51 @@ export function commentPermissions(role: Role | null, isAuthor: boolean): Commen
 }
 
 /**
- * 403 unless the caller may make the update asked of a comment or reply by `authorId`, by the
- * rules `commentPermissions` shows: the body is its author's; resolving and reacting need the
- * comment role. Checked in that order.
+ * Why the caller may not make the update asked of a comment or reply by `authorId`, by the
+ * rules `commentPermissions` shows (the body is its author's; resolving and reacting need the
+ * comment role), checked in that order; null when it may.
  */
-export function assertMayUpdate(
+export function updateDenial(
   caller: Caller,
   authorId: string,
   noun: CommentNoun,
   asked: UpdateAsked,
-): void {
+): DomainError | null {
   const may = commentPermissions(caller.role, authorId === caller.userId);
   if (asked.body && !may.edit) {
-    throw new DomainError(
+    return new DomainError(
       'forbidden',
       'NotCommentAuthor',
       `Only the author of a ${noun} can edit it.`,
     );
   }
-  if (asked.resolved && !may.reply) throw needsCommentRole('Resolving a comment');
-  if (asked.reactions && !may.reply) throw needsCommentRole(`Reacting to a ${noun}`);
+  if (asked.resolved && !may.reply) return needsCommentRole('Resolving a comment');
+  if (asked.reactions && !may.reply) return needsCommentRole(`Reacting to a ${noun}`);
+  return null;
 }
 
-/** 403 unless the caller may delete a comment or reply by `authorId`: its author or a space admin. */
-export function assertMayDelete(caller: Caller, authorId: string, noun: CommentNoun): void {
-  if (!commentPermissions(caller.role, authorId === caller.userId).delete) {
-    throw new DomainError(
-      'forbidden',
-      'CommentDeleteNotAllowed',
-      `Only the author of a ${noun} or an admin of the space can delete it.`,
-    );
-  }
+/** Why the caller may not delete a comment or reply by `authorId` (its author or a space admin may). */
+export function deleteDenial(
+  caller: Caller,
+  authorId: string,
+  noun: CommentNoun,
+): DomainError | null {
+  if (commentPermissions(caller.role, authorId === caller.userId).delete) return null;
+  return new DomainError(
+    'forbidden',
+    'CommentDeleteNotAllowed',
+    `Only the author of a ${noun} or an admin of the space can delete it.`,
+  );
+}
+
+/** What an update body (as sent) asks to change. */
+export function updateAsked(body: unknown): UpdateAsked {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return {
+    body: fields.body !== undefined,
+    resolved: fields.resolved !== undefined,
+    reactions: fields.addedReactions !== undefined || fields.removedReactions !== undefined,
+  };
 }
 
 const needsCommentRole = (doing: string) =>

@@ -8,7 +8,6 @@ import { Clock } from '../platform/clock/clock';
 import { newId } from '../platform/ids/ids';
 import { checkTarget, storedBody } from './comment-input';
 import type { CommentItem, CommentKind, ItemAt } from './comment-kinds';
-import { assertMayDelete, assertMayUpdate } from './comment-permissions';
 import { CommentReactionsService, reactionChanges } from './comment-reactions.service';
 import { commentNotFound, type Thread, type ThreadRef } from './comment-thread';
 import { CommentThreadsService, type RowLock } from './comment-threads.service';
@@ -74,9 +73,9 @@ export class CommentWritesService {
   }
 
   /**
-   * `body` (its author only), reactions of the caller, and `resolved` (resolve or reopen the
-   * comment, or the comment replied to), both with the comment role. A resolve of a resolved
-   * comment, or a reopen of an open one, changes nothing.
+   * `body`, reactions of the caller, and `resolved` (resolve or reopen the comment, or the
+   * comment replied to); who may ask which is decided before (CommentAccessPolicy). A resolve
+   * of a resolved comment, or a reopen of an open one, changes nothing.
    */
   async update<View>(
     kind: CommentKind<View>,
@@ -93,11 +92,6 @@ export class CommentWritesService {
       const comment = await this.lockComment(manager, thread, at.commentId, 'pessimistic_write');
       const item = await kind.find(manager, comment, at.replyId ?? comment.id, 'pessimistic_write');
       if (!item) throw kind.notFound();
-      assertMayUpdate(thread.caller, item.authorId, kind.noun, {
-        body: stored !== undefined,
-        resolved: input.resolved !== undefined,
-        reactions: reactions !== null,
-      });
       if (stored) {
         await manager.update(kind.entity, { id: item.id }, {
           ...stored,
@@ -113,8 +107,9 @@ export class CommentWritesService {
   }
 
   /**
-   * Deletes a comment (with its replies) or a reply, and their reactions: its author or a space
-   * admin; an absent one is not an error. An open comment leaves the thread's open count.
+   * Deletes a comment (with its replies) or a reply, and their reactions (whether the caller
+   * may is decided before: CommentAccessPolicy); an absent one is not an error. An open comment
+   * leaves the thread's open count.
    */
   async remove(
     kind: CommentKind<unknown>,
@@ -130,7 +125,6 @@ export class CommentWritesService {
       if (!comment) return;
       const item = await kind.find(manager, comment, at.replyId ?? comment.id);
       if (!item) return;
-      assertMayDelete(thread.caller, item.authorId, kind.noun);
       await manager.delete(kind.entity, { id: item.id });
       if (kind.countsOpen && comment.status === 'open') {
         await this.threads.countOpen(manager, thread, -1);

@@ -28,7 +28,8 @@ import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
 import { CommentersService } from './commenters.service';
-import { COMMENTS, REPLIES } from './comment-kinds';
+import type { CommentAccess } from './comment-access';
+import { COMMENTS, type ItemAt, REPLIES } from './comment-kinds';
 import type { ThreadRef } from './comment-thread';
 import { CommentThreadsService } from './comment-threads.service';
 import { CommentWritesService } from './comment-writes.service';
@@ -82,9 +83,9 @@ function BodyOf(type: Type<unknown>): ParameterDecorator {
 /**
  * The comment routes of a thread, a space's own or a change request's, which behave alike, as
  * a base class per thread. Reading takes the view role on the space, posting the comment role;
- * updating and deleting take the view role, their services decide the rest (only the author
- * edits a body, the author or a space admin deletes, resolving and reacting need the comment
- * role: comment-permissions.ts).
+ * updating and deleting are actions of the comment or reply (CommentAccessPolicy: only the
+ * author edits a body, the author or a space admin deletes, resolving and reacting need the
+ * comment role).
  */
 export function CommentsController(routes: CommentRoutes) {
   const { operations: op } = routes;
@@ -94,6 +95,15 @@ export function CommentsController(routes: CommentRoutes) {
   const thread = (space: SpaceAccess, changeRequest: string): ThreadRef => ({
     space,
     changeRequestId: routes.thread === 'changeRequest' ? changeRequest : null,
+  });
+  /** The thread of a comment or reply the access policy found. */
+  const threadOf = ({ entity }: CommentAccess): ThreadRef => ({
+    space: entity.space,
+    changeRequestId: entity.changeRequestId,
+  });
+  const at = ({ entity }: CommentAccess): ItemAt => ({
+    commentId: entity.commentId,
+    ...(entity.replyId !== undefined ? { replyId: entity.replyId } : {}),
   });
 
   @ApiTags(routes.tag)
@@ -165,7 +175,7 @@ export function CommentsController(routes: CommentRoutes) {
     }
 
     @Put('comments/:commentId')
-    @Access('space', 'view')
+    @Access('comment', 'update')
     @ApiOperation({
       ...op.update,
       description:
@@ -176,22 +186,19 @@ export function CommentsController(routes: CommentRoutes) {
     @badRequest
     async update(
       @CurrentUser() actor: UserActor,
-      @Granted() space: SpaceAccess,
-      @changeRequestId() changeRequest: string,
-      @Param('commentId') commentId: string,
+      @Granted() comment: CommentAccess,
       @Body() body: UpdateCommentDto,
       @Query() query: CommentFormatQueryDto,
     ): Promise<CommentResponse> {
-      const ref = thread(space, changeRequest);
       return this.presenter.comment(
-        await this.writes.update(COMMENTS, ref, actor.userId, { commentId }, body),
+        await this.writes.update(COMMENTS, threadOf(comment), actor.userId, at(comment), body),
         query.format,
       );
     }
 
     @Delete('comments/:commentId')
     @HttpCode(204)
-    @Access('space', 'view')
+    @Access('comment', 'delete', { ifAbsent: 'proceed' })
     @ApiOperation({
       ...op.remove,
       description:
@@ -200,13 +207,10 @@ export function CommentsController(routes: CommentRoutes) {
     @ApiNoContentResponse({ description: 'The comment is gone.' })
     async remove(
       @CurrentUser() actor: UserActor,
-      @Granted() space: SpaceAccess,
-      @changeRequestId() changeRequest: string,
-      @Param('commentId') commentId: string,
+      @Granted() comment: CommentAccess | null,
     ): Promise<void> {
-      await this.writes.remove(COMMENTS, thread(space, changeRequest), actor.userId, {
-        commentId,
-      });
+      if (!comment) return;
+      await this.writes.remove(COMMENTS, threadOf(comment), actor.userId, at(comment));
     }
 
     @Get('comments/:commentId/replies')
@@ -274,29 +278,25 @@ export function CommentsController(routes: CommentRoutes) {
     }
 
     @Put('comments/:commentId/replies/:commentReplyId')
-    @Access('space', 'view')
+    @Access('commentReply', 'update')
     @ApiOperation(op.updateReply)
     @ApiOkResponse({ type: CommentReplyResponse })
     @badRequest
     async updateReply(
       @CurrentUser() actor: UserActor,
-      @Granted() space: SpaceAccess,
-      @changeRequestId() changeRequest: string,
-      @Param('commentId') commentId: string,
-      @Param('commentReplyId') replyId: string,
+      @Granted() reply: CommentAccess,
       @BodyOf(routes.updateReplyBody) body: UpdateCommentReplyDto,
       @Query() query: CommentFormatQueryDto,
     ): Promise<CommentReplyResponse> {
-      const ref = thread(space, changeRequest);
       return this.presenter.reply(
-        await this.writes.update(REPLIES, ref, actor.userId, { commentId, replyId }, body),
+        await this.writes.update(REPLIES, threadOf(reply), actor.userId, at(reply), body),
         query.format,
       );
     }
 
     @Delete('comments/:commentId/replies/:commentReplyId')
     @HttpCode(204)
-    @Access('space', 'view')
+    @Access('commentReply', 'delete', { ifAbsent: 'proceed' })
     @ApiOperation({
       ...op.removeReply,
       description:
@@ -305,13 +305,10 @@ export function CommentsController(routes: CommentRoutes) {
     @ApiNoContentResponse({ description: 'The reply is gone.' })
     async removeReply(
       @CurrentUser() actor: UserActor,
-      @Granted() space: SpaceAccess,
-      @changeRequestId() changeRequest: string,
-      @Param('commentId') commentId: string,
-      @Param('commentReplyId') replyId: string,
+      @Granted() reply: CommentAccess | null,
     ): Promise<void> {
-      const ref = thread(space, changeRequest);
-      await this.writes.remove(REPLIES, ref, actor.userId, { commentId, replyId });
+      if (!reply) return;
+      await this.writes.remove(REPLIES, threadOf(reply), actor.userId, at(reply));
     }
 
     @Get('commenters')

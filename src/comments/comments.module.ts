@@ -4,6 +4,8 @@ import { ChangeRequestsModule } from '../change-requests/change-requests.module'
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
+import { CommentAccessPolicy } from './comment-access';
+import { CommentAccessRepository } from './comment-access.repository';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';
 import { CommentersService } from './commenters.service';
 import { CommentReactionsService } from './comment-reactions.service';
@@ -30,6 +32,8 @@ import { SpaceCommentsController } from './space-comments.controller';
   ],
   controllers: [SpaceCommentsController, ChangeRequestCommentsController],
   providers: [
+    CommentAccessPolicy,
+    CommentAccessRepository,
     CommentThreadsService,
     CommentWritesService,
     CommentReactionsService,

@@ -5,10 +5,12 @@ import { createTestApp, TestApp } from '../helpers/app';
  * Every route and what it requires. A change of access shows up here, in review; a route
  * without a requirement fails the start (and so this file). `organization:view` routes whose
  * rule depends on the target (a team owner, a member removing itself) decide the rest in
- * their service. So do submitting a change request review (`space:view`: the review role on
- * the space or a request to review, never the change request's creator) and updating or
- * deleting a comment or a reply (`space:view`: only its author edits the body, its author or a
- * space admin deletes it, resolving and reacting need the comment role). The signed download
+ * their service. So does submitting a change request review (`space:view`: the review role on
+ * the space or a request to review, never the change request's creator). Updating or deleting
+ * a comment or a reply names an action of its policy (`comment:update`: only its author edits
+ * the body, resolving and reacting need the comment role, decided once the body is read;
+ * `comment:delete`: its author or a space admin); `(absent: proceeds)` marks a delete that
+ * answers 204 when there is nothing to delete. The signed download
  * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
  * So is a published OpenAPI specification: its service answers only a `public` one.
  * A site's published profile is `any user`: its service shows members with a role any site of
@@ -162,14 +164,14 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/commenters -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments -> space:comment',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> comment:delete (absent: proceeds)',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
-  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> space:view',
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId -> comment:update',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies -> space:comment',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> commentReply:delete (absent: proceeds)',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
-  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> commentReply:update',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files -> space:view',
@@ -191,14 +193,14 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/commenters -> space:view',
   'GET /v1/spaces/:spaceId/comments -> space:view',
   'POST /v1/spaces/:spaceId/comments -> space:comment',
-  'DELETE /v1/spaces/:spaceId/comments/:commentId -> space:view',
+  'DELETE /v1/spaces/:spaceId/comments/:commentId -> comment:delete (absent: proceeds)',
   'GET /v1/spaces/:spaceId/comments/:commentId -> space:view',
-  'PUT /v1/spaces/:spaceId/comments/:commentId -> space:view',
+  'PUT /v1/spaces/:spaceId/comments/:commentId -> comment:update',
   'GET /v1/spaces/:spaceId/comments/:commentId/replies -> space:view',
   'POST /v1/spaces/:spaceId/comments/:commentId/replies -> space:comment',
-  'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'DELETE /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> commentReply:delete (absent: proceeds)',
   'GET /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
-  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> space:view',
+  'PUT /v1/spaces/:spaceId/comments/:commentId/replies/:commentReplyId -> commentReply:update',
   'GET /v1/spaces/:spaceId/content -> space:view',
   'GET /v1/spaces/:spaceId/content/files -> space:view',
   'GET /v1/spaces/:spaceId/content/files/:fileId -> space:view',

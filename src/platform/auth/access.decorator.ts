@@ -17,6 +17,7 @@ import { ErrorBody } from '../errors/error-body';
 import {
   AccessLevel,
   AccessRequirement,
+  ActionOf,
   describeRequirement,
   ResolvedAccess,
   ResourceType,
@@ -45,7 +46,7 @@ function declare(requirement: AccessRequirement) {
           ApiParam({ name: requirement.param, type: String, required: true }),
           ApiNotFoundResponse({
             type: ErrorBody,
-            description: `No such ${requirement.resource}, or not visible to the caller.`,
+            description: `No such ${requirement.resource.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}, or not visible to the caller.`,
           }),
         ]
       : [];
@@ -60,10 +61,19 @@ function declare(requirement: AccessRequirement) {
 /**
  * The access requirement of a route, enforced by the guards and written into the API document.
  * `@Access('organization', 'admin')` needs the admin role on the organization named by the
- * `organizationId` route parameter (or `param`); `'view'` only needs to see it.
+ * `organizationId` route parameter; `'view'` only needs to see it. On a resource type whose
+ * policy has actions, `need` names one: `@Access('comment', 'delete')`. `options.param` names
+ * another route parameter; `options.ifAbsent: 'proceed'` runs the handler, with no access,
+ * when the resource is absent or unseen (a delete that answers 204 either way).
  */
-export function Access(resource: ResourceType, level: AccessLevel, param = `${resource}Id`) {
-  return declare({ kind: 'resource', resource, level, param });
+export function Access<R extends ResourceType>(
+  resource: R,
+  need: AccessLevel | ActionOf<R>,
+  options: string | { param?: string; ifAbsent?: 'proceed' } = {},
+) {
+  const { param = `${resource}Id`, ifAbsent } =
+    typeof options === 'string' ? { param: options, ifAbsent: undefined } : options;
+  return declare({ kind: 'resource', resource, param, need, ...(ifAbsent ? { ifAbsent } : {}) });
 }
 
 /** Any authenticated user, whatever the resource. */
@@ -89,11 +99,15 @@ export const CurrentActor = createParamDecorator((_: unknown, context: Execution
   return actor;
 });
 
-/** The caller's access to the route's resource, as decided by the access guard. */
+/**
+ * The caller's access to the route's resource, as decided by the access guard; null on a route
+ * declared `ifAbsent: 'proceed'` when the resource is absent or unseen.
+ */
 export const Granted = createParamDecorator((_: unknown, context: ExecutionContext) => {
   const request = context
     .switchToHttp()
-    .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
-  if (!request.granted) throw new Error('Granted used on a route without a resource requirement');
+    .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess | null }>();
+  if (request.granted === undefined)
+    throw new Error('Granted used on a route without a resource requirement');
   return request.granted;
 });

@@ -1,11 +1,15 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { forbidden, notFound, unauthenticated } from '../errors/domain-error';
-import { AccessLevel, AccessRequirement, ResolvedAccess } from '../policy/access';
+import type {
+  AccessRequirement,
+  ResolvedAccess,
+  ResourceRequirement,
+  ResourceType,
+} from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
-import { atLeast } from '../policy/roles';
 import { ACCESS_METADATA } from './access.decorator';
-import type { Actor, AuthenticatedRequest } from './actor';
+import type { Actor, AuthenticatedRequest, UserActor } from './actor';
 import { AdminToken } from './admin-token';
 import { Authenticator } from './authenticator';
 import { bearerTokenHash } from './bearer';
@@ -38,7 +42,7 @@ export class AccessGuard implements CanActivate {
 
     const request = context
       .switchToHttp()
-      .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess }>();
+      .getRequest<AuthenticatedRequest & { granted?: ResolvedAccess | null }>();
     const actor = await this.authenticate(request);
     request.actor = actor;
 
@@ -53,15 +57,50 @@ export class AccessGuard implements CanActivate {
     }
     if (requirement.kind === 'user') return true;
 
-    const resourceId = String(request.params[requirement.param]);
-    const access = await this.policy.resolve(actor.userId, requirement.resource, resourceId);
-    const noun = this.policy.noun(requirement.resource);
-    if (!access) throw notFound(capitalize(noun));
-    if (!satisfies(access, requirement.level)) {
-      throw forbidden(`This needs the ${requirement.level} role on this ${noun}.`);
-    }
+    const access = await this.decide(request, actor, requirement);
     request.granted = access;
     return true;
+  }
+
+  /**
+   * The caller's access to the route's resource, if it may do what the route needs: 404 when it
+   * does not see it (unless the route proceeds without it), 403 when its policy refuses.
+   */
+  private async decide(
+    request: AuthenticatedRequest,
+    actor: UserActor,
+    requirement: ResourceRequirement,
+  ): Promise<ResolvedAccess | null> {
+    const params = request.params as Record<string, string>;
+    const memo = (request.access ??= new Map());
+    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
+      const key = `${resource}:${id}`;
+      if (!memo.has(key)) {
+        memo.set(
+          key,
+          this.policy.resolve(actor.userId, resource, id, {
+            params,
+            parent: resolve,
+            proceedsIfAbsent: requirement.ifAbsent === 'proceed',
+          }),
+        );
+      }
+      return memo.get(key)!;
+    };
+    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    if (!access) {
+      if (requirement.ifAbsent === 'proceed') return null;
+      throw notFound(capitalize(this.policy.noun(requirement.resource)));
+    }
+    const decision = { resource: requirement.resource, need: requirement.need, access };
+    const action = { userId: actor.userId, params };
+    if (this.policy.readsBody(decision.resource, decision.need)) {
+      request.deferredDecision = { ...decision, request: action };
+      return access;
+    }
+    const denial = this.policy.decide(decision.resource, decision.need, access, action);
+    if (denial) throw denial;
+    return access;
   }
 
   private async authenticate(request: AuthenticatedRequest): Promise<Actor> {
@@ -73,10 +112,6 @@ export class AccessGuard implements CanActivate {
     if (!user) throw unauthenticated('Unknown or revoked token.');
     return user;
   }
-}
-
-function satisfies(access: ResolvedAccess, level: AccessLevel): boolean {
-  return level === 'view' || atLeast(access.role, level);
 }
 
 function capitalize(resource: string): string {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ResolvedAccess } from '../policy/access';
+import type { AccessNeed, ResolvedAccess, ResourceType } from '../policy/access';
 
 /**
  * The user behind a token, as the users module reads it (its `User` entity has this shape); the
@@ -35,5 +35,12 @@ export type Actor = UserActor | AdminActor;
 export interface AuthenticatedRequest extends Request {
   actor?: Actor;
   /** Access decided for this request, by `resource:id`, so it is computed once. */
-  access?: Map<string, ResolvedAccess | null>;
+  access?: Map<string, Promise<ResolvedAccess | null>>;
+  /** An action whose rule reads the body, left by the guard for DeferredAccessInterceptor. */
+  deferredDecision?: {
+    resource: ResourceType;
+    need: AccessNeed;
+    access: ResolvedAccess;
+    request: { userId: string; params: Record<string, string> };
+  };
 }

@@ -2,6 +2,7 @@ import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { AccessRequirement, describeRequirement } from '../policy/access';
+import { PolicyService } from '../policy/policy.service';
 import { ACCESS_METADATA } from './access.decorator';
 
 export interface RouteAccess {
@@ -10,6 +11,7 @@ export interface RouteAccess {
   handler: string;
   /** undefined: the route declares no requirement (a defect). */
   access?: string;
+  requirement?: AccessRequirement;
 }
 
 /** Every route of the application with its declared access requirement. */
@@ -36,21 +38,38 @@ export function listRouteAccess(app: INestApplication): RouteAccess[] {
         path: `/${[base, normalize(path)].filter(Boolean).join('/')}`,
         handler: `${controller.name}.${name}`,
         access: requirement ? describeRequirement(requirement) : undefined,
+        requirement,
       });
     }
   }
   return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
-/** Refuses to start an application with a route that declares no access requirement. */
+/**
+ * Refuses to start an application with a route that declares no access requirement, or one
+ * whose requirement names a resource type no module registered, or a role or action its
+ * policy does not know.
+ */
 export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
-  const missing = listRouteAccess(app).filter((route) => route.access === undefined);
+  const routes = listRouteAccess(app);
+  const missing = routes.filter((route) => route.access === undefined);
   if (missing.length > 0) {
-    const list = missing.map((r) => `${r.method} ${r.path} (${r.handler})`).join(', ');
     throw new Error(
-      `Routes without an access requirement (@Access(...) or @Access.public()): ${list}`,
+      `Routes without an access requirement (@Access(...) or @Access.public()): ${describe(missing)}`,
     );
   }
+  const policy = app.get(PolicyService);
+  const unknown = routes.filter(
+    ({ requirement }) =>
+      requirement?.kind === 'resource' && !policy.knows(requirement.resource, requirement.need),
+  );
+  if (unknown.length > 0) {
+    throw new Error(`Routes needing what no access policy knows: ${describe(unknown)}`);
+  }
+}
+
+function describe(routes: RouteAccess[]): string {
+  return routes.map((r) => `${r.method} ${r.path} (${r.handler}: ${r.access})`).join(', ');
 }
 
 function normalize(path: string | string[] | undefined): string {

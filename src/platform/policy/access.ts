@@ -25,12 +25,40 @@ export interface ResolvedAccess<T = unknown> {
   entity?: T;
 }
 
+/**
+ * The actions of a resource type whose policy names them (its permissions function), by type; a
+ * module adds its own next to its policy, as it adds the type:
+ *   declare module '../platform/policy/access' { interface ResourceActions { comment: 'view' | 'delete' } }
+ * `@Access` on such a type names one of them; on any other type, a role (`AccessLevel`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ResourceActions {}
+export type ActionOf<R extends ResourceType> = R extends keyof ResourceActions
+  ? ResourceActions[R]
+  : never;
+
+/** What a route needs on its resource: a role (`AccessLevel`) or an action of the resource's policy. */
+export type AccessNeed = AccessLevel | string;
+
+export interface ResourceRequirement {
+  kind: 'resource';
+  resource: ResourceType;
+  /** The route parameter that names the resource. */
+  param: string;
+  need: AccessNeed;
+  /**
+   * `proceed`: when the resource is absent (or the caller may not see it) the handler still
+   * runs, with no access (`@Granted()` is null): deletes that answer 204 either way.
+   */
+  ifAbsent?: 'proceed';
+}
+
 export type AccessRequirement =
   | { kind: 'public' }
   /** Any signed-in user; with `admin`, the instance administrator too. */
   | { kind: 'user'; admin?: boolean }
   | { kind: 'admin' }
-  | { kind: 'resource'; resource: ResourceType; param: string; level: AccessLevel };
+  | ResourceRequirement;
 
 export function describeRequirement(requirement: AccessRequirement): string {
   switch (requirement.kind) {
@@ -41,6 +69,8 @@ export function describeRequirement(requirement: AccessRequirement): string {
     case 'admin':
       return 'instance administrator';
     case 'resource':
-      return `${requirement.resource}:${requirement.level}`;
+      return `${requirement.resource}:${requirement.need}${
+        requirement.ifAbsent ? ' (absent: proceeds)' : ''
+      }`;
   }
 }

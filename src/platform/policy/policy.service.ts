@@ -1,48 +1,148 @@
 import { Injectable } from '@nestjs/common';
-import type { ResolvedAccess, ResourceType } from './access';
+import { forbidden, type DomainError } from '../errors/domain-error';
+import type { AccessNeed, ResolvedAccess, ResourceType } from './access';
+import { atLeast, isRole } from './roles';
+
+/** What a resolver may know of the request besides the resource's id. */
+export interface AccessContext {
+  /** The route's parameters: a resource below another checks its parent's id against them. */
+  params: Record<string, string>;
+  /** The caller's access to another resource of the route (its parent), decided once a request. */
+  parent(resource: ResourceType, id: string): Promise<ResolvedAccess | null>;
+  /**
+   * The route runs without the resource when it is absent (`ifAbsent: 'proceed'`): a missing
+   * link between the resource and the parent the caller sees answers null too, not its 404.
+   */
+  proceedsIfAbsent: boolean;
+}
 
 /** Answers "what is this user's effective role on this resource?" for one resource type. */
 export interface AccessResolver {
-  /** The caller's access, or null when the resource does not exist or the caller may not see it. */
-  resolve(userId: string, resourceId: string): Promise<ResolvedAccess | null>;
+  /**
+   * The caller's access, or null when the resource does not exist or the caller may not see it.
+   * A resolver whose resource sits below another (a comment in a space) may throw the parent's
+   * own not-found error when the parent is what is missing.
+   */
+  resolve(
+    userId: string,
+    resourceId: string,
+    context?: AccessContext,
+  ): Promise<ResolvedAccess | null>;
+}
+
+/** The request an action is decided for. */
+export interface ActionRequest {
+  userId: string;
+  params: Record<string, string>;
+  /**
+   * The request body as sent (not yet validated), for an action declared in `readsBody`:
+   * which fields an update asks to change. Undefined for the others (bodies are read after
+   * the guards).
+   */
+  body?: unknown;
+}
+
+/** An action's rule: null when the caller may do it, else the refusal (a 403 with its code). */
+export type ActionRule<T = unknown> = (
+  access: ResolvedAccess<T>,
+  request: ActionRequest,
+) => DomainError | null;
+
+/** How a resource type is decided: its resolver, its name in messages, and its actions. */
+export interface ResourcePolicy {
+  resolver: AccessResolver;
+  /**
+   * What error messages call the resource, when the type's name would not (a type such as
+   * `spaceIncludingDeleted` is still a "space").
+   */
+  noun?: string;
+  /**
+   * The actions of the resource's permissions function: `@Access(type, action)` names one.
+   * Without actions, `@Access` names a minimum role on the resource.
+   */
+  actions?: Record<string, ActionRule>;
+  /**
+   * Actions whose rule depends on the body (an update whose need depends on what it asks):
+   * decided once the body is read (DeferredAccessInterceptor), still before the handler.
+   */
+  readsBody?: string[];
 }
 
 /**
- * The one place that decides access. Each domain module registers the resolver of its
- * resource type at start; guards and presenters ask here and nowhere else.
+ * The one place that decides access. Each domain module registers the policy of its resource
+ * type at start (its resolver, and the rules of its actions); guards and presenters ask here
+ * and nowhere else.
  */
 @Injectable()
 export class PolicyService {
-  private readonly resolvers = new Map<ResourceType, AccessResolver>();
-  private readonly nouns = new Map<ResourceType, string>();
+  private readonly policies = new Map<ResourceType, ResourcePolicy & { noun: string }>();
 
-  /**
-   * `noun` names the resource in error messages when the type's name would not (a type such
-   * as `spaceIncludingDeleted` is still a "space").
-   */
-  register(resource: ResourceType, resolver: AccessResolver, noun: string = resource): void {
-    if (this.resolvers.has(resource))
+  register(resource: ResourceType, resolver: AccessResolver, noun?: string): void;
+  register(resource: ResourceType, policy: ResourcePolicy): void;
+  register(resource: ResourceType, policy: AccessResolver | ResourcePolicy, noun?: string): void {
+    if (this.policies.has(resource))
       throw new Error(`Access resolver for ${resource} registered twice`);
-    this.resolvers.set(resource, resolver);
-    this.nouns.set(resource, noun);
+    const full = 'resolver' in policy ? policy : { resolver: policy, noun };
+    this.policies.set(resource, { ...full, noun: full.noun ?? resource });
   }
 
   /** What error messages call a resource of this type ("space"). */
   noun(resource: ResourceType): string {
-    return this.nouns.get(resource) ?? resource;
+    return this.policies.get(resource)?.noun ?? resource;
   }
 
   resolve(
     userId: string,
     resource: ResourceType,
     resourceId: string,
+    context?: AccessContext,
   ): Promise<ResolvedAccess | null> {
-    const resolver = this.resolvers.get(resource);
-    if (!resolver) throw new Error(`No access resolver registered for ${resource}`);
-    return resolver.resolve(userId, resourceId);
+    return this.policy(resource).resolver.resolve(userId, resourceId, context);
+  }
+
+  /**
+   * Whether the caller may do `need` with a resource it sees: an action of the type's policy,
+   * or, for a type without actions, a minimum role (`view`: seeing it is enough). Null when it
+   * may, else the 403 to answer.
+   */
+  decide(
+    resource: ResourceType,
+    need: AccessNeed,
+    access: ResolvedAccess,
+    request: ActionRequest,
+  ): DomainError | null {
+    const { actions, noun } = this.policy(resource);
+    if (actions) {
+      const rule = actions[need];
+      if (!rule) throw new Error(`The ${resource} policy has no action ${need}`);
+      return rule(access, request);
+    }
+    if (need === 'view') return null;
+    if (!isRole(need)) throw new Error(`${need} is neither a role nor an action of ${resource}`);
+    return atLeast(access.role, need)
+      ? null
+      : forbidden(`This needs the ${need} role on this ${noun}.`);
+  }
+
+  /** Whether the rule of `need` on `resource` reads the request body. */
+  readsBody(resource: ResourceType, need: AccessNeed): boolean {
+    return this.policy(resource).readsBody?.includes(need) ?? false;
+  }
+
+  /** Whether `need` is something `@Access(resource, need)` may name; for the check at start. */
+  knows(resource: ResourceType, need: AccessNeed): boolean {
+    const policy = this.policies.get(resource);
+    if (!policy) return false;
+    return policy.actions ? need in policy.actions : need === 'view' || isRole(need);
   }
 
   registered(): ResourceType[] {
-    return [...this.resolvers.keys()];
+    return [...this.policies.keys()];
+  }
+
+  private policy(resource: ResourceType) {
+    const policy = this.policies.get(resource);
+    if (!policy) throw new Error(`No access resolver registered for ${resource}`);
+    return policy;
   }
 }
