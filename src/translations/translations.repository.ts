@@ -33,11 +33,13 @@ export interface SpaceTitleRow {
   deleted_at: Date | null;
 }
 
-/** A space's primary revision (its id, or its tree) and trash mark. */
+/** A space's primary revision and trash mark. */
 export interface SpacePrimaryRow {
   revision_id: string;
   deleted_at: Date | null;
 }
+
+/** The tree of a space's primary revision, and the space's trash mark. */
 export interface SpacePrimaryTreeRow {
   tree: string;
   deleted_at: Date | null;
