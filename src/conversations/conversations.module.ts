@@ -5,9 +5,11 @@ import { AiAnalysis } from './analysis/ai-analysis';
 import { ConversationAnalysis } from './analysis/conversation-analysis';
 import { ConversationClustersController } from './conversation-clusters.controller';
 import { ConversationClustersService } from './conversation-clusters.service';
+import { ConversationIssuesRepository } from './conversation-issues.repository';
 import { ConversationIssuesController } from './conversation-issues.controller';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsPresenter } from './conversations.presenter';
+import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { Conversation } from './entities/conversation.entity';
 import { ConversationIssue } from './entities/conversation-issue.entity';
@@ -30,6 +32,8 @@ import { ConversationIssuesCluster } from './entities/conversation-issues-cluste
   providers: [
     ConversationsService,
     ConversationClustersService,
+    ConversationsRepository,
+    ConversationIssuesRepository,
     ConversationsPresenter,
     ConversationAnalysis,
     AiAnalysis,

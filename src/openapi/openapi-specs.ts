@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { OpenAPISpecContents } from '../content-engine/api-reference/openapi-spec-contents';
-import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
-import {
-  bundledDocument,
-  dereferencedDocument,
-  type StoredSpec,
-} from './processing/openapi-content';
+import { OpenAPISpecsRepository } from './openapi-specs.repository';
+import { bundledDocument, dereferencedDocument } from './processing/openapi-content';
 
 /**
  * The latest processed document of a specification, for other modules (the content engine's
@@ -35,7 +29,7 @@ const PUBLISHED_CACHE_SIZE = 16;
 export class OpenAPISpecs implements OpenAPISpecContents {
   private readonly published = new Map<string, Promise<Record<string, unknown> | null>>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly specs: OpenAPISpecsRepository) {}
 
   /**
    * The latest version of the organization's specification `specIdOrSlug` (an id, or a slug as
@@ -46,15 +40,10 @@ export class OpenAPISpecs implements OpenAPISpecContents {
     organizationId: string,
     specIdOrSlug: string,
   ): Promise<LatestOpenAPIContent | null> {
-    const rows: { id: string; last_version_id: string | null }[] = await this.dataSource.query(
-      `SELECT id, last_version_id FROM openapi_specs
-        WHERE organization_id = $1 AND (id = $2 OR slug = $2)
-        ORDER BY (id = $2) DESC LIMIT 1`,
-      [organizationId, specIdOrSlug],
-    );
-    if (rows.length === 0) return null;
-    const { id: specId, last_version_id: versionId } = rows[0];
-    const version = versionId === null ? null : await this.stored(versionId);
+    const head = await this.specs.findHeadByIdOrSlug(organizationId, specIdOrSlug);
+    if (head === null) return null;
+    const { id: specId, last_version_id: versionId } = head;
+    const version = versionId === null ? null : await this.specs.findStoredVersion(versionId);
     if (versionId === null || version === null) return { specId, versionId: null, document: null };
     return { specId, versionId, document: await dereferencedDocument(version) };
   }
@@ -67,19 +56,14 @@ export class OpenAPISpecs implements OpenAPISpecContents {
     organizationId: string,
     slug: string,
   ): Promise<Record<string, unknown> | null> {
-    const rows: { last_version_id: string | null }[] = await this.dataSource.query(
-      `SELECT last_version_id FROM openapi_specs
-        WHERE organization_id = $1 AND slug = $2 AND visibility = 'public'`,
-      [organizationId, slug],
-    );
-    const versionId = rows[0]?.last_version_id;
+    const versionId = await this.specs.findPublicLatestVersionId(organizationId, slug);
     if (!versionId) return null;
     let document = this.published.get(versionId);
     if (!document) {
       // The spec (and its versions) may be deleted between the two reads: then there is none.
-      document = this.stored(versionId).then((version) =>
-        version ? bundledDocument(version) : null,
-      );
+      document = this.specs
+        .findStoredVersion(versionId)
+        .then((version) => (version ? bundledDocument(version) : null));
       this.published.set(versionId, document);
       document.catch(() => this.published.delete(versionId));
       if (this.published.size > PUBLISHED_CACHE_SIZE) {
@@ -87,14 +71,5 @@ export class OpenAPISpecs implements OpenAPISpecContents {
       }
     }
     return document;
-  }
-
-  private async stored(versionId: string): Promise<StoredSpec | null> {
-    return this.dataSource
-      .getRepository(OpenAPISpecVersion)
-      .createQueryBuilder('version')
-      .select(['version.rootPath', 'version.sourceUrl', 'version.filesystem'])
-      .where('version.id = :versionId', { versionId })
-      .getOne() as Promise<StoredSpec | null>;
   }
 }

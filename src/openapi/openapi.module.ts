@@ -7,6 +7,7 @@ import { OpenAPIController } from './openapi.controller';
 import { OpenAPIPresenter } from './openapi.presenter';
 import { OpenAPIService } from './openapi.service';
 import { OpenAPISpecs } from './openapi-specs';
+import { OpenAPISpecsRepository } from './openapi-specs.repository';
 import { OpenAPILoader } from './processing/openapi-loader';
 import { OpenAPIProcessing } from './processing/openapi-processing';
 import { PublishedOpenAPIController } from './published/published-openapi.controller';
@@ -25,6 +26,7 @@ import { OpenAPIVersionsController } from './versions/openapi-versions.controlle
   controllers: [OpenAPIController, OpenAPIVersionsController, PublishedOpenAPIController],
   providers: [
     OpenAPIService,
+    OpenAPISpecsRepository,
     OpenAPIPresenter,
     OpenAPISpecs,
     OpenAPILoader,

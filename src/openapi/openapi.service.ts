@@ -4,7 +4,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
 import {
@@ -16,6 +15,7 @@ import {
 } from './dto/openapi-spec.dto';
 import { OpenAPISpec, type OpenAPIVisibility } from './entities/openapi-spec.entity';
 import { type OpenAPIFilesystem, OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
+import { OpenAPISpecsRepository } from './openapi-specs.repository';
 import { OpenAPIProcessing } from './processing/openapi-processing';
 
 export const openAPISpecNotFound = () =>
@@ -60,23 +60,14 @@ export type OpenAPISpecVersionWithContent = OpenAPISpecVersion & {
 export class OpenAPIService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly specs: OpenAPISpecsRepository,
     private readonly clock: Clock,
     private readonly processing: OpenAPIProcessing,
   ) {}
 
   /** The organization's specifications, oldest first. */
   list(organizationId: string, query: PageQueryDto): Promise<Page<OpenAPISpec>> {
-    const builder = this.dataSource
-      .getRepository(OpenAPISpec)
-      .createQueryBuilder('spec')
-      .where('spec.organization_id = :organizationId', { organizationId });
-    return paginate(builder, query, {
-      keys: [
-        { sql: 'spec.created_at', of: (spec) => spec.createdAt },
-        { sql: 'spec.id', of: (spec) => spec.id },
-      ],
-      direction: 'ASC',
-    });
+    return this.specs.page(organizationId, query);
   }
 
   async get(organizationId: string, slug: string): Promise<OpenAPISpec> {
@@ -173,17 +164,7 @@ export class OpenAPIService {
     query: PageQueryDto,
   ): Promise<{ spec: OpenAPISpec; page: Page<OpenAPISpecVersion> }> {
     const spec = await this.get(organizationId, slug);
-    const builder = this.dataSource
-      .getRepository(OpenAPISpecVersion)
-      .createQueryBuilder('version')
-      .where('version.spec_id = :specId', { specId: spec.id });
-    const page = await paginate(builder, query, {
-      keys: [
-        { sql: 'version.created_at', of: (version) => version.createdAt },
-        { sql: 'version.id', of: (version) => version.id },
-      ],
-      direction: 'DESC',
-    });
+    const page = await this.specs.pageVersions(spec.id, query);
     return { spec, page };
   }
 
@@ -216,12 +197,7 @@ export class OpenAPIService {
   ): Promise<OpenAPISpecVersion> {
     const id = versionId === LATEST ? spec.lastVersionId : versionId;
     if (id === null) throw noVersionYet();
-    const builder = this.dataSource
-      .getRepository(OpenAPISpecVersion)
-      .createQueryBuilder('version')
-      .where('version.id = :id AND version.spec_id = :specId', { id, specId: spec.id });
-    if (withContent) builder.addSelect('version.filesystem');
-    const version = await builder.getOne();
+    const version = await this.specs.findVersion(spec.id, id, withContent);
     if (!version) throw openAPISpecVersionNotFound();
     return version;
   }
@@ -266,14 +242,6 @@ export class OpenAPIService {
       createdAt: now,
       updatedAt: now,
     };
-    const result = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(OpenAPISpec)
-      .values(spec)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    return result.raw.length > 0 ? spec : null;
+    return (await this.specs.insertUnlessSlugTaken(spec, manager)) ? spec : null;
   }
 }

@@ -9,6 +9,7 @@ import { TranslationRuns } from './job/translation-runs';
 import { TranslationProviders } from './providers/translation-providers';
 import { TranslationsController } from './translations.controller';
 import { TranslationsPresenter } from './translations.presenter';
+import { TranslationsRepository } from './translations.repository';
 import { TranslationsService } from './translations.service';
 
 /**
@@ -24,6 +25,12 @@ import { TranslationsService } from './translations.service';
     SpacesModule,
   ],
   controllers: [TranslationsController],
-  providers: [TranslationsService, TranslationsPresenter, TranslationRuns, TranslationProviders],
+  providers: [
+    TranslationsService,
+    TranslationsRepository,
+    TranslationsPresenter,
+    TranslationRuns,
+    TranslationProviders,
+  ],
 })
 export class TranslationsModule {}

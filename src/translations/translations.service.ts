@@ -7,7 +7,6 @@ import type { Organization } from '../orgs/entities/organization.entity';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { Role } from '../platform/policy/roles';
@@ -16,6 +15,7 @@ import type { CreateTranslationDto, UpdateTranslationDto } from './dto/translati
 import { Translation } from './entities/translation.entity';
 import { TRANSLATION_STUCK_AFTER_MS, TranslationRuns } from './job/translation-runs';
 import { TranslationProviders } from './providers/translation-providers';
+import { TranslationsRepository } from './translations.repository';
 
 export const translationNotFound = () =>
   new DomainError('not_found', 'TranslationNotFound', 'Translation not found.');
@@ -45,6 +45,7 @@ export function resultSpaceTitle(sourceTitle: string, language: string): string 
 export class TranslationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly translations: TranslationsRepository,
     private readonly clock: Clock,
     private readonly spaces: SpacesService,
     private readonly providers: TranslationProviders,
@@ -53,17 +54,7 @@ export class TranslationsService {
 
   /** The organization's translations, oldest first. */
   list(organizationId: string, query: PageQueryDto): Promise<Page<Translation>> {
-    const builder = this.dataSource
-      .getRepository(Translation)
-      .createQueryBuilder('translation')
-      .where('translation.organization_id = :organizationId', { organizationId });
-    return paginate(builder, query, {
-      keys: [
-        { sql: 'translation.created_at', of: (translation) => translation.createdAt },
-        { sql: 'translation.id', of: (translation) => translation.id },
-      ],
-      direction: 'ASC',
-    });
+    return this.translations.page(organizationId, query);
   }
 
   get(organizationId: string, id: string): Promise<Translation> {
@@ -78,11 +69,12 @@ export class TranslationsService {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const rows: unknown[] = await manager.query(
-        `SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`,
-        [body.source.space, organizationId],
+      const sourceExists = await this.translations.hasLiveSpaceInOrganization(
+        organizationId,
+        body.source.space,
+        manager,
       );
-      if (rows.length === 0) {
+      if (!sourceExists) {
         throw invalidInput(`source.space: no space ${body.source.space} in this organization.`);
       }
       const now = this.clock.now();
@@ -156,11 +148,8 @@ export class TranslationsService {
     this.providers.current();
     const queue = await this.dataSource.transaction(async (manager) => {
       const translation = await this.find(manager, organization.id, id, true);
-      const source: { title: string; parent_id: string | null; deleted_at: Date | null }[] =
-        await manager.query('SELECT title, parent_id, deleted_at FROM spaces WHERE id = $1', [
-          translation.sourceSpaceId,
-        ]);
-      if (!source[0] || source[0].deleted_at !== null) throw sourceDeleted();
+      const source = await this.translations.findSpaceTitle(translation.sourceSpaceId, manager);
+      if (!source || source.deleted_at !== null) throw sourceDeleted();
       const now = this.clock.now();
       const update: Partial<Translation> = { runBy: userId, updatedAt: now };
       if (!(await this.liveSpace(manager, translation.resultSpaceId))) {
@@ -169,8 +158,8 @@ export class TranslationsService {
           role,
           userId,
           {
-            title: resultSpaceTitle(source[0].title, translation.language),
-            parent: source[0].parent_id ?? undefined,
+            title: resultSpaceTitle(source.title, translation.language),
+            parent: source.parent_id ?? undefined,
             language: translation.language,
             empty: true,
           },
@@ -196,11 +185,7 @@ export class TranslationsService {
 
   private async liveSpace(manager: EntityManager, spaceId: string | null): Promise<boolean> {
     if (spaceId === null) return false;
-    const rows: unknown[] = await manager.query(
-      'SELECT 1 FROM spaces WHERE id = $1 AND deleted_at IS NULL',
-      [spaceId],
-    );
-    return rows.length > 0;
+    return this.translations.isLiveSpace(spaceId, manager);
   }
 
   private async find(

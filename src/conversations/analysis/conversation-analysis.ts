@@ -6,6 +6,11 @@ import { newId } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import type { ConversationPart } from '../entities/conversation.entity';
 import type { TermCounts } from '../entities/conversation-issue.entity';
+import {
+  type ClusterDescription,
+  ConversationIssuesRepository,
+} from '../conversation-issues.repository';
+import { ConversationsRepository } from '../conversations.repository';
 import { AiAnalysis } from './ai-analysis';
 import { describeCluster } from './cluster-description';
 import { clusterIssues, type ClusterMembers } from './clustering';
@@ -25,8 +30,6 @@ const SWEPT_ORGANIZATIONS = 100;
 /** Conversations analysed per batch, and batches per job (a longer backlog queues another). */
 const BATCH = 200;
 const ROUNDS_PER_JOB = 10;
-/** Rows per multi-row insert. */
-const INSERT_CHUNK = 200;
 
 export interface AnalysisJob {
   organizationId: string;
@@ -58,6 +61,18 @@ interface AnalysedIssue {
   isNew: boolean;
 }
 
+/** Where a batch's issues go: the clusters as they will be, and what changed. */
+interface Placement {
+  /** Each cluster's issues once recorded, new clusters included. */
+  byCluster: Map<string, AnalysedIssue[]>;
+  /** Clusters that gained or lost issues (to describe and count again). */
+  touched: Set<string>;
+  /** Clusters to create. */
+  newClusters: Set<string>;
+  /** Stored issues that joined a cluster. */
+  moved: AnalysedIssue[];
+}
+
 /**
  * The analysis of new conversations, in the background: issues are extracted from each
  * conversation (AI when configured, else rules), then placed into the organization's clusters
@@ -75,6 +90,8 @@ export class ConversationAnalysis implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly conversations: ConversationsRepository,
+    private readonly issues: ConversationIssuesRepository,
     private readonly jobs: JobsService,
     private readonly clock: Clock,
     private readonly ai: AiAnalysis,
@@ -99,14 +116,12 @@ export class ConversationAnalysis implements OnModuleInit {
   /** Queues the analysis of organizations whose conversations wait for too long; answers them. */
   async sweep(): Promise<string[]> {
     const before = new Date(this.clock.now().getTime() - CONVERSATIONS_LOST_AFTER_MS);
-    const rows: { organization_id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT organization_id FROM conversations
-        WHERE processed_at IS NULL AND updated_at <= $1
-        LIMIT $2`,
-      [before, SWEPT_ORGANIZATIONS],
+    const organizationIds = await this.conversations.organizationsWaitingSince(
+      before,
+      SWEPT_ORGANIZATIONS,
     );
-    for (const row of rows) await this.enqueue(row.organization_id);
-    return rows.map((row) => row.organization_id);
+    for (const organizationId of organizationIds) await this.enqueue(organizationId);
+    return organizationIds;
   }
 
   /**
@@ -141,23 +156,7 @@ export class ConversationAnalysis implements OnModuleInit {
   }
 
   private async unprocessed(organizationId: string): Promise<PendingConversation[]> {
-    const rows: {
-      id: string;
-      source: string;
-      external_id: string;
-      subject: string | null;
-      parts: ConversationPart[];
-      analysis_revision: number;
-      created_at: Date;
-      ingested_at: Date;
-    }[] = await this.dataSource.query(
-      `SELECT id, source, external_id, subject, parts, analysis_revision, created_at, ingested_at
-         FROM conversations
-        WHERE organization_id = $1 AND processed_at IS NULL
-        ORDER BY created_at, id
-        LIMIT $2`,
-      [organizationId, BATCH],
-    );
+    const rows = await this.conversations.findUnprocessed(organizationId, BATCH);
     return rows.map((row) => ({
       id: row.id,
       source: row.source,
@@ -170,7 +169,19 @@ export class ConversationAnalysis implements OnModuleInit {
     }));
   }
 
+  /**
+   * Extracts the batch's issues, places them (and the stored ones left out) into clusters,
+   * describes the clusters that changed, and records it all.
+   */
   private async analyseBatch(organizationId: string, batch: PendingConversation[]): Promise<void> {
+    const fresh = await this.extract(batch);
+    const placement = await this.place(organizationId, batch, fresh);
+    const descriptions = await this.describe(placement);
+    await this.record(organizationId, batch, fresh, placement, descriptions);
+  }
+
+  /** The issues of the batch's conversations (AI when it answers, else rules), not yet clustered. */
+  private async extract(batch: PendingConversation[]): Promise<AnalysedIssue[]> {
     const fresh: AnalysedIssue[] = [];
     for (const conversation of batch) {
       const extracted = (await this.ai.extractIssues(conversation)) ?? extractIssues(conversation);
@@ -194,9 +205,22 @@ export class ConversationAnalysis implements OnModuleInit {
         }),
       );
     }
+    return fresh;
+  }
+
+  /**
+   * Places the fresh issues and the organization's unclustered ones into its clusters (see
+   * clusterIssues), as the clusters will be once recorded; `fresh` and the stored issues get
+   * their `clusterId`.
+   */
+  private async place(
+    organizationId: string,
+    batch: PendingConversation[],
+    fresh: AnalysedIssue[],
+  ): Promise<Placement> {
     const batchIds = batch.map((conversation) => conversation.id);
     const stored = await this.storedIssues(organizationId, batchIds);
-    const shrunk = await this.clustersOf(batchIds);
+    const shrunk = await this.issues.clusterIdsOfConversations(batchIds);
 
     const byCluster = new Map<string, AnalysedIssue[]>();
     for (const issue of stored) {
@@ -234,10 +258,15 @@ export class ConversationAnalysis implements OnModuleInit {
         }),
       );
     }
+    const moved = unclustered.filter((issue) => !issue.isNew && issue.clusterId !== null);
+    return { byCluster, touched, newClusters, moved };
+  }
 
-    const descriptions = new Map<string, { label: string; summary: string; icon: string }>();
-    for (const clusterId of touched) {
-      const members = byCluster.get(clusterId);
+  /** A label, summary and icon for each touched cluster that still has issues. */
+  private async describe(placement: Placement): Promise<Map<string, ClusterDescription>> {
+    const descriptions = new Map<string, ClusterDescription>();
+    for (const clusterId of placement.touched) {
+      const members = placement.byCluster.get(clusterId);
       if (!members || members.length === 0) continue;
       members.sort((a, b) => a.sortKey.localeCompare(b.sortKey));
       const conversations = new Set(members.map((issue) => issue.conversationId)).size;
@@ -245,59 +274,58 @@ export class ConversationAnalysis implements OnModuleInit {
       const better = await this.ai.describeCluster(members.map((issue) => issue.title));
       descriptions.set(clusterId, { ...description, ...(better ?? {}) });
     }
+    return descriptions;
+  }
 
-    const moved = unclustered.filter((issue) => !issue.isNew && issue.clusterId !== null);
+  /**
+   * Records the analysis in one transaction, unless a conversation of the batch changed since it
+   * was read: the batch's issues replaced, new clusters created, stored issues moved, clusters
+   * described and counted again, and the conversations marked processed.
+   */
+  private async record(
+    organizationId: string,
+    batch: PendingConversation[],
+    fresh: AnalysedIssue[],
+    placement: Placement,
+    descriptions: Map<string, ClusterDescription>,
+  ): Promise<void> {
+    const batchIds = batch.map((conversation) => conversation.id);
+    const { newClusters, moved, touched } = placement;
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.unchanged(manager, batch))) return;
       const now = this.clock.now();
-      await manager.query(`DELETE FROM conversation_issues WHERE conversation_id = ANY($1)`, [
-        batchIds,
-      ]);
+      await this.issues.deleteOfConversations(batchIds, manager);
       for (const clusterId of newClusters) {
-        const description = descriptions.get(clusterId)!;
-        await manager.query(
-          `INSERT INTO conversation_issue_clusters
-             (id, organization_id, label, summary, icon, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-          [
-            clusterId,
-            organizationId,
-            description.label,
-            description.summary,
-            description.icon,
-            now,
-          ],
+        await this.issues.insertCluster(
+          clusterId,
+          organizationId,
+          descriptions.get(clusterId)!,
+          now,
+          manager,
         );
       }
-      await this.insertIssues(manager, organizationId, fresh);
+      await this.issues.insertIssues(organizationId, fresh, manager);
       for (const clusterId of new Set(moved.map((issue) => issue.clusterId!))) {
-        await manager.query(`UPDATE conversation_issues SET cluster_id = $1 WHERE id = ANY($2)`, [
+        await this.issues.moveIssues(
           clusterId,
           moved.filter((issue) => issue.clusterId === clusterId).map((issue) => issue.id),
-        ]);
+          manager,
+        );
       }
       for (const [clusterId, description] of descriptions) {
         if (newClusters.has(clusterId)) continue;
-        await manager.query(
-          `UPDATE conversation_issue_clusters
-              SET label = $2, summary = $3, icon = $4, updated_at = $5
-            WHERE id = $1`,
-          [clusterId, description.label, description.summary, description.icon, now],
-        );
+        await this.issues.describeCluster(clusterId, description, now, manager);
       }
       await this.recount(manager, [...touched]);
-      await manager.query(`UPDATE conversations SET processed_at = $2 WHERE id = ANY($1)`, [
-        batchIds,
-        now,
-      ]);
+      await this.conversations.markProcessed(batchIds, now, manager);
     });
   }
 
   /** Locks the batch's conversations and checks none changed since read. */
   private async unchanged(manager: EntityManager, batch: PendingConversation[]): Promise<boolean> {
-    const rows: { id: string; analysis_revision: number }[] = await manager.query(
-      `SELECT id, analysis_revision FROM conversations WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-      [batch.map((conversation) => conversation.id)],
+    const rows = await this.conversations.lockRevisions(
+      batch.map((conversation) => conversation.id),
+      manager,
     );
     const revisions = new Map(rows.map((row) => [row.id, row.analysis_revision]));
     return batch.every((conversation) => revisions.get(conversation.id) === conversation.revision);
@@ -305,24 +333,7 @@ export class ConversationAnalysis implements OnModuleInit {
 
   /** The organization's issues, except those of the conversations being analysed again. */
   private async storedIssues(organizationId: string, exclude: string[]): Promise<AnalysedIssue[]> {
-    const rows: {
-      id: string;
-      conversation_id: string;
-      cluster_id: string | null;
-      title: string;
-      summary: string;
-      terms: TermCounts;
-      created_at: Date;
-      ingested_at: Date;
-      source: string;
-      external_id: string;
-    }[] = await this.dataSource.query(
-      `SELECT i.id, i.conversation_id, i.cluster_id, i.title, i.summary, i.terms, i.created_at,
-              i.ingested_at, c.source, c.external_id
-         FROM conversation_issues i JOIN conversations c ON c.id = i.conversation_id
-        WHERE i.organization_id = $1 AND NOT (i.conversation_id = ANY($2))`,
-      [organizationId, exclude],
-    );
+    const rows = await this.issues.findStoredExcept(organizationId, exclude);
     return rows.map((row) => {
       const createdAt = new Date(row.created_at);
       return {
@@ -340,73 +351,11 @@ export class ConversationAnalysis implements OnModuleInit {
     });
   }
 
-  /** Clusters holding issues of these conversations (they lose them when analysed again). */
-  private async clustersOf(conversationIds: string[]): Promise<string[]> {
-    const rows: { cluster_id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT cluster_id FROM conversation_issues
-        WHERE conversation_id = ANY($1) AND cluster_id IS NOT NULL`,
-      [conversationIds],
-    );
-    return rows.map((row) => row.cluster_id);
-  }
-
-  private async insertIssues(
-    manager: EntityManager,
-    organizationId: string,
-    issues: AnalysedIssue[],
-  ): Promise<void> {
-    for (let i = 0; i < issues.length; i += INSERT_CHUNK) {
-      const chunk = issues.slice(i, i + INSERT_CHUNK);
-      const values = chunk
-        .map((_, r) => {
-          const p = (c: number) => `$${r * 9 + c + 1}`;
-          return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::timestamptz, ${p(8)}::timestamptz)`;
-        })
-        .join(', ');
-      await manager.query(
-        `INSERT INTO conversation_issues
-           (id, organization_id, conversation_id, cluster_id, title, summary, terms, created_at,
-            ingested_at)
-         VALUES ${values}`,
-        chunk.flatMap((issue) => [
-          issue.id,
-          organizationId,
-          issue.conversationId,
-          issue.clusterId,
-          issue.title,
-          issue.summary,
-          JSON.stringify(issue.terms),
-          issue.createdAt,
-          issue.ingestedAt,
-        ]),
-      );
-    }
-  }
-
   /** Counts issues, conversations and sources of the clusters; removes those left empty. */
   private async recount(manager: EntityManager, clusterIds: string[]): Promise<void> {
     if (clusterIds.length === 0) return;
-    await manager.query(
-      `UPDATE conversation_issue_clusters k
-          SET issues = s.issues, conversations = s.conversations, sources = s.sources
-         FROM (SELECT cluster_id, sum(n)::int AS issues, sum(cv)::int AS conversations,
-                      jsonb_object_agg(source, n) AS sources
-                 FROM (SELECT i.cluster_id, c.source, count(*)::int AS n,
-                              count(DISTINCT i.conversation_id)::int AS cv
-                         FROM conversation_issues i
-                         JOIN conversations c ON c.id = i.conversation_id
-                        WHERE i.cluster_id = ANY($1)
-                        GROUP BY i.cluster_id, c.source) g
-                GROUP BY cluster_id) s
-        WHERE k.id = s.cluster_id`,
-      [clusterIds],
-    );
-    await manager.query(
-      `DELETE FROM conversation_issue_clusters k
-        WHERE k.id = ANY($1)
-          AND NOT EXISTS (SELECT 1 FROM conversation_issues i WHERE i.cluster_id = k.id)`,
-      [clusterIds],
-    );
+    await this.issues.recountClusters(clusterIds, manager);
+    await this.issues.deleteEmptyClusters(clusterIds, manager);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../../platform/clock/clock';
 import { AppConfig } from '../../platform/config/app-config';
@@ -8,6 +8,7 @@ import { newId } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { OpenAPISpec } from '../entities/openapi-spec.entity';
 import { OpenAPISpecVersion } from '../entities/openapi-spec-version.entity';
+import { OpenAPISpecsRepository, type OpenAPISpecOutcomeRow } from '../openapi-specs.repository';
 import { type LoadedSpec, OpenAPILoader } from './openapi-loader';
 import { ProcessingFailure } from './openapi-problems';
 
@@ -46,6 +47,7 @@ export class OpenAPIProcessing implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly specs: OpenAPISpecsRepository,
     private readonly jobs: JobsService,
     private readonly loader: OpenAPILoader,
     private readonly clock: Clock,
@@ -76,30 +78,25 @@ export class OpenAPIProcessing implements OnModuleInit {
     }
   }
 
+  /** Loads the spec, marks it `progress`, reads its source, and records what came of it. */
   async process(specId: string): Promise<void> {
-    const spec = await this.dataSource
-      .getRepository(OpenAPISpec)
-      .createQueryBuilder('spec')
-      .addSelect('spec.sourceText')
-      .where('spec.id = :specId', { specId })
-      .getOne();
+    const spec = await this.specs.findWithSource(specId);
     if (!spec) return;
-    const revision = spec.sourceRevision;
-    await this.dataSource.query(
-      `UPDATE openapi_specs SET processing_state = 'progress'
-        WHERE id = $1 AND source_revision = $2`,
-      [specId, revision],
-    );
-    let outcome: LoadedSpec | ProcessingFailure;
+    await this.specs.markInProgress(specId, spec.sourceRevision);
+    const outcome = await this.readSource(spec);
+    await this.record(specId, spec.sourceRevision, outcome);
+  }
+
+  /** The spec's source read and checked, or the problems found in it. */
+  private async readSource(spec: OpenAPISpec): Promise<LoadedSpec | ProcessingFailure> {
     try {
-      outcome = await this.loader.load(
+      return await this.loader.load(
         spec.sourceUrl !== null ? { url: spec.sourceUrl } : { text: spec.sourceText ?? '' },
       );
     } catch (error) {
       if (!(error instanceof ProcessingFailure)) throw error;
-      outcome = error;
+      return error;
     }
-    await this.record(specId, revision, outcome);
   }
 
   /** Writes the outcome, unless the spec is gone or its source changed since `revision`. */
@@ -109,51 +106,62 @@ export class OpenAPIProcessing implements OnModuleInit {
     outcome: LoadedSpec | ProcessingFailure,
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const rows: { organization_id: string; source_revision: number; content_hash: string }[] =
-        await manager.query(
-          `SELECT s.organization_id, s.source_revision, v.content_hash
-             FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version_id
-            WHERE s.id = $1
-              FOR UPDATE OF s`,
-          [specId],
-        );
-      if (rows.length === 0 || rows[0].source_revision !== revision) return;
-      const now = this.clock.now();
+      const current = await this.specs.lockForOutcome(specId, manager);
+      if (current === null || current.source_revision !== revision) return;
       if (outcome instanceof ProcessingFailure) {
-        await manager.update(OpenAPISpec, specId, {
-          processingState: 'complete',
-          lastProcessedAt: now,
-          lastProcessErrorCode: outcome.errorCode,
-          lastProcessedErrors: outcome.problems.map(({ message, code }) => ({ message, code })),
-        });
-        return;
+        await this.recordProblems(manager, specId, outcome);
+      } else {
+        await this.recordLoaded(manager, specId, current, outcome);
       }
-      const changed = rows[0].content_hash !== outcome.hash;
-      const update: Partial<OpenAPISpec> = {
-        processingState: 'complete',
-        lastProcessedAt: now,
-        lastProcessErrorCode: null,
-        lastProcessedErrors: null,
-      };
-      if (changed) {
-        const version: OpenAPISpecVersion = {
-          id: newId(),
-          specId,
-          organizationId: rows[0].organization_id,
-          contentHash: outcome.hash,
-          sourceUrl: outcome.sourceUrl,
-          rootPath: outcome.rootPath,
-          filesystem: outcome.filesystem,
-          createdAt: now,
-        };
-        await manager.insert(
-          OpenAPISpecVersion,
-          version as QueryDeepPartialEntity<OpenAPISpecVersion>,
-        );
-        Object.assign(update, { lastVersionId: version.id, updatedAt: now });
-      }
-      await manager.update(OpenAPISpec, specId, update);
     });
+  }
+
+  /** Completes the processing with the problems found; the latest version stays. */
+  private async recordProblems(
+    manager: EntityManager,
+    specId: string,
+    failure: ProcessingFailure,
+  ): Promise<void> {
+    await manager.update(OpenAPISpec, specId, {
+      processingState: 'complete',
+      lastProcessedAt: this.clock.now(),
+      lastProcessErrorCode: failure.errorCode,
+      lastProcessedErrors: failure.problems.map(({ message, code }) => ({ message, code })),
+    });
+  }
+
+  /** Completes the processing, with a new version when the content differs from the latest. */
+  private async recordLoaded(
+    manager: EntityManager,
+    specId: string,
+    current: OpenAPISpecOutcomeRow,
+    loaded: LoadedSpec,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const update: Partial<OpenAPISpec> = {
+      processingState: 'complete',
+      lastProcessedAt: now,
+      lastProcessErrorCode: null,
+      lastProcessedErrors: null,
+    };
+    if (current.content_hash !== loaded.hash) {
+      const version: OpenAPISpecVersion = {
+        id: newId(),
+        specId,
+        organizationId: current.organization_id,
+        contentHash: loaded.hash,
+        sourceUrl: loaded.sourceUrl,
+        rootPath: loaded.rootPath,
+        filesystem: loaded.filesystem,
+        createdAt: now,
+      };
+      await manager.insert(
+        OpenAPISpecVersion,
+        version as QueryDeepPartialEntity<OpenAPISpecVersion>,
+      );
+      Object.assign(update, { lastVersionId: version.id, updatedAt: now });
+    }
+    await manager.update(OpenAPISpec, specId, update);
   }
 
   /**
@@ -166,45 +174,22 @@ export class OpenAPIProcessing implements OnModuleInit {
     const minutes = this.config.OPENAPI_REFRESH_MINUTES;
     if (minutes > 0) {
       const due = new Date(now.getTime() - minutes * 60_000);
-      ids.push(
-        ...(await this.pick(
-          `source_url IS NOT NULL AND processing_state = 'complete' AND last_processed_at <= $2`,
-          'last_processed_at',
-          now,
-          due,
-        )),
-      );
+      ids.push(...(await this.pick((limit) => this.specs.requeueDueForRefresh(now, due, limit))));
     }
     const lost = new Date(now.getTime() - OPENAPI_STUCK_AFTER_MS);
-    ids.push(
-      ...(await this.pick(
-        `processing_state <> 'complete' AND queued_at <= $2`,
-        'queued_at',
-        now,
-        lost,
-      )),
-    );
+    ids.push(...(await this.pick((limit) => this.specs.requeueLost(now, lost, limit))));
     for (const id of ids) await this.enqueue(id);
     if (ids.length > 0) this.logger.log({ specs: ids.length }, 'Refreshing OpenAPI specifications');
     return ids.length;
   }
 
-  /** Marks the specs matching `where` (ordered by `order`, in batches) pending, and answers them. */
-  private async pick(where: string, order: string, now: Date, cutoff: Date): Promise<string[]> {
+  /** Runs `requeue` in batches (until one comes back short), and answers every id it marked. */
+  private async pick(requeue: (limit: number) => Promise<string[]>): Promise<string[]> {
     const ids: string[] = [];
     for (let batch = 0; batch < REFRESH_BATCHES_PER_ROUND; batch++) {
-      const rows: { id: string }[] = await this.dataSource.query(
-        `WITH picked AS (
-           UPDATE openapi_specs SET processing_state = 'pending', queued_at = $1
-            WHERE id IN (SELECT id FROM openapi_specs WHERE ${where}
-                          ORDER BY ${order} LIMIT $3 FOR UPDATE SKIP LOCKED)
-            RETURNING id
-         )
-         SELECT id FROM picked`,
-        [now, cutoff, REFRESH_BATCH],
-      );
-      ids.push(...rows.map((row) => row.id));
-      if (rows.length < REFRESH_BATCH) break;
+      const picked = await requeue(REFRESH_BATCH);
+      ids.push(...picked);
+      if (picked.length < REFRESH_BATCH) break;
     }
     return ids;
   }

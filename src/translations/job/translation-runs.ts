@@ -3,12 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
 import { performance } from 'node:perf_hooks';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ContentEngine } from '../../content-engine/content-engine';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { commit } from '../../content-engine/tree/commit';
 import { flatten } from '../../content-engine/tree/read';
-import { CachedObjectStore, getRequired } from '../../content-engine/tree/object-store';
+import {
+  CachedObjectStore,
+  getRequired,
+  type ObjectStore,
+} from '../../content-engine/tree/object-store';
+import type { SnapshotPage } from '../../content-engine/tree/snapshot';
 import {
   ContentWriter,
   storeDocuments,
@@ -20,6 +24,7 @@ import { sha256Hex } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { Translation } from '../entities/translation.entity';
 import { TranslationPage } from '../entities/translation-page.entity';
+import { TranslationsRepository } from '../translations.repository';
 import { batches } from '../providers/batches';
 import {
   TranslationProviderError,
@@ -86,6 +91,7 @@ export class TranslationRuns implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly translations: TranslationsRepository,
     private readonly jobs: JobsService,
     private readonly engine: ContentEngine,
     private readonly writer: ContentWriter,
@@ -104,82 +110,116 @@ export class TranslationRuns implements OnModuleInit {
     await this.jobs.send<RunJob>(TRANSLATION_RUN_QUEUE, { translationId });
   }
 
+  /** Claims the translation, runs it, and queues the next run when one was asked for meanwhile. */
   async process(translationId: string): Promise<void> {
     const translation = await this.claim(translationId);
     if (!translation) return;
-    const started = performance.now();
-    let rerun: boolean;
-    try {
-      const outcome = await this.translate(translation);
-      const seconds = Math.round((performance.now() - started) / 1000);
-      rerun = await this.dataSource.transaction((manager) =>
-        this.recordSuccess(manager, translation, outcome, seconds),
-      );
-    } catch (error) {
-      rerun = await this.recordFailure(translation, error);
-    }
+    const rerun = await this.run(translation);
     if (rerun) await this.enqueue(translationId);
   }
 
   /** The translation, now `running`; null when it is not waiting for a run (or is gone). */
   private async claim(translationId: string): Promise<Translation | null> {
     const now = this.clock.now();
-    const rows: { id: string }[] = await this.dataSource.query(
-      // In a CTE: TypeORM answers a bare UPDATE ... RETURNING as [rows, count].
-      `WITH claimed AS (
-         UPDATE translations SET status = 'running', started_at = $2, rerun_requested = false
-          WHERE id = $1
-            AND (status = 'pending' OR (status = 'running' AND started_at < $3))
-          RETURNING id
-       )
-       SELECT id FROM claimed`,
-      [translationId, now, new Date(now.getTime() - TRANSLATION_STUCK_AFTER_MS)],
+    const claimed = await this.translations.claimRun(
+      translationId,
+      now,
+      new Date(now.getTime() - TRANSLATION_STUCK_AFTER_MS),
     );
-    if (rows.length === 0) return null;
+    if (!claimed) return null;
     return this.dataSource.getRepository(Translation).findOneBy({ id: translationId });
+  }
+
+  /**
+   * Translates, then records the result, or why there is none; answers whether another run was
+   * asked for meanwhile.
+   */
+  private async run(translation: Translation): Promise<boolean> {
+    const started = performance.now();
+    try {
+      const outcome = await this.translate(translation);
+      const seconds = Math.round((performance.now() - started) / 1000);
+      return await this.dataSource.transaction((manager) =>
+        this.recordSuccess(manager, translation, outcome, seconds),
+      );
+    } catch (error) {
+      return this.recordFailure(translation, error);
+    }
   }
 
   /** Reads the source and translates what changed; writes nothing. */
   private async translate(translation: Translation): Promise<RunOutcome> {
     const provider = this.configuredProvider();
     const manager = this.dataSource.manager;
-    const sources: { tree: string; deleted_at: Date | null }[] = await manager.query(
-      `SELECT r.tree, s.deleted_at FROM spaces s JOIN revisions r ON r.id = s.revision_id
-        WHERE s.id = $1`,
-      [translation.sourceSpaceId],
-    );
-    if (!sources[0] || sources[0].deleted_at !== null) {
-      throw new RunFailure('The source space is deleted.');
-    }
-    const sourceTree = sources[0].tree;
+    const sourceTree = await this.sourceTree(manager, translation);
     const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
     const snapshot = await flatten(store, sourceTree);
-    const previous = new Map(
-      (await manager.find(TranslationPage, { where: { translationId: translation.id } })).map(
-        (row) => [row.pageId, row],
-      ),
-    );
+    const previous = await this.previousPages(manager, translation);
     const instructions = await this.instructions(manager, translation);
 
     const pages: ResultPage[] = [];
     const work: PageWork[] = [];
     for (const source of snapshot.values()) {
-      const title = typeof source.meta.title === 'string' ? source.meta.title : null;
-      const description =
-        typeof source.meta.description === 'string' ? source.meta.description : null;
-      const sourceHash = sha256Hex(
-        stringify({
-          title,
-          description,
-          document: source.documentHash,
-          language: [translation.sourceLanguage, translation.language],
-          instructions,
-        }) as string,
-      );
-      const slug = typeof source.meta.slug === 'string' ? source.meta.slug : undefined;
-      const last = previous.get(source.id);
-      if (last && last.sourceHash === sourceHash) {
-        pages.push({
+      const planned = await this.plan(store, source, translation, previous, instructions);
+      pages.push(planned.page);
+      if (planned.work) work.push(planned.work);
+    }
+    const translations = await this.translateTexts(
+      provider,
+      work.flatMap((item) => item.texts),
+      translation,
+      instructions,
+    );
+    applyTranslations(work, translations);
+    return { sourceTree, pages };
+  }
+
+  /** The tree of the source space's primary revision; a failure when the space is deleted. */
+  private async sourceTree(manager: EntityManager, translation: Translation): Promise<string> {
+    const source = await this.translations.findSpacePrimaryTree(translation.sourceSpaceId, manager);
+    if (!source || source.deleted_at !== null) {
+      throw new RunFailure('The source space is deleted.');
+    }
+    return source.tree;
+  }
+
+  /** The pages the last run translated, by page id. */
+  private async previousPages(
+    manager: EntityManager,
+    translation: Translation,
+  ): Promise<Map<string, TranslationPage>> {
+    const rows = await manager.find(TranslationPage, { where: { translationId: translation.id } });
+    return new Map(rows.map((row) => [row.pageId, row]));
+  }
+
+  /**
+   * A source page in the result: the last run's translation when what it was made from is
+   * unchanged, else the page with the texts to translate (`work`).
+   */
+  private async plan(
+    store: ObjectStore,
+    source: SnapshotPage,
+    translation: Translation,
+    previous: Map<string, TranslationPage>,
+    instructions: string,
+  ): Promise<{ page: ResultPage; work?: PageWork }> {
+    const title = typeof source.meta.title === 'string' ? source.meta.title : null;
+    const description =
+      typeof source.meta.description === 'string' ? source.meta.description : null;
+    const sourceHash = sha256Hex(
+      stringify({
+        title,
+        description,
+        document: source.documentHash,
+        language: [translation.sourceLanguage, translation.language],
+        instructions,
+      }) as string,
+    );
+    const slug = typeof source.meta.slug === 'string' ? source.meta.slug : undefined;
+    const last = previous.get(source.id);
+    if (last && last.sourceHash === sourceHash) {
+      return {
+        page: {
           pageId: source.id,
           sourceHash,
           slug,
@@ -188,52 +228,33 @@ export class TranslationRuns implements OnModuleInit {
           document: last.document,
           words: last.words,
           translated: false,
-        });
-        continue;
-      }
-      const document =
-        source.documentHash === null
-          ? null
-          : await getRequired<JSONDocument>(store, source.documentHash);
-      const page: ResultPage = {
-        pageId: source.id,
-        sourceHash,
-        slug,
-        title,
-        description,
-        document,
-        words: 0,
-        translated: true,
+        },
       };
-      const hasTitle = title !== null && isTranslatable(title.trim());
-      const hasDescription = description !== null && isTranslatable(description.trim());
-      const segments = document ? documentSegments(document) : null;
-      const texts = [
-        ...(hasTitle ? [title.trim()] : []),
-        ...(hasDescription ? [description.trim()] : []),
-        ...(segments?.texts ?? []),
-      ];
-      page.words = texts.reduce((sum, text) => sum + countWords(text), 0);
-      pages.push(page);
-      work.push({ page, hasTitle, hasDescription, segments, texts });
     }
-
-    const translations = await this.translateTexts(
-      provider,
-      work.flatMap((item) => item.texts),
-      translation,
-      instructions,
-    );
-    let offset = 0;
-    for (const item of work) {
-      const mine = translations.slice(offset, offset + item.texts.length);
-      offset += item.texts.length;
-      let next = 0;
-      if (item.hasTitle) item.page.title = mine[next++];
-      if (item.hasDescription) item.page.description = mine[next++];
-      if (item.segments) item.page.document = item.segments.apply(mine.slice(next));
-    }
-    return { sourceTree, pages };
+    const document =
+      source.documentHash === null
+        ? null
+        : await getRequired<JSONDocument>(store, source.documentHash);
+    const page: ResultPage = {
+      pageId: source.id,
+      sourceHash,
+      slug,
+      title,
+      description,
+      document,
+      words: 0,
+      translated: true,
+    };
+    const hasTitle = title !== null && isTranslatable(title.trim());
+    const hasDescription = description !== null && isTranslatable(description.trim());
+    const segments = document ? documentSegments(document) : null;
+    const texts = [
+      ...(hasTitle ? [title.trim()] : []),
+      ...(hasDescription ? [description.trim()] : []),
+      ...(segments?.texts ?? []),
+    ];
+    page.words = texts.reduce((sum, text) => sum + countWords(text), 0);
+    return { page, work: { page, hasTitle, hasDescription, segments, texts } };
   }
 
   private configuredProvider(): TranslationProvider {
@@ -247,11 +268,11 @@ export class TranslationRuns implements OnModuleInit {
 
   /** The translation's instructions and the organization's agent instructions, as text. */
   private async instructions(manager: EntityManager, translation: Translation): Promise<string> {
-    const rows: { instructions: { nodes?: unknown[] } }[] = await manager.query(
-      'SELECT instructions FROM agent_instructions WHERE organization_id = $1',
-      [translation.organizationId],
+    const organizationInstructions = await this.translations.findAgentInstructions(
+      translation.organizationId,
+      manager,
     );
-    return [plainText(rows[0]?.instructions), plainText(translation.instructions)]
+    return [plainText(organizationInstructions), plainText(translation.instructions)]
       .filter((text) => text !== '')
       .join('\n\n');
   }
@@ -287,64 +308,70 @@ export class TranslationRuns implements OnModuleInit {
     outcome: RunOutcome,
     seconds: number,
   ): Promise<boolean> {
-    const rows: {
-      result_space_id: string | null;
-      rerun_requested: boolean;
-      run_by: string | null;
-    }[] = await manager.query(
-      'SELECT result_space_id, rerun_requested, run_by FROM translations WHERE id = $1 FOR UPDATE',
-      [translation.id],
-    );
-    const current = rows[0];
+    const current = await this.translations.lockRunState(translation.id, manager);
     if (!current) return false;
-    if (current.result_space_id === null) {
+    const resultSpaceId = current.result_space_id;
+    if (resultSpaceId === null) {
       throw new RunFailure(
         'The result space is gone; run the translation again to make a new one.',
       );
     }
-    const spaces: { revision_id: string; deleted_at: Date | null }[] = await manager.query(
-      'SELECT revision_id, deleted_at FROM spaces WHERE id = $1',
-      [current.result_space_id],
+    const revisionId = await this.commitResult(manager, resultSpaceId, current.run_by, outcome);
+    const translated = outcome.pages.filter((page) => page.translated);
+    await this.savePages(manager, translation, outcome, translated);
+    await this.translations.recordRunSuccess(
+      translation.id,
+      {
+        resultRevisionId: revisionId,
+        pages: translated.length,
+        words: translated.reduce((sum, page) => sum + page.words, 0),
+        seconds,
+        now: this.clock.now(),
+      },
+      manager,
     );
-    if (!spaces[0] || spaces[0].deleted_at !== null) {
+    return current.rerun_requested;
+  }
+
+  /**
+   * Commits the outcome on the result space's primary: the source's tree with the translated
+   * titles, descriptions and documents. Answers the new revision's id.
+   */
+  private async commitResult(
+    manager: EntityManager,
+    resultSpaceId: string,
+    authorId: string | null,
+    outcome: RunOutcome,
+  ): Promise<string> {
+    const space = await this.translations.findSpacePrimary(resultSpaceId, manager);
+    if (!space || space.deleted_at !== null) {
       throw new RunFailure(
         'The result space is deleted; run the translation again to make a new one.',
       );
     }
-    const changes: ContentChange[] = [];
-    for (const page of outcome.pages) {
-      if (page.title !== null) {
-        changes.push({
-          operation: 'update_page',
-          page: page.pageId,
-          meta: {
-            title: page.title,
-            ...(page.description !== null ? { description: page.description } : {}),
-            ...(page.slug !== undefined ? { slug: page.slug } : {}),
-          },
-        });
-      }
-      if (page.document !== null) {
-        changes.push({ operation: 'set_document', page: page.pageId, document: page.document });
-      }
-    }
+    const changes = resultChanges(outcome.pages);
     const { revision } = await this.writer.commitOnPrimary(manager, {
-      spaceId: current.result_space_id,
-      expectedRevisionId: spaces[0].revision_id,
-      authorId: current.run_by,
+      spaceId: resultSpaceId,
+      expectedRevisionId: space.revision_id,
+      authorId,
       type: 'edits',
       changes: async ({ store }) => ({
         tree: await commit(store, outcome.sourceTree, await storeDocuments(store, changes)),
       }),
     });
+    return revision.id;
+  }
 
-    const translated = outcome.pages.filter((page) => page.translated);
+  /** Stores the pages translated by this run and forgets those gone from the source. */
+  private async savePages(
+    manager: EntityManager,
+    translation: Translation,
+    outcome: RunOutcome,
+    translated: ResultPage[],
+  ): Promise<void> {
     for (const page of translated) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(TranslationPage)
-        .values({
+      await this.translations.upsertPage(
+        {
           translationId: translation.id,
           pageId: page.pageId,
           organizationId: translation.organizationId,
@@ -353,32 +380,15 @@ export class TranslationRuns implements OnModuleInit {
           description: page.description,
           document: page.document,
           words: page.words,
-        } as QueryDeepPartialEntity<TranslationPage>)
-        .orUpdate(
-          ['source_hash', 'title', 'description', 'document', 'words'],
-          ['translation_id', 'page_id'],
-        )
-        .execute();
+        },
+        manager,
+      );
     }
-    await manager.query(
-      'DELETE FROM translation_pages WHERE translation_id = $1 AND NOT (page_id = ANY($2))',
-      [translation.id, outcome.pages.map((page) => page.pageId)],
+    await this.translations.deletePagesExcept(
+      translation.id,
+      outcome.pages.map((page) => page.pageId),
+      manager,
     );
-    const words = translated.reduce((sum, page) => sum + page.words, 0);
-    const now = this.clock.now();
-    await manager.query(
-      `UPDATE translations
-          SET status = CASE WHEN rerun_requested THEN 'pending' ELSE 'completed' END,
-              result_revision_id = $2, last_error = NULL, last_error_at = NULL,
-              runs = runs + 1,
-              latest_pages = $3, total_pages = total_pages + $3,
-              latest_words = $4, total_words = total_words + $4,
-              latest_run_duration = $5, total_duration = total_duration + $5,
-              updated_at = $6
-        WHERE id = $1`,
-      [translation.id, revision.id, translated.length, words, seconds, now],
-    );
-    return current.rerun_requested;
   }
 
   /** Records why the run failed; answers whether another run was asked for meanwhile. */
@@ -394,18 +404,46 @@ export class TranslationRuns implements OnModuleInit {
     const message = known
       ? (error as Error).message
       : 'The run failed on an unexpected error (see the server log).';
-    const now = this.clock.now();
-    const rows: { rerun: boolean }[] = await this.dataSource.query(
-      `WITH failed AS (
-         UPDATE translations
-            SET status = CASE WHEN rerun_requested THEN 'pending' ELSE 'completed' END,
-                last_error = $2, last_error_at = $3, updated_at = $3
-          WHERE id = $1
-          RETURNING rerun_requested
-       )
-       SELECT rerun_requested AS rerun FROM failed`,
-      [translation.id, message.slice(0, 2000), now],
+    const rerun = await this.translations.recordRunFailure(
+      translation.id,
+      message.slice(0, 2000),
+      this.clock.now(),
     );
-    return rows[0]?.rerun ?? false;
+    return rerun ?? false;
   }
+}
+
+/** Writes the translations back into the pages they came from, in the order they were asked. */
+function applyTranslations(work: PageWork[], translations: string[]): void {
+  let offset = 0;
+  for (const item of work) {
+    const mine = translations.slice(offset, offset + item.texts.length);
+    offset += item.texts.length;
+    let next = 0;
+    if (item.hasTitle) item.page.title = mine[next++];
+    if (item.hasDescription) item.page.description = mine[next++];
+    if (item.segments) item.page.document = item.segments.apply(mine.slice(next));
+  }
+}
+
+/** The content changes that put the result's titles, descriptions and documents in the tree. */
+function resultChanges(pages: ResultPage[]): ContentChange[] {
+  const changes: ContentChange[] = [];
+  for (const page of pages) {
+    if (page.title !== null) {
+      changes.push({
+        operation: 'update_page',
+        page: page.pageId,
+        meta: {
+          title: page.title,
+          ...(page.description !== null ? { description: page.description } : {}),
+          ...(page.slug !== undefined ? { slug: page.slug } : {}),
+        },
+      });
+    }
+    if (page.document !== null) {
+      changes.push({ operation: 'set_document', page: page.pageId, document: page.document });
+    }
+  }
+  return changes;
 }
