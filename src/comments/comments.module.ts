@@ -6,11 +6,13 @@ import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';
 import { CommentersService } from './commenters.service';
+import { CommentReactionsRepository } from './comment-reactions.repository';
 import { CommentReactionsService } from './comment-reactions.service';
 import { CommentThreadsService } from './comment-threads.service';
 import { CommentViews } from './comment-views';
 import { CommentWritesService } from './comment-writes.service';
 import { CommentsPresenter } from './comments.presenter';
+import { CommentsRepository } from './comments.repository';
 import { Comment } from './entities/comment.entity';
 import { CommentReaction, CommentReplyReaction } from './entities/comment-reaction.entity';
 import { CommentReply } from './entities/comment-reply.entity';
@@ -30,6 +32,8 @@ import { SpaceCommentsController } from './space-comments.controller';
   ],
   controllers: [SpaceCommentsController, ChangeRequestCommentsController],
   providers: [
+    CommentsRepository,
+    CommentReactionsRepository,
     CommentThreadsService,
     CommentWritesService,
     CommentReactionsService,
