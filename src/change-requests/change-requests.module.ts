@@ -5,6 +5,7 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
+import { ChangeRequestsRepository } from './change-requests.repository';
 import { ChangeRequestsService } from './change-requests.service';
 import { ChangeRequestContentController } from './content/change-request-content.controller';
 import { ChangeRequestContentWritesController } from './content-writes/change-request-content-writes.controller';
@@ -18,6 +19,7 @@ import { ChangeRequestPdfController } from './pdf/change-request-pdf.controller'
 import { ChangeRequestPdfService } from './pdf/change-request-pdf.service';
 import { PdfLinks } from './pdf/pdf-links';
 import { ChangeRequestContributors } from './reviews/change-request-contributors';
+import { ChangeRequestContributorsRepository } from './reviews/change-request-contributors.repository';
 import { ChangeRequestReviewsController } from './reviews/change-request-reviews.controller';
 import { ChangeRequestReviewsPresenter } from './reviews/change-request-reviews.presenter';
 import { ChangeRequestReviewsService } from './reviews/change-request-reviews.service';
@@ -49,6 +51,8 @@ import { TemplateApplication } from './templates/template-application';
     SpaceTemplatesController,
   ],
   providers: [
+    ChangeRequestsRepository,
+    ChangeRequestContributorsRepository,
     ChangeRequestsService,
     ChangeRequestsPresenter,
     ChangeRequestMergeService,
@@ -63,6 +67,11 @@ import { TemplateApplication } from './templates/template-application';
     MergedChangeRequestsRegistration,
     TemplateApplication,
   ],
-  exports: [ChangeRequestsService, ChangeRequestReviewsService, ChangeRequestContributors],
+  exports: [
+    ChangeRequestsService,
+    ChangeRequestsRepository,
+    ChangeRequestReviewsService,
+    ChangeRequestContributors,
+  ],
 })
 export class ChangeRequestsModule {}

@@ -1,22 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../platform/clock/clock';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { Space } from '../spaces/entities/space.entity';
 import { type SpaceAccess } from '../spaces/space-access.resolver';
-import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
 import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,
   UpdateChangeRequestDto,
 } from './dto/change-request.dto';
 import { changeRequestMerged } from './change-request-errors';
+import {
+  ChangeRequestKey,
+  ChangeRequestListFilters,
+  ChangeRequestsRepository,
+} from './change-requests.repository';
 import { ChangeRequest, ChangeRequestStatus } from './entities/change-request.entity';
 
 /** A change request with what its wire shape needs: the space's primary revision now. */
@@ -49,6 +52,7 @@ const MOVES: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> = {
 export class ChangeRequestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ChangeRequestsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -79,17 +83,10 @@ export class ChangeRequestsService {
         );
       if (locked.length === 0) throw notFound('Space');
       const [{ revision_id: primary, organization_id: organizationId }] = locked;
-      const [{ next }]: { next: number }[] = await manager.query(
-        `SELECT COALESCE(MAX(number), 0) + 1 AS next FROM change_requests WHERE space_id = $1`,
-        [access.id],
-      );
+      const next = await this.repository.nextNumber(access.id, manager);
       const cluster = input.conversationsIssuesCluster ?? null;
       if (cluster !== null) {
-        const found: unknown[] = await manager.query(
-          `SELECT 1 FROM conversation_issue_clusters WHERE id = $1 AND organization_id = $2`,
-          [cluster, organizationId],
-        );
-        if (found.length === 0) {
+        if (!(await this.repository.clusterExists(cluster, organizationId, manager))) {
           throw invalidInput('conversationsIssuesCluster: no such cluster in this organization.');
         }
       }
@@ -100,7 +97,7 @@ export class ChangeRequestsService {
         id,
         spaceId: access.id,
         organizationId,
-        number: Number(next),
+        number: next,
         status,
         subject: input.subject ?? '',
         description: null,
@@ -132,7 +129,7 @@ export class ChangeRequestsService {
   ): Promise<ChangeRequestView> {
     return this.dataSource.transaction(async (manager) => {
       // The space row first (as create does), then the change request: one lock order.
-      await manager.query(`SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE`, [access.id]);
+      await this.repository.lockSpace(access.id, manager);
       const { changeRequest: current } = await this.load(manager, access.id, changeRequestId);
       if (current.status === 'merged') {
         throw changeRequestMerged('it cannot change any more');
@@ -166,11 +163,7 @@ export class ChangeRequestsService {
     access: SpaceAccess,
     query: ListChangeRequestsQueryDto,
   ): Promise<Page<ChangeRequestView>> {
-    const rows = this.filtered(
-      this.views(this.dataSource.manager).where('cr.space_id = :spaceId', { spaceId: access.id }),
-      query,
-    );
-    return this.page(rows, query, [{ sql: 'cr.number', of: (cr) => cr.number }]);
+    return this.viewPage(this.repository.listForSpace(access.id, this.filters(query), query));
   }
 
   /**
@@ -184,56 +177,28 @@ export class ChangeRequestsService {
     userId: string,
     query: ListChangeRequestsQueryDto,
   ): Promise<Page<ChangeRequestView>> {
-    const rows = this.views(this.dataSource.manager)
-      .where('cr.organization_id = :organizationId', { organizationId })
-      .andWhere('s.deleted_at IS NULL');
-    if (organizationRole === null) {
-      rows.andWhere(`cr.space_id IN (${GUEST_VISIBLE_SPACES_SQL})`, { userId });
-    }
-    return this.page(this.filtered(rows, query), query, [
-      { sql: 'cr.created_at', of: (cr) => cr.createdAt },
-      { sql: 'cr.id', of: (cr) => cr.id },
-    ]);
+    return this.viewPage(
+      this.repository.listForOrganization(
+        organizationId,
+        organizationRole === null ? userId : null,
+        this.filters(query),
+        query,
+      ),
+    );
   }
 
-  private filtered(
-    rows: SelectQueryBuilder<ChangeRequest>,
-    query: ListChangeRequestsQueryDto,
-  ): SelectQueryBuilder<ChangeRequest> {
-    rows.andWhere('cr.status = :status', { status: query.status ?? 'open' });
-    if (query.creator !== undefined) {
-      rows.andWhere('cr.created_by = :creator', { creator: query.creator });
-    }
-    // Its creator, and whoever edited its content or commented on it.
-    if (query.contributor !== undefined) {
-      rows.andWhere(
-        `(cr.created_by = :contributor OR EXISTS (
-           SELECT 1 FROM change_request_contributors c
-            WHERE c.change_request_id = cr.id AND c.user_id = :contributor))`,
-        { contributor: query.contributor },
-      );
-    }
-    if (query.requestedReviewer !== undefined) {
-      rows.andWhere(
-        `EXISTS (SELECT 1 FROM change_request_requested_reviewers q
-                  WHERE q.change_request_id = cr.id AND q.user_id = :requestedReviewer)`,
-        { requestedReviewer: query.requestedReviewer },
-      );
-    }
-    if (query.conversationsIssuesCluster !== undefined) {
-      rows.andWhere('cr.conversations_issues_cluster_id = :conversationsIssuesCluster', {
-        conversationsIssuesCluster: query.conversationsIssuesCluster,
-      });
-    }
-    return rows;
+  private filters(query: ListChangeRequestsQueryDto): ChangeRequestListFilters {
+    return {
+      status: query.status ?? 'open',
+      creator: query.creator,
+      contributor: query.contributor,
+      requestedReviewer: query.requestedReviewer,
+      conversationsIssuesCluster: query.conversationsIssuesCluster,
+    };
   }
 
-  private async page(
-    rows: SelectQueryBuilder<ChangeRequest>,
-    query: ListChangeRequestsQueryDto,
-    keys: { sql: string; of: (cr: ChangeRequest) => string | number | Date }[],
-  ): Promise<Page<ChangeRequestView>> {
-    const page = await paginate(rows, query, { keys, direction: 'DESC' });
+  private async viewPage(rows: Promise<Page<ChangeRequest>>): Promise<Page<ChangeRequestView>> {
+    const page = await rows;
     return { ...page, items: page.items.map((cr) => this.view(cr)) };
   }
 
@@ -252,15 +217,6 @@ export class ChangeRequestsService {
     await manager.query(`UPDATE spaces SET ${sets.join(', ')} WHERE id = $1`, [spaceId]);
   }
 
-  private views(manager: EntityManager): SelectQueryBuilder<ChangeRequest> {
-    return manager
-      .getRepository(ChangeRequest)
-      .createQueryBuilder('cr')
-      .innerJoin('cr.space', 's')
-      .addSelect(['s.id', 's.revisionId', 's.deletedAt'])
-      .leftJoinAndSelect('cr.creator', 'u');
-  }
-
   private view(changeRequest: ChangeRequest): ChangeRequestView {
     const space = changeRequest.space as Space;
     return { changeRequest, primaryRevision: space.revisionId };
@@ -272,14 +228,17 @@ export class ChangeRequestsService {
     spaceId: string,
     changeRequestId: string,
   ): Promise<ChangeRequestView> {
-    const query = this.views(manager).where('cr.space_id = :spaceId', { spaceId });
-    if (/^\d{1,9}$/.test(changeRequestId)) {
-      query.andWhere('cr.number = :number', { number: Number(changeRequestId) });
-    } else {
-      query.andWhere('cr.id = :id', { id: changeRequestId });
-    }
-    const changeRequest = await query.getOne();
+    const changeRequest = await this.repository.findInSpace(
+      spaceId,
+      changeRequestKey(changeRequestId),
+      manager,
+    );
     if (!changeRequest) throw changeRequestNotFound();
     return this.view(changeRequest);
   }
+}
+
+/** `key` as a change request's id or, all digits, its number in the space. */
+export function changeRequestKey(key: string): ChangeRequestKey {
+  return /^\d{1,9}$/.test(key) ? { number: Number(key) } : { id: key };
 }

@@ -8,7 +8,7 @@ import {
   PolicyService,
 } from '../platform/policy/policy.service';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
-import { CommentAccessRepository, type CommentChainRow } from './comment-access.repository';
+import { type CommentChainRow, CommentsRepository } from './comments.repository';
 import { type CommentNoun, deleteDenial, updateAsked, updateDenial } from './comment-permissions';
 import { commentNotFound } from './comment-thread';
 
@@ -55,7 +55,7 @@ const changeRequestNotFound = () => notFound('Change request');
 export class CommentAccessPolicy implements OnModuleInit {
   constructor(
     private readonly policy: PolicyService,
-    private readonly chains: CommentAccessRepository,
+    private readonly comments: CommentsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -82,7 +82,7 @@ export class CommentAccessPolicy implements OnModuleInit {
     const { params } = context;
     const space = (await context.parent('space', params.spaceId)) as SpaceAccess | null;
     if (!space) throw notFound('Space');
-    const row: CommentChainRow = await this.chains.chain({
+    const row: CommentChainRow = await this.comments.chain({
       spaceId: space.id,
       changeRequest: params.changeRequestId,
       commentId,

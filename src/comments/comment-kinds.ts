@@ -80,17 +80,11 @@ export const REPLIES: CommentKind<ReplyView> = {
   entity: CommentReply,
   countsOpen: false,
   placement: () => ({}),
-  find: (manager, comment, id, lock) => {
-    const query = manager
-      .getRepository(CommentReply)
-      .createQueryBuilder('r')
-      .where('r.id = :replyId AND r.comment_id = :commentId', {
-        replyId: id,
-        commentId: comment.id,
-      });
-    if (lock) query.setLock(lock);
-    return query.getOne();
-  },
+  find: (manager, comment, id, lock) =>
+    manager.findOne(CommentReply, {
+      where: { id, commentId: comment.id },
+      ...(lock ? { lock: { mode: lock } } : {}),
+    }),
   notFound: replyNotFound,
   view: (views, manager, thread, commentId, id) => views.reply(manager, thread, commentId, id),
 };

@@ -55,18 +55,13 @@ export interface CommenterRecord extends MemberRecord {
 export const commentNotFound = () => notFound('Comment');
 export const replyNotFound = () => notFound('Comment reply');
 
-/**
- * The condition that keeps the thread's comments (aliased `c`) and its parameters: a change
- * request's, or the space's own (those of no change request).
- */
-export function inThread(thread: Thread): { sql: string; params: Record<string, string> } {
-  return thread.changeRequest
-    ? {
-        sql: 'c.change_request_id = :changeRequestId',
-        params: { changeRequestId: thread.changeRequest.id },
-      }
-    : {
-        sql: 'c.space_id = :spaceId AND c.change_request_id IS NULL',
-        params: { spaceId: thread.spaceId },
-      };
+/** Which comments a thread holds: a change request's, or the space's own (of no change request). */
+export interface CommentThreadScope {
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+/** Which comments the thread holds, as its repository reads them. */
+export function threadScope(thread: Thread): CommentThreadScope {
+  return { spaceId: thread.spaceId, changeRequestId: thread.changeRequest?.id ?? null };
 }

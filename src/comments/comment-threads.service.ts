@@ -1,22 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ChangeRequestsRepository } from '../change-requests/change-requests.repository';
 import { ChangeRequestsService } from '../change-requests/change-requests.service';
-import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import {
   commentNotFound,
   type CommentView,
-  inThread,
   type ReplyView,
   type Thread,
   type ThreadRef,
+  threadScope,
 } from './comment-thread';
 import { CommentViews } from './comment-views';
+import { CommentRowLock, CommentsRepository } from './comments.repository';
 import { ListCommentsQueryDto, ListRepliesQueryDto } from './dto/comment.dto';
 import { Comment } from './entities/comment.entity';
 
-export type RowLock = 'pessimistic_read' | 'pessimistic_write';
+export type RowLock = CommentRowLock;
 
 /**
  * Threads: a space's own comments or a change request's, their comments and replies as read,
@@ -27,6 +28,8 @@ export class CommentThreadsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changeRequests: ChangeRequestsService,
+    private readonly changeRequestsRepository: ChangeRequestsRepository,
+    private readonly comments: CommentsRepository,
     private readonly views: CommentViews,
   ) {}
 
@@ -58,23 +61,17 @@ export class CommentThreadsService {
   ): Promise<Page<CommentView>> {
     const thread = await this.resolve(ref, userId);
     const manager = this.dataSource.manager;
-    const rows = this.views.comments(manager, thread);
-    if (query.status !== undefined && query.status !== 'all') {
-      rows.andWhere('c.status = :status', { status: query.status });
-    }
-    if (query.targetPage !== undefined) {
-      rows.andWhere('c.page_id = :targetPage', { targetPage: query.targetPage });
-    }
-    if (query.authors !== undefined) {
-      rows.andWhere('c.author_id = ANY(:authors)', { authors: query.authors });
-    }
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: 'c.posted_at', of: (c) => c.postedAt },
-        { sql: 'c.id', of: (c) => c.id },
-      ],
-      direction: query.order === 'asc' ? 'ASC' : 'DESC',
-    });
+    const page = await this.comments.listInThread(
+      threadScope(thread),
+      {
+        status: query.status !== undefined && query.status !== 'all' ? query.status : undefined,
+        pageId: query.targetPage,
+        authors: query.authors,
+      },
+      query.order === 'asc' ? 'ASC' : 'DESC',
+      query,
+      manager,
+    );
     return { ...page, items: await this.views.ofComments(manager, thread, page.items) };
   }
 
@@ -94,13 +91,7 @@ export class CommentThreadsService {
     const manager = this.dataSource.manager;
     const comment = await this.findComment(manager, thread, commentId);
     if (!comment) throw commentNotFound();
-    const page = await paginate(this.views.replies(manager, comment.id), query, {
-      keys: [
-        { sql: 'r.posted_at', of: (r) => r.postedAt },
-        { sql: 'r.id', of: (r) => r.id },
-      ],
-      direction: 'ASC',
-    });
+    const page = await this.comments.listReplies(comment.id, query, manager);
     return { ...page, items: await this.views.ofReplies(manager, thread, page.items) };
   }
 
@@ -124,23 +115,13 @@ export class CommentThreadsService {
     commentId: string,
     lock?: RowLock,
   ): Promise<Comment | null> {
-    const { sql, params } = inThread(thread);
-    const query = manager
-      .getRepository(Comment)
-      .createQueryBuilder('c')
-      .where('c.id = :commentId', { commentId })
-      .andWhere(sql, params);
-    if (lock) query.setLock(lock);
-    return query.getOne();
+    return this.comments.findRowInThread(threadScope(thread), commentId, lock, manager);
   }
 
   /** Moves the thread's count of open comments, atomically (`comments = comments ± 1`). */
   async countOpen(manager: EntityManager, thread: Thread, delta: 1 | -1): Promise<void> {
     if (thread.changeRequest) {
-      await manager.query(`UPDATE change_requests SET comments = comments + $2 WHERE id = $1`, [
-        thread.changeRequest.id,
-        delta,
-      ]);
+      await this.changeRequestsRepository.adjustComments(thread.changeRequest.id, delta, manager);
     } else {
       await manager.query(`UPDATE spaces SET comments = comments + $2 WHERE id = $1`, [
         thread.spaceId,

@@ -1,24 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { User } from '../users/entities/user.entity';
 import { CommentReactionsService } from './comment-reactions.service';
 import {
   commentNotFound,
   type CommentView,
-  inThread,
   replyNotFound,
   type ReplyView,
   type Thread,
+  threadScope,
 } from './comment-thread';
+import { CommentsRepository } from './comments.repository';
 import { Comment } from './entities/comment.entity';
 import { CommentReply } from './entities/comment-reply.entity';
-
-interface ReplierRow {
-  comment_id: string;
-  author_id: string;
-  count: number;
-  updated_at: Date | string;
-}
 
 /**
  * Comments and replies with what their wire shape needs (authors, reactions, repliers), read
@@ -26,32 +20,13 @@ interface ReplierRow {
  */
 @Injectable()
 export class CommentViews {
-  constructor(private readonly reactions: CommentReactionsService) {}
-
-  /** The thread's comments, with their author and resolver. */
-  comments(manager: EntityManager, thread: Thread): SelectQueryBuilder<Comment> {
-    const { sql, params } = inThread(thread);
-    return manager
-      .getRepository(Comment)
-      .createQueryBuilder('c')
-      .innerJoinAndSelect('c.author', 'author')
-      .leftJoinAndSelect('c.resolver', 'resolver')
-      .where(sql, params);
-  }
-
-  /** The replies to comment `commentId`, with their author. */
-  replies(manager: EntityManager, commentId: string): SelectQueryBuilder<CommentReply> {
-    return manager
-      .getRepository(CommentReply)
-      .createQueryBuilder('r')
-      .innerJoinAndSelect('r.author', 'author')
-      .where('r.comment_id = :commentId', { commentId });
-  }
+  constructor(
+    private readonly comments: CommentsRepository,
+    private readonly reactions: CommentReactionsService,
+  ) {}
 
   async comment(manager: EntityManager, thread: Thread, commentId: string): Promise<CommentView> {
-    const comment = await this.comments(manager, thread)
-      .andWhere('c.id = :commentId', { commentId })
-      .getOne();
+    const comment = await this.comments.findInThread(threadScope(thread), commentId, manager);
     if (!comment) throw commentNotFound();
     const [view] = await this.ofComments(manager, thread, [comment]);
     return view;
@@ -63,9 +38,7 @@ export class CommentViews {
     commentId: string,
     replyId: string,
   ): Promise<ReplyView> {
-    const reply = await this.replies(manager, commentId)
-      .andWhere('r.id = :replyId', { replyId })
-      .getOne();
+    const reply = await this.comments.findReply(commentId, replyId, manager);
     if (!reply) throw replyNotFound();
     const [view] = await this.ofReplies(manager, thread, [reply]);
     return view;
@@ -81,13 +54,7 @@ export class CommentViews {
     const ids = comments.map((comment) => comment.id);
     // One after the other: inside a transaction both run on the same connection.
     const reactions = await this.reactions.of(manager, 'comment', ids);
-    const replierRows: ReplierRow[] = await manager.query(
-      `SELECT comment_id, author_id, COUNT(*)::int AS count, MAX(posted_at) AS updated_at
-         FROM comment_replies WHERE comment_id = ANY($1::varchar[])
-        GROUP BY comment_id, author_id
-        ORDER BY updated_at DESC, author_id`,
-      [ids],
-    );
+    const replierRows = await this.comments.repliersOf(ids, manager);
     const replierIds = [...new Set(replierRows.map((row) => row.author_id))];
     const users = new Map(
       (replierIds.length > 0 ? await manager.findBy(User, { id: In(replierIds) }) : []).map(

@@ -5,14 +5,15 @@ import { SpaceContentModule } from '../spaces/space-content.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { CommentAccessPolicy } from './comment-access';
-import { CommentAccessRepository } from './comment-access.repository';
 import { ChangeRequestCommentsController } from './change-request-comments.controller';
 import { CommentersService } from './commenters.service';
+import { CommentReactionsRepository } from './comment-reactions.repository';
 import { CommentReactionsService } from './comment-reactions.service';
 import { CommentThreadsService } from './comment-threads.service';
 import { CommentViews } from './comment-views';
 import { CommentWritesService } from './comment-writes.service';
 import { CommentsPresenter } from './comments.presenter';
+import { CommentsRepository } from './comments.repository';
 import { Comment } from './entities/comment.entity';
 import { CommentReaction, CommentReplyReaction } from './entities/comment-reaction.entity';
 import { CommentReply } from './entities/comment-reply.entity';
@@ -33,7 +34,8 @@ import { SpaceCommentsController } from './space-comments.controller';
   controllers: [SpaceCommentsController, ChangeRequestCommentsController],
   providers: [
     CommentAccessPolicy,
-    CommentAccessRepository,
+    CommentsRepository,
+    CommentReactionsRepository,
     CommentThreadsService,
     CommentWritesService,
     CommentReactionsService,

@@ -6,6 +6,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { CreateSiteDto, UpdateSiteDto } from './dto/site.dto';
 import { Site } from './entities/site.entity';
+import { SitesRepository } from './sites.repository';
 import { SitesService, SiteWithCount } from './sites.service';
 import { SiteStructureService } from './structure/site-structure.service';
 
@@ -25,6 +26,7 @@ export class SiteWritesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
+    private readonly sitesRepository: SitesRepository,
     private readonly structure: SiteStructureService,
     private readonly clock: Clock,
   ) {}
@@ -118,11 +120,7 @@ export class SiteWritesService {
   async remove(organizationId: string, siteId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       await tx.delete(Site, { id: siteId, organizationId });
-      await tx.query(
-        `UPDATE organizations SET default_content = NULL
-          WHERE id = $1 AND default_content->>'site' = $2`,
-        [organizationId, siteId],
-      );
+      await this.sitesRepository.clearOrganizationDefaultContent(organizationId, siteId, tx);
     });
   }
 

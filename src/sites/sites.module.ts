@@ -11,9 +11,11 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { PublishedSiteService } from './published/published-site.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
+import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
 import { SiteWritesService } from './site-writes.service';
 import { SitesController } from './sites.controller';
 import { SitesPresenter } from './sites.presenter';
+import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
 import {
   STRUCTURE_CONTROLLERS,
@@ -37,6 +39,8 @@ import {
     ...STRUCTURE_CONTROLLERS,
   ],
   providers: [
+    SitesRepository,
+    SiteShareLinksRepository,
     SitesService,
     SiteWritesService,
     SitesPresenter,

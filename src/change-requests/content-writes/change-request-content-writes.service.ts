@@ -11,6 +11,7 @@ import {
 import { newId } from '../../platform/ids/ids';
 import { OutboundHttp } from '../../platform/outbound-http';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import { ChangeRequestsRepository } from '../change-requests.repository';
 import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from '../reviews/change-request-contributors';
@@ -39,6 +40,7 @@ export class ChangeRequestContentWrites {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changeRequests: ChangeRequestsService,
+    private readonly repository: ChangeRequestsRepository,
     private readonly writer: ContentWriter,
     private readonly http: OutboundHttp,
     private readonly contributors: ChangeRequestContributors,
@@ -95,11 +97,7 @@ export class ChangeRequestContentWrites {
     spaceId: string,
     revisionId: string,
   ): Promise<string | undefined> {
-    const rows: { tree: string }[] = await manager.query(
-      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
-      [revisionId, spaceId],
-    );
-    return rows[0]?.tree;
+    return this.repository.findRevisionTreeInSpace(spaceId, revisionId, manager);
   }
 
   /** The change request as this transaction left it (a later write cannot show through). */
@@ -112,10 +110,8 @@ export class ChangeRequestContentWrites {
       where: { id: changeRequestId, spaceId },
       relations: { creator: true },
     });
-    const [space]: { revision_id: string }[] = await manager.query(
-      'SELECT revision_id FROM spaces WHERE id = $1',
-      [spaceId],
-    );
-    return { changeRequest, primaryRevision: space.revision_id };
+    const primaryRevision = await this.repository.findPrimaryRevision(spaceId, manager);
+    if (primaryRevision === null) throw new Error(`Space ${spaceId} is missing`);
+    return { changeRequest, primaryRevision };
   }
 }

@@ -7,12 +7,11 @@ import type { MergeConflict } from '../../content-engine/merge/types';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { CachedObjectStore, type ObjectStore } from '../../content-engine/tree/object-store';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
-import type { MergeRulesConfiguration } from '../../orgs/entities/organization.entity';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, notFound } from '../../platform/errors/domain-error';
-import type { SpaceMergeRules } from '../../spaces/entities/space.entity';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { changeRequestMerged } from '../change-request-errors';
+import { ChangeRequestsRepository, MergeLockedSpace } from '../change-requests.repository';
 import { ChangeRequestsService } from '../change-requests.service';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { effectiveMergeRules, unmetMergeRule, type MergeFacts } from './merge-rules';
@@ -33,12 +32,6 @@ export abstract class MergeReviewFacts {
   ): Promise<Pick<MergeFacts, 'approvedBy' | 'changesRequestedBy' | 'requestedReviewers'>>;
 }
 
-interface LockedSpace {
-  revision_id: string;
-  merge_rules: SpaceMergeRules;
-  organization_merge_rules: MergeRulesConfiguration;
-}
-
 const refuse = (code: string, message: string) => new DomainError('conflict', code, message);
 
 /**
@@ -55,6 +48,7 @@ export class ChangeRequestMergeService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changeRequests: ChangeRequestsService,
+    private readonly repository: ChangeRequestsRepository,
     private readonly engine: ContentEngine,
     private readonly writer: ContentWriter,
     private readonly reviews: MergeReviewFacts,
@@ -168,16 +162,10 @@ export class ChangeRequestMergeService {
   }
 
   /** The space row, locked: merges and updates in one space run one after another. */
-  private async lockSpace(manager: EntityManager, spaceId: string): Promise<LockedSpace> {
-    const rows: LockedSpace[] = await manager.query(
-      `SELECT s.revision_id, s.merge_rules, o.merge_rules AS organization_merge_rules
-         FROM spaces s JOIN organizations o ON o.id = s.organization_id
-        WHERE s.id = $1 AND s.deleted_at IS NULL
-          FOR UPDATE OF s`,
-      [spaceId],
-    );
-    if (!rows[0]) throw notFound('Space');
-    return rows[0];
+  private async lockSpace(manager: EntityManager, spaceId: string): Promise<MergeLockedSpace> {
+    const space = await this.repository.lockSpaceForMerge(spaceId, manager);
+    if (!space) throw notFound('Space');
+    return space;
   }
 
   private async lockChangeRequest(
@@ -190,18 +178,14 @@ export class ChangeRequestMergeService {
       spaceId,
       changeRequestId,
     );
-    await manager.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [found.id]);
+    await this.repository.lock(found.id, manager);
     // Read again under the lock: a content write may have moved its head meanwhile.
     return (await this.changeRequests.load(manager, spaceId, found.id)).changeRequest;
   }
 
   /** Root tree hashes of revisions of the space, in the order asked. */
   private async trees(manager: EntityManager, revisionIds: string[]): Promise<string[]> {
-    const rows: { id: string; tree: string }[] = await manager.query(
-      'SELECT id, tree FROM revisions WHERE id = ANY($1)',
-      [revisionIds],
-    );
-    const byId = new Map(rows.map((row) => [row.id, row.tree]));
+    const byId = await this.repository.findRevisionTrees(revisionIds, manager);
     return revisionIds.map((id) => {
       const tree = byId.get(id);
       if (tree === undefined) throw new Error(`Revision ${id} is missing`);

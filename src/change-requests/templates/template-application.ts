@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
 import {
   SpaceTemplates,
   type SpaceTemplateParams,
 } from '../../content-engine/writes/space-templates';
-import { Clock } from '../../platform/clock/clock';
 import { notFound } from '../../platform/errors/domain-error';
 import type { Space } from '../../spaces/entities/space.entity';
-import { countContribution } from '../reviews/change-request-contributors';
+import { ChangeRequestsRepository } from '../change-requests.repository';
+import { changeRequestKey } from '../change-requests.service';
+import { ChangeRequestContributors } from '../reviews/change-request-contributors';
 
 /**
  * applyTemplateToSpace: the template's pages replace the primary's, as one `edits` commit; with
@@ -22,7 +23,8 @@ export class TemplateApplication {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly templates: SpaceTemplates,
     private readonly writer: ContentWriter,
-    private readonly clock: Clock,
+    private readonly changeRequests: ChangeRequestsRepository,
+    private readonly contributors: ChangeRequestContributors,
   ) {}
 
   async applyToSpace(
@@ -31,9 +33,9 @@ export class TemplateApplication {
     input: { id: string; params?: SpaceTemplateParams; changeRequestId?: string },
   ): Promise<void> {
     const changes = await this.templates.replacement(space.organizationId, input);
-    const changeRequestKey = input.changeRequestId;
+    const key = input.changeRequestId;
     await this.dataSource.transaction(async (manager) => {
-      if (changeRequestKey === undefined) {
+      if (key === undefined) {
         await this.writer.commitOnPrimary(manager, {
           spaceId: space.id,
           expectedRevisionId: space.revisionId,
@@ -43,29 +45,19 @@ export class TemplateApplication {
         });
         return;
       }
-      const changeRequestId = await changeRequestIdOf(manager, space.id, changeRequestKey);
+      const changeRequestId = await this.changeRequests.findIdInSpace(
+        space.id,
+        changeRequestKey(key),
+        manager,
+      );
+      if (changeRequestId === null) throw notFound('Change request');
       await this.writer.commitOnChangeRequest(manager, {
         spaceId: space.id,
         changeRequestId,
         authorId,
         changes,
       });
-      await countContribution(manager, changeRequestId, authorId, 'edit', this.clock.now());
+      await this.contributors.record(manager, changeRequestId, authorId, 'edit');
     });
   }
-}
-
-/** The id of change request `key` (its id, or its number in the space); 404 otherwise. */
-async function changeRequestIdOf(
-  manager: EntityManager,
-  spaceId: string,
-  key: string,
-): Promise<string> {
-  const byNumber = /^\d{1,9}$/.test(key);
-  const rows: { id: string }[] = await manager.query(
-    `SELECT id FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number' : 'id'} = $2`,
-    [spaceId, byNumber ? Number(key) : key],
-  );
-  if (!rows[0]) throw notFound('Change request');
-  return rows[0].id;
 }

@@ -4,7 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { Site } from '../entities/site.entity';
+import { SitesRepository } from '../sites.repository';
 import { SitesService } from '../sites.service';
+import { SiteStructureRepository } from '../structure/site-structure.repository';
 import {
   applyOverridePatch,
   completeCustomization,
@@ -22,6 +24,8 @@ export class SiteCustomizationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
+    private readonly sitesRepository: SitesRepository,
+    private readonly structureRepository: SiteStructureRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -89,13 +93,12 @@ export class SiteCustomizationService {
       const problem = customizationProblem(effective);
       if (problem !== null) throw invalidInput(problem);
       // One statement, so concurrent overrides of different site spaces do not lose each other.
-      await tx.query(
-        `UPDATE sites SET site_space_customizations =
-           CASE WHEN $2::jsonb = '{}'::jsonb THEN site_space_customizations - $1::text
-                ELSE site_space_customizations || jsonb_build_object($1::text, $2::jsonb) END,
-           updated_at = $3
-         WHERE id = $4`,
-        [siteSpaceId, JSON.stringify(overrides), this.clock.now(), site.id],
+      await this.sitesRepository.setSiteSpaceCustomization(
+        site.id,
+        siteSpaceId,
+        overrides,
+        this.clock.now(),
+        tx,
       );
       return effective;
     });
@@ -106,11 +109,7 @@ export class SiteCustomizationService {
     const manager = this.dataSource.manager;
     const site = await this.sites.findForOrganization(manager, organizationId, siteId);
     await this.assertSiteSpace(manager, site.id, siteSpaceId);
-    await manager.query(
-      `UPDATE sites SET site_space_customizations = site_space_customizations - $1::text
-        WHERE id = $2 AND site_space_customizations ? $1::text`,
-      [siteSpaceId, site.id],
-    );
+    await this.sitesRepository.removeSiteSpaceCustomization(site.id, siteSpaceId, manager);
   }
 
   private async assertSiteSpace(
@@ -118,11 +117,9 @@ export class SiteCustomizationService {
     siteId: string,
     siteSpaceId: string,
   ): Promise<void> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM site_spaces WHERE id = $1 AND site_id = $2`,
-      [siteSpaceId, siteId],
-    );
-    if (rows.length === 0) throw siteSpaceNotFound();
+    if (!(await this.structureRepository.hasSiteSpace(siteId, siteSpaceId, manager))) {
+      throw siteSpaceNotFound();
+    }
   }
 }
 

@@ -4,13 +4,14 @@ import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId, newSecret, sha256Hex } from '../../platform/ids/ids';
-import { paginate, PageRequest } from '../../platform/pagination/keyset';
+import { PageRequest } from '../../platform/pagination/keyset';
 import { mapPage, Page } from '../../platform/pagination/page';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { Site } from '../entities/site.entity';
 import { SiteShareLink } from '../entities/site-share-link.entity';
 import { SitesService } from '../sites.service';
 import { CreateSiteShareLinkDto, UpdateSiteShareLinkDto } from './share-link.dto';
+import { SiteShareLinksRepository } from './site-share-links.repository';
 
 const shareLinkNotFound = () => notFound('Share link');
 const SEAL_PURPOSE = 'share-link-keys';
@@ -34,6 +35,7 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
+    private readonly shareLinksRepository: SiteShareLinksRepository,
     private readonly clock: Clock,
     private readonly sealed: SealedText,
   ) {}
@@ -64,17 +66,7 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
       organizationId,
       siteId,
     );
-    const query = this.dataSource
-      .getRepository(SiteShareLink)
-      .createQueryBuilder('link')
-      .where('link.site_id = :siteId', { siteId: site.id });
-    const page = await paginate(query, request, {
-      keys: [
-        { sql: 'link.created_at', of: (link) => link.createdAt },
-        { sql: 'link.id', of: (link) => link.id },
-      ],
-      direction: 'ASC',
-    });
+    const page = await this.shareLinksRepository.listForSite(site.id, request);
     return { site, page: mapPage(page, (link) => this.withKey(link)) };
   }
 

@@ -4,8 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { Site } from '../entities/site.entity';
 import { SortSiteStructureDto } from './dto/site-structure.dto';
-import { SiteSpace } from './entities/site-space.entity';
 import { SiteSpacesService } from './site-spaces.service';
+import { SiteStructureRepository } from './site-structure.repository';
 import { SiteStructureStore, StructureView } from './site-structure.store';
 import type { StructureItemRef } from './structure-model';
 
@@ -28,6 +28,7 @@ export class SiteStructureService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: SiteStructureStore,
     private readonly siteSpaces: SiteSpacesService,
+    private readonly repository: SiteStructureRepository,
   ) {}
 
   async get(organizationId: string, siteId: string, userId: string): Promise<StructureView> {
@@ -106,15 +107,9 @@ export class SiteStructureService {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, number>> {
     const counts = new Map(siteIds.map((id) => [id, 0]));
-    if (siteIds.length === 0) return counts;
-    const rows: { site_id: string; count: number }[] = await manager
-      .createQueryBuilder(SiteSpace, 'ss')
-      .select('ss.site_id', 'site_id')
-      .addSelect('COUNT(*)::int', 'count')
-      .where('ss.site_id = ANY(:siteIds)', { siteIds })
-      .groupBy('ss.site_id')
-      .getRawMany();
-    for (const row of rows) counts.set(row.site_id, row.count);
+    for (const [siteId, count] of await this.repository.countSiteSpacesBySite(siteIds, manager)) {
+      counts.set(siteId, count);
+    }
     return counts;
   }
 }

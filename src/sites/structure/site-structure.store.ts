@@ -11,6 +11,7 @@ import { Space } from '../../spaces/entities/space.entity';
 import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
 import { Site } from '../entities/site.entity';
 import type { SiteOrganization } from '../sites.presenter';
+import { SitesRepository } from '../sites.repository';
 import { siteNotFound, SitesService } from '../sites.service';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
@@ -42,6 +43,7 @@ export class SiteStructureStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
+    private readonly sitesRepository: SitesRepository,
     private readonly spaceAccess: SpaceAccessResolver,
   ) {}
 
@@ -73,17 +75,11 @@ export class SiteStructureStore {
     options: { lock?: boolean } = {},
   ): Promise<StructureModel> {
     const lock = options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {};
-    const rows: { default_site_section_id: string | null; default_site_space_id: string | null }[] =
-      await manager.query(
-        `SELECT default_site_section_id, default_site_space_id FROM sites WHERE id = $1${
-          options.lock ? ' FOR NO KEY UPDATE' : ''
-        }`,
-        [site.id],
-      );
-    if (rows.length === 0) throw siteNotFound();
+    const defaults = await this.sitesRepository.findDefaults(site.id, options, manager);
+    if (!defaults) throw siteNotFound();
     // The defaults as they are now (the site may have been read before another write).
-    site.defaultSiteSectionId = rows[0].default_site_section_id;
-    site.defaultSiteSpaceId = rows[0].default_site_space_id;
+    site.defaultSiteSectionId = defaults.default_site_section_id;
+    site.defaultSiteSpaceId = defaults.default_site_space_id;
     const where = { siteId: site.id };
     const groups = await manager.find(SiteSectionGroup, { where, ...lock });
     const sections = await manager.find(SiteSection, { where, ...lock });

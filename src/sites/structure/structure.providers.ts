@@ -9,6 +9,7 @@ import { SiteSpacesController } from './site-spaces.controller';
 import { SiteSpacesService } from './site-spaces.service';
 import { SiteStructureController } from './site-structure.controller';
 import { SiteStructurePresenter } from './site-structure.presenter';
+import { SiteStructureRepository } from './site-structure.repository';
 import { SiteStructureService } from './site-structure.service';
 import { SiteStructureStore } from './site-structure.store';
 
@@ -27,6 +28,7 @@ export const STRUCTURE_CONTROLLERS = [
 ];
 
 export const STRUCTURE_PROVIDERS = [
+  SiteStructureRepository,
   SiteStructureStore,
   SiteStructurePresenter,
   SiteSpacesService,

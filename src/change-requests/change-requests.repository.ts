@@ -1,0 +1,279 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
+import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { Page } from '../platform/pagination/page';
+import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
+import type { SpaceMergeRules } from '../spaces/entities/space.entity';
+import { ChangeRequest, ChangeRequestStatus } from './entities/change-request.entity';
+
+/** The filters of the change request lists; the status is required (the default is the caller's). */
+export interface ChangeRequestListFilters {
+  status: ChangeRequestStatus;
+  creator?: string;
+  /** Its creator, or whoever edited its content or commented on it. */
+  contributor?: string;
+  requestedReviewer?: string;
+  conversationsIssuesCluster?: string;
+}
+
+/** A change request by its id, or by its number in the space. */
+export type ChangeRequestKey = { id: string } | { number: number };
+
+/** The space row a merge or an update holds, with what the merge rules need. */
+export interface MergeLockedSpace {
+  revision_id: string;
+  merge_rules: SpaceMergeRules;
+  organization_merge_rules: MergeRulesConfiguration;
+}
+
+type ListKey = { sql: string; of: (cr: ChangeRequest) => string | number | Date };
+
+/**
+ * The `change_requests` table. Change requests are read with their space (its primary revision
+ * and whether it is deleted) and their creator joined, as their wire shape needs.
+ */
+@Injectable()
+export class ChangeRequestsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The change request `key` of the space, with its space and creator; null when absent. */
+  findInSpace(
+    spaceId: string,
+    key: ChangeRequestKey,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ChangeRequest | null> {
+    const query = this.views(manager).where('cr.space_id = :spaceId', { spaceId });
+    if ('number' in key) {
+      query.andWhere('cr.number = :number', { number: key.number });
+    } else {
+      query.andWhere('cr.id = :id', { id: key.id });
+    }
+    return query.getOne();
+  }
+
+  /** The id of the change request `key` of the space, or null. */
+  async findIdInSpace(
+    spaceId: string,
+    key: ChangeRequestKey,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | null> {
+    const byNumber = 'number' in key;
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number' : 'id'} = $2`,
+      [spaceId, byNumber ? key.number : key.id],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** A page of the space's change requests matching `filters`, highest number first. */
+  listForSpace(
+    spaceId: string,
+    filters: ChangeRequestListFilters,
+    request: PageRequest,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Page<ChangeRequest>> {
+    const rows = this.filtered(
+      this.views(manager).where('cr.space_id = :spaceId', { spaceId }),
+      filters,
+    );
+    return this.page(rows, request, [{ sql: 'cr.number', of: (cr) => cr.number }]);
+  }
+
+  /**
+   * A page of the organization's change requests on live spaces matching `filters`, newest
+   * first; with `guestUserId`, only on the spaces granted to that guest.
+   */
+  listForOrganization(
+    organizationId: string,
+    guestUserId: string | null,
+    filters: ChangeRequestListFilters,
+    request: PageRequest,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Page<ChangeRequest>> {
+    const rows = this.views(manager)
+      .where('cr.organization_id = :organizationId', { organizationId })
+      .andWhere('s.deleted_at IS NULL');
+    if (guestUserId !== null) {
+      rows.andWhere(`cr.space_id IN (${GUEST_VISIBLE_SPACES_SQL})`, { userId: guestUserId });
+    }
+    return this.page(this.filtered(rows, filters), request, [
+      { sql: 'cr.created_at', of: (cr) => cr.createdAt },
+      { sql: 'cr.id', of: (cr) => cr.id },
+    ]);
+  }
+
+  /** The number the space's next change request takes: one more than its highest. */
+  async nextNumber(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number> {
+    const [{ next }]: { next: number }[] = await manager.query(
+      `SELECT COALESCE(MAX(number), 0) + 1 AS next FROM change_requests WHERE space_id = $1`,
+      [spaceId],
+    );
+    return Number(next);
+  }
+
+  /** Moves the change request's count of open comments, atomically (`comments = comments ± 1`). */
+  async adjustComments(
+    changeRequestId: string,
+    delta: 1 | -1,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(`UPDATE change_requests SET comments = comments + $2 WHERE id = $1`, [
+      changeRequestId,
+      delta,
+    ]);
+  }
+
+  /** Locks the change request's row for the rest of the transaction. */
+  async lock(
+    changeRequestId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [
+      changeRequestId,
+    ]);
+  }
+
+  /** Locks the space's row for the rest of the transaction (change requests' lock order). */
+  async lockSpace(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    // Reads spaces, owned by spaces: the space row is the lock that serializes numbering,
+    // counts and merges of its change requests, and spaces has no method that takes it.
+    await manager.query(`SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE`, [spaceId]);
+  }
+
+  /**
+   * Locks the live space's row and reads its primary revision with its own and its
+   * organization's merge rules; null when the space is absent or deleted.
+   */
+  async lockSpaceForMerge(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MergeLockedSpace | null> {
+    // Reads spaces and organizations, owned by spaces and orgs: one statement takes the space
+    // row's lock and reads, under it, the primary and both levels of merge rules.
+    const rows: MergeLockedSpace[] = await manager.query(
+      `SELECT s.revision_id, s.merge_rules, o.merge_rules AS organization_merge_rules
+         FROM spaces s JOIN organizations o ON o.id = s.organization_id
+        WHERE s.id = $1 AND s.deleted_at IS NULL
+          FOR UPDATE OF s`,
+      [spaceId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The space's primary revision as this transaction sees it; null when there is no space. */
+  async findPrimaryRevision(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | null> {
+    // Reads spaces, owned by spaces: the primary as the caller's transaction left it, which
+    // spaces' readers (outside the transaction) cannot give.
+    const [space]: { revision_id: string }[] = await manager.query(
+      'SELECT revision_id FROM spaces WHERE id = $1',
+      [spaceId],
+    );
+    return space ? space.revision_id : null;
+  }
+
+  /** The root tree hash of each of `revisionIds` that exists, by revision id. */
+  async findRevisionTrees(
+    revisionIds: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    // Reads revisions, owned by content-engine: the engine has no transactional read of a
+    // revision's tree; one query for the merge's three revisions.
+    const rows: { id: string; tree: string }[] = await manager.query(
+      'SELECT id, tree FROM revisions WHERE id = ANY($1)',
+      [revisionIds],
+    );
+    return new Map(rows.map((row) => [row.id, row.tree]));
+  }
+
+  /** The root tree hash of the space's revision `revisionId`; undefined when it has none such. */
+  async findRevisionTreeInSpace(
+    spaceId: string,
+    revisionId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | undefined> {
+    // Reads revisions, owned by content-engine: the engine has no transactional read of a
+    // revision's tree; one query, inside the content write's transaction.
+    const rows: { tree: string }[] = await manager.query(
+      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
+      [revisionId, spaceId],
+    );
+    return rows[0]?.tree;
+  }
+
+  /** Whether the organization has the conversations issues cluster `clusterId`. */
+  async clusterExists(
+    clusterId: string,
+    organizationId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    // Reads conversation_issue_clusters, owned by conversations: that module exports no
+    // service, and its cluster read computes a pulse a check does not need.
+    const found: unknown[] = await manager.query(
+      `SELECT 1 FROM conversation_issue_clusters WHERE id = $1 AND organization_id = $2`,
+      [clusterId, organizationId],
+    );
+    return found.length > 0;
+  }
+
+  private views(manager: EntityManager): SelectQueryBuilder<ChangeRequest> {
+    // Joins spaces and users, owned by spaces and users: a change request's wire shape carries
+    // its space's primary revision and its creator, read with it in one query.
+    return manager
+      .getRepository(ChangeRequest)
+      .createQueryBuilder('cr')
+      .innerJoin('cr.space', 's')
+      .addSelect(['s.id', 's.revisionId', 's.deletedAt'])
+      .leftJoinAndSelect('cr.creator', 'u');
+  }
+
+  private filtered(
+    rows: SelectQueryBuilder<ChangeRequest>,
+    filters: ChangeRequestListFilters,
+  ): SelectQueryBuilder<ChangeRequest> {
+    rows.andWhere('cr.status = :status', { status: filters.status });
+    if (filters.creator !== undefined) {
+      rows.andWhere('cr.created_by = :creator', { creator: filters.creator });
+    }
+    // Its creator, and whoever edited its content or commented on it.
+    if (filters.contributor !== undefined) {
+      rows.andWhere(
+        `(cr.created_by = :contributor OR EXISTS (
+           SELECT 1 FROM change_request_contributors c
+            WHERE c.change_request_id = cr.id AND c.user_id = :contributor))`,
+        { contributor: filters.contributor },
+      );
+    }
+    if (filters.requestedReviewer !== undefined) {
+      rows.andWhere(
+        `EXISTS (SELECT 1 FROM change_request_requested_reviewers q
+                  WHERE q.change_request_id = cr.id AND q.user_id = :requestedReviewer)`,
+        { requestedReviewer: filters.requestedReviewer },
+      );
+    }
+    if (filters.conversationsIssuesCluster !== undefined) {
+      rows.andWhere('cr.conversations_issues_cluster_id = :conversationsIssuesCluster', {
+        conversationsIssuesCluster: filters.conversationsIssuesCluster,
+      });
+    }
+    return rows;
+  }
+
+  private page(
+    rows: SelectQueryBuilder<ChangeRequest>,
+    request: PageRequest,
+    keys: ListKey[],
+  ): Promise<Page<ChangeRequest>> {
+    return paginate(rows, request, { keys, direction: 'DESC' });
+  }
+}

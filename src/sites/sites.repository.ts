@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { Page } from '../platform/pagination/page';
+import { Site, SiteType } from './entities/site.entity';
+
+/** The filters of GitBook's `listSites`; absent ones do not filter. */
+export interface SiteListFilters {
+  /** Only sites with a site space of this space. */
+  space?: string;
+  /** Only sites whose title contains this text (case-insensitive, no wildcards). */
+  title?: string;
+  published?: boolean;
+  type?: SiteType[];
+}
+
+/** A site's defaults as stored now. */
+export interface SiteDefaultsRow {
+  default_site_section_id: string | null;
+  default_site_space_id: string | null;
+}
+
+/** The `sites` table. */
+@Injectable()
+export class SitesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the organization's sites matching `filters`, oldest first. */
+  listForOrganization(
+    organizationId: string,
+    filters: SiteListFilters,
+    request: PageRequest,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Page<Site>> {
+    const builder = manager
+      .getRepository(Site)
+      .createQueryBuilder('site')
+      .where('site.organization_id = :organizationId', { organizationId });
+    if (filters.space !== undefined) {
+      builder.andWhere(
+        'EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = site.id AND ss.space_id = :space)',
+        { space: filters.space },
+      );
+    }
+    if (filters.title !== undefined) {
+      builder.andWhere(`site.title ILIKE :title ESCAPE '\\'`, {
+        title: `%${filters.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      });
+    }
+    if (filters.published !== undefined) {
+      builder.andWhere('site.published = :published', { published: filters.published });
+    }
+    if (filters.type !== undefined) {
+      builder.andWhere('site.type IN (:...types)', { types: filters.type });
+    }
+    return paginate(builder, request, {
+      keys: [
+        { sql: 'site.created_at', of: (site) => site.createdAt },
+        { sql: 'site.id', of: (site) => site.id },
+      ],
+      direction: 'ASC',
+    });
+  }
+
+  /**
+   * The site's default section and site space as stored now (none when the site is gone);
+   * with `lock`, the row is locked (`FOR NO KEY UPDATE`) for the rest of the transaction.
+   */
+  async findDefaults(
+    siteId: string,
+    options: { lock?: boolean } = {},
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SiteDefaultsRow | null> {
+    const rows: SiteDefaultsRow[] = await manager.query(
+      `SELECT default_site_section_id, default_site_space_id FROM sites WHERE id = $1${
+        options.lock ? ' FOR NO KEY UPDATE' : ''
+      }`,
+      [siteId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Sets (or, with `{}`, removes) the overrides of one site space, in one statement so that
+   * concurrent overrides of different site spaces do not lose each other.
+   */
+  async setSiteSpaceCustomization(
+    siteId: string,
+    siteSpaceId: string,
+    overrides: object,
+    updatedAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE sites SET site_space_customizations =
+           CASE WHEN $2::jsonb = '{}'::jsonb THEN site_space_customizations - $1::text
+                ELSE site_space_customizations || jsonb_build_object($1::text, $2::jsonb) END,
+           updated_at = $3
+         WHERE id = $4`,
+      [siteSpaceId, JSON.stringify(overrides), updatedAt, siteId],
+    );
+  }
+
+  /** Removes the overrides of one site space, if it has any. */
+  async removeSiteSpaceCustomization(
+    siteId: string,
+    siteSpaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE sites SET site_space_customizations = site_space_customizations - $1::text
+        WHERE id = $2 AND site_space_customizations ? $1::text`,
+      [siteSpaceId, siteId],
+    );
+  }
+
+  /** Clears the organization's default content when it is this site. */
+  async clearOrganizationDefaultContent(
+    organizationId: string,
+    siteId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    // Writes organizations, owned by orgs: the orgs module has no method that clears its
+    // default content (and cannot know sites); one conditional statement, in the deletion's
+    // transaction.
+    await manager.query(
+      `UPDATE organizations SET default_content = NULL
+          WHERE id = $1 AND default_content->>'site' = $2`,
+      [organizationId, siteId],
+    );
+  }
+}
