@@ -10,7 +10,7 @@ import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { Space } from '../spaces/entities/space.entity';
 import { type SpaceAccess } from '../spaces/space-access.resolver';
-import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
+import { whereVisibleTo } from '../platform/policy/content-access/granted-content';
 import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,
@@ -187,9 +187,11 @@ export class ChangeRequestsService {
     const rows = this.views(this.dataSource.manager)
       .where('cr.organization_id = :organizationId', { organizationId })
       .andWhere('s.deleted_at IS NULL');
-    if (organizationRole === null) {
-      rows.andWhere(`cr.space_id IN (${GUEST_VISIBLE_SPACES_SQL})`, { userId });
-    }
+    whereVisibleTo(rows, 'space', 'cr.space_id', {
+      organizationId,
+      userId,
+      role: organizationRole,
+    });
     return this.page(this.filtered(rows, query), query, [
       { sql: 'cr.created_at', of: (cr) => cr.createdAt },
       { sql: 'cr.id', of: (cr) => cr.id },
