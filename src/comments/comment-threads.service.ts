@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ChangeRequestsService } from '../change-requests/change-requests.service';
 import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
+import { SpacesRepository } from '../spaces/spaces.repository';
 import {
   commentNotFound,
   type CommentView,
@@ -28,6 +29,7 @@ export class CommentThreadsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changeRequests: ChangeRequestsService,
     private readonly views: CommentViews,
+    private readonly spaces: SpacesRepository,
   ) {}
 
   /** The thread, for the caller; 404 for a change request not in the space. */
@@ -142,10 +144,7 @@ export class CommentThreadsService {
         delta,
       ]);
     } else {
-      await manager.query(`UPDATE spaces SET comments = comments + $2 WHERE id = $1`, [
-        thread.spaceId,
-        delta,
-      ]);
+      await this.spaces.adjustCounters(thread.spaceId, { comments: delta }, manager);
     }
   }
 }
