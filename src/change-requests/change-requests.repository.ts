@@ -4,7 +4,10 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
-import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
+import {
+  type ContentViewer,
+  whereVisibleTo,
+} from '../platform/policy/content-access/granted-content';
 import type { SpaceMergeRules } from '../spaces/entities/space.entity';
 import { ChangeRequest, ChangeRequestStatus } from './entities/change-request.entity';
 
@@ -83,21 +86,18 @@ export class ChangeRequestsRepository {
 
   /**
    * A page of the organization's change requests on live spaces matching `filters`, newest
-   * first; with `guestUserId`, only on the spaces granted to that guest.
+   * first, on the spaces `viewer` may see.
    */
   listForOrganization(
-    organizationId: string,
-    guestUserId: string | null,
+    viewer: ContentViewer,
     filters: ChangeRequestListFilters,
     request: PageRequest,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Page<ChangeRequest>> {
     const rows = this.views(manager)
-      .where('cr.organization_id = :organizationId', { organizationId })
+      .where('cr.organization_id = :organizationId', { organizationId: viewer.organizationId })
       .andWhere('s.deleted_at IS NULL');
-    if (guestUserId !== null) {
-      rows.andWhere(`cr.space_id IN (${GUEST_VISIBLE_SPACES_SQL})`, { userId: guestUserId });
-    }
+    whereVisibleTo(rows, 'space', 'cr.space_id', viewer);
     return this.page(this.filtered(rows, filters), request, [
       { sql: 'cr.created_at', of: (cr) => cr.createdAt },
       { sql: 'cr.id', of: (cr) => cr.id },

@@ -9,6 +9,7 @@ import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { Space } from '../spaces/entities/space.entity';
 import { type SpaceAccess } from '../spaces/space-access.resolver';
+import { SpacesRepository, type SpaceCounterDeltas } from '../spaces/spaces.repository';
 import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,
@@ -54,6 +55,7 @@ export class ChangeRequestsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: ChangeRequestsRepository,
     private readonly clock: Clock,
+    private readonly spaces: SpacesRepository,
   ) {}
 
   /**
@@ -73,16 +75,13 @@ export class ChangeRequestsService {
       // Counting first locks the space row: concurrent creates in the space queue here, so each
       // reads the numbers the previous ones committed.
       const counted = COUNTED[status]!;
-      // `query` answers an UPDATE with [rows, affected count].
-      const [locked]: [{ revision_id: string; organization_id: string }[], number] =
-        await manager.query(
-          `UPDATE spaces SET change_requests = change_requests + 1, ${counted} = ${counted} + 1
-            WHERE id = $1 AND deleted_at IS NULL
-            RETURNING revision_id, organization_id`,
-          [access.id],
-        );
-      if (locked.length === 0) throw notFound('Space');
-      const [{ revision_id: primary, organization_id: organizationId }] = locked;
+      const locked = await this.spaces.adjustLiveCounters(
+        access.id,
+        { change_requests: 1, [counted]: 1 },
+        manager,
+      );
+      if (!locked) throw notFound('Space');
+      const { revisionId: primary, organizationId } = locked;
       const next = await this.repository.nextNumber(access.id, manager);
       const cluster = input.conversationsIssuesCluster ?? null;
       if (cluster !== null) {
@@ -179,8 +178,7 @@ export class ChangeRequestsService {
   ): Promise<Page<ChangeRequestView>> {
     return this.viewPage(
       this.repository.listForOrganization(
-        organizationId,
-        organizationRole === null ? userId : null,
+        { organizationId, userId, role: organizationRole },
         this.filters(query),
         query,
       ),
@@ -209,12 +207,10 @@ export class ChangeRequestsService {
     from: ChangeRequestStatus,
     to: ChangeRequestStatus,
   ): Promise<void> {
-    const sets = [
-      COUNTED[from] && `${COUNTED[from]} = ${COUNTED[from]} - 1`,
-      COUNTED[to] && `${COUNTED[to]} = ${COUNTED[to]} + 1`,
-    ].filter(Boolean);
-    if (sets.length === 0) return;
-    await manager.query(`UPDATE spaces SET ${sets.join(', ')} WHERE id = $1`, [spaceId]);
+    const deltas: SpaceCounterDeltas = {};
+    if (COUNTED[from]) deltas[COUNTED[from]] = -1;
+    if (COUNTED[to]) deltas[COUNTED[to]] = (deltas[COUNTED[to]] ?? 0) + 1;
+    await this.spaces.adjustCounters(spaceId, deltas, manager);
   }
 
   private view(changeRequest: ChangeRequest): ChangeRequestView {

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionAccessResolver } from './collection-access.resolver';
+import { CollectionSpaces } from './collection-spaces';
 import { CollectionsController } from './collections.controller';
 import { CollectionsPresenter } from './collections.presenter';
+import { CollectionsRepository } from './collections.repository';
+import { ContentInvites } from './content-invites';
 import { CollectionsService } from './collections.service';
 import { ContentTree } from './content-tree';
 import { Collection } from './entities/collection.entity';
@@ -10,6 +13,7 @@ import { ContentGrant } from './entities/content-grant.entity';
 import { TeamsModule } from '../orgs/teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { ContentGrantsPresenter } from './grants/content-grants.presenter';
+import { ContentGrantsRepository } from './grants/content-grants.repository';
 import { ContentGrantsService } from './grants/content-grants.service';
 import { CollectionPermissionsController } from './grants/collection-permissions.controller';
 
@@ -27,6 +31,10 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     ContentTree,
     ContentGrantsService,
     ContentGrantsPresenter,
+    CollectionsRepository,
+    ContentGrantsRepository,
+    CollectionSpaces,
+    ContentInvites,
   ],
   exports: [
     CollectionsService,
@@ -35,6 +43,10 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     ContentTree,
     ContentGrantsService,
     ContentGrantsPresenter,
+    CollectionsRepository,
+    ContentGrantsRepository,
+    CollectionSpaces,
+    ContentInvites,
   ],
 })
 export class CollectionsModule {}

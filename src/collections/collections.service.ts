@@ -7,7 +7,6 @@ import { Clock } from '../platform/clock/clock';
 import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import type { ResolvedAccess } from '../platform/policy/access';
-import { paginate } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { atLeast, type Role } from '../platform/policy/roles';
 import { CollectionAccessResolver } from './collection-access.resolver';
@@ -20,7 +19,10 @@ import {
   UpdateCollectionDto,
 } from './dto/collection.dto';
 import { Collection } from './entities/collection.entity';
-import { GUEST_VISIBLE_COLLECTIONS_SQL } from '../platform/policy/content-access/granted-content';
+import { CollectionSpaces } from './collection-spaces';
+import { CollectionsRepository } from './collections.repository';
+import { ContentInvites } from './content-invites';
+import { ContentGrantsRepository } from './grants/content-grants.repository';
 
 /** A collection and the caller's effective role on it. */
 export type CollectionAccess = ResolvedAccess<Collection> & { entity: Collection };
@@ -39,6 +41,10 @@ export class CollectionsService {
     private readonly access: CollectionAccessResolver,
     private readonly tree: ContentTree,
     private readonly clock: Clock,
+    private readonly repository: CollectionsRepository,
+    private readonly grants: ContentGrantsRepository,
+    private readonly collectionSpaces: CollectionSpaces,
+    private readonly invites: ContentInvites,
   ) {}
 
   /**
@@ -92,20 +98,11 @@ export class CollectionsService {
     userId: string,
     request: ListCollectionsQueryDto,
   ): Promise<Page<CollectionAccess>> {
-    const query = this.collections
-      .createQueryBuilder('c')
-      .where('c.organization_id = :organizationId', { organizationId });
-    if (request.nested === false) query.andWhere('c.parent_id IS NULL');
-    if (organizationRole === null) {
-      query.andWhere(`c.id IN (${GUEST_VISIBLE_COLLECTIONS_SQL})`, { userId });
-    }
-    const page = await paginate(query, request, {
-      keys: [
-        { sql: 'c.created_at', of: (collection) => collection.createdAt },
-        { sql: 'c.id', of: (collection) => collection.id },
-      ],
-      direction: 'ASC',
-    });
+    const page = await this.repository.pageVisible(
+      { organizationId, userId, role: organizationRole },
+      { rootOnly: request.nested === false },
+      request,
+    );
     const accesses = await this.access.resolveMany(
       userId,
       page.items.map((collection) => collection.id),
@@ -158,15 +155,8 @@ export class CollectionsService {
     }
     await this.dataSource.transaction(async (manager) => {
       const ids = await this.tree.subtree(manager, collectionId);
-      await manager.query(
-        `UPDATE spaces SET deleted_at = $2, updated_at = $2
-          WHERE parent_id = ANY($1::varchar[]) AND deleted_at IS NULL`,
-        [ids, this.clock.now()],
-      );
-      await manager.query(
-        `DELETE FROM content_grants WHERE resource_type = 'collection' AND resource_id = ANY($1::varchar[])`,
-        [ids],
-      );
+      await this.collectionSpaces.spaces.trashInCollections(ids, this.clock.now(), manager);
+      await this.grants.deleteOnCollections(ids, manager);
       await manager.delete(Collection, { id: collectionId, organizationId: access.organizationId });
     });
   }
@@ -243,26 +233,16 @@ export class CollectionsService {
       const blocker = await this.tree.transferBlocker(manager, { collections: ids });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       const spaceIds = await this.tree.spacesIn(manager, ids);
-      await manager.query(
-        `DELETE FROM content_grants
-          WHERE (resource_type = 'collection' AND resource_id = ANY($1::varchar[]))
-             OR (resource_type = 'space' AND resource_id = ANY($2::varchar[]))`,
-        [ids, spaceIds],
-      );
-      await manager.query(
-        `DELETE FROM organization_invites
-          WHERE collection_id = ANY($1::varchar[]) OR space_id = ANY($2::varchar[])`,
-        [ids, spaceIds],
-      );
+      await this.grants.deleteOnContent(ids, spaceIds, manager);
+      await this.invites.remove({ collectionIds: ids, spaceIds }, manager);
       const position = await this.tree.endOf(manager, input.organization, null);
       const now = this.clock.now();
-      await manager.query(
-        `UPDATE collections SET organization_id = $2, updated_at = $3 WHERE id = ANY($1::varchar[])`,
-        [ids, input.organization, now],
-      );
-      await manager.query(
-        `UPDATE spaces SET organization_id = $2, updated_at = $3 WHERE id = ANY($1::varchar[])`,
-        [spaceIds, input.organization, now],
+      await this.repository.moveToOrganization(ids, input.organization, now, manager);
+      await this.collectionSpaces.spaces.moveToOrganization(
+        spaceIds,
+        input.organization,
+        now,
+        manager,
       );
       await manager.update(
         Collection,

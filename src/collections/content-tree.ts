@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
+import { CollectionSpaces } from './collection-spaces';
+import { CollectionsRepository } from './collections.repository';
 import { ContentPointerDto, ContentPositionDto } from './dto/collection.dto';
 import { lastPosition, placeAmong, Positioned } from './positions';
 
@@ -9,8 +11,6 @@ export interface ContentItem {
   kind: 'collection' | 'space';
   id: string;
 }
-
-const TABLES = { collection: 'collections', space: 'spaces' } as const;
 
 /**
  * A move or a creation names a parent collection that does not exist, or that the caller
@@ -27,21 +27,18 @@ const key = (item: ContentItem) => `${item.kind}:${item.id}`;
  */
 @Injectable()
 export class ContentTree {
+  constructor(
+    private readonly collections: CollectionsRepository,
+    private readonly collectionSpaces: CollectionSpaces,
+  ) {}
+
   /** The children of `parentId` (the root when null), ordered, keyed `kind:id`. */
   async siblings(
     manager: EntityManager,
     organizationId: string,
     parentId: string | null,
   ): Promise<Positioned[]> {
-    const rows: { kind: string; id: string; position: string }[] = await manager.query(
-      `SELECT 'collection' AS kind, id, position FROM collections
-        WHERE organization_id = $1 AND parent_id IS NOT DISTINCT FROM $2
-       UNION ALL
-       SELECT 'space', id, position FROM spaces
-        WHERE organization_id = $1 AND parent_id IS NOT DISTINCT FROM $2 AND deleted_at IS NULL
-       ORDER BY position, kind, id`,
-      [organizationId, parentId],
-    );
+    const rows = await this.collections.siblings(organizationId, parentId, manager);
     return rows.map((row) => ({ id: `${row.kind}:${row.id}`, position: Number(row.position) }));
   }
 
@@ -92,37 +89,30 @@ export class ContentTree {
     }
     for (const sibling of placement.renumbered) {
       const [kind, id] = sibling.id.split(':') as [ContentItem['kind'], string];
-      await manager.query(`UPDATE ${TABLES[kind]} SET position = $2 WHERE id = $1`, [
-        id,
-        sibling.position,
-      ]);
+      if (kind === 'collection') await this.collections.setPosition(id, sibling.position, manager);
+      else await this.collectionSpaces.spaces.setPosition(id, sibling.position, manager);
     }
-    await manager.query(
-      `UPDATE ${TABLES[item.kind]} SET parent_id = $2, position = $3, updated_at = $4 WHERE id = $1`,
-      [item.id, parentId, placement.position, updatedAt],
-    );
+    if (item.kind === 'collection') {
+      await this.collections.place(item.id, parentId, placement.position, updatedAt, manager);
+    } else {
+      await this.collectionSpaces.spaces.place(
+        item.id,
+        parentId,
+        placement.position,
+        updatedAt,
+        manager,
+      );
+    }
   }
 
   /** The collection and its ancestors' ids, nearest first. */
-  async ancestors(manager: EntityManager, collectionId: string): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `WITH RECURSIVE up AS (
-         SELECT id, parent_id, 0 AS depth FROM collections WHERE id = $1
-         UNION ALL
-         SELECT p.id, p.parent_id, up.depth + 1 FROM collections p JOIN up ON p.id = up.parent_id
-       ) SELECT id FROM up ORDER BY depth`,
-      [collectionId],
-    );
-    return rows.map((row) => row.id);
+  ancestors(manager: EntityManager, collectionId: string): Promise<string[]> {
+    return this.collections.ancestorIds(collectionId, manager);
   }
 
   /** The spaces (the trash included) in the collections `collectionIds`. */
-  async spacesIn(manager: EntityManager, collectionIds: string[]): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `SELECT id FROM spaces WHERE parent_id = ANY($1::varchar[])`,
-      [collectionIds],
-    );
-    return rows.map((row) => row.id);
+  spacesIn(manager: EntityManager, collectionIds: string[]): Promise<string[]> {
+    return this.collections.spaceIdsIn(collectionIds, manager);
   }
 
   /**
@@ -134,27 +124,14 @@ export class ContentTree {
     manager: EntityManager,
     content: { collections?: string[]; spaces?: string[] },
   ): Promise<string | null> {
-    const rows: { id: string; title: string }[] = await manager.query(
-      `SELECT id, title FROM spaces
-        WHERE (id = ANY($1::varchar[]) OR parent_id = ANY($2::varchar[])) AND git_sync IS NOT NULL
-        ORDER BY id LIMIT 1`,
-      [content.spaces ?? [], content.collections ?? []],
-    );
-    if (rows.length === 0) return null;
-    return `Space "${rows[0].title}" (${rows[0].id}) is synchronised with a Git repository of this organization; remove its Git sync before transferring it.`;
+    const space = await this.collections.firstGitSyncedSpace(content, manager);
+    if (!space) return null;
+    return `Space "${space.title}" (${space.id}) is synchronised with a Git repository of this organization; remove its Git sync before transferring it.`;
   }
 
   /** The collection and its descendants' ids. */
-  async subtree(manager: EntityManager, collectionId: string): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `WITH RECURSIVE down AS (
-         SELECT id FROM collections WHERE id = $1
-         UNION ALL
-         SELECT k.id FROM collections k JOIN down ON k.parent_id = down.id
-       ) SELECT id FROM down`,
-      [collectionId],
-    );
-    return rows.map((row) => row.id);
+  subtree(manager: EntityManager, collectionId: string): Promise<string[]> {
+    return this.collections.subtreeIds(collectionId, manager);
   }
 }
 

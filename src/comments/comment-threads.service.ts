@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ChangeRequestsRepository } from '../change-requests/change-requests.repository';
 import { ChangeRequestsService } from '../change-requests/change-requests.service';
 import { Page } from '../platform/pagination/page';
+import { SpacesRepository } from '../spaces/spaces.repository';
 import {
   commentNotFound,
   type CommentView,
@@ -31,6 +32,7 @@ export class CommentThreadsService {
     private readonly changeRequestsRepository: ChangeRequestsRepository,
     private readonly comments: CommentsRepository,
     private readonly views: CommentViews,
+    private readonly spaces: SpacesRepository,
   ) {}
 
   /** The thread, for the caller; 404 for a change request not in the space. */
@@ -123,10 +125,7 @@ export class CommentThreadsService {
     if (thread.changeRequest) {
       await this.changeRequestsRepository.adjustComments(thread.changeRequest.id, delta, manager);
     } else {
-      await manager.query(`UPDATE spaces SET comments = comments + $2 WHERE id = $1`, [
-        thread.spaceId,
-        delta,
-      ]);
+      await this.spaces.adjustCounters(thread.spaceId, { comments: delta }, manager);
     }
   }
 }

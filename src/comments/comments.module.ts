@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeRequestsModule } from '../change-requests/change-requests.module';
 import { SpaceContentModule } from '../spaces/space-content.module';
+import { SpacesModule } from '../spaces/spaces.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { UsersModule } from '../users/users.module';
 import { CommentAccessPolicy } from './comment-access';
@@ -28,6 +29,7 @@ import { SpaceCommentsController } from './space-comments.controller';
     TypeOrmModule.forFeature([Comment, CommentReply, CommentReaction, CommentReplyReaction]),
     ChangeRequestsModule,
     SpaceContentModule,
+    SpacesModule,
     MembersModule,
     UsersModule,
   ],

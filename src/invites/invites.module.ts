@@ -6,9 +6,11 @@ import { User } from '../users/entities/user.entity';
 import { Member } from '../orgs/entities/member.entity';
 import { Organization } from '../orgs/entities/organization.entity';
 import { OrgsModule } from '../orgs/orgs.module';
+import { ContentInvitesRegistration } from './content-invites.registration';
 import { EmailDomainsController } from './email-domains.controller';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { InvitesController } from './invites.controller';
+import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
 import { LinkInvitesController } from './link-invites.controller';
 import { LinkInvitesPresenter } from './link-invites.presenter';
@@ -26,6 +28,12 @@ import { LinkInvitesService } from './link-invites.service';
     CollectionsModule,
   ],
   controllers: [InvitesController, LinkInvitesController, EmailDomainsController],
-  providers: [InvitesService, LinkInvitesService, LinkInvitesPresenter],
+  providers: [
+    InvitesService,
+    LinkInvitesService,
+    LinkInvitesPresenter,
+    InvitesRepository,
+    ContentInvitesRegistration,
+  ],
 })
 export class InvitesModule {}

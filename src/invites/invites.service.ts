@@ -4,15 +4,19 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../platform/auth/actor';
 import { Clock } from '../platform/clock/clock';
 import { forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
+import { CollectionsRepository } from '../collections/collections.repository';
 import type { ContentResourceType } from '../collections/entities/content-grant.entity';
+import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
 import { newId } from '../platform/ids/ids';
-import { highestRole, ROLES, type Role } from '../platform/policy/roles';
+import { highestRole, type Role } from '../platform/policy/roles';
+import { SpacesRepository } from '../spaces/spaces.repository';
 import { User } from '../users/entities/user.entity';
 import { Member } from '../orgs/entities/member.entity';
 import { Organization } from '../orgs/entities/organization.entity';
 import { InviteUsersDto } from './dto/invite-users.dto';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { normaliseInvitees } from './invitees';
+import { InvitesRepository } from './invites.repository';
 
 /** The space or collection of a content invite. */
 interface ContentTarget {
@@ -36,6 +40,10 @@ export class InvitesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly invites: InvitesRepository,
+    private readonly spaces: SpacesRepository,
+    private readonly collections: CollectionsRepository,
+    private readonly grants: ContentGrantsRepository,
   ) {}
 
   /**
@@ -56,28 +64,18 @@ export class InvitesService {
         const userId = userIds.get(invitee.email);
         return userId ? [{ userId, role: invitee.role }] : [];
       });
-      const added = new Set<string>();
-      if (candidates.length > 0) {
-        const result = await tx
-          .createQueryBuilder()
-          .insert()
-          .into(Member)
-          .values(
-            candidates.map(({ userId, role }) => ({
-              organizationId: organization.id,
-              userId,
-              role,
-              sso: input.sso ?? false,
-              disabled: false,
-              joinedAt: now,
-              lastSeenAt: null,
-            })),
-          )
-          .orIgnore()
-          .returning('user_id')
-          .execute();
-        for (const row of result.raw as { user_id: string }[]) added.add(row.user_id);
-      }
+      const added = new Set(
+        await this.invites.addMembers(
+          candidates.map(({ userId, role }) => ({
+            organizationId: organization.id,
+            userId,
+            role,
+            sso: input.sso ?? false,
+            joinedAt: now,
+          })),
+          tx,
+        ),
+      );
       return {
         users: candidates.filter(({ userId }) => added.has(userId)).map(({ userId }) => userId),
         unknownEmails: invitees
@@ -148,13 +146,7 @@ export class InvitesService {
         'Only users whose email address is at this domain may list its organizations.',
       );
     }
-    return this.dataSource
-      .getRepository(Organization)
-      .createQueryBuilder('o')
-      .where(':domain = ANY(o.email_domains)', { domain: emailDomain.toLowerCase() })
-      .orderBy('o.created_at', 'ASC')
-      .addOrderBy('o.id', 'ASC')
-      .getMany();
+    return this.invites.organizationsWithEmailDomain(emailDomain.toLowerCase());
   }
 
   private async organization(tx: EntityManager, organizationId: string): Promise<Organization> {
@@ -190,16 +182,14 @@ export class InvitesService {
         ? { type: 'collection', id: invite.collectionId }
         : null;
     if (!target) return null;
-    const table = target.type === 'space' ? 'spaces' : 'collections';
-    const rows: { organization_id: string; in_trash: boolean }[] = await tx.query(
-      `SELECT organization_id, ${target.type === 'space' ? 'deleted_at IS NOT NULL' : 'false'} AS in_trash
-         FROM ${table} WHERE id = $1 FOR SHARE`,
-      [target.id],
-    );
-    if (rows.length === 0 || rows[0].organization_id !== invite.organizationId) {
+    const row =
+      target.type === 'space'
+        ? await this.spaces.lockShared(target.id, tx)
+        : await this.collections.lockShared(target.id, tx);
+    if (!row || row.organizationId !== invite.organizationId) {
       throw notFound('Invite');
     }
-    if (rows[0].in_trash) {
+    if (row.inTrash) {
       throw invalidInput('The space of this invite is in the trash; an admin can restore it.');
     }
     return target;
@@ -216,17 +206,18 @@ export class InvitesService {
     userId: string,
     level: Role,
   ): Promise<void> {
-    // Ranks: the position in the list from lowest to highest.
-    const ascending = [...ROLES].reverse();
-    await tx.query(
-      `INSERT INTO content_grants
-         (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
-       VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)
-       ON CONFLICT (resource_type, resource_id, user_id) WHERE user_id IS NOT NULL
-       DO UPDATE SET role = EXCLUDED.role
-        WHERE array_position($8::varchar[], EXCLUDED.role)
-            > coalesce(array_position($8::varchar[], content_grants.role), 0)`,
-      [newId(), organizationId, target.type, target.id, userId, level, this.clock.now(), ascending],
+    await this.grants.upsertAtLeast(
+      {
+        id: newId(),
+        organizationId,
+        resourceType: target.type,
+        resourceId: target.id,
+        userId,
+        teamId: null,
+        role: level,
+        createdAt: this.clock.now(),
+      },
+      tx,
     );
   }
 
@@ -237,21 +228,10 @@ export class InvitesService {
     userId: string,
     role: Role | null,
   ): Promise<void> {
-    await tx
-      .createQueryBuilder()
-      .insert()
-      .into(Member)
-      .values({
-        organizationId,
-        userId,
-        role,
-        sso: false,
-        disabled: false,
-        joinedAt: this.clock.now(),
-        lastSeenAt: null,
-      })
-      .orIgnore()
-      .execute();
+    await this.invites.addMembers(
+      [{ organizationId, userId, role, sso: false, joinedAt: this.clock.now() }],
+      tx,
+    );
   }
 }
 

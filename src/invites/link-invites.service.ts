@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import { CollectionAccessResolver } from '../collections/collection-access.resolver';
 import { Clock } from '../platform/clock/clock';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { SpaceAccessResolver } from '../spaces/space-access.resolver';
+import { SpacesRepository } from '../spaces/spaces.repository';
+import { CollectionsRepository } from '../collections/collections.repository';
 import { Member } from '../orgs/entities/member.entity';
 import {
   CreateOrganizationInviteDto,
@@ -17,6 +19,7 @@ import {
 } from './dto/link-invite.dto';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { CallerMembership } from './invite-redundancy';
+import { InvitesRepository } from './invites.repository';
 
 /**
  * An invite with its space or collection loaded (when it has one) and the caller's effective
@@ -44,6 +47,9 @@ export class LinkInvitesService {
     private readonly spaceAccess: SpaceAccessResolver,
     private readonly collectionAccess: CollectionAccessResolver,
     private readonly clock: Clock,
+    private readonly repository: InvitesRepository,
+    private readonly spaces: SpacesRepository,
+    private readonly collections: CollectionsRepository,
   ) {}
 
   /** Newest first, as seen by `userId`. */
@@ -52,13 +58,7 @@ export class LinkInvitesService {
     userId: string,
     request: PageRequest,
   ): Promise<Page<InviteView>> {
-    const page = await paginate(this.inOrganization(organizationId), request, {
-      keys: [
-        { sql: 'i.created_at', of: (i) => i.createdAt },
-        { sql: 'i.id', of: (i) => i.id },
-      ],
-      direction: 'DESC',
-    });
+    const page = await this.repository.pageInOrganization(organizationId, request);
     return { ...page, items: await this.describe(userId, page.items) };
   }
 
@@ -111,10 +111,9 @@ export class LinkInvitesService {
     organizationId: string,
     inviteId: string,
   ): Promise<{ view: InviteView; membership: CallerMembership | null }> {
-    const invite = await this.inOrganization(organizationId)
-      .innerJoinAndSelect('i.organization', 'o')
-      .andWhere('i.id = :inviteId', { inviteId })
-      .getOne();
+    const invite = await this.repository.findInOrganization(organizationId, inviteId, {
+      withOrganization: true,
+    });
     if (!invite) throw inviteNotFound();
     const membership = await this.members.findOne({
       select: { role: true, disabled: true },
@@ -154,21 +153,8 @@ export class LinkInvitesService {
     await this.invites.delete({ id: inviteId, organizationId });
   }
 
-  /** The organization's invites with their targets, leaving out those whose target left it. */
-  private inOrganization(organizationId: string): SelectQueryBuilder<OrganizationInvite> {
-    return this.invites
-      .createQueryBuilder('i')
-      .leftJoinAndSelect('i.space', 's')
-      .leftJoinAndSelect('i.collection', 'c')
-      .where('i.organization_id = :organizationId', { organizationId })
-      .andWhere('(i.space_id IS NULL OR s.organization_id = i.organization_id)')
-      .andWhere('(i.collection_id IS NULL OR c.organization_id = i.organization_id)');
-  }
-
   private async find(organizationId: string, inviteId: string): Promise<OrganizationInvite> {
-    const invite = await this.inOrganization(organizationId)
-      .andWhere('i.id = :inviteId', { inviteId })
-      .getOne();
+    const invite = await this.repository.findInOrganization(organizationId, inviteId);
     if (!invite) throw inviteNotFound();
     return invite;
   }
@@ -194,21 +180,13 @@ export class LinkInvitesService {
   }
 
   private async requireLiveSpace(organizationId: string, spaceId: string): Promise<void> {
-    const live = await this.invites.manager.query(
-      `SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`,
-      [spaceId, organizationId],
-    );
-    if (live.length === 0) {
+    if (!(await this.spaces.existsLive(organizationId, spaceId))) {
       throw invalidInput(`space: space ${spaceId} not found in this organization.`);
     }
   }
 
   private async requireCollection(organizationId: string, collectionId: string): Promise<void> {
-    const found = await this.invites.manager.query(
-      `SELECT 1 FROM collections WHERE id = $1 AND organization_id = $2`,
-      [collectionId, organizationId],
-    );
-    if (found.length === 0) {
+    if (!(await this.collections.exists(organizationId, collectionId))) {
       throw invalidInput(`collection: collection ${collectionId} not found in this organization.`);
     }
   }

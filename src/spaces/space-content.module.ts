@@ -11,6 +11,7 @@ import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
 import { LinksService } from './links/links.service';
 import { OrganizationSearchController, SearchController } from './search/search.controller';
+import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { SpacesPresenter } from './spaces.presenter';
 
@@ -34,7 +35,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     LinksController,
     FilesController,
   ],
-  providers: [...READS, ...LINKS, SearchService],
+  providers: [...READS, ...LINKS, SearchService, SearchRepository],
   exports: [
     ContentEngineModule,
     ContentPresenter,

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
+import { ContentInvites } from '../collections/content-invites';
 import { ContentTree, unknownParentCollection } from '../collections/content-tree';
+import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
 import { ContentEngine } from '../content-engine/content-engine';
 import { Revision } from '../content-engine/entities/revision.entity';
 import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
@@ -14,6 +16,7 @@ import type { MoveContentDto, TransferContentDto } from './dto/space.dto';
 import { Space } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
 import { SpacePlacement } from './space-placement';
+import { SpacesRepository } from './spaces.repository';
 
 /** How long a deleted space stays restorable before the purge removes it. */
 export const TRASH_RETENTION_DAYS = 7;
@@ -51,6 +54,9 @@ export class SpaceLifecycle {
     private readonly content: ContentEngine,
     private readonly primaryMoved: PrimaryMovedListeners,
     private readonly clock: Clock,
+    private readonly spaces: SpacesRepository,
+    private readonly grants: ContentGrantsRepository,
+    private readonly invites: ContentInvites,
   ) {}
 
   /**
@@ -155,15 +161,9 @@ export class SpaceLifecycle {
       const blocker = await this.tree.transferBlocker(manager, { spaces: [space.id] });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       // Grants and invite links belong to the old organization.
-      await manager.query(
-        `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = $1`,
-        [space.id],
-      );
-      await manager.query(`DELETE FROM organization_invites WHERE space_id = $1`, [space.id]);
-      await manager.query(`UPDATE change_requests SET organization_id = $1 WHERE space_id = $2`, [
-        input.organization,
-        space.id,
-      ]);
+      await this.grants.deleteOnSpaces([space.id], manager);
+      await this.invites.remove({ collectionIds: [], spaceIds: [space.id] }, manager);
+      await this.spaces.moveChangeRequestsToOrganization(space.id, input.organization, manager);
       const position = await this.tree.endOf(manager, input.organization, null);
       await manager.update(
         Space,
@@ -257,17 +257,10 @@ export class SpaceLifecycle {
     let purged = 0;
     for (;;) {
       const count = await this.dataSource.transaction(async (manager) => {
-        const rows: { id: string }[] = await manager.query(
-          `SELECT id FROM spaces WHERE deleted_at < $1 ORDER BY deleted_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [cutoff, batchSize],
-        );
-        if (rows.length === 0) return 0;
-        const ids = rows.map((row) => row.id);
-        await manager.query(
-          `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = ANY($1::varchar[])`,
-          [ids],
-        );
-        await manager.query(`DELETE FROM spaces WHERE id = ANY($1::varchar[])`, [ids]);
+        const ids = await this.spaces.lockTrashedBefore(cutoff, batchSize, manager);
+        if (ids.length === 0) return 0;
+        await this.grants.deleteOnSpaces(ids, manager);
+        await this.spaces.deleteByIds(ids, manager);
         return ids.length;
       });
       purged += count;

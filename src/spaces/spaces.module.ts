@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { CollectionSpacesRegistration } from './collection-spaces.registration';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
@@ -11,6 +12,7 @@ import { SpacePlacement } from './space-placement';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
 import { SpacesPresenter } from './spaces.presenter';
+import { SpacesRepository } from './spaces.repository';
 import { SpacesService } from './spaces.service';
 
 /**
@@ -32,7 +34,15 @@ import { SpacesService } from './spaces.service';
     SpacesPresenter,
     SpaceAccessResolver,
     SpaceTrash,
+    SpacesRepository,
+    CollectionSpacesRegistration,
   ],
-  exports: [SpacesService, SpacesPresenter, SpaceAccessResolver, SpaceContentModule],
+  exports: [
+    SpacesService,
+    SpacesPresenter,
+    SpaceAccessResolver,
+    SpaceContentModule,
+    SpacesRepository,
+  ],
 })
 export class SpacesModule {}

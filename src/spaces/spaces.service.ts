@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { CollectionAccess } from '../collections/collections.service';
 import { ContentTree, unknownParentCollection } from '../collections/content-tree';
 import { ContentEngine } from '../content-engine/content-engine';
@@ -13,25 +13,19 @@ import { organizationRole } from '../orgs/organization-role';
 import { Clock } from '../platform/clock/clock';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { Space, SpaceMergeRules } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
-import { GUEST_VISIBLE_SPACES_SQL } from '../platform/policy/content-access/granted-content';
 import { SpacePlacement } from './space-placement';
+import { SpaceKey, SpacesRepository } from './spaces.repository';
 
 /** A space a member can reach, with the member's role there. */
 export interface MemberSpace {
   permission: Role;
   space: SpaceAccess;
-}
-
-/** What a list query reads before the access query loads the spaces themselves. */
-interface SpaceKey {
-  id: string;
-  createdAt: Date;
 }
 
 /**
@@ -49,6 +43,7 @@ export class SpacesService {
     private readonly templates: SpaceTemplates,
     private readonly primaryMoved: PrimaryMovedListeners,
     private readonly clock: Clock,
+    private readonly spaces: SpacesRepository,
   ) {}
 
   /**
@@ -149,8 +144,13 @@ export class SpacesService {
     userId: string,
     request: PageRequest,
   ): Promise<Page<SpaceAccess>> {
-    const query = this.liveSpaces(organizationId, organizationRole, userId);
-    return this.withAccess(userId, await this.page(query, request, 'ASC'));
+    const page = await this.spaces.pageLiveVisible(
+      { organizationId, userId, role: organizationRole },
+      {},
+      request,
+      'ASC',
+    );
+    return this.withAccess(userId, page);
   }
 
   /** The live spaces directly in a collection that the caller can see, oldest first. */
@@ -160,11 +160,13 @@ export class SpacesService {
     request: PageRequest,
   ): Promise<Page<SpaceAccess>> {
     const role = await organizationRole(this.dataSource.manager, collection.organizationId, userId);
-    const query = this.liveSpaces(collection.organizationId, role ?? null, userId).andWhere(
-      's.parent_id = :parentId',
+    const page = await this.spaces.pageLiveVisible(
+      { organizationId: collection.organizationId, userId, role: role ?? null },
       { parentId: collection.id },
+      request,
+      'ASC',
     );
-    return this.withAccess(userId, await this.page(query, request, 'ASC'));
+    return this.withAccess(userId, page);
   }
 
   /**
@@ -179,8 +181,12 @@ export class SpacesService {
   ): Promise<Page<MemberSpace>> {
     const memberRole = await organizationRole(this.dataSource.manager, organizationId, memberId);
     if (memberRole === undefined) throw notFound('Member');
-    const query = this.liveSpaces(organizationId, memberRole, memberId);
-    const page = await this.page(query, request, request.order === 'asc' ? 'ASC' : 'DESC');
+    const page = await this.spaces.pageLiveVisible(
+      { organizationId, userId: memberId, role: memberRole },
+      {},
+      request,
+      request.order === 'asc' ? 'ASC' : 'DESC',
+    );
     const ids = page.items.map((space) => space.id);
     const [forMember, forCaller] = await Promise.all([
       this.access.resolveMany(memberId, ids),
@@ -206,11 +212,7 @@ export class SpacesService {
     if (input.language !== undefined) changes.language = input.language;
     if (input.mergeRules !== undefined) {
       changes.mergeRules = normaliseSpaceMergeRules(input.mergeRules);
-      await requireMergeRuleMembers(
-        this.dataSource.manager,
-        space.organizationId,
-        changes.mergeRules,
-      );
+      await requireMergeRuleMembers(this.spaces, space.organizationId, changes.mergeRules);
     }
     if (input.visibility !== undefined) {
       if (input.visibility === 'in-collection' && space.parentId === null) {
@@ -230,48 +232,6 @@ export class SpacesService {
     await this.dataSource.manager.update(Space, { id: space.id }, changes);
     // The default level may change the caller's own role.
     return this.access.reload(this.dataSource.manager, userId, space.id);
-  }
-
-  /** The organization's live spaces that a caller with this organization role may see. */
-  private liveSpaces(
-    organizationId: string,
-    organizationRole: Role | null,
-    userId: string,
-  ): SelectQueryBuilder<Space> {
-    const query = this.dataSource
-      .getRepository(Space)
-      .createQueryBuilder('s')
-      .where('s.organization_id = :organizationId', { organizationId })
-      .andWhere('s.deleted_at IS NULL');
-    if (organizationRole === null) {
-      query.andWhere(`s.id IN (${GUEST_VISIBLE_SPACES_SQL})`, { userId });
-    }
-    return query;
-  }
-
-  /**
-   * A page of the query's spaces, keys only: the access query that follows reads the whole
-   * rows anyway (hydrating entities here cost more CPU than both queries).
-   */
-  private page(
-    query: SelectQueryBuilder<Space>,
-    request: PageRequest,
-    direction: 'ASC' | 'DESC',
-  ): Promise<Page<SpaceKey>> {
-    return paginate<Space, SpaceKey>(query, request, {
-      keys: [
-        { sql: 's.created_at', of: (space) => space.createdAt },
-        { sql: 's.id', of: (space) => space.id },
-      ],
-      direction,
-      fetch: async (rows) => {
-        const raw: { id: string; created_at: Date }[] = await rows
-          .select('s.id', 'id')
-          .addSelect('s.created_at', 'created_at')
-          .getRawMany();
-        return raw.map((row) => ({ id: row.id, createdAt: row.created_at }));
-      },
-    });
   }
 
   /** The page's spaces with the caller's role on each, resolved in one query. */
@@ -298,7 +258,7 @@ function normaliseSpaceMergeRules(rules: SpaceMergeRules): SpaceMergeRules {
 
 /** 400 when a rule names a user who is not an enabled member, as for an organization's rules. */
 async function requireMergeRuleMembers(
-  manager: EntityManager,
+  spaces: SpacesRepository,
   organizationId: string,
   rules: SpaceMergeRules,
 ): Promise<void> {
@@ -306,12 +266,7 @@ async function requireMergeRuleMembers(
   const configuration = rules as Extract<MergeRulesConfiguration, { type: 'rules' }>;
   const users = mergeRuleUsers(configuration);
   if (users.length === 0) return;
-  const rows: { user_id: string }[] = await manager.query(
-    `SELECT user_id FROM organization_members
-      WHERE organization_id = $1 AND user_id = ANY($2::varchar[]) AND NOT disabled`,
-    [organizationId, users],
-  );
-  const members = new Set(rows.map((row) => row.user_id));
+  const members = new Set(await spaces.enabledMemberIds(organizationId, users));
   for (const [i, rule] of configuration.rules.entries()) {
     const stranger = (rule.users ?? []).find((user) => !members.has(user));
     if (stranger !== undefined) {

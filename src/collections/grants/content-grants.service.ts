@@ -8,25 +8,16 @@ import { TeamsService } from '../../orgs/teams/teams.service';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
 import { User } from '../../users/entities/user.entity';
-import { ContentGrant, type ContentResourceType } from '../entities/content-grant.entity';
+import { ContentGrant } from '../entities/content-grant.entity';
 import { InviteUsersAndTeamsDto, ListPermissionsAggregateQueryDto } from './dto/content-grant.dto';
-import {
-  MEMBER_ACCESS,
-  memberAccessCtes,
-} from '../../platform/policy/content-access/member-access-sql';
 import { ROLE_RANKS, roleOfRank } from '../../platform/policy/content-access/role-rank';
+import { type ContentResource, ContentGrantsRepository } from './content-grants.repository';
 
-/** The collection or space whose grants are read or written, in its organization. */
-export interface ContentResource {
-  resourceType: ContentResourceType;
-  id: string;
-  organizationId: string;
-}
+export type { ContentResource } from './content-grants.repository';
 
 type Grantee = { kind: 'user'; id: string } | { kind: 'team'; id: string };
 
@@ -44,11 +35,6 @@ export interface TeamPermissionPage extends Page<TeamPermission> {
   viewer: TeamViewer;
 }
 
-interface MemberRank {
-  member: Member;
-  rank: number;
-}
-
 const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 
 /**
@@ -62,6 +48,7 @@ export class ContentGrantsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly teams: TeamsService,
+    private readonly grants: ContentGrantsRepository,
   ) {}
 
   /** Sets `role` for every user and team named (upsert); `role: null` removes their grants. */
@@ -172,33 +159,11 @@ export class ContentGrantsService {
     resource: ContentResource,
     request: ListPermissionsAggregateQueryDto,
   ): Promise<Page<UserPermission>> {
-    const query = this.dataSource.getRepository(Member).createQueryBuilder('m');
-    for (const { sql, name, ...options } of memberAccessCtes(resource.resourceType)) {
-      query.addCommonTableExpression(sql, name, options);
-    }
-    query
-      .innerJoin(MEMBER_ACCESS, 'access', 'access.user_id = m.user_id')
-      .innerJoinAndSelect('m.user', 'u')
-      .addSelect('access.rank', 'access_rank')
-      .where('m.organization_id = :organizationId', {
-        organizationId: resource.organizationId,
-        resourceId: resource.id,
-      })
-      .andWhere('access.rank IS NOT NULL');
-    if (request.role) query.andWhere('access.rank = :rank', { rank: ROLE_RANKS[request.role] });
-
-    const page = await paginate<Member, MemberRank>(query, request, {
-      keys: [
-        { sql: 'm.joined_at', of: (row) => row.member.joinedAt },
-        { sql: 'm.user_id', of: (row) => row.member.userId },
-      ],
-      direction: 'ASC',
-      fetch: async (rows) => {
-        const { entities, raw } = await rows.getRawAndEntities<Record<string, unknown>>();
-        const ranks = new Map(raw.map((row) => [row.m_user_id, row.access_rank as number]));
-        return entities.map((member) => ({ member, rank: ranks.get(member.userId)! }));
-      },
-    });
+    const page = await this.grants.pageMembersWithAccess(
+      resource,
+      request.role ? ROLE_RANKS[request.role] : undefined,
+      request,
+    );
     return {
       ...page,
       items: page.items.map(({ member, rank }) => ({ role: roleOfRank(rank), user: member.user! })),
@@ -210,22 +175,7 @@ export class ContentGrantsService {
     column: 'user_id' | 'team_id',
     request: PageQueryDto,
   ): Promise<Page<ContentGrant>> {
-    const query = this.dataSource
-      .getRepository(ContentGrant)
-      .createQueryBuilder('g')
-      .where('g.resource_type = :resourceType AND g.resource_id = :resourceId', {
-        resourceType: resource.resourceType,
-        resourceId: resource.id,
-      })
-      .andWhere('g.organization_id = :organizationId', { organizationId: resource.organizationId })
-      .andWhere(`g.${column} IS NOT NULL`);
-    return paginate(query, request, {
-      keys: [
-        { sql: 'g.created_at', of: (grant) => grant.createdAt },
-        { sql: 'g.id', of: (grant) => grant.id },
-      ],
-      direction: 'ASC',
-    });
+    return this.grants.pageOnContent(resource, column, request);
   }
 
   private async set(
@@ -238,23 +188,18 @@ export class ContentGrantsService {
       await this.remove(manager, resource, grantee);
       return;
     }
-    const column = grantee.kind === 'user' ? 'user_id' : 'team_id';
-    await manager.query(
-      `INSERT INTO content_grants
-         (id, organization_id, resource_type, resource_id, user_id, team_id, role, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (resource_type, resource_id, ${column}) WHERE ${column} IS NOT NULL
-       DO UPDATE SET role = EXCLUDED.role`,
-      [
-        newId(),
-        resource.organizationId,
-        resource.resourceType,
-        resource.id,
-        grantee.kind === 'user' ? grantee.id : null,
-        grantee.kind === 'team' ? grantee.id : null,
+    await this.grants.upsert(
+      {
+        id: newId(),
+        organizationId: resource.organizationId,
+        resourceType: resource.resourceType,
+        resourceId: resource.id,
+        userId: grantee.kind === 'user' ? grantee.id : null,
+        teamId: grantee.kind === 'team' ? grantee.id : null,
         role,
-        this.clock.now(),
-      ],
+        createdAt: this.clock.now(),
+      },
+      manager,
     );
   }
 
