@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
+import { ChangeRequestHeadsRepository } from './change-request-heads.repository';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
 import { ChangeRequestsRepository } from './change-requests.repository';
@@ -66,6 +67,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestContentWritesPresenter,
     MergedChangeRequestsRegistration,
     TemplateApplication,
+    ChangeRequestHeadsRepository,
   ],
   exports: [
     ChangeRequestsService,

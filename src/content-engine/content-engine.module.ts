@@ -1,22 +1,29 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentEngine } from './content-engine';
+import { ContentObjectsRepository } from './content-objects.repository';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
 import { FileDownloads } from './files/file-downloads';
 import { ContentGarbageCollector } from './gc/content-garbage-collector';
 import { ContentGcSchedule } from './gc/content-gc-schedule';
 import { ContentReader } from './reads/content-reader';
+import { RevisionsRepository } from './revisions.repository';
 import { PageSearch } from './search/entities/page-search.entity';
 import { PageSection } from './search/entities/page-section.entity';
 import { SearchIndexListener } from './search/search-index.listener';
+import { SearchIndexRepository } from './search/search-index.repository';
 import { SearchIndexer } from './search/search-indexer';
+import { ContentHeads } from './writes/content-heads';
 import { ContentWriter } from './writes/content-writer';
 import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
 import { SpaceTemplates } from './writes/space-templates';
 
 /** Writes on a space's primary revision or a change request's head (src/content-engine/writes). */
-const WRITES = [ContentWriter, PrimaryMovedListeners, SpaceTemplates];
+const WRITES = [ContentWriter, ContentHeads, PrimaryMovedListeners, SpaceTemplates];
+
+/** The engine's tables: `revisions`, `content_objects`, `page_sections` and `page_search`. */
+const REPOSITORIES = [RevisionsRepository, ContentObjectsRepository, SearchIndexRepository];
 
 /** Garbage collection of unreachable objects and blobs (src/content-engine/gc). */
 const GC = [ContentGarbageCollector, ContentGcSchedule];
@@ -26,7 +33,8 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
  * writes, the search index and garbage collection. It has no routes and imports no domain
  * module: the HTTP surfaces live with their owners (spaces/, change-requests/), and what it
  * needs from above comes through ports (OPENAPI_SPEC_CONTENTS, from the global OpenAPI module,
- * for the api-reference template; PrimaryMovedListeners for whoever follows the primary).
+ * for the api-reference template; PrimaryMovedListeners for whoever follows the primary;
+ * ContentHeads, where the spaces and change-requests modules register the heads they keep).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch])],
@@ -36,9 +44,10 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     SearchIndexer,
     SearchIndexListener,
     FileDownloads,
+    ...REPOSITORIES,
     ...WRITES,
     ...GC,
   ],
-  exports: [ContentEngine, ContentReader, SearchIndexer, FileDownloads, ...WRITES],
+  exports: [ContentEngine, ContentReader, SearchIndexer, FileDownloads, ...REPOSITORIES, ...WRITES],
 })
 export class ContentEngineModule {}

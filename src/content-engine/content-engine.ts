@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import stringify from 'json-stable-stringify';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
-import { CONTENT_GC_GRACE_MS } from './gc/content-garbage-collector';
 import { newId, sha256Hex } from '../platform/ids/ids';
+import { ContentObjectsRepository } from './content-objects.repository';
+import { CONTENT_GC_GRACE_MS } from './gc/content-garbage-collector';
 import { Revision, RevisionType } from './entities/revision.entity';
 import { commit, type PageChange } from './tree/commit';
 import { TREE_FORMAT_VERSION, type RootNode } from './tree/format';
@@ -34,7 +35,10 @@ export const INITIAL_PAGE_TITLE = 'Untitled';
  */
 @Injectable()
 export class ContentEngine {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly objects: ContentObjectsRepository,
+  ) {}
 
   /**
    * Stores `data` once under the SHA-256 of its canonical JSON and returns that hash. Storing
@@ -46,11 +50,13 @@ export class ContentEngine {
     const json = stringify(data) as string;
     const hash = sha256Hex(json);
     const now = this.clock.now();
-    await manager.query(
-      `INSERT INTO content_objects (hash, kind, data, created_at) VALUES ($1, $2, $3::jsonb, $4)
-       ON CONFLICT (hash) DO UPDATE SET created_at = EXCLUDED.created_at
-        WHERE content_objects.created_at < $5`,
-      [hash, kind, json, now, new Date(now.getTime() - CONTENT_GC_GRACE_MS / 2)],
+    await this.objects.store(
+      hash,
+      kind,
+      json,
+      now,
+      new Date(now.getTime() - CONTENT_GC_GRACE_MS / 2),
+      manager,
     );
     return hash;
   }
@@ -61,13 +67,7 @@ export class ContentEngine {
    */
   objectStore(manager: EntityManager): ObjectStore {
     return {
-      get: async (hash) => {
-        const rows: { data: object }[] = await manager.query(
-          'SELECT data FROM content_objects WHERE hash = $1',
-          [hash],
-        );
-        return rows[0]?.data;
-      },
+      get: (hash) => this.objects.findData(hash, manager),
       put: (kind, data) => this.put(manager, kind, data),
     };
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { GitSync } from './entities/git-sync.entity';
+import { GitSyncsRepository } from './git-syncs.repository';
 import { GitController } from './git.controller';
 import { GitPresenter } from './git.presenter';
 import { GitService } from './git.service';
@@ -18,6 +19,14 @@ import { CredentialsCipher } from './remote/credentials-cipher';
 @Module({
   imports: [TypeOrmModule.forFeature([GitSync]), ContentEngineModule],
   controllers: [GitController],
-  providers: [GitService, GitPresenter, GitOperations, GitImporter, GitExporter, CredentialsCipher],
+  providers: [
+    GitService,
+    GitPresenter,
+    GitOperations,
+    GitImporter,
+    GitExporter,
+    CredentialsCipher,
+    GitSyncsRepository,
+  ],
 })
 export class GitModule {}

@@ -7,6 +7,7 @@ import { newId } from '../platform/ids/ids';
 import type { Space } from '../spaces/entities/space.entity';
 import type { ExportToGitRepositoryDto, ImportGitRepositoryDto } from './dto/git-operation.dto';
 import { GitSync, type GitOperationKind } from './entities/git-sync.entity';
+import { GitSyncsRepository } from './git-syncs.repository';
 import { GitOperations, type GitJob } from './jobs/git-operations';
 import { cleanPath } from './layout/layout-reader';
 import { CredentialsCipher } from './remote/credentials-cipher';
@@ -24,6 +25,7 @@ export class GitService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly syncs: GitSyncsRepository,
     private readonly operations: GitOperations,
     private readonly cipher: CredentialsCipher,
     private readonly clock: Clock,
@@ -45,11 +47,7 @@ export class GitService {
 
   /** Removes a legacy (`github-legacy`) provider; nothing to do when there is none. */
   async deleteLegacyInstallation(spaceId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE git_syncs SET provider = NULL, updated_at = $2
-        WHERE space_id = $1 AND provider = 'github-legacy'`,
-      [spaceId, this.clock.now()],
-    );
+    await this.syncs.clearLegacyProvider(spaceId, this.clock.now());
   }
 
   private async request(

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OrganizationsService } from '../orgs/organizations.service';
 import { SpacesService } from '../spaces/spaces.service';
-import { User } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
+import { DemoSeedRepository } from './demo-seed.repository';
 
 export interface DemoSeedResult {
   userEmail: string;
@@ -13,9 +13,6 @@ export interface DemoSeedResult {
   spaceId: string;
   token: string;
 }
-
-/** Arbitrary constant key of the advisory lock that lets one process seed at a time. */
-const SEED_LOCK = 4_917_331;
 
 /**
  * On an empty database, a demo user with an API token and a demo organization holding one
@@ -26,6 +23,7 @@ const SEED_LOCK = 4_917_331;
 export class DemoSeed {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly seeding: DemoSeedRepository,
     private readonly users: UsersService,
     private readonly organizations: OrganizationsService,
     private readonly spaces: SpacesService,
@@ -34,8 +32,8 @@ export class DemoSeed {
   /** Seeds when no user exists yet; returns what it made, or undefined. */
   run(): Promise<DemoSeedResult | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
-      if (await manager.exists(User)) return undefined;
+      await this.seeding.lockSeeding(manager);
+      if (await this.users.hasAny(manager)) return undefined;
       const { user, token } = await this.users.create(
         { email: 'demo@bindery.local', displayName: 'Demo User' },
         manager,

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { OrgsModule } from '../orgs/orgs.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
+import { DemoSeedRepository } from './demo-seed.repository';
 import { DemoSeed } from './demo-seed.service';
 
 @Module({
   imports: [UsersModule, OrgsModule, SpacesModule],
-  providers: [DemoSeed],
+  providers: [DemoSeed, DemoSeedRepository],
   exports: [DemoSeed],
 })
 export class SeedModule {}

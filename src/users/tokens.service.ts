@@ -4,11 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { UserActor } from '../platform/auth/actor';
 import { Authenticator } from '../platform/auth/authenticator';
 import { Clock } from '../platform/clock/clock';
-import { entityFromRow } from '../platform/database/entity-from-row';
-import { preparedQuery } from '../platform/database/prepared-query';
 import { newId, newSecret, sha256Hex } from '../platform/ids/ids';
 import { ApiToken } from './entities/api-token.entity';
-import { User } from './entities/user.entity';
+import { UsersRepository } from './users.repository';
 
 export const TOKEN_PREFIX = 'bnd_';
 
@@ -17,6 +15,7 @@ export const TOKEN_PREFIX = 'bnd_';
 export class TokensService extends Authenticator {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly clock: Clock,
   ) {
     super();
@@ -39,17 +38,10 @@ export class TokensService extends Authenticator {
     return token;
   }
 
-  /** Plain SQL: it runs on every request (see entityFromRow). */
+  /** One prepared statement: it runs on every request. */
   async authenticate(tokenHash: string): Promise<UserActor | null> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      'bindery_authenticate',
-      `SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.token_hash = $1 AND NOT u.disabled`,
-      [tokenHash],
-    );
-    if (rows.length === 0) return null;
-    const user = entityFromRow(this.dataSource, User, rows[0]);
+    const user = await this.users.findEnabledByTokenHash(tokenHash);
+    if (!user) return null;
     return { kind: 'user', userId: user.id, user, tokenHash };
   }
 }

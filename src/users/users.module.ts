@@ -7,6 +7,7 @@ import { User } from './entities/user.entity';
 import { TokensService } from './tokens.service';
 import { UsersController } from './users.controller';
 import { UsersPresenter } from './users.presenter';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 /** Users, their API tokens, and the admin API that manages them. */
@@ -17,6 +18,7 @@ import { UsersService } from './users.service';
     UsersService,
     UsersPresenter,
     TokensService,
+    UsersRepository,
     { provide: Authenticator, useExisting: TokensService },
   ],
   exports: [UsersService, UsersPresenter, TokensService, Authenticator],

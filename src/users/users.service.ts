@@ -4,11 +4,12 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { CreateUserDto } from './dto/admin-user.dto';
 import { User } from './entities/user.entity';
 import { TokensService } from './tokens.service';
+import { UsersRepository } from './users.repository';
 
 const userNotFound = () => notFound('User');
 
@@ -16,6 +17,7 @@ const userNotFound = () => notFound('User');
 export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly usersRepository: UsersRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tokens: TokensService,
     private readonly clock: Clock,
@@ -58,28 +60,18 @@ export class UsersService {
   /** A user the caller may see: itself, or someone sharing an organization with it. */
   async getVisibleTo(callerId: string, userId: string): Promise<User> {
     if (callerId === userId) return this.get(userId);
-    const user = await this.users
-      .createQueryBuilder('u')
-      .where('u.id = :userId', { userId })
-      .andWhere(
-        `EXISTS (SELECT 1 FROM organization_members theirs
-                   JOIN organization_members mine ON mine.organization_id = theirs.organization_id
-                  WHERE theirs.user_id = u.id AND mine.user_id = :callerId)`,
-        { callerId },
-      )
-      .getOne();
+    const user = await this.usersRepository.findSharingAnOrganization(callerId, userId);
     if (!user) throw userNotFound();
     return user;
   }
 
   list(request: PageRequest): Promise<Page<User>> {
-    return paginate(this.users.createQueryBuilder('u'), request, {
-      keys: [
-        { sql: 'u.created_at', of: (u) => u.createdAt },
-        { sql: 'u.id', of: (u) => u.id },
-      ],
-      direction: 'DESC',
-    });
+    return this.usersRepository.page(request);
+  }
+
+  /** Whether any user exists (in `manager`'s transaction when given). */
+  hasAny(manager?: EntityManager): Promise<boolean> {
+    return this.usersRepository.hasAny(manager);
   }
 
   async setDisabled(userId: string, disabled: boolean): Promise<User> {

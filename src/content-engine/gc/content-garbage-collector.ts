@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { BlobStore } from '../../platform/blob-store/blob-store';
 import { Clock } from '../../platform/clock/clock';
+import { ContentObjectsRepository } from '../content-objects.repository';
 import { blobKeyOf } from '../files/file-content';
+import { RevisionsRepository } from '../revisions.repository';
 import { markReachable, type ObjectBatchReader } from './reachability';
 
 /**
@@ -37,7 +37,8 @@ export class ContentGarbageCollector {
   private readonly logger = new Logger('ContentGarbageCollector');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly objects: ContentObjectsRepository,
+    private readonly revisions: RevisionsRepository,
     private readonly clock: Clock,
     private readonly blobs: BlobStore,
   ) {}
@@ -58,10 +59,7 @@ export class ContentGarbageCollector {
   ): Promise<{ marked: Set<string>; roots: number; missing: number }> {
     const reader: ObjectBatchReader = {
       readMany: async (hashes) => {
-        const rows: { hash: string; data: object }[] = await this.dataSource.query(
-          'SELECT hash, data FROM content_objects WHERE hash = ANY($1::char(64)[])',
-          [hashes],
-        );
+        const rows = await this.objects.findMany(hashes);
         return new Map(rows.map((row) => [row.hash, row.data]));
       },
     };
@@ -70,20 +68,12 @@ export class ContentGarbageCollector {
     let missing = 0;
     // Keyset over IDX_revisions_tree: each distinct tree once, whatever shares it.
     for (let after = ''; ;) {
-      const rows: { tree: string }[] = await this.dataSource.query(
-        'SELECT DISTINCT tree FROM revisions WHERE tree > $1 ORDER BY tree LIMIT $2',
-        [after, batchSize],
-      );
-      if (rows.length === 0) break;
-      roots += rows.length;
-      const stats = await markReachable(
-        reader,
-        rows.map((row) => row.tree),
-        marked,
-        { batchSize },
-      );
+      const trees = await this.revisions.distinctTreesAfter(after, batchSize);
+      if (trees.length === 0) break;
+      roots += trees.length;
+      const stats = await markReachable(reader, trees, marked, { batchSize });
       missing += stats.missing.length;
-      after = rows[rows.length - 1].tree;
+      after = trees[trees.length - 1];
     }
     return { marked, roots, missing };
   }
@@ -97,26 +87,13 @@ export class ContentGarbageCollector {
     let swept = 0;
     const blobs = new Set<string>();
     for (let after = ''; ;) {
-      const rows: { hash: string }[] = await this.dataSource.query(
-        'SELECT hash FROM content_objects WHERE hash > $1 ORDER BY hash LIMIT $2',
-        [after, batchSize],
-      );
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1].hash;
-      const garbage = rows.map((row) => row.hash).filter((hash) => !marked.has(hash));
+      const hashes = await this.objects.hashesAfter(after, batchSize);
+      if (hashes.length === 0) break;
+      after = hashes[hashes.length - 1];
+      const garbage = hashes.filter((hash) => !marked.has(hash));
       if (garbage.length === 0) continue;
       // A revision inserted since the mark may point at one of them: never delete a root in use.
-      // (A bare DELETE ... RETURNING answers [rows, count] through TypeORM; a CTE answers rows.)
-      const deleted: { kind: string; blob: string | null }[] = await this.dataSource.query(
-        `WITH swept AS (
-           DELETE FROM content_objects o
-            WHERE o.hash = ANY($1::char(64)[]) AND o.created_at < $2
-              AND NOT EXISTS (SELECT 1 FROM revisions r WHERE r.tree = o.hash)
-            RETURNING o.kind, o.data->>'blob' AS blob
-         )
-         SELECT kind, blob FROM swept`,
-        [garbage, cutoff],
-      );
+      const deleted = await this.objects.deleteUnrooted(garbage, cutoff);
       swept += deleted.length;
       for (const row of deleted) {
         if (row.kind === 'file' && typeof row.blob === 'string') blobs.add(row.blob);
@@ -134,12 +111,7 @@ export class ContentGarbageCollector {
     let deleted = 0;
     for (let start = 0; start < all.length; start += batchSize) {
       const batch = all.slice(start, start + batchSize);
-      const rows: { blob: string }[] = await this.dataSource.query(
-        `SELECT DISTINCT data->>'blob' AS blob FROM content_objects
-          WHERE kind = 'file' AND data->>'blob' = ANY($1::text[])`,
-        [batch],
-      );
-      const referenced = new Set(rows.map((row) => row.blob));
+      const referenced = await this.objects.referencedBlobs(batch);
       for (const blob of batch) {
         if (referenced.has(blob)) continue;
         await this.blobs.delete(blobKeyOf(blob));

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { ContentObjectsRepository } from '../content-objects.repository';
 import type { ObjectStore } from '../tree/object-store';
 
 interface Waiter {
@@ -14,9 +15,14 @@ interface Waiter {
 export class BatchedObjectStore implements ObjectStore {
   private pending = new Map<string, Waiter[]>();
 
+  /**
+   * Reads through `objects` on `manager`; without `objects` (callers that are not providers),
+   * through a ContentObjectsRepository of `manager`'s data source.
+   */
   constructor(
     private readonly manager: EntityManager,
     private readonly write: (kind: string, data: object) => Promise<string>,
+    private readonly objects = new ContentObjectsRepository(manager.connection),
   ) {}
 
   get(hash: string): Promise<object | undefined> {
@@ -41,10 +47,7 @@ export class BatchedObjectStore implements ObjectStore {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      const rows: { hash: string; data: object }[] = await this.manager.query(
-        'SELECT hash, data FROM content_objects WHERE hash = ANY($1::char(64)[])',
-        [[...batch.keys()]],
-      );
+      const rows = await this.objects.findMany([...batch.keys()], this.manager);
       const found = new Map(rows.map((row) => [row.hash, row.data]));
       for (const [hash, waiters] of batch) {
         const data = found.get(hash);

@@ -6,6 +6,7 @@ import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import { ContentEngine } from '../content-engine';
+import { ContentObjectsRepository } from '../content-objects.repository';
 import type { JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
 import { Revision } from '../entities/revision.entity';
@@ -78,9 +79,12 @@ export class ContentReader {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     engine: ContentEngine,
+    objects: ContentObjectsRepository,
   ) {
-    const database = new BatchedObjectStore(dataSource.manager, (kind, data) =>
-      engine.put(dataSource.manager, kind, data),
+    const database = new BatchedObjectStore(
+      dataSource.manager,
+      (kind, data) => engine.put(dataSource.manager, kind, data),
+      objects,
     );
     this.store = new CachedObjectStore(database, { maxEntries: READ_CACHE_ENTRIES });
   }

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { RevisionsRepository } from '../revisions.repository';
 import { PrimaryMovedListeners, type PrimaryMoved } from '../writes/primary-moved-listeners';
 import { SearchIndexer } from './search-indexer';
 
@@ -10,6 +11,7 @@ import { SearchIndexer } from './search-indexer';
 export class SearchIndexListener implements OnModuleInit {
   constructor(
     private readonly indexer: SearchIndexer,
+    private readonly revisions: RevisionsRepository,
     @Optional() private readonly listeners?: PrimaryMovedListeners,
   ) {}
 
@@ -18,9 +20,9 @@ export class SearchIndexListener implements OnModuleInit {
   }
 
   async primaryMoved(event: PrimaryMoved): Promise<void> {
-    const rows: { id: string; tree: string }[] = await event.manager.query(
-      'SELECT id, tree FROM revisions WHERE id = ANY($1::varchar[])',
-      [[event.fromRevision, event.toRevision].filter((id) => id !== null)],
+    const rows = await this.revisions.findTrees(
+      [event.fromRevision, event.toRevision].filter((id) => id !== null),
+      event.manager,
     );
     const treeOf = (id: string | null) => rows.find((row) => row.id === id)?.tree;
     const to = treeOf(event.toRevision);

@@ -9,9 +9,11 @@ import type { JSONDocument } from '../documents/document';
 import { markdownToDocument } from '../documents/markdown';
 import { Revision, RevisionType } from '../entities/revision.entity';
 import { blobKeyOf, describeFile, type FileUpload } from '../files/file-content';
+import { RevisionsRepository } from '../revisions.repository';
 import { commit, type PageChange } from '../tree/commit';
 import { TREE_FORMAT_VERSION, type FileNode, type RootNode } from '../tree/format';
 import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
+import { ContentHeads, type SpaceHead, type SpaceHeadLock } from './content-heads';
 import { PrimaryMovedListeners } from './primary-moved-listeners';
 
 /**
@@ -218,13 +220,15 @@ async function storeDocument(
 /**
  * Writes content on a space's primary revision or on a change request: a batch of page changes
  * becomes one new revision, and the space (compare-and-swap on `spaces.revision_id`) or the
- * change request (under its row lock) moves to it. Runs in the caller's transaction, so that a
- * refusal leaves nothing written.
+ * change request (under its row lock) moves to it, through the ContentHeads their modules
+ * register. Runs in the caller's transaction, so that a refusal leaves nothing written.
  */
 @Injectable()
 export class ContentWriter {
   constructor(
     private readonly engine: ContentEngine,
+    private readonly revisions: RevisionsRepository,
+    private readonly heads: ContentHeads,
     private readonly listeners: PrimaryMovedListeners,
     private readonly clock: Clock,
     private readonly blobs: BlobStore,
@@ -250,7 +254,7 @@ export class ContentWriter {
     input: CommitOnPrimaryInput,
   ): Promise<CommitResult> {
     const space = await this.editableSpace(manager, input.spaceId);
-    if (space.revision_id !== input.expectedRevisionId) {
+    if (space.revisionId !== input.expectedRevisionId) {
       throw contentMoved(input.spaceId);
     }
     const revision = await this.commitOn(manager, {
@@ -263,16 +267,14 @@ export class ContentWriter {
       authorId: input.authorId,
       changes: input.changes,
     });
-    // The compare-and-swap of the primary (spaces.revision_id), in SQL: the engine does not
-    // import the spaces module's entity.
-    const [moved]: { count: number }[] = await manager.query(
-      `WITH moved AS (
-         UPDATE spaces SET revision_id = $1, updated_at = $2
-          WHERE id = $3 AND revision_id = $4 RETURNING id)
-       SELECT count(*)::int AS count FROM moved`,
-      [revision.id, this.clock.now(), input.spaceId, input.expectedRevisionId],
+    const moved = await this.heads.spaces.compareAndSwap(
+      input.spaceId,
+      input.expectedRevisionId,
+      revision.id,
+      this.clock.now(),
+      manager,
     );
-    if (moved.count !== 1) {
+    if (!moved) {
       throw contentMoved(input.spaceId);
     }
     await this.listeners.notify({
@@ -298,17 +300,11 @@ export class ContentWriter {
     input: CommitOnChangeRequestInput,
   ): Promise<CommitResult> {
     await this.editableSpace(manager, input.spaceId, 'FOR KEY SHARE');
-    const rows: {
-      revision: string;
-      revision_initial: string;
-      revision_merged_ancestor: string | null;
-      status: string;
-    }[] = await manager.query(
-      `SELECT revision, revision_initial, revision_merged_ancestor, status
-         FROM change_requests WHERE id = $1 AND space_id = $2 FOR UPDATE`,
-      [input.changeRequestId, input.spaceId],
+    const row = await this.heads.changeRequests.lockHead(
+      input.spaceId,
+      input.changeRequestId,
+      manager,
     );
-    const row = rows[0];
     if (!row) {
       throw notFound('Change request');
     }
@@ -316,8 +312,8 @@ export class ContentWriter {
     const head: ChangeRequestHead = {
       id: input.changeRequestId,
       revision: row.revision,
-      revisionInitial: row.revision_initial,
-      revisionMergedAncestor: row.revision_merged_ancestor,
+      revisionInitial: row.revisionInitial,
+      revisionMergedAncestor: row.revisionMergedAncestor,
     };
     const changes = input.changes;
     const revision = await this.commitOn(manager, {
@@ -331,9 +327,12 @@ export class ContentWriter {
           ? (base) => changes({ ...base, changeRequest: head })
           : changes,
     });
-    await manager.query(
-      'UPDATE change_requests SET revision = $1, updated_at = $2 WHERE id = $3 AND revision = $4',
-      [revision.id, this.clock.now(), input.changeRequestId, row.revision],
+    await this.heads.changeRequests.moveHead(
+      input.changeRequestId,
+      row.revision,
+      revision.id,
+      this.clock.now(),
+      manager,
     );
     return { revision, previousRevisionId: row.revision };
   }
@@ -362,18 +361,13 @@ export class ContentWriter {
   private async editableSpace(
     manager: EntityManager,
     spaceId: string,
-    lock: 'FOR KEY SHARE' | '' = '',
-  ): Promise<{ revision_id: string }> {
-    const rows: { revision_id: string; edit_mode: string; deleted_at: Date | null }[] =
-      await manager.query(
-        `SELECT revision_id, edit_mode, deleted_at FROM spaces WHERE id = $1 ${lock}`,
-        [spaceId],
-      );
-    const space = rows[0];
-    if (!space || space.deleted_at !== null) {
+    lock: SpaceHeadLock = '',
+  ): Promise<SpaceHead> {
+    const space = await this.heads.spaces.findHead(spaceId, lock, manager);
+    if (!space || space.deletedAt !== null) {
       throw notFound('Space');
     }
-    assertSpaceEditable({ editMode: space.edit_mode });
+    assertSpaceEditable(space);
     return space;
   }
 
@@ -389,11 +383,8 @@ export class ContentWriter {
       changes: CommitOnPrimaryInput['changes'];
     },
   ): Promise<Revision> {
-    const base: { tree: string }[] = await manager.query(
-      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
-      [input.head, input.spaceId],
-    );
-    if (!base[0]) {
+    const base = await this.revisions.findTree(input.head, input.spaceId, manager);
+    if (base === undefined) {
       throw new Error(`Revision ${input.head} of space ${input.spaceId} is missing`);
     }
     const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
@@ -401,7 +392,7 @@ export class ContentWriter {
       spaceId: input.spaceId,
       parents: input.parents,
       type: input.type,
-      tree: await this.applyChanges(store, base[0].tree, input.changes),
+      tree: await this.applyChanges(store, base, input.changes),
       authorId: input.authorId,
     });
   }

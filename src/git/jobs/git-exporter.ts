@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { posix } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentEngine } from '../../content-engine/content-engine';
+import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { documentToMarkdown } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
@@ -10,6 +11,7 @@ import { blobKeyOf } from '../../content-engine/files/file-content';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { ContentReader, type PageTree } from '../../content-engine/reads/content-reader';
 import { DomainError } from '../../platform/errors/domain-error';
+import { ContentHeads } from '../../content-engine/writes/content-heads';
 import type { ContentChange } from '../../content-engine/writes/content-writer';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
 import type { ObjectStore } from '../../content-engine/tree/object-store';
@@ -36,6 +38,8 @@ const COMMITTER = { name: 'Bindery', email: 'bindery@localhost' };
 export class GitExporter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly heads: ContentHeads,
+    private readonly objects: ContentObjectsRepository,
     private readonly engine: ContentEngine,
     private readonly reader: ContentReader,
     private readonly writer: ContentWriter,
@@ -158,8 +162,10 @@ export class GitExporter {
       });
     collect(trees);
     // One query for every document (the store batches the gets of one tick).
-    const store = new BatchedObjectStore(this.dataSource.manager, (kind, data) =>
-      this.engine.put(this.dataSource.manager, kind, data),
+    const store = new BatchedObjectStore(
+      this.dataSource.manager,
+      (kind, data) => this.engine.put(this.dataSource.manager, kind, data),
+      this.objects,
     );
     const loaded = await Promise.all(documents.map(({ hash }) => store.get(hash)));
     for (const [i, { id }] of documents.entries()) {
@@ -177,13 +183,11 @@ export class GitExporter {
     await manager.update(Revision, { id: revisionId }, { git });
   }
 
+  /** The space's primary revision, read through the head the spaces module keeps. */
   private async primaryOf(spaceId: string): Promise<string> {
-    const rows: { revision_id: string }[] = await this.dataSource.query(
-      'SELECT revision_id FROM spaces WHERE id = $1 AND deleted_at IS NULL',
-      [spaceId],
-    );
-    if (!rows[0]) throw new Error('The space was deleted.');
-    return rows[0].revision_id;
+    const space = await this.heads.spaces.findHead(spaceId, '', this.dataSource.manager);
+    if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
+    return space.revisionId;
   }
 }
 

@@ -9,6 +9,7 @@ import { Revision, type RevisionGit } from '../../content-engine/entities/revisi
 import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
 import { childRefs, readRoot, type FileNode } from '../../content-engine/tree/format';
 import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
+import { ContentHeads } from '../../content-engine/writes/content-heads';
 import {
   ContentWriter,
   storeDocuments,
@@ -45,6 +46,7 @@ interface PreparedFile {
 export class GitImporter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly heads: ContentHeads,
     private readonly engine: ContentEngine,
     private readonly writer: ContentWriter,
   ) {}
@@ -186,13 +188,11 @@ export class GitImporter {
     return this.engine.commitRevision(manager, { spaceId, parent, changes: resolved, authorId });
   }
 
+  /** The space's primary revision, read through the head the spaces module keeps. */
   private async primaryOf(manager: EntityManager, spaceId: string): Promise<string> {
-    const rows: { revision_id: string }[] = await manager.query(
-      'SELECT revision_id FROM spaces WHERE id = $1 AND deleted_at IS NULL',
-      [spaceId],
-    );
-    if (!rows[0]) throw new Error('The space was deleted.');
-    return rows[0].revision_id;
+    const space = await this.heads.spaces.findHead(spaceId, '', manager);
+    if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
+    return space.revisionId;
   }
 
   /** `repoCommitURL` + the commit, or the repository's URL. */

@@ -6,6 +6,7 @@ import { JobsService } from '../../platform/jobs/jobs.service';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { DomainError } from '../../platform/errors/domain-error';
 import { GitSync, type GitOperationStatus } from '../entities/git-sync.entity';
+import { GitSyncsRepository } from '../git-syncs.repository';
 import { CredentialsCipher, type GitCredentials } from '../remote/credentials-cipher';
 import { GitWorkspace, RefNotFound, type RemoteTarget } from '../remote/git-repository';
 import { outboundGitHttp } from '../remote/outbound-git-http';
@@ -31,6 +32,7 @@ export class GitOperations implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly syncs: GitSyncsRepository,
     private readonly jobs: JobsService,
     private readonly outbound: OutboundHttp,
     private readonly cipher: CredentialsCipher,
@@ -97,11 +99,8 @@ export class GitOperations implements OnModuleInit {
    */
   private async start(job: GitJob): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: { operation_id: string; operation_status: string }[] = await manager.query(
-        'SELECT operation_id, operation_status FROM git_syncs WHERE space_id = $1 FOR UPDATE',
-        [job.spaceId],
-      );
-      if (rows[0]?.operation_id === job.operationId && rows[0].operation_status !== 'pending') {
+      const row = await this.syncs.lockOperation(job.spaceId, manager);
+      if (row?.operationId === job.operationId && row.operationStatus !== 'pending') {
         return false;
       }
       if (!(await this.notStale(manager, job))) {
@@ -115,12 +114,9 @@ export class GitOperations implements OnModuleInit {
 
   /** The operation's `timestamp` is not older than the last applied one (or `force`). */
   private async notStale(manager: EntityManager, job: GitJob): Promise<boolean> {
-    const rows: { last_applied_at: Date | null }[] = await manager.query(
-      'SELECT last_applied_at FROM git_syncs WHERE space_id = $1 FOR UPDATE',
-      [job.spaceId],
-    );
-    if (rows.length === 0) return false;
-    const last = rows[0].last_applied_at;
+    const row = await this.syncs.lockLastAppliedAt(job.spaceId, manager);
+    if (!row) return false;
+    const last = row.lastAppliedAt;
     if (job.force || !job.timestamp || !last) return true;
     return new Date(job.timestamp).getTime() >= new Date(last).getTime();
   }
@@ -147,11 +143,7 @@ export class GitOperations implements OnModuleInit {
     const now = this.clock.now();
     const done = status !== 'pending' && status !== 'running';
     if (status === 'complete' && job.timestamp) {
-      await manager.query(
-        `UPDATE git_syncs SET last_applied_at = GREATEST(COALESCE(last_applied_at, $2), $2)
-          WHERE space_id = $1`,
-        [job.spaceId, new Date(job.timestamp)],
-      );
+      await this.syncs.advanceLastAppliedAt(job.spaceId, new Date(job.timestamp), manager);
     }
     await manager.update(
       GitSync,

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { InstanceSetting } from './instance-setting.entity';
+import { InstanceSettingsRepository } from './instance-settings.repository';
 
 @Injectable()
 export class InstanceSettings {
   constructor(
     @InjectRepository(InstanceSetting) private readonly settings: Repository<InstanceSetting>,
+    private readonly settingsRepository: InstanceSettingsRepository,
   ) {}
 
   async get(key: string): Promise<string | undefined> {
@@ -26,14 +28,7 @@ export class InstanceSettings {
     create: () => string,
   ): Promise<{ value: string; created: boolean }> {
     const candidate = create();
-    const inserted = await this.settings
-      .createQueryBuilder()
-      .insert()
-      .values({ key, value: candidate })
-      .orIgnore()
-      .returning(['key'])
-      .execute();
-    const created = (inserted.raw as unknown[]).length > 0;
+    const created = await this.settingsRepository.insertIfAbsent(key, candidate);
     return { value: created ? candidate : ((await this.get(key)) as string), created };
   }
 }
