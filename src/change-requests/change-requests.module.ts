@@ -6,6 +6,7 @@ import { UsersModule } from '../users/users.module';
 import { ChangeRequestHeadsRepository } from './change-request-heads.repository';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
+import { ChangeRequestAccessPolicy } from './change-request-access';
 import { ChangeRequestsRepository } from './change-requests.repository';
 import { ChangeRequestsService } from './change-requests.service';
 import { ChangeRequestContentController } from './content/change-request-content.controller';
@@ -52,6 +53,7 @@ import { TemplateApplication } from './templates/template-application';
     SpaceTemplatesController,
   ],
   providers: [
+    ChangeRequestAccessPolicy,
     ChangeRequestsRepository,
     ChangeRequestContributorsRepository,
     ChangeRequestsService,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
+import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import {
@@ -29,6 +30,14 @@ export interface MergeLockedSpace {
   revision_id: string;
   merge_rules: SpaceMergeRules;
   organization_merge_rules: MergeRulesConfiguration;
+}
+
+/** A change request as access to it needs it: its creator, and whether the caller is asked to review it. */
+export interface ChangeRequestAccessRow {
+  id: string;
+  created_by: string;
+  /** Whether `userId` (the caller) has a request to review it. */
+  requested: boolean;
 }
 
 type ListKey = { sql: string; of: (cr: ChangeRequest) => string | number | Date };
@@ -68,6 +77,31 @@ export class ChangeRequestsRepository {
       [spaceId, byNumber ? key.number : key.id],
     );
     return rows[0]?.id ?? null;
+  }
+
+  /**
+   * For access decisions (ChangeRequestAccessPolicy): the change request `key` of the space,
+   * with whether `userId` is a requested reviewer of it (`change_request_requested_reviewers`),
+   * in one statement; null when absent.
+   */
+  async accessRow(
+    spaceId: string,
+    key: ChangeRequestKey,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ChangeRequestAccessRow | null> {
+    const rows = await preparedQuery<ChangeRequestAccessRow>(
+      manager,
+      'bindery_resolve_change_request',
+      `SELECT cr.id, cr.created_by,
+              EXISTS (SELECT 1 FROM change_request_requested_reviewers q
+                       WHERE q.change_request_id = cr.id AND q.user_id = $4) AS requested
+         FROM change_requests cr
+        WHERE cr.space_id = $1
+          AND CASE WHEN $3::int IS NULL THEN cr.id = $2 ELSE cr.number = $3::int END`,
+      [spaceId, 'id' in key ? key.id : null, 'number' in key ? key.number : null, userId],
+    );
+    return rows[0] ?? null;
   }
 
   /** A page of the space's change requests matching `filters`, highest number first. */

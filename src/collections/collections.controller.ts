@@ -4,7 +4,6 @@ import {
   Delete,
   Get,
   HttpCode,
-  Param,
   Patch,
   Post,
   Query,
@@ -128,7 +127,7 @@ export class CollectionsController {
 
   @Delete('collections/:collectionId')
   @HttpCode(204)
-  @Access.user()
+  @Access('collection', 'admin', { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteCollectionById',
     summary: 'Delete a collection',
@@ -137,11 +136,8 @@ export class CollectionsController {
       'such collection or the caller cannot see it (the same answer, so nothing is revealed).',
   })
   @ApiNoContentResponse({ description: 'The collection is gone.' })
-  async remove(
-    @CurrentUser() actor: UserActor,
-    @Param('collectionId') collectionId: string,
-  ): Promise<void> {
-    await this.collections.remove(actor.userId, collectionId);
+  async remove(@Granted() access: CollectionAccess | null): Promise<void> {
+    if (access) await this.collections.remove(access);
   }
 
   @Post('collections/:collectionId/move')

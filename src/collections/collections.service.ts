@@ -144,15 +144,10 @@ export class CollectionsService {
 
   /**
    * Deletes the collection and, by cascade, its sub-collections and their grants; the spaces
-   * in them go to the trash (restorable for seven days, at the organization root). Nothing
-   * (204) when the caller cannot see it: absent and invisible are the same answer.
+   * in them go to the trash (restorable for seven days, at the organization root).
    */
-  async remove(userId: string, collectionId: string): Promise<void> {
-    const access = await this.access.resolve(userId, collectionId);
-    if (!access) return;
-    if (!atLeast(access.role, 'admin')) {
-      throw forbidden('Deleting a collection needs the admin role on it.');
-    }
+  async remove(access: CollectionAccess): Promise<void> {
+    const collectionId = access.id;
     await this.dataSource.transaction(async (manager) => {
       const ids = await this.tree.subtree(manager, collectionId);
       await this.collectionSpaces.spaces.trashInCollections(ids, this.clock.now(), manager);

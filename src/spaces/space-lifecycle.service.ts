@@ -59,20 +59,12 @@ export class SpaceLifecycle {
     private readonly invites: ContentInvites,
   ) {}
 
-  /**
-   * Moves the space to the trash. Nothing (204) when the caller cannot see it or it is already
-   * there; 403 when it can see it without being an admin of it.
-   */
-  async remove(userId: string, spaceId: string): Promise<void> {
-    const access = await this.access.resolve(userId, spaceId);
-    if (!access || access.entity.deletedAt !== null) return;
-    if (!atLeast(access.role, 'admin')) {
-      throw forbidden('Deleting a space needs the admin role on it.');
-    }
+  /** Moves the space (one not in the trash, as `access` found it) to the trash. */
+  async remove(access: SpaceAccess): Promise<void> {
     const now = this.clock.now();
     await this.dataSource.manager.update(
       Space,
-      { id: spaceId, deletedAt: IsNull() },
+      { id: access.id, deletedAt: IsNull() },
       { deletedAt: now, updatedAt: now },
     );
   }

@@ -178,7 +178,7 @@ export class SpacesController {
 
   @Delete('spaces/:spaceId')
   @HttpCode(204)
-  @Access.user()
+  @Access('space', 'admin', { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSpaceById',
     summary: 'Delete a space',
@@ -188,8 +188,8 @@ export class SpacesController {
       'or the caller cannot see it.',
   })
   @ApiNoContentResponse({ description: 'The space is in the trash.' })
-  async remove(@CurrentUser() actor: UserActor, @Param('spaceId') spaceId: string): Promise<void> {
-    await this.lifecycle.remove(actor.userId, spaceId);
+  async remove(@Granted() access: SpaceAccess | null): Promise<void> {
+    if (access) await this.lifecycle.remove(access);
   }
 
   @Post('spaces/:spaceId/duplicate')

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { ChangeRequestAccess } from '../change-request-access';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
@@ -63,7 +64,7 @@ export class ChangeRequestReviewsController {
 
   @Post(`${BASE}/reviews`)
   @HttpCode(201)
-  @Access('space', 'view')
+  @Access('changeRequest', 'review')
   @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'submitChangeRequestReview',
@@ -77,13 +78,13 @@ export class ChangeRequestReviewsController {
   @badRequest
   async submit(
     @CurrentUser() actor: UserActor,
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Body() body: SubmitReviewDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ChangeRequestReviewResponse> {
+    const { space, id } = changeRequest.entity;
     const presented = await this.presenter.review(
-      await this.reviews.submit(space, actor.userId, changeRequestId, body),
+      await this.reviews.submit(space, actor.userId, id, body),
     );
     response.location(presented.urls.location);
     return presented;

@@ -5,13 +5,12 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { markdownToDocument } from '../../content-engine/documents/markdown';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { Clock } from '../../platform/clock/clock';
-import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { SpaceAccessResolver, type SpaceAccess } from '../../spaces/space-access.resolver';
-import { spacePermissions } from '../../spaces/space-permissions';
 import { changeRequestMerged } from '../change-request-errors';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from './change-request-contributors';
@@ -101,9 +100,9 @@ export class ChangeRequestReviewsService {
   }
 
   /**
-   * Records the caller's review on the head revision. Open to users with the review role on the
-   * space and to requested reviewers; never to the change request's creator; never once merged.
-   * Earlier reviews of the caller become outdated; a request to the caller is answered by it.
+   * Records the caller's review on the head revision (who may review is decided before:
+   * ChangeRequestAccessPolicy); never once merged. Earlier reviews of the caller become
+   * outdated; a request to the caller is answered by it.
    */
   async submit(
     access: SpaceAccess,
@@ -114,25 +113,11 @@ export class ChangeRequestReviewsService {
     const comment = await this.commentDocument(input.comment);
     return this.dataSource.transaction(async (manager) => {
       const changeRequest = await this.findChangeRequest(manager, access.id, changeRequestId, true);
-      if (changeRequest.createdBy === userId) {
-        throw new DomainError(
-          'forbidden',
-          'OwnChangeRequestReview',
-          'You cannot review a change request you created.',
-        );
-      }
+      if (changeRequest.status === 'merged') throw alreadyMerged('it cannot be reviewed any more');
       const request = await manager.findOneBy(ChangeRequestRequestedReviewer, {
         changeRequestId: changeRequest.id,
         userId,
       });
-      if (!request && !spacePermissions(access.role).review) {
-        throw new DomainError(
-          'forbidden',
-          'ReviewNotAllowed',
-          'Reviewing needs the review role on this space, or a request to review this change request.',
-        );
-      }
-      if (changeRequest.status === 'merged') throw alreadyMerged('it cannot be reviewed any more');
 
       await this.supersede(manager, changeRequest.id, [userId]);
       const now = this.clock.now();

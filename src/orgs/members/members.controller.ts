@@ -79,7 +79,7 @@ export class MembersController {
 
   @Delete('members/:userId')
   @HttpCode(204)
-  @Access('organization', 'view')
+  @Access('member', 'remove', 'userId')
   @ApiOperation({
     operationId: 'removeMemberFromOrganizationById',
     summary: 'Delete an organization member',
@@ -89,12 +89,8 @@ export class MembersController {
   })
   @ApiNoContentResponse({ description: 'Removed, or was not a member.' })
   @ApiBadRequestResponse({ type: ErrorBody, description: LAST_ADMIN })
-  remove(
-    @Granted() access: ResolvedAccess,
-    @CurrentUser() actor: UserActor,
-    @Param('userId') userId: string,
-  ): Promise<void> {
-    return this.members.remove(access, actor.userId, userId);
+  remove(@Granted() member: ResolvedAccess): Promise<void> {
+    return this.members.remove(member.organizationId, member.id);
   }
 
   @Post('members/:userId/sso')

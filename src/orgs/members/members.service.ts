@@ -3,13 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { UserActor } from '../../platform/auth/actor';
 import { Clock } from '../../platform/clock/clock';
-import { DomainError, forbidden, notFound } from '../../platform/errors/domain-error';
+import { DomainError, notFound } from '../../platform/errors/domain-error';
 import type { ResolvedAccess } from '../../platform/policy/access';
 import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { Member } from '../entities/member.entity';
-import { organizationPermissions } from '../organization-permissions';
 import { ListMembersQueryDto } from './dto/list-members.query';
 import { UpdateMemberDto } from './dto/update-member.dto';
 import { AdminSeat, removesLastAdmin } from './last-admin';
@@ -118,14 +117,10 @@ export class MembersService {
   }
 
   /**
-   * Removes the member, and with it its team memberships (the foreign key cascades). Admins
-   * remove anyone; any member may remove itself (leave). Nothing to remove is not an error.
+   * Removes the member, and with it its team memberships (the foreign key cascades); who may
+   * is decided before (MemberAccessPolicy). Nothing to remove is not an error.
    */
-  async remove(access: ResolvedAccess, callerId: string, userId: string): Promise<void> {
-    if (callerId !== userId && !organizationPermissions(access.role).admin) {
-      throw forbidden('Only an admin can remove another member from the organization.');
-    }
-    const organizationId = access.organizationId;
+  async remove(organizationId: string, userId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const admins = await this.lockAdmins(tx, organizationId);
       const member = await this.findMember(tx, organizationId, userId);

@@ -7,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access } from '../../platform/auth/access.decorator';
+import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import {
@@ -17,6 +17,7 @@ import {
   UpdateTeamDto,
 } from './dto/team.dto';
 import { MemberTeamResponse, TeamResponse } from './dto/team.response';
+import type { TeamAccess } from './team-access';
 import { TeamViewer, Viewer } from './team-viewer';
 import { TeamsPresenter } from './teams.presenter';
 import { TeamsService } from './teams.service';
@@ -68,26 +69,19 @@ export class TeamsController {
   }
 
   @Get('teams/:teamId')
-  @Access('organization', 'view')
+  @Access('team', 'view')
   @ApiOperation({
     operationId: 'getTeamInOrganizationById',
     summary: 'Get a team',
     description: 'Members from `read` up see every team; guests only the teams they are in.',
   })
   @ApiOkResponse({ type: TeamResponse })
-  async get(
-    @Viewer() viewer: TeamViewer,
-    @Param('organizationId') organizationId: string,
-    @Param('teamId') teamId: string,
-  ): Promise<TeamResponse> {
-    return this.presenter.present(
-      await this.teams.get(organizationId, teamId, viewer),
-      viewer.role,
-    );
+  get(@Granted() team: TeamAccess): TeamResponse {
+    return this.presenter.present(team.entity, team.role);
   }
 
   @Patch('teams/:teamId')
-  @Access('organization', 'view')
+  @Access('team', 'admin')
   @ApiOperation({
     operationId: 'updateTeamInOrganizationById',
     summary: 'Update a team',
@@ -95,16 +89,8 @@ export class TeamsController {
   })
   @ApiOkResponse({ type: TeamResponse })
   @badRequest
-  async update(
-    @Viewer() viewer: TeamViewer,
-    @Param('organizationId') organizationId: string,
-    @Param('teamId') teamId: string,
-    @Body() body: UpdateTeamDto,
-  ): Promise<TeamResponse> {
-    return this.presenter.present(
-      await this.teams.rename(organizationId, teamId, viewer, body),
-      viewer.role,
-    );
+  async update(@Granted() team: TeamAccess, @Body() body: UpdateTeamDto): Promise<TeamResponse> {
+    return this.presenter.present(await this.teams.rename(team.entity, body), team.role);
   }
 
   @Delete('teams/:teamId')
@@ -124,7 +110,7 @@ export class TeamsController {
   }
 
   @Get('members/:userId/teams')
-  @Access('organization', 'view')
+  @Access('member', 'listTeams', 'userId')
   @ApiOperation({
     operationId: 'listTeamsForOrganizationMember',
     summary: 'List all organization member teams',

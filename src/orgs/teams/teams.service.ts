@@ -7,7 +7,6 @@ import { forbidden, invalidInput, notFound } from '../../platform/errors/domain-
 import { newId } from '../../platform/ids/ids';
 import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
-import { atLeast } from '../../platform/policy/roles';
 import { grantedSpacesCountSql } from '../../platform/policy/content-access/granted-content';
 import {
   CreateTeamDto,
@@ -191,20 +190,12 @@ export class TeamsService {
     });
   }
 
-  get(organizationId: string, teamId: string, viewer: TeamViewer): Promise<TeamView> {
-    return this.authorize(organizationId, teamId, viewer, 'view');
-  }
-
-  async rename(
-    organizationId: string,
-    teamId: string,
-    viewer: TeamViewer,
-    input: UpdateTeamDto,
-  ): Promise<TeamView> {
-    const view = await this.authorize(organizationId, teamId, viewer, 'admin');
+  /** Renames the team `view` shows (who may is decided before: TeamAccessPolicy). */
+  async rename(view: TeamView, input: UpdateTeamDto): Promise<TeamView> {
     const title = input.title.trim();
     const updatedAt = this.clock.now();
-    await this.teams.update({ organizationId, id: teamId }, { title, updatedAt });
+    const { organizationId, id } = view.team;
+    await this.teams.update({ organizationId, id }, { title, updatedAt });
     Object.assign(view.team, { title, updatedAt });
     return view;
   }
@@ -221,9 +212,6 @@ export class TeamsService {
     viewer: TeamViewer,
     request: ListMemberTeamsQueryDto,
   ): Promise<Page<MemberTeamView>> {
-    if (userId !== viewer.userId && !atLeast(viewer.role, 'read')) {
-      throw forbidden('Guests can list only their own teams.');
-    }
     const isMember = await this.dataSource.query(
       `SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2`,
       [organizationId, userId],
@@ -255,15 +243,10 @@ export class TeamsService {
   }
 
   /**
-   * The team with its size and the viewer's role, in one query, if the viewer has `need` on
-   * it: 404 for no such team in the organization, 403 without the permission.
+   * The team with its size and the role of user `viewerId` in it, in one query; null when the
+   * organization has no such team.
    */
-  async authorize(
-    organizationId: string,
-    teamId: string,
-    viewer: TeamViewer,
-    need: keyof TeamPermissions,
-  ): Promise<TeamView> {
+  async find(organizationId: string, teamId: string, viewerId: string): Promise<TeamView | null> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT t.*, v.role AS viewer_role,
               (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS member_count,
@@ -271,23 +254,37 @@ export class TeamsService {
          FROM teams t
          LEFT JOIN team_members v ON v.team_id = t.id AND v.user_id = $3
         WHERE t.organization_id = $1 AND t.id = $2`,
-      [organizationId, teamId, viewer.userId],
+      [organizationId, teamId, viewerId],
     );
-    if (rows.length === 0) throw teamNotFound();
-    const viewerRole = rows[0].viewer_role as TeamRole | null;
-    if (!teamPermissions(viewer.role, viewerRole)[need]) {
+    if (rows.length === 0) return null;
+    return {
+      team: entityFromRow(this.dataSource, Team, rows[0]),
+      members: rows[0].member_count as number,
+      spaces: rows[0].space_count as number,
+      viewerRole: rows[0].viewer_role as TeamRole | null,
+    };
+  }
+
+  /**
+   * The team, if the viewer has `need` on it: 404 for no such team in the organization, 403
+   * without the permission. For the team's members routes until they declare the team policy.
+   */
+  async authorize(
+    organizationId: string,
+    teamId: string,
+    viewer: TeamViewer,
+    need: keyof TeamPermissions,
+  ): Promise<TeamView> {
+    const view = await this.find(organizationId, teamId, viewer.userId);
+    if (!view) throw teamNotFound();
+    if (!teamPermissions(viewer.role, view.viewerRole)[need]) {
       throw forbidden(
         need === 'admin'
           ? "Only organization admins and the team's owners can manage this team."
           : 'Guests can see only the teams they are in.',
       );
     }
-    return {
-      team: entityFromRow(this.dataSource, Team, rows[0]),
-      members: rows[0].member_count as number,
-      spaces: rows[0].space_count as number,
-      viewerRole,
-    };
+    return view;
   }
 
   /**

@@ -46,16 +46,19 @@ export class AccessGuard implements CanActivate {
     const actor = await this.authenticate(request);
     request.actor = actor;
 
-    if (requirement.kind === 'admin') {
-      if (actor.kind !== 'admin')
-        throw forbidden('This route needs the instance administrator token.');
-      return true;
+    switch (actor.kind) {
+      case 'admin':
+        if (requirement.kind === 'admin') return true;
+        if (requirement.kind === 'user' && requirement.admin) return true;
+        throw forbidden('The instance administrator token only works on /v1/admin routes.');
+      case 'siteReader':
+      case 'siteVisitor':
+        throw forbidden('This token only reads a published site.');
+      case 'user':
+        if (requirement.kind === 'admin')
+          throw forbidden('This route needs the instance administrator token.');
+        if (requirement.kind === 'user') return true;
     }
-    if (actor.kind !== 'user') {
-      if (requirement.kind === 'user' && requirement.admin) return true;
-      throw forbidden('The instance administrator token only works on /v1/admin routes.');
-    }
-    if (requirement.kind === 'user') return true;
 
     const access = await this.decide(request, actor, requirement);
     request.granted = access;

@@ -29,7 +29,35 @@ export interface AdminActor {
   tokenHash: string;
 }
 
-export type Actor = UserActor | AdminActor;
+/**
+ * A site reader: a short-lived token that may read one published site's content and nothing
+ * else (the published side's renderer holds one).
+ */
+export interface SiteReaderActor {
+  kind: 'siteReader';
+  siteId: string;
+  organizationId: string;
+  tokenHash: string;
+}
+
+/**
+ * A visitor of a published site: claims from a visitor token (`signed`) or sent unsigned, used
+ * only to evaluate adaptive content; never an identity that opens anything else.
+ */
+export interface SiteVisitorActor {
+  kind: 'siteVisitor';
+  siteId: string;
+  claims: Record<string, unknown>;
+  signed: boolean;
+}
+
+/**
+ * The caller of a request, as the access guard resolves it: the instance administrator, a user
+ * (a member of organizations, with a role or as a guest, which resource policies decide), a
+ * site reader or a site visitor. Member routes admit users only; the administrator token opens
+ * the admin API.
+ */
+export type Actor = UserActor | AdminActor | SiteReaderActor | SiteVisitorActor;
 
 /** What the guards leave on the request for handlers and presenters. */
 export interface AuthenticatedRequest extends Request {

@@ -30,10 +30,11 @@ export class EmailPrivacyInterceptor implements NestInterceptor {
       mergeMap((body: unknown) => {
         const actor = request.actor;
         if (actor?.kind === 'admin') return of(body);
-        const others = usersOtherThan(body, actor?.userId);
+        const userId = actor?.kind === 'user' ? actor.userId : undefined;
+        const others = usersOtherThan(body, userId);
         // Most bodies show no one else's email: they go on as they are, with no promise.
         if (others.length === 0) return of(body);
-        return from(this.redact(body, others, actor?.userId, request.granted));
+        return from(this.redact(body, others, userId, request.granted));
       }),
     );
   }
