@@ -4,13 +4,14 @@ import { UsersModule } from '../../users/users.module';
 import { Member } from '../entities/member.entity';
 import { MembersController } from './members.controller';
 import { MembersPresenter } from './members.presenter';
+import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 
 /** An organization's members: listing, roles (never without an admin), SSO, leaving, activity. */
 @Module({
   imports: [TypeOrmModule.forFeature([Member]), UsersModule],
   controllers: [MembersController],
-  providers: [MembersService, MembersPresenter],
-  exports: [MembersService, MembersPresenter],
+  providers: [MembersService, MembersPresenter, MembersRepository],
+  exports: [MembersService, MembersPresenter, MembersRepository],
 })
 export class MembersModule {}

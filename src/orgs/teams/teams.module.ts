@@ -7,6 +7,7 @@ import { TeamMembersController } from './team-members.controller';
 import { TeamMembersService } from './team-members.service';
 import { TeamsController } from './teams.controller';
 import { TeamsPresenter } from './teams.presenter';
+import { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
 /**
@@ -16,7 +17,7 @@ import { TeamsService } from './teams.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Team, TeamMember]), MembersModule],
   controllers: [TeamsController, TeamMembersController],
-  providers: [TeamsService, TeamMembersService, TeamsPresenter],
+  providers: [TeamsService, TeamMembersService, TeamsPresenter, TeamsRepository],
   exports: [TeamsService, TeamsPresenter],
 })
 export class TeamsModule {}
