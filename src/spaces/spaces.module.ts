@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { MembersModule } from '../orgs/members/members.module';
 import { CollectionSpacesRegistration } from './collection-spaces.registration';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
@@ -26,6 +27,7 @@ import { SpacesService } from './spaces.service';
     CollectionsModule,
     ContentEngineModule,
     SpaceContentModule,
+    MembersModule,
   ],
   controllers: [SpacesController, SpacePermissionsController],
   providers: [
