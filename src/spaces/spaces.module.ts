@@ -8,7 +8,6 @@ import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
-import { SpaceHeadsRepository } from './space-heads.repository';
 import { SpaceLifecycle } from './space-lifecycle.service';
 import { SpacePlacement } from './space-placement';
 import { SpaceTrash } from './space-trash';
@@ -39,7 +38,6 @@ import { SpacesService } from './spaces.service';
     SpaceTrash,
     SpacesRepository,
     CollectionSpacesRegistration,
-    SpaceHeadsRepository,
   ],
   exports: [
     SpacesService,
