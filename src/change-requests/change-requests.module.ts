@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
-import { ChangeRequestHeadsRepository } from './change-request-heads.repository';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
 import { ChangeRequestAccessPolicy } from './change-request-access';
@@ -69,7 +68,6 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestContentWritesPresenter,
     MergedChangeRequestsRegistration,
     TemplateApplication,
-    ChangeRequestHeadsRepository,
   ],
   exports: [
     ChangeRequestsService,

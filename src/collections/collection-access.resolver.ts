@@ -1,14 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
-import { accessFromRows, contentAccessSql } from '../platform/policy/content-access/effective-role';
+import { accessFromRows } from '../platform/policy/content-access/effective-role';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
+import { CollectionsRepository } from './collections.repository';
 import { Collection } from './entities/collection.entity';
-
-/** Every requested collection with what decides the caller's role on it (contentAccessSql). */
-const COLLECTIONS_ACCESS_SQL = contentAccessSql('collection');
 
 declare module '../platform/policy/access' {
   interface ResourceTypes {
@@ -25,6 +22,7 @@ declare module '../platform/policy/access' {
 export class CollectionAccessResolver implements AccessResolver, OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly collections: CollectionsRepository,
     private readonly policy: PolicyService,
   ) {}
 
@@ -43,12 +41,7 @@ export class CollectionAccessResolver implements AccessResolver, OnModuleInit {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, ResolvedAccess<Collection>>> {
     if (collectionIds.length === 0) return new Map();
-    const rows = await preparedQuery(
-      manager,
-      'bindery_resolve_collections',
-      COLLECTIONS_ACCESS_SQL,
-      [collectionIds, userId],
-    );
+    const rows = await this.collections.accessRows(collectionIds, userId, manager);
     return accessFromRows(this.dataSource, Collection, 'collection', rows);
   }
 }

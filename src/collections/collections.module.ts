@@ -10,6 +10,7 @@ import { CollectionsService } from './collections.service';
 import { ContentTree } from './content-tree';
 import { Collection } from './entities/collection.entity';
 import { ContentGrant } from './entities/content-grant.entity';
+import { MembersModule } from '../orgs/members/members.module';
 import { TeamsModule } from '../orgs/teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { ContentGrantsPresenter } from './grants/content-grants.presenter';
@@ -22,7 +23,12 @@ import { CollectionPermissionsController } from './grants/collection-permissions
  * with SpacesModule); decides collection access for the policy.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Collection, ContentGrant]), UsersModule, TeamsModule],
+  imports: [
+    TypeOrmModule.forFeature([Collection, ContentGrant]),
+    UsersModule,
+    TeamsModule,
+    MembersModule,
+  ],
   controllers: [CollectionsController, CollectionPermissionsController],
   providers: [
     CollectionsService,

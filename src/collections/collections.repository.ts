@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
+import { contentAccessSql } from '../platform/policy/content-access/effective-role';
 import {
   type ContentViewer,
   whereVisibleTo,
@@ -28,10 +30,30 @@ export interface SharedCollectionRow {
   inTrash: boolean;
 }
 
+/** Every requested collection with what decides the caller's role on it (contentAccessSql). */
+const COLLECTIONS_ACCESS_SQL = contentAccessSql('collection');
+
 /** The `collections` table, with the reads of the content tree that spaces share. */
 @Injectable()
 export class CollectionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The rows that decide `userId`'s role on each of `collectionIds` it may see, with the
+   * collections' columns: the access statement, prepared (every collection request runs it).
+   */
+  accessRows(
+    collectionIds: string[],
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Record<string, unknown>[]> {
+    // Reads organizations, organization_members and team_members, owned by orgs: the role is
+    // decided in one statement on every collection request (contentAccessSql).
+    return preparedQuery(manager, 'bindery_resolve_collections', COLLECTIONS_ACCESS_SQL, [
+      collectionIds,
+      userId,
+    ]);
+  }
 
   /** The collections and live spaces directly under `parentId` (the root when null), ordered. */
   siblings(

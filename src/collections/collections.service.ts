@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Organization } from '../orgs/entities/organization.entity';
-import { organizationRole } from '../orgs/organization-role';
+import { MembersRepository } from '../orgs/members/members.repository';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
@@ -45,6 +45,7 @@ export class CollectionsService {
     private readonly grants: ContentGrantsRepository,
     private readonly collectionSpaces: CollectionSpaces,
     private readonly invites: ContentInvites,
+    private readonly members: MembersRepository,
   ) {}
 
   /**
@@ -168,7 +169,7 @@ export class CollectionsService {
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent === undefined ? collection.parentId : input.parent;
       if (parentId === null) {
-        const role = await organizationRole(manager, collection.organizationId, userId);
+        const role = await this.members.roleOf(collection.organizationId, userId, manager);
         if (!atLeast(role, 'create')) {
           throw forbidden('Moving to the organization root needs the create role in it.');
         }
@@ -218,9 +219,9 @@ export class CollectionsService {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const targetRole = await organizationRole(manager, input.organization, userId);
+      const targetRole = await this.members.roleOf(input.organization, userId, manager);
       if (targetRole === undefined) throw notFound('Organization');
-      const sourceRole = await organizationRole(manager, collection.organizationId, userId);
+      const sourceRole = await this.members.roleOf(collection.organizationId, userId, manager);
       if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
         throw forbidden('Transferring a collection needs the admin role in both organizations.');
       }

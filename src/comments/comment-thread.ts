@@ -1,5 +1,5 @@
 import type { ChangeRequest } from '../change-requests/entities/change-request.entity';
-import type { MemberRecord } from '../orgs/members/members.service';
+import type { MemberRecord } from '../orgs/members/members.repository';
 import { notFound } from '../platform/errors/domain-error';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
 import type { User } from '../users/entities/user.entity';

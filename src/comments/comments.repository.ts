@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Member } from '../orgs/entities/member.entity';
-import { MEMBER_TEAMS_COUNT_SQL, memberSpacesCountSql } from '../orgs/members/members.service';
+import { MEMBER_TEAMS_COUNT_SQL, memberSpacesCountSql } from '../orgs/members/members.repository';
 import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';

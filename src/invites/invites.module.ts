@@ -5,6 +5,7 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { User } from '../users/entities/user.entity';
 import { Member } from '../orgs/entities/member.entity';
 import { Organization } from '../orgs/entities/organization.entity';
+import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { ContentInvitesRegistration } from './content-invites.registration';
 import { EmailDomainsController } from './email-domains.controller';
@@ -24,6 +25,7 @@ import { LinkInvitesService } from './link-invites.service';
   imports: [
     TypeOrmModule.forFeature([OrganizationInvite, Organization, Member, User]),
     OrgsModule,
+    MembersModule,
     SpacesModule,
     CollectionsModule,
   ],

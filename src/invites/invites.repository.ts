@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { Member } from '../orgs/entities/member.entity';
 import { Organization } from '../orgs/entities/organization.entity';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
-import type { Role } from '../platform/policy/roles';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 
-/** A membership an invite or an email domain adds. */
-export interface NewMemberRow {
-  organizationId: string;
-  userId: string;
-  role: Role | null;
-  sso: boolean;
-  joinedAt: Date;
-}
-
-/**
- * The `organization_invites` table, and the memberships invites add (organization_members,
- * owned by orgs: see addMembers).
- */
+/** The `organization_invites` table. */
 @Injectable()
 export class InvitesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -65,28 +51,6 @@ export class InvitesRepository {
         WHERE collection_id = ANY($1::varchar[]) OR space_id = ANY($2::varchar[])`,
       [content.collectionIds, content.spaceIds],
     );
-  }
-
-  /**
-   * Adds the memberships that do not exist yet (a concurrent join may have added one); the
-   * user ids of those added (none for none given).
-   */
-  async addMembers(
-    members: NewMemberRow[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<string[]> {
-    // Writes organization_members, owned by orgs: orgs has no method that adds members yet;
-    // invites are how users join, in the join's transaction.
-    if (members.length === 0) return [];
-    const result = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(Member)
-      .values(members.map((member) => ({ ...member, disabled: false, lastSeenAt: null })))
-      .orIgnore()
-      .returning('user_id')
-      .execute();
-    return (result.raw as { user_id: string }[]).map((row) => row.user_id);
   }
 
   /** The organizations whose email domains include `emailDomain` (lower case), oldest first. */

@@ -12,6 +12,7 @@ import { highestRole, type Role } from '../platform/policy/roles';
 import { SpacesRepository } from '../spaces/spaces.repository';
 import { User } from '../users/entities/user.entity';
 import { Member } from '../orgs/entities/member.entity';
+import { MembersRepository } from '../orgs/members/members.repository';
 import { Organization } from '../orgs/entities/organization.entity';
 import { InviteUsersDto } from './dto/invite-users.dto';
 import { OrganizationInvite } from './entities/organization-invite.entity';
@@ -44,6 +45,7 @@ export class InvitesService {
     private readonly spaces: SpacesRepository,
     private readonly collections: CollectionsRepository,
     private readonly grants: ContentGrantsRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   /**
@@ -65,7 +67,7 @@ export class InvitesService {
         return userId ? [{ userId, role: invitee.role }] : [];
       });
       const added = new Set(
-        await this.invites.addMembers(
+        await this.members.addMembers(
           candidates.map(({ userId, role }) => ({
             organizationId: organization.id,
             userId,
@@ -228,7 +230,7 @@ export class InvitesService {
     userId: string,
     role: Role | null,
   ): Promise<void> {
-    await this.invites.addMembers(
+    await this.members.addMembers(
       [{ organizationId, userId, role, sso: false, joinedAt: this.clock.now() }],
       tx,
     );

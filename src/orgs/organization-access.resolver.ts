@@ -2,17 +2,18 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { entityFromRow } from '../platform/database/entity-from-row';
-import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
 import type { Role } from '../platform/policy/roles';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
 import { Organization } from './entities/organization.entity';
+import { OrganizationsRepository } from './organizations.repository';
 
 /** A user's access to an organization is its membership: its role, or null for a guest. */
 @Injectable()
 export class OrganizationAccessResolver implements AccessResolver, OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
     private readonly policy: PolicyService,
   ) {}
 
@@ -28,14 +29,7 @@ export class OrganizationAccessResolver implements AccessResolver, OnModuleInit 
     userId: string,
     organizationId: string,
   ): Promise<ResolvedAccess<Organization> | null> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      'bindery_resolve_organization',
-      `SELECT m.role AS member_role, o.*
-         FROM organization_members m JOIN organizations o ON o.id = m.organization_id
-        WHERE m.organization_id = $1 AND m.user_id = $2 AND NOT m.disabled`,
-      [organizationId, userId],
-    );
+    const rows = await this.organizations.accessRows(organizationId, userId);
     if (rows.length === 0) return null;
     return {
       resource: 'organization',

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not, QueryFailedError, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Not, QueryFailedError } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { mergeRuleUsers, normaliseMergeRules } from './dto/merge-rules';
 import { UpdateOrganizationDto } from './dto/update-organization.dto';
 import { Member } from './entities/member.entity';
 import { MergeRulesConfiguration, Organization } from './entities/organization.entity';
+import { OrganizationsRepository } from './organizations.repository';
 
 const hostnameTaken = (hostname: string) =>
   new DomainError(
@@ -22,8 +23,8 @@ const hostnameTaken = (hostname: string) =>
 @Injectable()
 export class OrganizationsService {
   constructor(
-    @InjectRepository(Member) private readonly members: Repository<Member>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -74,17 +75,7 @@ export class OrganizationsService {
 
   /** The organizations the user is a member of (guest included), newest first. */
   listForUser(userId: string, request: PageRequest): Promise<Page<Member>> {
-    const query = this.members
-      .createQueryBuilder('m')
-      .innerJoinAndSelect('m.organization', 'o')
-      .where('m.user_id = :userId AND NOT m.disabled', { userId });
-    return paginate(query, request, {
-      keys: [
-        { sql: 'o.created_at', of: (m) => m.organization!.createdAt },
-        { sql: 'o.id', of: (m) => m.organizationId },
-      ],
-      direction: 'DESC',
-    });
+    return this.organizations.pageMembershipsOfUser(userId, request);
   }
 
   /**
@@ -107,12 +98,7 @@ export class OrganizationsService {
       if (input.defaultContent !== undefined) {
         if (input.defaultContent !== null) {
           const { site } = input.defaultContent;
-          // The sites table, not the sites module: that module builds on this one.
-          const found: unknown[] = await tx.query(
-            'SELECT 1 FROM sites WHERE id = $1 AND organization_id = $2',
-            [site, organization.id],
-          );
-          if (found.length === 0) {
+          if (!(await this.organizations.hasSite(organization.id, site, tx))) {
             throw invalidInput(`defaultContent.site: site ${site} not found in this organization.`);
           }
           changes.defaultContent = { type: 'site', site };

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { DomainError } from '../platform/errors/domain-error';
+import { OrganizationsRepository } from '../orgs/organizations.repository';
 import { newId } from '../platform/ids/ids';
 import { CreateSiteDto, UpdateSiteDto } from './dto/site.dto';
 import { Site } from './entities/site.entity';
@@ -29,6 +30,7 @@ export class SiteWritesService {
     private readonly sitesRepository: SitesRepository,
     private readonly structure: SiteStructureService,
     private readonly clock: Clock,
+    private readonly organizations: OrganizationsRepository,
   ) {}
 
   /**
@@ -120,7 +122,7 @@ export class SiteWritesService {
   async remove(organizationId: string, siteId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       await tx.delete(Site, { id: siteId, organizationId });
-      await this.sitesRepository.clearOrganizationDefaultContent(organizationId, siteId, tx);
+      await this.organizations.clearDefaultContentSite(organizationId, siteId, tx);
     });
   }
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MembersModule } from '../orgs/members/members.module';
+import { OrgsModule } from '../orgs/orgs.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.controller';
 import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
@@ -29,7 +31,12 @@ import {
  * `structure/`, which shares this module because the two need each other's services.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]), SpacesModule],
+  imports: [
+    TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]),
+    SpacesModule,
+    OrgsModule,
+    MembersModule,
+  ],
   controllers: [
     SitesController,
     PublishedSiteController,

@@ -114,20 +114,4 @@ export class SitesRepository {
       [siteSpaceId, siteId],
     );
   }
-
-  /** Clears the organization's default content when it is this site. */
-  async clearOrganizationDefaultContent(
-    organizationId: string,
-    siteId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    // Writes organizations, owned by orgs: the orgs module has no method that clears its
-    // default content (and cannot know sites); one conditional statement, in the deletion's
-    // transaction.
-    await manager.query(
-      `UPDATE organizations SET default_content = NULL
-          WHERE id = $1 AND default_content->>'site' = $2`,
-      [organizationId, siteId],
-    );
-  }
 }

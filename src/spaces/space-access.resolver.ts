@@ -2,18 +2,11 @@ import { notFound } from '../platform/errors/domain-error';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../platform/database/prepared-query';
 import type { ResolvedAccess } from '../platform/policy/access';
-import { accessFromRows, contentAccessSql } from '../platform/policy/content-access/effective-role';
+import { accessFromRows } from '../platform/policy/content-access/effective-role';
 import { AccessResolver, PolicyService } from '../platform/policy/policy.service';
 import { Space } from './entities/space.entity';
-
-/**
- * Every requested space with what decides the caller's role on it (contentAccessSql): the
- * space's own default level unless it is `inherit`, then the nearest collection's above it;
- * grants on the space and on every collection above it.
- */
-const SPACES_ACCESS_SQL = contentAccessSql('space');
+import { SpacesRepository } from './spaces.repository';
 
 declare module '../platform/policy/access' {
   interface ResourceTypes {
@@ -37,6 +30,7 @@ export type SpaceAccess = ResolvedAccess<Space> & { entity: Space };
 export class SpaceAccessResolver implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly spaces: SpacesRepository,
     private readonly policy: PolicyService,
   ) {}
 
@@ -66,10 +60,7 @@ export class SpaceAccessResolver implements OnModuleInit {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, SpaceAccess>> {
     if (spaceIds.length === 0) return new Map();
-    const rows = await preparedQuery(manager, 'bindery_resolve_spaces', SPACES_ACCESS_SQL, [
-      spaceIds,
-      userId,
-    ]);
+    const rows = await this.spaces.accessRows(spaceIds, userId, manager);
     return accessFromRows(this.dataSource, Space, 'space', rows);
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { MembersModule } from '../orgs/members/members.module';
 import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { UsersPresenter } from '../users/users.presenter';
 import { ContentPresenter } from './content/content.presenter';
@@ -27,7 +28,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
  * read their content through the same services (they import this module).
  */
 @Module({
-  imports: [ContentEngineModule],
+  imports: [ContentEngineModule, MembersModule],
   controllers: [
     SearchController,
     OrganizationSearchController,

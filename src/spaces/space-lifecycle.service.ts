@@ -7,7 +7,7 @@ import { ContentGrantsRepository } from '../collections/grants/content-grants.re
 import { ContentEngine } from '../content-engine/content-engine';
 import { Revision } from '../content-engine/entities/revision.entity';
 import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
-import { organizationRole } from '../orgs/organization-role';
+import { MembersRepository } from '../orgs/members/members.repository';
 import { Clock } from '../platform/clock/clock';
 import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
@@ -57,6 +57,7 @@ export class SpaceLifecycle {
     private readonly spaces: SpacesRepository,
     private readonly grants: ContentGrantsRepository,
     private readonly invites: ContentInvites,
+    private readonly members: MembersRepository,
   ) {}
 
   /** Moves the space (one not in the trash, as `access` found it) to the trash. */
@@ -103,7 +104,7 @@ export class SpaceLifecycle {
     const space = access.entity;
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent === undefined ? space.parentId : input.parent;
-      const role = await organizationRole(manager, space.organizationId, userId);
+      const role = await this.members.roleOf(space.organizationId, userId, manager);
       await this.placement.requireCreateRole(
         manager,
         space.organizationId,
@@ -144,9 +145,9 @@ export class SpaceLifecycle {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const targetRole = await organizationRole(manager, input.organization, userId);
+      const targetRole = await this.members.roleOf(input.organization, userId, manager);
       if (targetRole === undefined) throw notFound('Organization');
-      const sourceRole = await organizationRole(manager, space.organizationId, userId);
+      const sourceRole = await this.members.roleOf(space.organizationId, userId, manager);
       if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
         throw forbidden('Transferring a space needs the admin role in both organizations.');
       }
@@ -181,7 +182,7 @@ export class SpaceLifecycle {
   duplicate(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
     const source = access.entity;
     return this.dataSource.transaction(async (manager) => {
-      const role = await organizationRole(manager, source.organizationId, userId);
+      const role = await this.members.roleOf(source.organizationId, userId, manager);
       await this.placement.requireCreateRole(
         manager,
         source.organizationId,

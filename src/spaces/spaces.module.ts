@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { MembersModule } from '../orgs/members/members.module';
 import { CollectionSpacesRegistration } from './collection-spaces.registration';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
-import { SpaceHeadsRepository } from './space-heads.repository';
 import { SpaceLifecycle } from './space-lifecycle.service';
 import { SpacePlacement } from './space-placement';
 import { SpaceTrash } from './space-trash';
@@ -26,6 +26,7 @@ import { SpacesService } from './spaces.service';
     CollectionsModule,
     ContentEngineModule,
     SpaceContentModule,
+    MembersModule,
   ],
   controllers: [SpacesController, SpacePermissionsController],
   providers: [
@@ -37,7 +38,6 @@ import { SpacesService } from './spaces.service';
     SpaceTrash,
     SpacesRepository,
     CollectionSpacesRegistration,
-    SpaceHeadsRepository,
   ],
   exports: [
     SpacesService,

@@ -1,8 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import {
+  ContentHeads,
+  type SpaceHead,
+  type SpaceHeadLock,
+  type SpaceHeads,
+} from '../content-engine/writes/content-heads';
+import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
+import { contentAccessSql } from '../platform/policy/content-access/effective-role';
 import {
   type ContentViewer,
   whereVisibleTo,
@@ -41,10 +49,78 @@ export interface SharedContentRow {
   inTrash: boolean;
 }
 
-/** The `spaces` table. */
+/**
+ * Every requested space with what decides the caller's role on it (contentAccessSql): the
+ * space's own default level unless it is `inherit`, then the nearest collection's above it;
+ * grants on the space and on every collection above it.
+ */
+const SPACES_ACCESS_SQL = contentAccessSql('space');
+
+/**
+ * The `spaces` table. Its head columns (`revision_id`, `edit_mode`, `deleted_at`), as the
+ * content writer reads and moves them, are the engine's SpaceHeads: registered with its
+ * ContentHeads when the module starts.
+ */
 @Injectable()
-export class SpacesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+export class SpacesRepository implements SpaceHeads, OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly contentHeads: ContentHeads,
+  ) {}
+
+  onModuleInit(): void {
+    this.contentHeads.registerSpaces(this);
+  }
+
+  /**
+   * The rows that decide `userId`'s role on each of `spaceIds` it may see (trash included),
+   * with the spaces' columns: the access statement, prepared (every space request runs it).
+   */
+  accessRows(
+    spaceIds: string[],
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Record<string, unknown>[]> {
+    // Reads collections and content_grants, owned by collections, and organizations,
+    // organization_members and team_members, owned by orgs: the role is decided in one
+    // statement on every space request (contentAccessSql, shared with collections).
+    return preparedQuery(manager, 'bindery_resolve_spaces', SPACES_ACCESS_SQL, [spaceIds, userId]);
+  }
+
+  /** The space's head, its row locked as `lock` says; undefined when there is no such space. */
+  async findHead(
+    spaceId: string,
+    lock: SpaceHeadLock,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SpaceHead | undefined> {
+    const rows: { revision_id: string; edit_mode: string; deleted_at: Date | null }[] =
+      await manager.query(
+        `SELECT revision_id, edit_mode, deleted_at FROM spaces WHERE id = $1 ${lock}`,
+        [spaceId],
+      );
+    const row = rows[0];
+    return (
+      row && { revisionId: row.revision_id, editMode: row.edit_mode, deletedAt: row.deleted_at }
+    );
+  }
+
+  /** Moves the primary revision from `expected` to `next`; false when it was not `expected`. */
+  async compareAndSwap(
+    spaceId: string,
+    expected: string,
+    next: string,
+    at: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const [moved]: { count: number }[] = await manager.query(
+      `WITH moved AS (
+         UPDATE spaces SET revision_id = $1, updated_at = $2
+          WHERE id = $3 AND revision_id = $4 RETURNING id)
+       SELECT count(*)::int AS count FROM moved`,
+      [next, at, spaceId, expected],
+    );
+    return moved.count === 1;
+  }
 
   /** Moves the space's counters by `deltas` (`column = column + delta`, atomically). */
   async adjustCounters(

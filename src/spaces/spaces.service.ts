@@ -9,7 +9,7 @@ import { SpaceTemplates } from '../content-engine/writes/space-templates';
 import { mergeRuleUsers, normaliseMergeRules } from '../orgs/dto/merge-rules';
 import type { MergeRulesConfiguration } from '../orgs/entities/organization.entity';
 import { Organization } from '../orgs/entities/organization.entity';
-import { organizationRole } from '../orgs/organization-role';
+import { MembersRepository } from '../orgs/members/members.repository';
 import { Clock } from '../platform/clock/clock';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
@@ -44,6 +44,7 @@ export class SpacesService {
     private readonly primaryMoved: PrimaryMovedListeners,
     private readonly clock: Clock,
     private readonly spaces: SpacesRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   /**
@@ -159,7 +160,7 @@ export class SpacesService {
     userId: string,
     request: PageRequest,
   ): Promise<Page<SpaceAccess>> {
-    const role = await organizationRole(this.dataSource.manager, collection.organizationId, userId);
+    const role = await this.members.roleOf(collection.organizationId, userId);
     const page = await this.spaces.pageLiveVisible(
       { organizationId: collection.organizationId, userId, role: role ?? null },
       { parentId: collection.id },
@@ -179,7 +180,7 @@ export class SpacesService {
     callerId: string,
     request: PageRequest & { order?: 'asc' | 'desc' },
   ): Promise<Page<MemberSpace>> {
-    const memberRole = await organizationRole(this.dataSource.manager, organizationId, memberId);
+    const memberRole = await this.members.roleOf(organizationId, memberId);
     if (memberRole === undefined) throw notFound('Member');
     const page = await this.spaces.pageLiveVisible(
       { organizationId, userId: memberId, role: memberRole },

@@ -5,13 +5,14 @@ import { Member } from '../entities/member.entity';
 import { MembersController } from './members.controller';
 import { MembersPresenter } from './members.presenter';
 import { MemberAccessPolicy } from './member-access';
+import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 
 /** An organization's members: listing, roles (never without an admin), SSO, leaving, activity. */
 @Module({
   imports: [TypeOrmModule.forFeature([Member]), UsersModule],
   controllers: [MembersController],
-  providers: [MembersService, MembersPresenter, MemberAccessPolicy],
-  exports: [MembersService, MembersPresenter],
+  providers: [MembersService, MembersPresenter, MembersRepository, MemberAccessPolicy],
+  exports: [MembersService, MembersPresenter, MembersRepository],
 })
 export class MembersModule {}

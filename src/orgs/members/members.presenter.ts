@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UsersPresenter } from '../../users/users.presenter';
 import { MemberResponse } from './dto/member.response';
-import type { MemberRecord } from './members.service';
+import type { MemberRecord } from './members.repository';
 
 @Injectable()
 export class MembersPresenter {

@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate, PageRequest } from '../../platform/pagination/keyset';
+import { PageRequest } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import { Team } from '../teams/entities/team.entity';
 import { TeamsService, TeamView } from '../teams/teams.service';
 import { CreateSamlProviderDto, UpdateSamlProviderDto } from './dto/create-saml-provider.dto';
 import { SamlProvider } from './entities/saml-provider.entity';
 import { samlProviderStatus } from './saml-provider-status';
+import { SamlProvidersRepository } from './saml-providers.repository';
 
 /** A provider with what its response shows of its default team. */
 export interface SamlProviderView {
@@ -21,21 +20,14 @@ export interface SamlProviderView {
 @Injectable()
 export class SamlProvidersService {
   constructor(
-    @InjectRepository(SamlProvider) private readonly providers: Repository<SamlProvider>,
-    @InjectRepository(Team) private readonly teams: Repository<Team>,
+    private readonly providers: SamlProvidersRepository,
     private readonly teamsService: TeamsService,
     private readonly clock: Clock,
   ) {}
 
   /** The organization's providers, oldest first. */
   async list(organizationId: string, request: PageRequest): Promise<Page<SamlProviderView>> {
-    const page = await paginate(this.inOrganization(organizationId), request, {
-      keys: [
-        { sql: 'p.created_at', of: (p) => p.createdAt },
-        { sql: 'p.id', of: (p) => p.id },
-      ],
-      direction: 'ASC',
-    });
+    const page = await this.providers.pageInOrganization(organizationId, request);
     return { ...page, items: await this.withTeams(organizationId, page.items) };
   }
 
@@ -84,39 +76,24 @@ export class SamlProvidersService {
       defaultTeam = await this.defaultTeamOf(organizationId, input.defaultTeam);
       changes.defaultTeamId = defaultTeam?.id ?? null;
     }
-    const result = await this.providers.update({ organizationId, id: samlProviderId }, changes);
-    if (result.affected === 0) throw notFound('SAML provider');
-    const updated = { ...existing, ...changes, defaultTeam };
-    return (await this.withTeams(organizationId, [updated]))[0];
+    const updated = await this.providers.update(organizationId, samlProviderId, changes);
+    if (!updated) throw notFound('SAML provider');
+    return (await this.withTeams(organizationId, [{ ...existing, ...changes, defaultTeam }]))[0];
   }
 
   /** Deletes the provider; nothing to do when it does not exist. */
   async remove(organizationId: string, samlProviderId: string): Promise<void> {
-    await this.providers.delete({ organizationId, id: samlProviderId });
+    await this.providers.delete(organizationId, samlProviderId);
   }
 
   /** The providers members can sign in with now (the `active` ones), oldest first. */
   async listActive(organizationId: string): Promise<SamlProvider[]> {
-    const providers = await this.providers
-      .createQueryBuilder('p')
-      .where('p.organization_id = :organizationId', { organizationId })
-      .orderBy('p.created_at', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .getMany();
+    const providers = await this.providers.listInOrganization(organizationId);
     return providers.filter((provider) => samlProviderStatus(provider) === 'active');
   }
 
-  private inOrganization(organizationId: string): SelectQueryBuilder<SamlProvider> {
-    return this.providers
-      .createQueryBuilder('p')
-      .leftJoinAndSelect('p.defaultTeam', 't')
-      .where('p.organization_id = :organizationId', { organizationId });
-  }
-
   private async find(organizationId: string, samlProviderId: string): Promise<SamlProvider> {
-    const provider = await this.inOrganization(organizationId)
-      .andWhere('p.id = :samlProviderId', { samlProviderId })
-      .getOne();
+    const provider = await this.providers.findInOrganization(organizationId, samlProviderId);
     if (!provider) throw notFound('SAML provider');
     return provider;
   }
@@ -127,7 +104,7 @@ export class SamlProvidersService {
     teamId: string | null | undefined,
   ): Promise<Team | null> {
     if (teamId == null) return null;
-    const team = await this.teams.findOneBy({ organizationId, id: teamId });
+    const team = await this.teamsService.findInOrganization(organizationId, teamId);
     if (!team) throw invalidInput('defaultTeam must be the id of a team of this organization.');
     return team;
   }

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { paginate, PageRequest } from '../../platform/pagination/keyset';
+import { PageRequest } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
-import { MEMBER_TEAMS_COUNT_SQL, memberSpacesCountSql } from '../members/members.service';
+import { MembersRepository } from '../members/members.repository';
 import { AddTeamMemberDto } from './dto/team.dto';
 import { UpdateTeamMembersDto } from './dto/update-team-members.dto';
 import { TeamMember, TeamRole } from './entities/team-member.entity';
 import type { TeamViewer } from './team-viewer';
+import { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
 /** A team membership with its organization membership and user loaded. */
@@ -24,8 +25,9 @@ export interface TeamMemberView {
 @Injectable()
 export class TeamMembersService {
   constructor(
-    @InjectRepository(TeamMember) private readonly teamMembers: Repository<TeamMember>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly teamsRepository: TeamsRepository,
+    private readonly members: MembersRepository,
     private readonly teams: TeamsService,
     private readonly clock: Clock,
   ) {}
@@ -38,18 +40,7 @@ export class TeamMembersService {
     request: PageRequest,
   ): Promise<Page<TeamMemberView>> {
     await this.teams.authorize(organizationId, teamId, viewer, 'view');
-    const query = this.teamMembers
-      .createQueryBuilder('tm')
-      .innerJoinAndSelect('tm.member', 'm')
-      .innerJoinAndSelect('m.user', 'u')
-      .where('tm.team_id = :teamId', { teamId });
-    const page = await paginate(query, request, {
-      keys: [
-        { sql: 'tm.added_at', of: (membership) => membership.addedAt },
-        { sql: 'tm.user_id', of: (membership) => membership.userId },
-      ],
-      direction: 'DESC',
-    });
+    const page = await this.teamsRepository.pageMembers(teamId, request);
     const counts = await this.memberCounts(
       organizationId,
       page.items.map((membership) => membership.userId),
@@ -73,14 +64,7 @@ export class TeamMembersService {
     userIds: string[],
   ): Promise<Map<string, { teams: number; spaces: number }>> {
     if (userIds.length === 0) return new Map();
-    const rows: { user_id: string; teams: number; spaces: number }[] = await this.dataSource.query(
-      `SELECT m.user_id, ${MEMBER_TEAMS_COUNT_SQL}::int AS teams,
-              ${memberSpacesCountSql('$1')}::int AS spaces
-         FROM organization_members m
-        WHERE m.organization_id = $1 AND m.user_id = ANY($2::varchar[])`,
-      [organizationId, userIds],
-    );
-    return new Map(rows.map((row) => [row.user_id, { teams: row.teams, spaces: row.spaces }]));
+    return this.members.countsOf(organizationId, userIds);
   }
 
   /**
@@ -111,7 +95,7 @@ export class TeamMembersService {
     viewer: TeamViewer,
   ): Promise<void> {
     await this.teams.authorize(organizationId, teamId, viewer, 'admin');
-    await this.teamMembers.delete({ teamId, userId });
+    await this.teamsRepository.removeMember(teamId, userId);
   }
 
   /**
@@ -159,10 +143,7 @@ export class TeamMembersService {
       );
 
       if (removed.size > 0) {
-        await manager.query(
-          `DELETE FROM team_members WHERE team_id = $1 AND user_id = ANY($2::varchar[])`,
-          [teamId, [...removed]],
-        );
+        await this.teamsRepository.removeMembers(teamId, [...removed], manager);
       }
       await this.upsert(manager, organizationId, teamId, plainAdds, 'member', false);
       for (const role of ['owner', 'member'] as const) {
@@ -182,11 +163,14 @@ export class TeamMembersService {
     overwrite: boolean,
   ): Promise<void> {
     if (userIds.length === 0) return;
-    await manager.query(
-      `INSERT INTO team_members (team_id, user_id, organization_id, role, added_at)
-       SELECT $1, user_id, $2, $3, $4 FROM unnest($5::varchar[]) AS added(user_id)
-       ON CONFLICT (team_id, user_id) DO ${overwrite ? 'UPDATE SET role = EXCLUDED.role' : 'NOTHING'}`,
-      [teamId, organizationId, role, this.clock.now(), userIds],
+    await this.teamsRepository.upsertMembers(
+      organizationId,
+      teamId,
+      userIds,
+      role,
+      overwrite,
+      this.clock.now(),
+      manager,
     );
   }
 }

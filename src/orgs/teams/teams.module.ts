@@ -8,6 +8,7 @@ import { TeamMembersService } from './team-members.service';
 import { TeamsController } from './teams.controller';
 import { TeamsPresenter } from './teams.presenter';
 import { TeamAccessPolicy } from './team-access';
+import { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
 /**
@@ -17,7 +18,7 @@ import { TeamsService } from './teams.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Team, TeamMember]), MembersModule],
   controllers: [TeamsController, TeamMembersController],
-  providers: [TeamsService, TeamMembersService, TeamsPresenter, TeamAccessPolicy],
+  providers: [TeamsService, TeamMembersService, TeamsPresenter, TeamsRepository, TeamAccessPolicy],
   exports: [TeamsService, TeamsPresenter],
 })
 export class TeamsModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { organizationRole } from '../../orgs/organization-role';
+import { MembersRepository } from '../../orgs/members/members.repository';
 import { atLeast } from '../../platform/policy/roles';
 import { siteCustomization, siteSpaceCustomization } from '../customization/customization.service';
 import { Site } from '../entities/site.entity';
@@ -29,6 +29,7 @@ export class PublishedSiteService {
     private readonly structure: SiteStructureService,
     private readonly structurePresenter: SiteStructurePresenter,
     private readonly presenter: SitesPresenter,
+    private readonly members: MembersRepository,
   ) {}
 
   /**
@@ -50,7 +51,7 @@ export class PublishedSiteService {
       shareKey !== undefined &&
       (await this.shareLinks.findActiveByKey(manager, site.id, shareKey)) !== null;
     if (shareKey !== undefined && !opened) throw siteNotFound();
-    const role = await organizationRole(manager, organizationId, userId);
+    const role = await this.members.roleOf(organizationId, userId, manager);
     const member = atLeast(role, SITE_READ);
     const visible =
       member ||

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
-import { organizationRole } from '../../orgs/organization-role';
+import { MembersRepository } from '../../orgs/members/members.repository';
 import { AppConfig } from '../../platform/config/app-config';
 import { notFound } from '../../platform/errors/domain-error';
 import type { Page } from '../../platform/pagination/page';
@@ -91,6 +91,7 @@ export class LinksService {
     engine: ContentEngine,
     private readonly reader: ContentReader,
     private readonly config: AppConfig,
+    private readonly members: MembersRepository,
   ) {
     this.store = new BatchedObjectStore(dataSource.manager, (kind, data) =>
       engine.put(dataSource.manager, kind, data),
@@ -163,7 +164,7 @@ export class LinksService {
     const [links, organization, role] = await Promise.all([
       this.revisionLinks(space.id, revisionId),
       manager.findOneByOrFail(Organization, { id: space.entity.organizationId }),
-      organizationRole(manager, space.entity.organizationId, userId),
+      this.members.roleOf(space.entity.organizationId, userId, manager),
     ]);
     return { space, organization, organizationRole: role ?? null, links };
   }
