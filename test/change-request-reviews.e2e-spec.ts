@@ -665,13 +665,13 @@ describe('change request reviews, requested reviewers and contributors', () => {
       declared('/requested-reviewers/{userId}', 'delete'),
       declared('/contributors', 'get'),
     ]).toEqual([
-      ['getReviewsByChangeRequestId', 'space:view'],
-      ['submitChangeRequestReview', 'space:view'],
-      ['getChangeRequestReviewById', 'space:view'],
-      ['getRequestedReviewersByChangeRequestId', 'space:view'],
-      ['requestReviewersForChangeRequest', 'space:edit'],
-      ['removeRequestedReviewerFromChangeRequest', 'space:edit'],
-      ['getContributorsByChangeRequestId', 'space:view'],
+      ['getReviewsByChangeRequestId', 'changeRequest:view'],
+      ['submitChangeRequestReview', 'changeRequest:review'],
+      ['getChangeRequestReviewById', 'changeRequest:view'],
+      ['getRequestedReviewersByChangeRequestId', 'changeRequest:view'],
+      ['requestReviewersForChangeRequest', 'changeRequest:edit'],
+      ['removeRequestedReviewerFromChangeRequest', 'changeRequest:edit'],
+      ['getContributorsByChangeRequestId', 'changeRequest:view'],
     ]);
   });
 

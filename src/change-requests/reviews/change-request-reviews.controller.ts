@@ -14,7 +14,6 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ChangeRequestReviewsPresenter } from './change-request-reviews.presenter';
 import { ChangeRequestReviewsService } from './change-request-reviews.service';
 import {
@@ -41,7 +40,7 @@ export class ChangeRequestReviewsController {
   ) {}
 
   @Get(`${BASE}/reviews`)
-  @Access('space', 'view')
+  @Access('changeRequest', 'view')
   @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'getReviewsByChangeRequestId',
@@ -51,11 +50,10 @@ export class ChangeRequestReviewsController {
   @ApiOkResponse({ type: PageOf(ChangeRequestReviewResponse) })
   @badRequest
   async list(
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Query() query: ListReviewsQueryDto,
   ): Promise<Page<ChangeRequestReviewResponse>> {
-    const page = await this.reviews.list(space, changeRequestId, query);
+    const page = await this.reviews.list(changeRequest.entity.space, changeRequest.id, query);
     const items = await Promise.all(
       page.items.map((view) => this.presenter.review(view, query.format)),
     );
@@ -91,7 +89,7 @@ export class ChangeRequestReviewsController {
   }
 
   @Get(`${BASE}/reviews/:reviewId`)
-  @Access('space', 'view')
+  @Access('changeRequest', 'view')
   @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'getChangeRequestReviewById',
@@ -100,19 +98,18 @@ export class ChangeRequestReviewsController {
   @ApiOkResponse({ type: ChangeRequestReviewResponse })
   @badRequest
   async get(
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Param('reviewId') reviewId: string,
     @Query() query: ReviewQueryDto,
   ): Promise<ChangeRequestReviewResponse> {
     return this.presenter.review(
-      await this.reviews.get(space, changeRequestId, reviewId),
+      await this.reviews.get(changeRequest.entity.space, changeRequest.id, reviewId),
       query.format,
     );
   }
 
   @Get(`${BASE}/requested-reviewers`)
-  @Access('space', 'view')
+  @Access('changeRequest', 'view')
   @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'getRequestedReviewersByChangeRequestId',
@@ -122,17 +119,20 @@ export class ChangeRequestReviewsController {
   @ApiOkResponse({ type: PageOf(RequestedReviewerResponse) })
   @badRequest
   async listRequested(
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Query() query: PageQueryDto,
   ): Promise<Page<RequestedReviewerResponse>> {
-    const page = await this.reviews.listRequested(space, changeRequestId, query);
+    const page = await this.reviews.listRequested(
+      changeRequest.entity.space,
+      changeRequest.id,
+      query,
+    );
     return mapPage(page, (view) => this.presenter.requestedReviewer(view));
   }
 
   @Post(`${BASE}/requested-reviewers`)
   @HttpCode(200)
-  @Access('space', 'edit')
+  @Access('changeRequest', 'edit')
   @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'requestReviewersForChangeRequest',
@@ -146,16 +146,20 @@ export class ChangeRequestReviewsController {
   @badRequest
   async request(
     @CurrentUser() actor: UserActor,
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Body() body: RequestReviewersDto,
   ): Promise<RequestReviewersResponse> {
-    const requests = await this.reviews.request(space, actor.userId, changeRequestId, body);
+    const requests = await this.reviews.request(
+      changeRequest.entity.space,
+      actor.userId,
+      changeRequest.id,
+      body,
+    );
     return { users: requests.map((view) => this.presenter.requestedReviewer(view)) };
   }
 
   @Delete(`${BASE}/requested-reviewers/:userId`)
-  @Access('space', 'edit')
+  @Access('changeRequest', 'edit')
   @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'removeRequestedReviewerFromChangeRequest',
@@ -165,17 +169,20 @@ export class ChangeRequestReviewsController {
   @ApiResponse({ status: 205, description: 'The request was removed.' })
   @ApiResponse({ status: 204, description: 'The user was not asked to review.' })
   async removeRequested(
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Param('userId') userId: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
-    const removed = await this.reviews.removeRequested(space, changeRequestId, userId);
+    const removed = await this.reviews.removeRequested(
+      changeRequest.entity.space,
+      changeRequest.id,
+      userId,
+    );
     response.status(removed ? 205 : 204);
   }
 
   @Get(`${BASE}/contributors`)
-  @Access('space', 'view')
+  @Access('changeRequest', 'view')
   @ApiTags('change-request-contributors')
   @ApiOperation({
     operationId: 'getContributorsByChangeRequestId',
@@ -185,11 +192,14 @@ export class ChangeRequestReviewsController {
   @ApiOkResponse({ type: PageOf(ChangeRequestContributorResponse) })
   @badRequest
   async contributors(
-    @Granted() space: SpaceAccess,
-    @Param('changeRequestId') changeRequestId: string,
+    @Granted() changeRequest: ChangeRequestAccess,
     @Query() query: PageQueryDto,
   ): Promise<Page<ChangeRequestContributorResponse>> {
-    const page = await this.reviews.contributorsOf(space, changeRequestId, query);
+    const page = await this.reviews.contributorsOf(
+      changeRequest.entity.space,
+      changeRequest.id,
+      query,
+    );
     return mapPage(page, (contributor) => this.presenter.contributor(contributor));
   }
 }

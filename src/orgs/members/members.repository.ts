@@ -144,6 +144,25 @@ export class MembersRepository {
   }
 
   /**
+   * The organization's members among users named by id (`ids`) or email (`emails`, lower
+   * case), disabled ones included, with their email (users', joined to match on it).
+   */
+  findByIdsOrEmails(
+    organizationId: string,
+    ids: string[],
+    emails: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ user_id: string; email: string }[]> {
+    return manager.query(
+      `SELECT m.user_id, u.email
+         FROM organization_members m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = $1
+          AND (m.user_id = ANY($2::varchar[]) OR u.email = ANY($3::varchar[]))`,
+      [organizationId, ids, emails],
+    );
+  }
+
+  /**
    * The user's role in the organization: the role, null for a guest, undefined when the user
    * is not an enabled member.
    */

@@ -14,7 +14,6 @@ import { AddTeamMemberDto } from './dto/team.dto';
 import { TeamMemberResponse } from './dto/team.response';
 import { UpdateTeamMembersDto } from './dto/update-team-members.dto';
 import { TeamMembersService } from './team-members.service';
-import { TeamViewer, Viewer } from './team-viewer';
 import { TeamsPresenter } from './teams.presenter';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -33,7 +32,7 @@ export class TeamMembersController {
   ) {}
 
   @Get()
-  @Access('organization', 'view')
+  @Access('team', 'view')
   @ApiOperation({
     operationId: 'listTeamMembersInOrganizationById',
     summary: 'List all team members',
@@ -42,18 +41,17 @@ export class TeamMembersController {
   @ApiOkResponse({ type: PageOf(TeamMemberResponse) })
   @badRequest
   async list(
-    @Viewer() viewer: TeamViewer,
     @Param('organizationId') organizationId: string,
     @Param('teamId') teamId: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<TeamMemberResponse>> {
-    const page = await this.members.list(organizationId, teamId, viewer, query);
+    const page = await this.members.list(organizationId, teamId, query);
     return mapPage(page, (item) => this.presenter.teamMember(item));
   }
 
   @Put()
   @HttpCode(204)
-  @Access('organization', 'view')
+  @Access('team', 'admin')
   @ApiOperation({
     operationId: 'updateMembersInOrganizationTeam',
     summary: 'Updates members of a team',
@@ -63,17 +61,16 @@ export class TeamMembersController {
   @ApiNoContentResponse({ description: 'Members have been updated.' })
   @badRequest
   async update(
-    @Viewer() viewer: TeamViewer,
     @Param('organizationId') organizationId: string,
     @Param('teamId') teamId: string,
     @Body() body: UpdateTeamMembersDto,
   ): Promise<void> {
-    await this.members.update(organizationId, teamId, viewer, body);
+    await this.members.update(organizationId, teamId, body);
   }
 
   @Put(':userId')
   @HttpCode(204)
-  @Access('organization', 'view')
+  @Access('team', 'admin')
   @ApiOperation({
     operationId: 'addMemberToOrganizationTeamById',
     summary: 'Add a team member',
@@ -82,18 +79,17 @@ export class TeamMembersController {
   @ApiNoContentResponse({ description: 'Member has been added to the team.' })
   @badRequest
   async add(
-    @Viewer() viewer: TeamViewer,
     @Param('organizationId') organizationId: string,
     @Param('teamId') teamId: string,
     @Param('userId') userId: string,
     @Body() body: AddTeamMemberDto,
   ): Promise<void> {
-    await this.members.add(organizationId, teamId, userId, viewer, body);
+    await this.members.add(organizationId, teamId, userId, body);
   }
 
   @Delete(':userId')
   @HttpCode(204)
-  @Access('organization', 'view')
+  @Access('team', 'admin')
   @ApiOperation({
     operationId: 'deleteMemberFromOrganizationTeamById',
     summary: 'Delete a team member',
@@ -101,11 +97,10 @@ export class TeamMembersController {
   })
   @ApiNoContentResponse({ description: 'The user is not in the team.' })
   async remove(
-    @Viewer() viewer: TeamViewer,
     @Param('organizationId') organizationId: string,
     @Param('teamId') teamId: string,
     @Param('userId') userId: string,
   ): Promise<void> {
-    await this.members.remove(organizationId, teamId, userId, viewer);
+    await this.members.remove(organizationId, teamId, userId);
   }
 }

@@ -8,7 +8,6 @@ import { MembersRepository } from '../members/members.repository';
 import { AddTeamMemberDto } from './dto/team.dto';
 import { UpdateTeamMembersDto } from './dto/update-team-members.dto';
 import { TeamMember, TeamRole } from './entities/team-member.entity';
-import type { TeamViewer } from './team-viewer';
 import { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
@@ -36,10 +35,8 @@ export class TeamMembersService {
   async list(
     organizationId: string,
     teamId: string,
-    viewer: TeamViewer,
     request: PageRequest,
   ): Promise<Page<TeamMemberView>> {
-    await this.teams.authorize(organizationId, teamId, viewer, 'view');
     const page = await this.teamsRepository.pageMembers(teamId, request);
     const counts = await this.memberCounts(
       organizationId,
@@ -75,10 +72,8 @@ export class TeamMembersService {
     organizationId: string,
     teamId: string,
     userId: string,
-    viewer: TeamViewer,
     input: AddTeamMemberDto,
   ): Promise<void> {
-    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
     await this.teams.requireMembers(this.dataSource.manager, organizationId, [userId], 'userId', {
       byEmail: false,
     });
@@ -88,13 +83,7 @@ export class TeamMembersService {
   }
 
   /** Removes the user from the team; nothing when it is not in it. */
-  async remove(
-    organizationId: string,
-    teamId: string,
-    userId: string,
-    viewer: TeamViewer,
-  ): Promise<void> {
-    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
+  async remove(organizationId: string, teamId: string, userId: string): Promise<void> {
     await this.teamsRepository.removeMember(teamId, userId);
   }
 
@@ -103,13 +92,7 @@ export class TeamMembersService {
    * `memberships` (explicit roles) over `add`. Users to add or set must be organization
    * members (400 otherwise); users to remove that are not in the team are ignored.
    */
-  async update(
-    organizationId: string,
-    teamId: string,
-    viewer: TeamViewer,
-    input: UpdateTeamMembersDto,
-  ): Promise<void> {
-    await this.teams.authorize(organizationId, teamId, viewer, 'admin');
+  async update(organizationId: string, teamId: string, input: UpdateTeamMembersDto): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const byEmail = { byEmail: true };
       const added = await this.teams.requireMembers(

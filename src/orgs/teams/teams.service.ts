@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { entityFromRow } from '../../platform/database/entity-from-row';
-import { forbidden, invalidInput, notFound } from '../../platform/errors/domain-error';
+import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
-import { grantedSpacesCountSql } from '../../platform/policy/content-access/granted-content';
 import {
   CreateTeamDto,
   ListMemberTeamsQueryDto,
@@ -16,8 +14,9 @@ import {
 } from './dto/team.dto';
 import { TeamMember, TeamRole } from './entities/team-member.entity';
 import { Team } from './entities/team.entity';
-import { TeamPermissions, teamPermissions } from './team-permissions';
+import { MembersRepository } from '../members/members.repository';
 import type { TeamViewer } from './team-viewer';
+import { type TeamManager, TeamsRepository } from './teams.repository';
 
 /** A team with what its wire shape needs beyond the row: its size and the viewer's place in it. */
 export interface TeamView {
@@ -36,39 +35,14 @@ export interface MemberTeamView {
   role: TeamRole;
 }
 
-const teamNotFound = () => notFound('Team');
-
-/**
- * The number of live spaces the grants of the team `t` (a teams row) reach: granted to it on
- * the space or on a collection above it. A correlated subquery, one per team of the page.
- */
-const TEAM_SPACES_COUNT_SQL = grantedSpacesCountSql('t.organization_id', 'g.team_id = t.id');
-
-/** `%text%` for ILIKE, with the text's own wildcards (and the escape character) taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Adds the case-insensitive `title` filter of team listings. */
-export function whereTitleContains<T extends object>(
-  query: SelectQueryBuilder<T>,
-  column: string,
-  title: string | undefined,
-): void {
-  if (title) {
-    query.andWhere(`${column} ILIKE :titlePattern ESCAPE '\\'`, {
-      titlePattern: containsPattern(title),
-    });
-  }
-}
-
 /** Teams of an organization. Team membership writes live in TeamMembersService. */
 @Injectable()
 export class TeamsService {
   constructor(
     @InjectRepository(Team) private readonly teams: Repository<Team>,
-    @InjectRepository(TeamMember) private readonly teamMembers: Repository<TeamMember>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: TeamsRepository,
+    private readonly members: MembersRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -84,20 +58,9 @@ export class TeamsService {
    */
   async describe(teams: Team[], viewerId: string): Promise<TeamView[]> {
     if (teams.length === 0) return [];
-    const rows: {
-      id: string;
-      members: number;
-      spaces: number;
-      viewer_role: TeamRole | null;
-    }[] = await this.dataSource.query(
-      `SELECT t.id,
-              (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS members,
-              (SELECT v.role FROM team_members v WHERE v.team_id = t.id AND v.user_id = $2)
-                AS viewer_role,
-              ${TEAM_SPACES_COUNT_SQL}::int AS spaces
-         FROM teams t
-        WHERE t.id = ANY($1::varchar[])`,
-      [teams.map((team) => team.id), viewerId],
+    const rows = await this.repository.stats(
+      teams.map((team) => team.id),
+      viewerId,
     );
     const stats = new Map(rows.map((row) => [row.id, row]));
     return teams.map((team) => ({
@@ -114,45 +77,28 @@ export class TeamsService {
     viewer: TeamViewer,
     request: ListTeamsQueryDto,
   ): Promise<Page<TeamView>> {
-    const query = this.teams
-      .createQueryBuilder('t')
-      .where('t.organization_id = :organizationId', { organizationId });
-    whereTitleContains(query, 't.title', request.title);
-    if (request.owner !== undefined)
-      await this.whereManagedBy(query, organizationId, request.owner);
-    const page = await paginate(query, request, {
-      keys: [
-        { sql: 't.created_at', of: (team) => team.createdAt },
-        { sql: 't.id', of: (team) => team.id },
-      ],
-      direction: 'DESC',
-    });
+    const page = await this.repository.pageInOrganization(
+      organizationId,
+      {
+        title: request.title,
+        managedBy:
+          request.owner === undefined
+            ? undefined
+            : await this.managerOf(organizationId, request.owner),
+      },
+      request,
+    );
     return { ...page, items: await this.describe(page.items, viewer.userId) };
   }
 
   /**
-   * Only the teams `ownerId` can manage: all of them for an organization admin, the ones it
-   * owns otherwise, none for someone who is not an (enabled) member.
+   * Which teams `ownerId` can manage: all of them for an organization admin, the ones it owns
+   * otherwise, none for someone who is not an (enabled) member.
    */
-  private async whereManagedBy(
-    query: SelectQueryBuilder<Team>,
-    organizationId: string,
-    ownerId: string,
-  ): Promise<void> {
-    const rows: { role: string | null; disabled: boolean }[] = await this.dataSource.query(
-      `SELECT role, disabled FROM organization_members WHERE organization_id = $1 AND user_id = $2`,
-      [organizationId, ownerId],
-    );
-    const owner = rows[0];
-    if (!owner || owner.disabled) {
-      query.andWhere('FALSE');
-    } else if (owner.role !== 'admin') {
-      query.andWhere(
-        `EXISTS (SELECT 1 FROM team_members owned
-                  WHERE owned.team_id = t.id AND owned.user_id = :ownerId AND owned.role = 'owner')`,
-        { ownerId },
-      );
-    }
+  private async managerOf(organizationId: string, ownerId: string): Promise<TeamManager> {
+    const owner = await this.members.find(organizationId, ownerId);
+    if (!owner || owner.disabled) return { kind: 'none' };
+    return owner.role === 'admin' ? { kind: 'all' } : { kind: 'owner', userId: ownerId };
   }
 
   /** Creates the team with the given organization members (role `member`), in one transaction. */
@@ -212,26 +158,13 @@ export class TeamsService {
     viewer: TeamViewer,
     request: ListMemberTeamsQueryDto,
   ): Promise<Page<MemberTeamView>> {
-    const isMember = await this.dataSource.query(
-      `SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2`,
-      [organizationId, userId],
+    if (!(await this.members.find(organizationId, userId))) throw notFound('Member');
+    const page = await this.repository.pageMembershipsOfUser(
+      organizationId,
+      userId,
+      request.title,
+      request,
     );
-    if (isMember.length === 0) throw notFound('Member');
-    const query = this.teamMembers
-      .createQueryBuilder('tm')
-      .innerJoinAndSelect('tm.team', 't')
-      .where('tm.organization_id = :organizationId AND tm.user_id = :userId', {
-        organizationId,
-        userId,
-      });
-    whereTitleContains(query, 't.title', request.title);
-    const page = await paginate(query, request, {
-      keys: [
-        { sql: 'tm.added_at', of: (membership) => membership.addedAt },
-        { sql: 'tm.team_id', of: (membership) => membership.teamId },
-      ],
-      direction: 'DESC',
-    });
     const views = await this.describe(
       page.items.map((membership) => membership.team!),
       viewer.userId,
@@ -247,44 +180,14 @@ export class TeamsService {
    * organization has no such team.
    */
   async find(organizationId: string, teamId: string, viewerId: string): Promise<TeamView | null> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT t.*, v.role AS viewer_role,
-              (SELECT count(*)::int FROM team_members c WHERE c.team_id = t.id) AS member_count,
-              ${TEAM_SPACES_COUNT_SQL}::int AS space_count
-         FROM teams t
-         LEFT JOIN team_members v ON v.team_id = t.id AND v.user_id = $3
-        WHERE t.organization_id = $1 AND t.id = $2`,
-      [organizationId, teamId, viewerId],
-    );
-    if (rows.length === 0) return null;
+    const row = await this.repository.findWithStats(organizationId, teamId, viewerId);
+    if (!row) return null;
     return {
-      team: entityFromRow(this.dataSource, Team, rows[0]),
-      members: rows[0].member_count as number,
-      spaces: rows[0].space_count as number,
-      viewerRole: rows[0].viewer_role as TeamRole | null,
+      team: entityFromRow(this.dataSource, Team, row),
+      members: row.member_count,
+      spaces: row.space_count,
+      viewerRole: row.viewer_role,
     };
-  }
-
-  /**
-   * The team, if the viewer has `need` on it: 404 for no such team in the organization, 403
-   * without the permission. For the team's members routes until they declare the team policy.
-   */
-  async authorize(
-    organizationId: string,
-    teamId: string,
-    viewer: TeamViewer,
-    need: keyof TeamPermissions,
-  ): Promise<TeamView> {
-    const view = await this.find(organizationId, teamId, viewer.userId);
-    if (!view) throw teamNotFound();
-    if (!teamPermissions(viewer.role, view.viewerRole)[need]) {
-      throw forbidden(
-        need === 'admin'
-          ? "Only organization admins and the team's owners can manage this team."
-          : 'Guests can see only the teams they are in.',
-      );
-    }
-    return view;
   }
 
   /**
@@ -319,13 +222,7 @@ export class TeamsService {
     const isEmail = (user: string) => options.byEmail && user.includes('@');
     const ids = users.filter((user) => !isEmail(user));
     const emails = users.filter(isEmail).map((email) => email.toLowerCase());
-    const rows: { user_id: string; email: string }[] = await manager.query(
-      `SELECT m.user_id, u.email
-         FROM organization_members m JOIN users u ON u.id = m.user_id
-        WHERE m.organization_id = $1
-          AND (m.user_id = ANY($2::varchar[]) OR u.email = ANY($3::varchar[]))`,
-      [organizationId, ids, emails],
-    );
+    const rows = await this.members.findByIdsOrEmails(organizationId, ids, emails, manager);
     const byId = new Set(rows.map((row) => row.user_id));
     const byEmail = new Map(rows.map((row) => [row.email, row.user_id]));
     const resolved = new Map<string, string>();
