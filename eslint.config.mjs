@@ -53,6 +53,25 @@ export default tseslint.config(
     },
   },
   {
+    // A module's tables are its repositories' (`*.repository.ts`): SQL and query builders live
+    // there, and everything else calls them. The database layer itself is the exception.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/platform/database/**', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['query', 'createQueryBuilder'].map((method) => ({
+          selector: `CallExpression[callee.property.name='${method}']`,
+          message: `.${method}() belongs in a repository (*.repository.ts) of the module that owns the table.`,
+        })),
+        {
+          selector: "CallExpression[callee.name='preparedQuery']",
+          message: 'preparedQuery() belongs in a repository (*.repository.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: [
       'src/platform/config/**',
       'test/**',

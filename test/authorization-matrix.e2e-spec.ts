@@ -1,4 +1,5 @@
 import { listRouteAccess } from '../src/platform/auth/route-access';
+import { PolicyService } from '../src/platform/policy/policy.service';
 import { atLeast, ROLES, type Role } from '../src/platform/policy/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
@@ -23,8 +24,8 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *   guest on content    → 404 too: the fixture space and collection are granted to no one, and
  *                         a guest sees only content granted to it (`hiddenFrom`)
  *
- * `allowed` follows the route's declared level (test/platform/route-access.e2e-spec.ts) and the
- * rules its service adds on top (team writes need an organization admin or a team owner; a
+ * `allowed` follows the route's declared need (test/platform/route-access.e2e-spec.ts): a role,
+ * or an action of the resource's policy, whose rules are these (team writes need an organization admin or a team owner; a
  * guest sees only the teams it is in and lists only its own teams; removing another member is
  * admin-only; creating, duplicating or moving content at the organization root needs the create
  * role in it; transfers need admin in both organizations; submitting a change request review
@@ -2470,6 +2471,21 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         ]),
       ).toEqual({ update: 403, delete: 403, guest: 404 });
     });
+  });
+
+  it('exercises every registered access policy through the routes it covers', () => {
+    const covered = new Set(
+      OPERATIONS.map((operation) => `${operation.method} ${operation.route}`),
+    );
+    const used = new Set(
+      listRouteAccess(t.bindery.app)
+        .filter((route) => covered.has(`${route.method} /v1${route.path}`))
+        .flatMap((route) =>
+          route.requirement?.kind === 'resource' ? [route.requirement.resource] : [],
+        ),
+    );
+    const registered = t.bindery.app.get(PolicyService).registered();
+    expect(registered.filter((resource) => !used.has(resource))).toEqual([]);
   });
 
   it('covers every route of an organization, space or collection, except those listed in EXCLUDED', () => {

@@ -10,6 +10,7 @@ import { SiteCustomizationService } from './customization/customization.service'
 import { Site } from './entities/site.entity';
 import { SiteShareLink } from './entities/site-share-link.entity';
 import { PublishedSiteController } from './published/published-site.controller';
+import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
@@ -55,6 +56,7 @@ import {
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
     PublishedSiteService,
+    PublishedSiteAccessPolicy,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService],

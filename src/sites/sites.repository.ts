@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
+import type { Role } from '../platform/policy/roles';
 import { Page } from '../platform/pagination/page';
 import { Site, SiteType } from './entities/site.entity';
+
+/** A site's columns, with what its published access needs about the caller. */
+export type PublishedAccessRow = Record<string, unknown> & {
+  caller_is_member: boolean;
+  caller_role: Role | null;
+  share_key_opens: boolean;
+};
 
 /** The filters of GitBook's `listSites`; absent ones do not filter. */
 export interface SiteListFilters {
@@ -25,6 +34,35 @@ export interface SiteDefaultsRow {
 @Injectable()
 export class SitesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * For the published site's access (PublishedSiteAccessPolicy): the organization's site with
+   * the caller's role in the organization (`organization_members`, orgs': absent for a
+   * non-member) and whether an active share link of the site has the key hashed
+   * `shareKeyHash` (`site_share_links`), in one statement; null when there is no such site.
+   */
+  async publishedAccessRow(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    shareKeyHash: string | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PublishedAccessRow | null> {
+    const rows = await preparedQuery<PublishedAccessRow>(
+      manager,
+      'bindery_resolve_published_site',
+      `SELECT s.*, m.user_id IS NOT NULL AS caller_is_member, m.role AS caller_role,
+              ($4::varchar IS NOT NULL AND EXISTS (
+                 SELECT 1 FROM site_share_links l
+                  WHERE l.site_id = s.id AND l.key_hash = $4 AND l.active)) AS share_key_opens
+         FROM sites s
+         LEFT JOIN organization_members m
+           ON m.organization_id = s.organization_id AND m.user_id = $3 AND NOT m.disabled
+        WHERE s.organization_id = $1 AND s.id = $2`,
+      [organizationId, siteId, userId, shareKeyHash],
+    );
+    return rows[0] ?? null;
+  }
 
   /** A page of the organization's sites matching `filters`, oldest first. */
   listForOrganization(

@@ -3,21 +3,22 @@ import { createTestApp, TestApp } from '../helpers/app';
 
 /**
  * Every route and what it requires. A change of access shows up here, in review; a route
- * without a requirement fails the start (and so this file). `organization:view` routes whose
- * rule depends on the target (a team owner, a member removing itself) decide the rest in
- * their service. So does submitting a change request review (`space:view`: the review role on
- * the space or a request to review, never the change request's creator). Updating or deleting
- * a comment or a reply names an action of its policy (`comment:update`: only its author edits
- * the body, resolving and reacting need the comment role, decided once the body is read;
- * `comment:delete`: its author or a space admin); `(absent: proceeds)` marks a delete that
- * answers 204 when there is nothing to delete. The signed download
- * URLs (file bytes, change request PDFs) are public: their signature is the authorization.
- * So is a published OpenAPI specification: its service answers only a `public` one.
- * A site's published profile is `any user`: its service shows members with a role any site of
- * the organization, and anyone else only a published site its visibility (or a share key) opens.
- * Listing a site's share links takes `organization:create`, as changing the site does: the
- * links carry their keys. Ingesting conversations takes `organization:admin`, the role of the
- * organization's `ingestConversations` permission.
+ * without a requirement, or naming a need no policy knows, fails the start (and so this file).
+ * Resources whose rules are more than a role name an action of their policy: a team
+ * (`team:admin`, an organization admin or a team owner), a member (`member:remove`, an admin or
+ * the member itself), a change request (`changeRequest:review`, the review role on the space or
+ * a request to review, never the change request's creator), a comment or a reply
+ * (`comment:update`: only its author edits the body, resolving and reacting need the comment
+ * role, decided once the body is read; `comment:delete`: its author or a space admin).
+ * `(absent: proceeds)` marks a delete that answers 204 when there is nothing to delete (or
+ * nothing the caller sees). The signed download URLs (file bytes, change request PDFs) are
+ * public: their signature is the authorization. So is a published OpenAPI specification: its
+ * service answers only a `public` one. A site's published profile is `any user`: its service
+ * shows members with a role any site of the organization, and anyone else only a published site
+ * its visibility (or a share key) opens. Listing a site's share links takes
+ * `organization:create`, as changing the site does: the links carry their keys. Ingesting
+ * conversations takes `organization:admin`, the role of the organization's
+ * `ingestConversations` permission.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -28,7 +29,7 @@ const EXPECTED = [
   'POST /v1/admin/users -> instance administrator',
   'PATCH /v1/admin/users/:userId -> instance administrator',
   'POST /v1/admin/users/:userId/tokens -> instance administrator',
-  'DELETE /v1/collections/:collectionId -> any user',
+  'DELETE /v1/collections/:collectionId -> collection:admin (absent: proceeds)',
   'GET /v1/collections/:collectionId -> collection:view',
   'PATCH /v1/collections/:collectionId -> collection:admin',
   'POST /v1/collections/:collectionId/move -> collection:admin',
@@ -61,12 +62,12 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/link-invites/:inviteId -> any user',
   'PATCH /v1/orgs/:organizationId/link-invites/:inviteId -> organization:admin',
   'GET /v1/orgs/:organizationId/members -> organization:read',
-  'DELETE /v1/orgs/:organizationId/members/:userId -> organization:view',
+  'DELETE /v1/orgs/:organizationId/members/:userId -> member:remove',
   'GET /v1/orgs/:organizationId/members/:userId -> organization:read',
   'PATCH /v1/orgs/:organizationId/members/:userId -> organization:admin',
   'GET /v1/orgs/:organizationId/members/:userId/spaces -> organization:read',
   'POST /v1/orgs/:organizationId/members/:userId/sso -> organization:admin',
-  'GET /v1/orgs/:organizationId/members/:userId/teams -> organization:view',
+  'GET /v1/orgs/:organizationId/members/:userId/teams -> member:listTeams',
   'GET /v1/orgs/:organizationId/openapi -> organization:read',
   'POST /v1/orgs/:organizationId/openapi -> organization:create',
   'DELETE /v1/orgs/:organizationId/openapi/:specSlug -> organization:create',
@@ -148,13 +149,13 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/teams -> organization:read',
   'PUT /v1/orgs/:organizationId/teams -> organization:admin',
   'DELETE /v1/orgs/:organizationId/teams/:teamId -> organization:admin',
-  'GET /v1/orgs/:organizationId/teams/:teamId -> organization:view',
-  'PATCH /v1/orgs/:organizationId/teams/:teamId -> organization:view',
-  'GET /v1/orgs/:organizationId/teams/:teamId/members -> organization:view',
-  'PUT /v1/orgs/:organizationId/teams/:teamId/members -> organization:view',
-  'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId -> organization:view',
-  'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId -> organization:view',
-  'DELETE /v1/spaces/:spaceId -> any user',
+  'GET /v1/orgs/:organizationId/teams/:teamId -> team:view',
+  'PATCH /v1/orgs/:organizationId/teams/:teamId -> team:admin',
+  'GET /v1/orgs/:organizationId/teams/:teamId/members -> team:view',
+  'PUT /v1/orgs/:organizationId/teams/:teamId/members -> team:admin',
+  'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId -> team:admin',
+  'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId -> team:admin',
+  'DELETE /v1/spaces/:spaceId -> space:admin (absent: proceeds)',
   'GET /v1/spaces/:spaceId -> spaceIncludingDeleted:view',
   'PATCH /v1/spaces/:spaceId -> space:admin',
   'GET /v1/spaces/:spaceId/change-requests -> space:view',
@@ -180,15 +181,15 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages -> space:view',
-  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors -> changeRequest:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/pdf -> space:view',
-  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> space:view',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> space:edit',
-  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId -> space:edit',
-  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> space:view',
-  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> space:view',
-  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> changeRequest:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers -> changeRequest:edit',
+  'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId -> changeRequest:edit',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> changeRequest:view',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews -> changeRequest:review',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId -> changeRequest:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update -> space:edit',
   'GET /v1/spaces/:spaceId/commenters -> space:view',
   'GET /v1/spaces/:spaceId/comments -> space:view',

@@ -40,6 +40,7 @@ function guardFor(requirement: AccessRequirement, caller: Actor, policy: PolicyS
   const request = {
     headers: { authorization: 'Bearer token' },
     params: { parentId: 'p1', childId: 'c1' },
+    query: {},
   } as unknown as Request;
   const context = {
     getHandler: () => () => undefined,

@@ -83,6 +83,7 @@ export class AccessGuard implements CanActivate {
           key,
           this.policy.resolve(actor.userId, resource, id, {
             params,
+            query: request.query as Record<string, unknown>,
             parent: resolve,
             proceedsIfAbsent: requirement.ifAbsent === 'proceed',
           }),

@@ -7,6 +7,8 @@ import { atLeast, isRole } from './roles';
 export interface AccessContext {
   /** The route's parameters: a resource below another checks its parent's id against them. */
   params: Record<string, string>;
+  /** The query string, for a resource a key in it opens (a share link's `shareKey`). */
+  query: Record<string, unknown>;
   /** The caller's access to another resource of the route (its parent), decided once a request. */
   parent(resource: ResourceType, id: string): Promise<ResolvedAccess | null>;
   /**

@@ -1,9 +1,10 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access, CurrentUser } from '../../platform/auth/access.decorator';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { PublishedContentSiteResponse, PublishedSiteQueryDto } from './published-site.dto';
+import type { PublishedSiteAccess } from './published-site-access';
 import { PublishedSiteService } from './published-site.service';
 
 @ApiTags('sites')
@@ -11,9 +12,9 @@ import { PublishedSiteService } from './published-site.service';
 export class PublishedSiteController {
   constructor(private readonly published: PublishedSiteService) {}
 
-  /** Any user may ask: the service decides, because published sites reach beyond members. */
+  /** Published sites reach beyond members: PublishedSiteAccessPolicy decides who sees one. */
   @Get()
-  @Access.user()
+  @Access('publishedSite', 'view', 'siteId')
   @ApiOperation({
     operationId: 'getPublishedContentSite',
     summary: 'Get a published site',
@@ -30,10 +31,10 @@ export class PublishedSiteController {
   })
   get(
     @CurrentUser() actor: UserActor,
-    @Param('organizationId') organizationId: string,
-    @Param('siteId') siteId: string,
-    @Query() query: PublishedSiteQueryDto,
+    @Granted() site: PublishedSiteAccess,
+    // Validated and documented here; the access policy reads the key.
+    @Query() _query: PublishedSiteQueryDto,
   ): Promise<PublishedContentSiteResponse> {
-    return this.published.get(actor.userId, organizationId, siteId, query.shareKey);
+    return this.published.get(site.entity, actor.userId);
   }
 }
