@@ -23,6 +23,7 @@ import { ChangeRequestContributors } from './reviews/change-request-contributors
 import { ChangeRequestContributorsRepository } from './reviews/change-request-contributors.repository';
 import { ChangeRequestReviewsController } from './reviews/change-request-reviews.controller';
 import { ChangeRequestReviewsPresenter } from './reviews/change-request-reviews.presenter';
+import { ChangeRequestReviewsRepository } from './reviews/change-request-reviews.repository';
 import { ChangeRequestReviewsService } from './reviews/change-request-reviews.service';
 import { ChangeRequestContributor } from './reviews/entities/change-request-contributor.entity';
 import { ChangeRequestRequestedReviewer } from './reviews/entities/change-request-requested-reviewer.entity';
@@ -55,6 +56,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestAccessPolicy,
     ChangeRequestsRepository,
     ChangeRequestContributorsRepository,
+    ChangeRequestReviewsRepository,
     ChangeRequestsService,
     ChangeRequestsPresenter,
     ChangeRequestMergeService,

@@ -111,13 +111,20 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
     key: ChangeRequestKey,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<ChangeRequest | null> {
-    const query = this.views(manager).where('cr.space_id = :spaceId', { spaceId });
-    if ('number' in key) {
-      query.andWhere('cr.number = :number', { number: key.number });
-    } else {
-      query.andWhere('cr.id = :id', { id: key.id });
-    }
-    return query.getOne();
+    return this.whereInSpace(this.views(manager), spaceId, key).getOne();
+  }
+
+  /**
+   * The change request `key` of the space alone (no space nor creator), its row locked FOR
+   * UPDATE for the rest of the transaction; null when absent.
+   */
+  lockInSpace(
+    spaceId: string,
+    key: ChangeRequestKey,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ChangeRequest | null> {
+    const query = manager.getRepository(ChangeRequest).createQueryBuilder('cr');
+    return this.whereInSpace(query, spaceId, key).setLock('pessimistic_write').getOne();
   }
 
   /** The id of the change request `key` of the space, or null. */
@@ -324,6 +331,21 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
       .innerJoin('cr.space', 's')
       .addSelect(['s.id', 's.revisionId', 's.deletedAt'])
       .leftJoinAndSelect('cr.creator', 'u');
+  }
+
+  /** Keeps the change request `key` of the space (aliased `cr`). */
+  private whereInSpace(
+    query: SelectQueryBuilder<ChangeRequest>,
+    spaceId: string,
+    key: ChangeRequestKey,
+  ): SelectQueryBuilder<ChangeRequest> {
+    query.where('cr.space_id = :spaceId', { spaceId });
+    if ('number' in key) {
+      query.andWhere('cr.number = :number', { number: key.number });
+    } else {
+      query.andWhere('cr.id = :id', { id: key.id });
+    }
+    return query;
   }
 
   private filtered(

@@ -7,14 +7,16 @@ import type { JSONDocument } from '../../content-engine/documents/document';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
-import { paginate } from '../../platform/pagination/keyset';
 import { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { SpaceAccessResolver, type SpaceAccess } from '../../spaces/space-access.resolver';
 import { changeRequestMerged } from '../change-request-errors';
+import { ChangeRequestsRepository } from '../change-requests.repository';
+import { changeRequestKey } from '../change-requests.service';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from './change-request-contributors';
 import type { ChangeRequestContributor } from './entities/change-request-contributor.entity';
+import { ChangeRequestReviewsRepository } from './change-request-reviews.repository';
 import { ChangeRequestRequestedReviewer } from './entities/change-request-requested-reviewer.entity';
 import { ChangeRequestReview, type ReviewStatus } from './entities/change-request-review.entity';
 import {
@@ -64,6 +66,8 @@ export class ChangeRequestReviewsService {
     private readonly clock: Clock,
     private readonly spaceAccess: SpaceAccessResolver,
     private readonly contributors: ChangeRequestContributors,
+    private readonly repository: ChangeRequestReviewsRepository,
+    private readonly changeRequests: ChangeRequestsRepository,
   ) {}
 
   /** Newest first; `outdated` keeps only outdated (true) or current (false) reviews. */
@@ -74,22 +78,13 @@ export class ChangeRequestReviewsService {
   ): Promise<Page<ReviewView>> {
     const manager = this.dataSource.manager;
     const changeRequest = await this.findChangeRequest(manager, access.id, changeRequestId);
-    const rows = this.reviews(manager).where('r.change_request_id = :changeRequestId', {
-      changeRequestId: changeRequest.id,
-    });
-    if (query.outdated !== undefined) {
-      rows.andWhere('(r.superseded OR r.revision <> :head) = :outdated', {
-        head: changeRequest.revision,
-        outdated: query.outdated,
-      });
-    }
-    const page = await paginate(rows, query, {
-      keys: [
-        { sql: 'r.created_at', of: (r) => r.createdAt },
-        { sql: 'r.id', of: (r) => r.id },
-      ],
-      direction: 'DESC',
-    });
+    const page = await this.repository.listReviews(
+      changeRequest.id,
+      changeRequest.revision,
+      query.outdated,
+      query,
+      manager,
+    );
     return { ...page, items: page.items.map((review) => this.view(changeRequest, review)) };
   }
 
@@ -119,7 +114,7 @@ export class ChangeRequestReviewsService {
         userId,
       });
 
-      await this.supersede(manager, changeRequest.id, [userId]);
+      await this.repository.supersedeReviews(changeRequest.id, [userId], manager);
       const now = this.clock.now();
       const id = newId();
       await manager.insert(ChangeRequestReview, {
@@ -156,13 +151,7 @@ export class ChangeRequestReviewsService {
   ): Promise<Page<RequestedReviewerView>> {
     const manager = this.dataSource.manager;
     const changeRequest = await this.findChangeRequest(manager, access.id, changeRequestId);
-    const page = await paginate(this.requests(manager, changeRequest.id), query, {
-      keys: [
-        { sql: 'q.created_at', of: (q) => q.createdAt },
-        { sql: 'q.user_id', of: (q) => q.userId },
-      ],
-      direction: 'ASC',
-    });
+    const page = await this.repository.listRequests(changeRequest.id, query, manager);
     return { ...page, items: page.items.map((request) => ({ request, spaceId: access.id })) };
   }
 
@@ -201,20 +190,16 @@ export class ChangeRequestReviewsService {
           changes as QueryDeepPartialEntity<ChangeRequest>,
         );
       }
-      await manager.query(
-        `INSERT INTO change_request_requested_reviewers
-           (change_request_id, user_id, requested_by, revision, review_id, created_at)
-         SELECT $1, u, $2, $3, NULL, $4 FROM unnest($5::varchar[]) AS u
-         ON CONFLICT (change_request_id, user_id) DO UPDATE
-           SET requested_by = EXCLUDED.requested_by, revision = EXCLUDED.revision,
-               review_id = NULL, created_at = EXCLUDED.created_at`,
-        [changeRequest.id, requesterId, changeRequest.revision, now, users],
+      await this.repository.upsertRequests(
+        changeRequest.id,
+        users,
+        requesterId,
+        changeRequest.revision,
+        now,
+        manager,
       );
-      await this.supersede(manager, changeRequest.id, users);
-      const requests = await this.requests(manager, changeRequest.id)
-        .andWhere('q.user_id IN (:...users)', { users })
-        .orderBy('q.user_id')
-        .getMany();
+      await this.repository.supersedeReviews(changeRequest.id, users, manager);
+      const requests = await this.repository.findRequests(changeRequest.id, users, manager);
       const byUser = new Map(requests.map((request) => [request.userId, request]));
       return users.map((userId) => ({ request: byUser.get(userId)!, spaceId: access.id }));
     });
@@ -257,13 +242,7 @@ export class ChangeRequestReviewsService {
     changeRequestId: string,
     revisionId: string,
   ): Promise<string[]> {
-    const rows: { reviewer_id: string }[] = await manager.query(
-      `SELECT DISTINCT reviewer_id FROM change_request_reviews
-        WHERE change_request_id = $1 AND revision = $2 AND status = 'approved' AND NOT superseded
-        ORDER BY reviewer_id`,
-      [changeRequestId, revisionId],
-    );
-    return rows.map((row) => row.reviewer_id);
+    return this.repository.findApprovers(changeRequestId, revisionId, manager);
   }
 
   /** For merge rules: every user asked to review, with the review that answers it if any. */
@@ -271,26 +250,7 @@ export class ChangeRequestReviewsService {
     manager: EntityManager,
     changeRequestId: string,
   ): Promise<RequestedReviewerState[]> {
-    const rows: {
-      user_id: string;
-      requested_by: string;
-      revision: string;
-      created_at: Date;
-      review_id: string | null;
-      review_status: ReviewStatus | null;
-      review_revision: string | null;
-      review_outdated: boolean | null;
-    }[] = await manager.query(
-      `SELECT q.user_id, q.requested_by, q.revision, q.created_at, q.review_id,
-              r.status AS review_status, r.revision AS review_revision,
-              (r.superseded OR r.revision <> cr.revision) AS review_outdated
-         FROM change_request_requested_reviewers q
-         JOIN change_requests cr ON cr.id = q.change_request_id
-         LEFT JOIN change_request_reviews r ON r.id = q.review_id
-        WHERE q.change_request_id = $1
-        ORDER BY q.created_at, q.user_id`,
-      [changeRequestId],
-    );
+    const rows = await this.repository.listRequestsWithReviews(changeRequestId, manager);
     return rows.map((row) => ({
       userId: row.user_id,
       requestedBy: row.requested_by,
@@ -320,19 +280,6 @@ export class ChangeRequestReviewsService {
     }
   }
 
-  /** Marks the current reviews of `users` as outdated by a newer review or request. */
-  private async supersede(
-    manager: EntityManager,
-    changeRequestId: string,
-    users: string[],
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE change_request_reviews SET superseded = true
-        WHERE change_request_id = $1 AND reviewer_id = ANY($2::varchar[]) AND NOT superseded`,
-      [changeRequestId, users],
-    );
-  }
-
   /** A comment's body as a document; null when there is none or it is blank. */
   private async commentDocument(input: DocumentInput | undefined): Promise<JSONDocument | null> {
     if (input === undefined) return null;
@@ -346,36 +293,12 @@ export class ChangeRequestReviewsService {
     return document && document.nodes.length > 0 ? document : null;
   }
 
-  private reviews(manager: EntityManager) {
-    return manager
-      .getRepository(ChangeRequestReview)
-      .createQueryBuilder('r')
-      .innerJoinAndSelect('r.reviewer', 'reviewer')
-      .leftJoinAndSelect('r.requester', 'requester');
-  }
-
-  private requests(manager: EntityManager, changeRequestId: string) {
-    return manager
-      .getRepository(ChangeRequestRequestedReviewer)
-      .createQueryBuilder('q')
-      .innerJoinAndSelect('q.user', 'user')
-      .innerJoinAndSelect('q.requester', 'requester')
-      .leftJoin('q.review', 'review')
-      .addSelect(['review.id', 'review.status'])
-      .where('q.change_request_id = :changeRequestId', { changeRequestId });
-  }
-
   private async loadReview(
     manager: EntityManager,
     changeRequest: ChangeRequest,
     reviewId: string,
   ): Promise<ReviewView> {
-    const review = await this.reviews(manager)
-      .where('r.change_request_id = :changeRequestId AND r.id = :reviewId', {
-        changeRequestId: changeRequest.id,
-        reviewId,
-      })
-      .getOne();
+    const review = await this.repository.findReview(changeRequest.id, reviewId, manager);
     if (!review) throw notFound('Review');
     return this.view(changeRequest, review);
   }
@@ -395,17 +318,10 @@ export class ChangeRequestReviewsService {
     changeRequestId: string,
     lock = false,
   ): Promise<ChangeRequest> {
-    const query = manager
-      .getRepository(ChangeRequest)
-      .createQueryBuilder('cr')
-      .where('cr.space_id = :spaceId', { spaceId });
-    if (/^\d{1,9}$/.test(changeRequestId)) {
-      query.andWhere('cr.number = :number', { number: Number(changeRequestId) });
-    } else {
-      query.andWhere('cr.id = :id', { id: changeRequestId });
-    }
-    if (lock) query.setLock('pessimistic_write');
-    const changeRequest = await query.getOne();
+    const key = changeRequestKey(changeRequestId);
+    const changeRequest = lock
+      ? await this.changeRequests.lockInSpace(spaceId, key, manager)
+      : await this.changeRequests.findInSpace(spaceId, key, manager);
     if (!changeRequest) throw changeRequestNotFound();
     return changeRequest;
   }
