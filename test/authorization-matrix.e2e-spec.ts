@@ -32,7 +32,7 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  * needs the review role or a request to review, and is never open to the change request's
  * creator; posting, replying to, resolving and reacting to comments need the comment role, only
  * a comment's author edits its body, and only its author or a space admin deletes it; a site's
- * published profile, declared `any user`, shows members with a role any site of the
+ * published profile (`publishedSite:view`) shows members with a role any site of the
  * organization and anyone else only a published site open to them). None of the callers below
  * is in the fixture team, so none is a team owner. A member's role on the fixture content is
  * its organization role (the content inherits the organization's default role, read), so only

@@ -13,9 +13,9 @@ import { createTestApp, TestApp } from '../helpers/app';
  * `(absent: proceeds)` marks a delete that answers 204 when there is nothing to delete (or
  * nothing the caller sees). The signed download URLs (file bytes, change request PDFs) are
  * public: their signature is the authorization. So is a published OpenAPI specification: its
- * service answers only a `public` one. A site's published profile is `any user`: its service
- * shows members with a role any site of the organization, and anyone else only a published site
- * its visibility (or a share key) opens. Listing a site's share links takes
+ * service answers only a `public` one. A site's published profile is `publishedSite:view`: its
+ * policy shows members with a role any site of the organization, and anyone else only a
+ * published site its visibility (or a share key) opens. Listing a site's share links takes
  * `organization:create`, as changing the site does: the links carry their keys. Ingesting
  * conversations takes `organization:admin`, the role of the organization's
  * `ingestConversations` permission.
@@ -114,7 +114,7 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId/customization -> organization:read',
   'PUT /v1/orgs/:organizationId/sites/:siteId/customization -> organization:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publish -> organization:create',
-  'GET /v1/orgs/:organizationId/sites/:siteId/published -> any user',
+  'GET /v1/orgs/:organizationId/sites/:siteId/published -> publishedSite:view',
   'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> organization:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> organization:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> organization:create',

@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ChangeRequest } from '../entities/change-request.entity';
+import { ChangeRequestReviewsRepository } from '../reviews/change-request-reviews.repository';
 import { ChangeRequestReviewsService } from '../reviews/change-request-reviews.service';
 import { MergeReviewFacts } from './change-request-merge.service';
 
 /** The review facts of the merge rules, from the change request's reviews and requests. */
 @Injectable()
 export class ReviewMergeFacts extends MergeReviewFacts {
-  constructor(private readonly reviews: ChangeRequestReviewsService) {
+  constructor(
+    private readonly reviews: ChangeRequestReviewsService,
+    private readonly reviewRows: ChangeRequestReviewsRepository,
+  ) {
     super();
   }
 
@@ -19,14 +23,13 @@ export class ReviewMergeFacts extends MergeReviewFacts {
       changeRequest.revision,
     );
     const requested = await this.reviews.requestedReviewers(manager, changeRequest.id);
-    const changesRequested = await manager.query<{ reviewer_id: string }[]>(
-      `SELECT DISTINCT reviewer_id FROM change_request_reviews
-        WHERE change_request_id = $1 AND status = 'changes-requested' AND NOT superseded`,
-      [changeRequest.id],
+    const changesRequestedBy = await this.reviewRows.findChangesRequesters(
+      changeRequest.id,
+      manager,
     );
     return {
       approvedBy: new Set(approvedBy),
-      changesRequestedBy: new Set(changesRequested.map((row) => row.reviewer_id)),
+      changesRequestedBy: new Set(changesRequestedBy),
       requestedReviewers: requested.map((request) => request.userId),
     };
   }

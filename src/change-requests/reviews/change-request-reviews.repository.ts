@@ -84,6 +84,19 @@ export class ChangeRequestReviewsRepository {
     return rows.map((row) => row.reviewer_id);
   }
 
+  /** The users whose current review (not superseded, on any revision) requests changes, by id. */
+  async findChangesRequesters(
+    changeRequestId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { reviewer_id: string }[] = await manager.query(
+      `SELECT DISTINCT reviewer_id FROM change_request_reviews
+        WHERE change_request_id = $1 AND status = 'changes-requested' AND NOT superseded`,
+      [changeRequestId],
+    );
+    return rows.map((row) => row.reviewer_id);
+  }
+
   /** Marks the current (not yet superseded) reviews of `reviewerIds` as superseded. */
   async supersedeReviews(
     changeRequestId: string,

@@ -5,8 +5,9 @@ import type { ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-s
 const DESCRIPTION = `Self-hostable management API for documentation platforms, wire-compatible with
 GitBook's public API (\`@gitbook/api\`). Authenticate with \`Authorization: Bearer <token>\`.
 Every error is \`{"error": {"code": <status>, "message": "..."}}\`. Each operation's
-\`x-bindery-access\` states what it requires: \`<resource>:<role>\` on the resource named by the
-path, \`any user\`, or \`instance administrator\` (the admin API under /v1/admin).`;
+\`x-bindery-access\` states what it requires: \`<resource>:<role>\` or \`<resource>:<action>\` on the
+resource named by the path, \`any user\`, or \`instance administrator\` (the admin API under
+/v1/admin).`;
 
 /** The API document, with keys sorted so that the committed copy diffs cleanly. */
 export function buildOpenApiDocument(app: INestApplication, serverUrl?: string): OpenAPIObject {
