@@ -234,16 +234,6 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
     ]);
   }
 
-  /** Locks the space's row for the rest of the transaction (change requests' lock order). */
-  async lockSpace(
-    spaceId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    // Reads spaces, owned by spaces: the space row is the lock that serializes numbering,
-    // counts and merges of its change requests, and spaces has no method that takes it.
-    await manager.query(`SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE`, [spaceId]);
-  }
-
   /**
    * Locks the live space's row and reads its primary revision with its own and its
    * organization's merge rules; null when the space is absent or deleted.
@@ -262,49 +252,6 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
       [spaceId],
     );
     return rows[0] ?? null;
-  }
-
-  /** The space's primary revision as this transaction sees it; null when there is no space. */
-  async findPrimaryRevision(
-    spaceId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<string | null> {
-    // Reads spaces, owned by spaces: the primary as the caller's transaction left it, which
-    // spaces' readers (outside the transaction) cannot give.
-    const [space]: { revision_id: string }[] = await manager.query(
-      'SELECT revision_id FROM spaces WHERE id = $1',
-      [spaceId],
-    );
-    return space ? space.revision_id : null;
-  }
-
-  /** The root tree hash of each of `revisionIds` that exists, by revision id. */
-  async findRevisionTrees(
-    revisionIds: string[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<Map<string, string>> {
-    // Reads revisions, owned by content-engine: the engine has no transactional read of a
-    // revision's tree; one query for the merge's three revisions.
-    const rows: { id: string; tree: string }[] = await manager.query(
-      'SELECT id, tree FROM revisions WHERE id = ANY($1)',
-      [revisionIds],
-    );
-    return new Map(rows.map((row) => [row.id, row.tree]));
-  }
-
-  /** The root tree hash of the space's revision `revisionId`; undefined when it has none such. */
-  async findRevisionTreeInSpace(
-    spaceId: string,
-    revisionId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<string | undefined> {
-    // Reads revisions, owned by content-engine: the engine has no transactional read of a
-    // revision's tree; one query, inside the content write's transaction.
-    const rows: { tree: string }[] = await manager.query(
-      'SELECT tree FROM revisions WHERE id = $1 AND space_id = $2',
-      [revisionId, spaceId],
-    );
-    return rows[0]?.tree;
   }
 
   /** Whether the organization has the conversations issues cluster `clusterId`. */

@@ -128,7 +128,7 @@ export class ChangeRequestsService {
   ): Promise<ChangeRequestView> {
     return this.dataSource.transaction(async (manager) => {
       // The space row first (as create does), then the change request: one lock order.
-      await this.repository.lockSpace(access.id, manager);
+      await this.spaces.lockForUpdate(access.id, manager);
       const { changeRequest: current } = await this.load(manager, access.id, changeRequestId);
       if (current.status === 'merged') {
         throw changeRequestMerged('it cannot change any more');

@@ -104,6 +104,17 @@ export class SpacesRepository implements SpaceHeads, OnModuleInit {
     );
   }
 
+  /**
+   * Locks the space's row FOR UPDATE until the transaction ends: the lock that serializes the
+   * numbering, counts and merges of its change requests.
+   */
+  async lockForUpdate(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(`SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE`, [spaceId]);
+  }
+
   /** Moves the primary revision from `expected` to `next`; false when it was not `expected`. */
   async compareAndSwap(
     spaceId: string,

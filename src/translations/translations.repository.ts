@@ -33,12 +33,6 @@ export interface SpaceTitleRow {
   deleted_at: Date | null;
 }
 
-/** A space's primary revision and trash mark. */
-export interface SpacePrimaryRow {
-  revision_id: string;
-  deleted_at: Date | null;
-}
-
 /** The tree of a space's primary revision, and the space's trash mark. */
 export interface SpacePrimaryTreeRow {
   tree: string;
@@ -185,35 +179,6 @@ export class TranslationsRepository {
     );
   }
 
-  /** Whether the organization has the space `spaceId`, out of the trash. */
-  async hasLiveSpaceInOrganization(
-    organizationId: string,
-    spaceId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<boolean> {
-    // Reads spaces, owned by spaces: SpaceAccessResolver answers for a user, and a translation's
-    // source is checked by organization alone, in the transaction that creates it.
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`,
-      [spaceId, organizationId],
-    );
-    return rows.length > 0;
-  }
-
-  /** Whether the space `spaceId` exists out of the trash. */
-  async isLiveSpace(
-    spaceId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<boolean> {
-    // Reads spaces, owned by spaces: no public method reads a space by id for no user, on the
-    // caller's transaction.
-    const rows: unknown[] = await manager.query(
-      'SELECT 1 FROM spaces WHERE id = $1 AND deleted_at IS NULL',
-      [spaceId],
-    );
-    return rows.length > 0;
-  }
-
   /** The space's title, parent and trash mark; null when there is no such space. */
   async findSpaceTitle(
     spaceId: string,
@@ -223,20 +188,6 @@ export class TranslationsRepository {
     // caller's transaction.
     const rows: SpaceTitleRow[] = await manager.query(
       'SELECT title, parent_id, deleted_at FROM spaces WHERE id = $1',
-      [spaceId],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** The space's primary revision id and trash mark; null when there is no such space. */
-  async findSpacePrimary(
-    spaceId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<SpacePrimaryRow | null> {
-    // Reads spaces, owned by spaces: no public method reads a space by id for no user, on the
-    // caller's transaction (the run's result is written against this revision).
-    const rows: SpacePrimaryRow[] = await manager.query(
-      'SELECT revision_id, deleted_at FROM spaces WHERE id = $1',
       [spaceId],
     );
     return rows[0] ?? null;

@@ -10,6 +10,7 @@ import { newId } from '../platform/ids/ids';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { Role } from '../platform/policy/roles';
+import { SpacesRepository } from '../spaces/spaces.repository';
 import { SpacesService } from '../spaces/spaces.service';
 import type { CreateTranslationDto, UpdateTranslationDto } from './dto/translation.dto';
 import { Translation } from './entities/translation.entity';
@@ -48,6 +49,7 @@ export class TranslationsService {
     private readonly translations: TranslationsRepository,
     private readonly clock: Clock,
     private readonly spaces: SpacesService,
+    private readonly spaceRows: SpacesRepository,
     private readonly providers: TranslationProviders,
     private readonly runs: TranslationRuns,
   ) {}
@@ -69,7 +71,7 @@ export class TranslationsService {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const sourceExists = await this.translations.hasLiveSpaceInOrganization(
+      const sourceExists = await this.spaceRows.existsLive(
         organizationId,
         body.source.space,
         manager,
@@ -185,7 +187,8 @@ export class TranslationsService {
 
   private async liveSpace(manager: EntityManager, spaceId: string | null): Promise<boolean> {
     if (spaceId === null) return false;
-    return this.translations.isLiveSpace(spaceId, manager);
+    const space = await this.spaceRows.findHead(spaceId, '', manager);
+    return space !== undefined && space.deletedAt === null;
   }
 
   private async find(

@@ -11,7 +11,8 @@ import {
 import { newId } from '../../platform/ids/ids';
 import { OutboundHttp } from '../../platform/outbound-http';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
-import { ChangeRequestsRepository } from '../change-requests.repository';
+import { RevisionsRepository } from '../../content-engine/revisions.repository';
+import { SpacesRepository } from '../../spaces/spaces.repository';
 import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
 import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from '../reviews/change-request-contributors';
@@ -40,8 +41,9 @@ export class ChangeRequestContentWrites {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly changeRequests: ChangeRequestsService,
-    private readonly repository: ChangeRequestsRepository,
     private readonly writer: ContentWriter,
+    private readonly revisions: RevisionsRepository,
+    private readonly spaces: SpacesRepository,
     private readonly http: OutboundHttp,
     private readonly contributors: ChangeRequestContributors,
   ) {}
@@ -97,7 +99,7 @@ export class ChangeRequestContentWrites {
     spaceId: string,
     revisionId: string,
   ): Promise<string | undefined> {
-    return this.repository.findRevisionTreeInSpace(spaceId, revisionId, manager);
+    return this.revisions.findTree(revisionId, spaceId, manager);
   }
 
   /** The change request as this transaction left it (a later write cannot show through). */
@@ -110,8 +112,8 @@ export class ChangeRequestContentWrites {
       where: { id: changeRequestId, spaceId },
       relations: { creator: true },
     });
-    const primaryRevision = await this.repository.findPrimaryRevision(spaceId, manager);
-    if (primaryRevision === null) throw new Error(`Space ${spaceId} is missing`);
-    return { changeRequest, primaryRevision };
+    const space = await this.spaces.findHead(spaceId, '', manager);
+    if (!space) throw new Error(`Space ${spaceId} is missing`);
+    return { changeRequest, primaryRevision: space.revisionId };
   }
 }

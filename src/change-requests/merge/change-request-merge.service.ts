@@ -6,6 +6,7 @@ import { mergeTrees } from '../../content-engine/merge/merge-trees';
 import type { MergeConflict } from '../../content-engine/merge/types';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { CachedObjectStore, type ObjectStore } from '../../content-engine/tree/object-store';
+import { RevisionsRepository } from '../../content-engine/revisions.repository';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, notFound } from '../../platform/errors/domain-error';
@@ -50,6 +51,7 @@ export class ChangeRequestMergeService {
     private readonly changeRequests: ChangeRequestsService,
     private readonly repository: ChangeRequestsRepository,
     private readonly engine: ContentEngine,
+    private readonly revisions: RevisionsRepository,
     private readonly writer: ContentWriter,
     private readonly reviews: MergeReviewFacts,
     private readonly clock: Clock,
@@ -185,7 +187,8 @@ export class ChangeRequestMergeService {
 
   /** Root tree hashes of revisions of the space, in the order asked. */
   private async trees(manager: EntityManager, revisionIds: string[]): Promise<string[]> {
-    const byId = await this.repository.findRevisionTrees(revisionIds, manager);
+    const rows = await this.revisions.findTrees(revisionIds, manager);
+    const byId = new Map(rows.map((row) => [row.id, row.tree]));
     return revisionIds.map((id) => {
       const tree = byId.get(id);
       if (tree === undefined) throw new Error(`Revision ${id} is missing`);

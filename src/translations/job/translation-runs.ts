@@ -24,6 +24,7 @@ import { sha256Hex } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { Translation } from '../entities/translation.entity';
 import { TranslationPage } from '../entities/translation-page.entity';
+import { SpacesRepository } from '../../spaces/spaces.repository';
 import { TranslationsRepository } from '../translations.repository';
 import { batches } from '../providers/batches';
 import {
@@ -92,6 +93,7 @@ export class TranslationRuns implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly translations: TranslationsRepository,
+    private readonly spaces: SpacesRepository,
     private readonly jobs: JobsService,
     private readonly engine: ContentEngine,
     private readonly writer: ContentWriter,
@@ -343,8 +345,8 @@ export class TranslationRuns implements OnModuleInit {
     authorId: string | null,
     outcome: RunOutcome,
   ): Promise<string> {
-    const space = await this.translations.findSpacePrimary(resultSpaceId, manager);
-    if (!space || space.deleted_at !== null) {
+    const space = await this.spaces.findHead(resultSpaceId, '', manager);
+    if (!space || space.deletedAt !== null) {
       throw new RunFailure(
         'The result space is deleted; run the translation again to make a new one.',
       );
@@ -352,7 +354,7 @@ export class TranslationRuns implements OnModuleInit {
     const changes = resultChanges(outcome.pages);
     const { revision } = await this.writer.commitOnPrimary(manager, {
       spaceId: resultSpaceId,
-      expectedRevisionId: space.revision_id,
+      expectedRevisionId: space.revisionId,
       authorId,
       type: 'edits',
       changes: async ({ store }) => ({
