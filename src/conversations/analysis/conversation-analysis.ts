@@ -5,10 +5,10 @@ import { Clock } from '../../platform/clock/clock';
 import { newId } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import type { ConversationPart } from '../entities/conversation.entity';
-import type { TermCounts } from '../entities/conversation-issue.entity';
 import {
   type ClusterDescription,
   ConversationIssuesRepository,
+  type NewConversationIssue,
 } from '../conversation-issues.repository';
 import { ConversationsRepository } from '../conversations.repository';
 import { AiAnalysis } from './ai-analysis';
@@ -47,15 +47,7 @@ interface PendingConversation {
 }
 
 /** An issue as the clustering sees it: stored or just extracted. */
-interface AnalysedIssue {
-  id: string;
-  conversationId: string;
-  clusterId: string | null;
-  title: string;
-  summary: string;
-  terms: TermCounts;
-  createdAt: Date;
-  ingestedAt: Date;
+interface AnalysedIssue extends NewConversationIssue {
   /** Orders issues the same way on every run: by time, then by what the source calls them. */
   sortKey: string;
   isNew: boolean;
