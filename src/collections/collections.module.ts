@@ -7,6 +7,7 @@ import { CollectionsPresenter } from './collections.presenter';
 import { CollectionsRepository } from './collections.repository';
 import { ContentInvites } from './content-invites';
 import { CollectionsService } from './collections.service';
+import { ContentPlacement } from './content-placement';
 import { ContentTree } from './content-tree';
 import { Collection } from './entities/collection.entity';
 import { ContentGrant } from './entities/content-grant.entity';
@@ -41,6 +42,7 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     ContentGrantsRepository,
     CollectionSpaces,
     ContentInvites,
+    ContentPlacement,
   ],
   exports: [
     CollectionsService,
@@ -53,6 +55,7 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     ContentGrantsRepository,
     CollectionSpaces,
     ContentInvites,
+    ContentPlacement,
   ],
 })
 export class CollectionsModule {}

@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Organization } from '../orgs/entities/organization.entity';
-import { MembersRepository } from '../orgs/members/members.repository';
 import { Clock } from '../platform/clock/clock';
-import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
+import { DomainError, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { Page } from '../platform/pagination/page';
-import { atLeast, type Role } from '../platform/policy/roles';
+import type { Role } from '../platform/policy/roles';
 import { CollectionAccessResolver } from './collection-access.resolver';
-import { ContentTree, unknownParentCollection } from './content-tree';
+import { ContentPlacement } from './content-placement';
+import { ContentTree } from './content-tree';
 import {
   CreateCollectionDto,
   ListCollectionsQueryDto,
@@ -45,7 +45,7 @@ export class CollectionsService {
     private readonly grants: ContentGrantsRepository,
     private readonly collectionSpaces: CollectionSpaces,
     private readonly invites: ContentInvites,
-    private readonly members: MembersRepository,
+    private readonly placement: ContentPlacement,
   ) {}
 
   /**
@@ -60,17 +60,14 @@ export class CollectionsService {
   ): Promise<CollectionAccess> {
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent ?? null;
-      if (parentId !== null) {
-        const parent = (await this.access.resolveMany(userId, [parentId], manager)).get(parentId);
-        if (!parent || parent.organizationId !== organization.id) {
-          throw invalidInput(`parent: no collection ${parentId} in this organization.`);
-        }
-        if (!atLeast(parent.role, 'create')) {
-          throw forbidden('Creating a collection here needs the create role on the parent.');
-        }
-      } else if (!atLeast(organizationRole, 'create')) {
-        throw forbidden('Creating a collection needs the create role in the organization.');
-      }
+      await this.placement.requireCreateRoleAt(
+        manager,
+        organization.id,
+        userId,
+        parentId,
+        'Creating a collection',
+        { organizationRole },
+      );
       const now = this.clock.now();
       const collection = manager.create(Collection, {
         id: newId(),
@@ -168,24 +165,18 @@ export class CollectionsService {
     const collection = access.entity;
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent === undefined ? collection.parentId : input.parent;
-      if (parentId === null) {
-        const role = await this.members.roleOf(collection.organizationId, userId, manager);
-        if (!atLeast(role, 'create')) {
-          throw forbidden('Moving to the organization root needs the create role in it.');
-        }
-      } else {
-        const parent = (await this.access.resolveMany(userId, [parentId], manager)).get(parentId);
-        if (!parent || parent.organizationId !== collection.organizationId) {
-          throw unknownParentCollection(parentId);
-        }
-        const ancestors = await this.tree.ancestors(manager, parentId);
-        if (ancestors.includes(collection.id)) {
-          throw invalidInput('parent: a collection cannot move into itself or a sub-collection.');
-        }
-        if (!atLeast(parent.role, 'create')) {
-          throw forbidden('Moving here needs the create role on the target collection.');
-        }
+      const { organizationId } = collection;
+      const target = await this.placement.target(manager, organizationId, userId, parentId);
+      if (target && (await this.tree.ancestors(manager, target.id)).includes(collection.id)) {
+        throw invalidInput('parent: a collection cannot move into itself or a sub-collection.');
       }
+      await this.placement.requireCreateRole(
+        manager,
+        organizationId,
+        userId,
+        target,
+        'Moving a collection',
+      );
 
       await this.tree.place(
         manager,
@@ -219,12 +210,13 @@ export class CollectionsService {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const targetRole = await this.members.roleOf(input.organization, userId, manager);
-      if (targetRole === undefined) throw notFound('Organization');
-      const sourceRole = await this.members.roleOf(collection.organizationId, userId, manager);
-      if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
-        throw forbidden('Transferring a collection needs the admin role in both organizations.');
-      }
+      await this.placement.requireAdminOfBoth(
+        manager,
+        userId,
+        collection.organizationId,
+        input.organization,
+        'Transferring a collection',
+      );
       const ids = await this.tree.subtree(manager, collection.id);
       const blocker = await this.tree.transferBlocker(manager, { collections: ids });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);

@@ -2,20 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { ContentInvites } from '../collections/content-invites';
-import { ContentTree, unknownParentCollection } from '../collections/content-tree';
+import { ContentTree } from '../collections/content-tree';
 import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
 import { ContentEngine } from '../content-engine/content-engine';
 import { Revision } from '../content-engine/entities/revision.entity';
 import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
-import { MembersRepository } from '../orgs/members/members.repository';
 import { Clock } from '../platform/clock/clock';
-import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
+import { DomainError, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
-import { atLeast } from '../platform/policy/roles';
 import type { MoveContentDto, TransferContentDto } from './dto/space.dto';
 import { Space } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
-import { SpacePlacement } from './space-placement';
+import { ContentPlacement } from '../collections/content-placement';
 import { SpacesRepository } from './spaces.repository';
 
 /** How long a deleted space stays restorable before the purge removes it. */
@@ -49,7 +47,7 @@ export class SpaceLifecycle {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: SpaceAccessResolver,
-    private readonly placement: SpacePlacement,
+    private readonly placement: ContentPlacement,
     private readonly tree: ContentTree,
     private readonly content: ContentEngine,
     private readonly primaryMoved: PrimaryMovedListeners,
@@ -57,7 +55,6 @@ export class SpaceLifecycle {
     private readonly spaces: SpacesRepository,
     private readonly grants: ContentGrantsRepository,
     private readonly invites: ContentInvites,
-    private readonly members: MembersRepository,
   ) {}
 
   /** Moves the space (one not in the trash, as `access` found it) to the trash. */
@@ -104,16 +101,12 @@ export class SpaceLifecycle {
     const space = access.entity;
     return this.dataSource.transaction(async (manager) => {
       const parentId = input.parent === undefined ? space.parentId : input.parent;
-      const role = await this.members.roleOf(space.organizationId, userId, manager);
-      await this.placement.requireCreateRole(
+      await this.placement.requireCreateRoleAt(
         manager,
         space.organizationId,
-        role ?? null,
         userId,
         parentId,
-        {
-          unknownParent: unknownParentCollection,
-        },
+        'Moving a space',
       );
       const now = this.clock.now();
       await this.tree.place(
@@ -145,12 +138,13 @@ export class SpaceLifecycle {
       );
     }
     return this.dataSource.transaction(async (manager) => {
-      const targetRole = await this.members.roleOf(input.organization, userId, manager);
-      if (targetRole === undefined) throw notFound('Organization');
-      const sourceRole = await this.members.roleOf(space.organizationId, userId, manager);
-      if (!atLeast(sourceRole, 'admin') || !atLeast(targetRole, 'admin')) {
-        throw forbidden('Transferring a space needs the admin role in both organizations.');
-      }
+      await this.placement.requireAdminOfBoth(
+        manager,
+        userId,
+        space.organizationId,
+        input.organization,
+        'Transferring a space',
+      );
       const blocker = await this.tree.transferBlocker(manager, { spaces: [space.id] });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       // Grants and invite links belong to the old organization.
@@ -182,16 +176,13 @@ export class SpaceLifecycle {
   duplicate(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
     const source = access.entity;
     return this.dataSource.transaction(async (manager) => {
-      const role = await this.members.roleOf(source.organizationId, userId, manager);
-      await this.placement.requireCreateRole(
+      await this.placement.requireCreateRoleAt(
         manager,
         source.organizationId,
-        role ?? null,
         userId,
         source.parentId,
-        {
-          unknownParent: () => notFound('Space'),
-        },
+        'Duplicating a space',
+        { unknownParent: () => notFound('Space') },
       );
       const revision = await manager.findOneByOrFail(Revision, { id: source.revisionId });
       const now = this.clock.now();

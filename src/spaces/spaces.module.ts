@@ -9,7 +9,6 @@ import { SpacePermissionsController } from './grants/space-permissions.controlle
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
 import { SpaceLifecycle } from './space-lifecycle.service';
-import { SpacePlacement } from './space-placement';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
 import { SpacesPresenter } from './spaces.presenter';
@@ -32,7 +31,6 @@ import { SpacesService } from './spaces.service';
   providers: [
     SpacesService,
     SpaceLifecycle,
-    SpacePlacement,
     SpacesPresenter,
     SpaceAccessResolver,
     SpaceTrash,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CollectionAccess } from '../collections/collections.service';
-import { ContentTree, unknownParentCollection } from '../collections/content-tree';
+import { ContentTree } from '../collections/content-tree';
 import { ContentEngine } from '../content-engine/content-engine';
 import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
 import { SpaceTemplates } from '../content-engine/writes/space-templates';
@@ -19,7 +19,7 @@ import type { Role } from '../platform/policy/roles';
 import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { Space, SpaceMergeRules } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
-import { SpacePlacement } from './space-placement';
+import { ContentPlacement } from '../collections/content-placement';
 import { SpaceKey, SpacesRepository } from './spaces.repository';
 
 /** A space a member can reach, with the member's role there. */
@@ -37,7 +37,7 @@ export class SpacesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: SpaceAccessResolver,
-    private readonly placement: SpacePlacement,
+    private readonly placement: ContentPlacement,
     private readonly tree: ContentTree,
     private readonly content: ContentEngine,
     private readonly templates: SpaceTemplates,
@@ -79,15 +79,13 @@ export class SpacesService {
       : undefined;
     const work = async (manager: EntityManager) => {
       const parentId = input.parent ?? null;
-      await this.placement.requireCreateRole(
+      await this.placement.requireCreateRoleAt(
         manager,
         organization.id,
-        organizationRole,
         userId,
         parentId,
-        {
-          unknownParent: unknownParentCollection,
-        },
+        'Creating a space',
+        { organizationRole },
       );
       const now = this.clock.now();
       const space = manager.create(Space, {
