@@ -1,3 +1,4 @@
+import type { SiteAccess } from './site-access.policy';
 import {
   Body,
   Controller,
@@ -60,7 +61,7 @@ export class SitesController {
     @Query() query: ListSitesQueryDto,
   ): Promise<Page<SiteResponse>> {
     const page = await this.sites.list(organization.id, query);
-    return mapPage(page, (site) => this.present(organization, site));
+    return mapPage(page, (site) => this.present(organization.entity!, site));
   }
 
   @Post()
@@ -80,24 +81,27 @@ export class SitesController {
     @Body() body: CreateSiteDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteResponse> {
-    const presented = this.present(organization, await this.writes.create(organization.id, body));
+    const presented = this.present(
+      organization.entity!,
+      await this.writes.create(organization.id, body),
+    );
     response.location(presented.urls.location);
     return presented;
   }
 
   @Get(':siteId')
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({ operationId: 'getSiteById', summary: 'Get a site by its ID' })
   @ApiOkResponse({ type: SiteResponse })
-  async get(
-    @Granted() organization: ResolvedAccess<Organization>,
-    @Param('siteId') siteId: string,
-  ): Promise<SiteResponse> {
-    return this.present(organization, await this.sites.get(organization.id, siteId));
+  async get(@Granted() site: SiteAccess, @Param('siteId') siteId: string): Promise<SiteResponse> {
+    return this.present(
+      site.entity.organization,
+      await this.sites.get(site.organizationId, siteId),
+    );
   }
 
   @Patch(':siteId')
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteById',
     summary: 'Update a site',
@@ -113,16 +117,19 @@ export class SitesController {
   })
   @ApiConflictResponse({ type: ErrorBody, description: 'The hostname is already taken.' })
   async update(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: UpdateSiteDto,
   ): Promise<SiteResponse> {
-    return this.present(organization, await this.writes.update(organization.id, siteId, body));
+    return this.present(
+      site.entity.organization,
+      await this.writes.update(site.organizationId, siteId, body),
+    );
   }
 
   @Delete(':siteId')
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE, { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSiteById',
     summary: 'Delete a site',
@@ -131,16 +138,14 @@ export class SitesController {
       '204 when there is no such site.',
   })
   @ApiNoContentResponse({ description: 'The site is gone.' })
-  async remove(
-    @Granted() organization: ResolvedAccess<Organization>,
-    @Param('siteId') siteId: string,
-  ): Promise<void> {
-    await this.writes.remove(organization.id, siteId);
+  async remove(@Granted() site: SiteAccess | null, @Param('siteId') siteId: string): Promise<void> {
+    if (!site) return;
+    await this.writes.remove(site.organizationId, siteId);
   }
 
   @Post(':siteId/publish')
   @HttpCode(200)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'publishSite',
     summary: 'Publish a site',
@@ -148,18 +153,18 @@ export class SitesController {
   })
   @ApiOkResponse({ type: SiteResponse })
   async publish(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteResponse> {
     return this.present(
-      organization,
-      await this.writes.setPublished(organization.id, siteId, true),
+      site.entity.organization,
+      await this.writes.setPublished(site.organizationId, siteId, true),
     );
   }
 
   @Post(':siteId/unpublish')
   @HttpCode(200)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'unpublishSite',
     summary: 'Unpublish a site',
@@ -167,20 +172,16 @@ export class SitesController {
   })
   @ApiOkResponse({ type: SiteResponse })
   async unpublish(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteResponse> {
     return this.present(
-      organization,
-      await this.writes.setPublished(organization.id, siteId, false),
+      site.entity.organization,
+      await this.writes.setPublished(site.organizationId, siteId, false),
     );
   }
 
-  private present(organization: ResolvedAccess<Organization>, found: SiteWithCount): SiteResponse {
-    return this.presenter.present(
-      found.site,
-      organization.entity as Organization,
-      found.siteSpaces,
-    );
+  private present(organization: Organization, found: SiteWithCount): SiteResponse {
+    return this.presenter.present(found.site, organization, found.siteSpaces);
   }
 }

@@ -10,6 +10,7 @@ import { SiteCustomizationService } from './customization/customization.service'
 import { Site } from './entities/site.entity';
 import { SiteShareLink } from './entities/site-share-link.entity';
 import { PublishedSiteController } from './published/published-site.controller';
+import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
@@ -57,6 +58,7 @@ import {
     SiteCustomizationService,
     PublishedSiteService,
     PublishedSiteAccessPolicy,
+    SiteAccessPolicy,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService],

@@ -7,6 +7,13 @@ import type { Role } from '../platform/policy/roles';
 import { Page } from '../platform/pagination/page';
 import { Site, SiteType } from './entities/site.entity';
 
+/** The tables of what a site holds, which site access reads. */
+export type SiteChildTable =
+  'site_spaces' | 'site_sections' | 'site_section_groups' | 'site_share_links';
+
+/** A site's columns, and whether the child asked about is one of its own. */
+export type SiteAccessRow = Record<string, unknown> & { child_found: boolean };
+
 /** A site's columns, with what its published access needs about the caller. */
 export type PublishedAccessRow = Record<string, unknown> & {
   caller_is_member: boolean;
@@ -34,6 +41,31 @@ export interface SiteDefaultsRow {
 @Injectable()
 export class SitesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * For site access decisions (SiteAccessPolicy): the organization's site, and whether `child`
+   * (a site space, section, section group or share link, by its table) is one of its own, in
+   * one statement; null when the organization has no such site.
+   */
+  async accessRow(
+    organizationId: string,
+    siteId: string,
+    child: { table: SiteChildTable; id: string } | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SiteAccessRow | null> {
+    // The table comes from SiteChildTable, never from input.
+    const childFound = child
+      ? `EXISTS (SELECT 1 FROM ${child.table} c WHERE c.site_id = s.id AND c.id = $3)`
+      : 'false';
+    const rows = await preparedQuery<SiteAccessRow>(
+      manager,
+      `bindery_resolve_site_${child?.table ?? 'only'}`,
+      `SELECT s.*, ${childFound} AS child_found
+         FROM sites s WHERE s.organization_id = $1 AND s.id = $2`,
+      child ? [organizationId, siteId, child.id] : [organizationId, siteId],
+    );
+    return rows[0] ?? null;
+  }
 
   /**
    * For the published site's access (PublishedSiteAccessPolicy): the organization's site with

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -8,7 +9,6 @@ import {
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import {
   SiteAdaptiveSchemaResponse,
@@ -23,7 +23,7 @@ export class SiteAdaptiveSchemaController {
   constructor(private readonly schemas: SiteAdaptiveSchemaService) {}
 
   @Get()
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'getSiteAdaptiveSchema',
     summary:
@@ -33,14 +33,14 @@ export class SiteAdaptiveSchemaController {
   @ApiOkResponse({ type: SiteAdaptiveSchemaResponse })
   @ApiNotFoundResponse({ type: ErrorBody, description: 'No such site, or no schema yet.' })
   get(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteAdaptiveSchemaResponse> {
-    return this.schemas.get(organization.id, siteId);
+    return this.schemas.get(site.organizationId, siteId);
   }
 
   @Put()
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteAdaptiveSchema',
     summary:
@@ -52,15 +52,15 @@ export class SiteAdaptiveSchemaController {
   @ApiOkResponse({ type: SiteAdaptiveSchemaResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Not an acceptable visitor schema.' })
   put(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: UpdateSiteAdaptiveSchemaDto,
   ): Promise<SiteAdaptiveSchemaResponse> {
-    return this.schemas.put(organization.id, siteId, body.jsonSchema);
+    return this.schemas.put(site.organizationId, siteId, body.jsonSchema);
   }
 
   @Get('template-conditions')
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'listSiteAdaptiveTemplateConditions',
     summary:
@@ -72,9 +72,9 @@ export class SiteAdaptiveSchemaController {
   })
   @ApiOkResponse({ type: SiteAdaptiveTemplateConditionsResponse })
   async templateConditions(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteAdaptiveTemplateConditionsResponse> {
-    return { items: await this.schemas.templateConditions(organization.id, siteId) };
+    return { items: await this.schemas.templateConditions(site.organizationId, siteId) };
   }
 }

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -9,7 +10,6 @@ import {
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import { Customization } from './customization';
 import { SiteCustomizationService } from './customization.service';
@@ -29,22 +29,19 @@ export class SiteCustomizationController {
   constructor(private readonly customizations: SiteCustomizationService) {}
 
   @Get('customization')
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'getSiteCustomizationById',
     summary: 'Get a site customization settings',
     description: 'The defaults until the site is customized.',
   })
   @customizationResponse
-  get(
-    @Granted() organization: ResolvedAccess,
-    @Param('siteId') siteId: string,
-  ): Promise<Customization> {
-    return this.customizations.getForSite(organization.id, siteId);
+  get(@Granted() site: SiteAccess, @Param('siteId') siteId: string): Promise<Customization> {
+    return this.customizations.getForSite(site.organizationId, siteId);
   }
 
   @Put('customization')
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteCustomizationById',
     summary: 'Update a site customization settings',
@@ -56,15 +53,15 @@ export class SiteCustomizationController {
   @customizationResponse
   @badRequest
   put(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: Customization,
   ): Promise<Customization> {
-    return this.customizations.putForSite(organization.id, siteId, body);
+    return this.customizations.putForSite(site.organizationId, siteId, body);
   }
 
   @Get('site-spaces/:siteSpaceId/customization')
-  @Access('organization', SITE_READ)
+  @Access('siteSpace', SITE_READ)
   @ApiOperation({
     operationId: 'getSiteSpaceCustomizationById',
     summary: 'Get a site space customization settings',
@@ -72,15 +69,15 @@ export class SiteCustomizationController {
   })
   @customizationResponse
   getForSiteSpace(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
   ): Promise<Customization> {
-    return this.customizations.getForSiteSpace(organization.id, siteId, siteSpaceId);
+    return this.customizations.getForSiteSpace(site.organizationId, siteId, siteSpaceId);
   }
 
   @Patch('site-spaces/:siteSpaceId/customization')
-  @Access('organization', SITE_WRITE)
+  @Access('siteSpace', SITE_WRITE)
   @ApiOperation({
     operationId: 'overrideSiteSpaceCustomizationById',
     summary: 'Override a site space customization settings',
@@ -93,17 +90,17 @@ export class SiteCustomizationController {
   @customizationResponse
   @badRequest
   override(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
     @Body() body: Customization,
   ): Promise<Customization> {
-    return this.customizations.overrideForSiteSpace(organization.id, siteId, siteSpaceId, body);
+    return this.customizations.overrideForSiteSpace(site.organizationId, siteId, siteSpaceId, body);
   }
 
   @Delete('site-spaces/:siteSpaceId/customization')
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSpace', SITE_WRITE)
   @ApiOperation({
     operationId: 'deleteSiteSpaceCustomizationById',
     summary: 'Delete a site space customization settings',
@@ -113,10 +110,10 @@ export class SiteCustomizationController {
   })
   @ApiNoContentResponse({ description: 'The site space has no overrides.' })
   async reset(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
   ): Promise<void> {
-    await this.customizations.resetSiteSpace(organization.id, siteId, siteSpaceId);
+    await this.customizations.resetSiteSpace(site.organizationId, siteId, siteSpaceId);
   }
 }

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -22,7 +23,6 @@ import type { Response } from 'express';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Site } from '../entities/site.entity';
@@ -50,22 +50,22 @@ export class SiteShareLinksController {
   ) {}
 
   @Get()
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({ operationId: 'listSiteShareLinks', summary: 'List all share links' })
   @ApiOkResponse({ type: PageOf(ShareLinkResponse) })
   @badRequest
   async list(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() access: SiteAccess,
     @Param('siteId') siteId: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<ShareLinkResponse>> {
-    const { site, page } = await this.links.list(organization.id, siteId, query);
-    return mapPage(page, (link) => this.present(organization, site, link));
+    const { site, page } = await this.links.list(access.organizationId, siteId, query);
+    return mapPage(page, (link) => this.present(access.entity.organization, site, link));
   }
 
   @Post()
   @HttpCode(201)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'createSiteShareLink',
     summary: 'Create a share link',
@@ -74,20 +74,20 @@ export class SiteShareLinksController {
   @ApiCreatedResponse({ type: ShareLinkResponse })
   @badRequest
   async create(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() access: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: CreateSiteShareLinkDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ShareLinkResponse> {
-    const { site, ...link } = await this.links.create(organization.id, siteId, body);
+    const { site, ...link } = await this.links.create(access.organizationId, siteId, body);
     response.location(
       `${this.sites.location(site)}/share-links/${encodeURIComponent(link.link.id)}`,
     );
-    return this.present(organization, site, link);
+    return this.present(access.entity.organization, site, link);
   }
 
   @Patch(':shareLinkId')
-  @Access('organization', SITE_WRITE)
+  @Access('siteShareLink', SITE_WRITE, { param: 'shareLinkId' })
   @ApiOperation({
     operationId: 'updateSiteShareLinkById',
     summary: 'Update a share link',
@@ -96,18 +96,23 @@ export class SiteShareLinksController {
   @ApiOkResponse({ type: ShareLinkResponse })
   @badRequest
   async update(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() access: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('shareLinkId') shareLinkId: string,
     @Body() body: UpdateSiteShareLinkDto,
   ): Promise<ShareLinkResponse> {
-    const { site, ...link } = await this.links.update(organization.id, siteId, shareLinkId, body);
-    return this.present(organization, site, link);
+    const { site, ...link } = await this.links.update(
+      access.organizationId,
+      siteId,
+      shareLinkId,
+      body,
+    );
+    return this.present(access.entity.organization, site, link);
   }
 
   @Delete(':shareLinkId')
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('siteShareLink', SITE_WRITE, { param: 'shareLinkId', ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSiteShareLinkById',
     summary: 'Deletes a share link',
@@ -115,19 +120,20 @@ export class SiteShareLinksController {
   })
   @ApiNoContentResponse({ description: 'The share link is gone.' })
   async remove(
-    @Granted() organization: ResolvedAccess<Organization>,
+    @Granted() access: SiteAccess | null,
     @Param('siteId') siteId: string,
     @Param('shareLinkId') shareLinkId: string,
   ): Promise<void> {
-    await this.links.remove(organization.id, siteId, shareLinkId);
+    if (!access) return;
+    await this.links.remove(access.organizationId, siteId, shareLinkId);
   }
 
   private present(
-    organization: ResolvedAccess<Organization>,
+    organization: Organization,
     site: Site,
     { link, key }: ShareLinkWithKey,
   ): ShareLinkResponse {
-    const published = this.sites.publishedUrl(site, organization.entity as Organization);
+    const published = this.sites.publishedUrl(site, organization);
     return {
       object: 'share-link',
       id: link.id,

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -24,7 +25,6 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import {
@@ -52,7 +52,7 @@ export class SiteSectionGroupsController {
   ) {}
 
   @Get(BASE)
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'listSiteSectionGroups',
     summary: 'List all site section groups',
@@ -63,17 +63,17 @@ export class SiteSectionGroupsController {
   @badRequest
   async list(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<SiteSectionGroupResponse>> {
-    const page = await this.groups.list(organization.id, siteId, actor.userId, query);
+    const page = await this.groups.list(site.organizationId, siteId, actor.userId, query);
     return mapPage(page, (item) => this.present(item));
   }
 
   @Post(BASE)
   @HttpCode(201)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'addSectionGroupToSite',
     summary: 'Add a section group to a site',
@@ -85,18 +85,18 @@ export class SiteSectionGroupsController {
   @badRequest
   async add(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: AddSiteSectionGroupDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteSectionGroupResponse> {
-    const view = await this.groups.add(organization.id, siteId, actor.userId, body);
-    response.location(this.location(organization.id, siteId, view.node.id));
+    const view = await this.groups.add(site.organizationId, siteId, actor.userId, body);
+    response.location(this.location(site.organizationId, siteId, view.node.id));
     return this.present(view);
   }
 
   @Patch(`${BASE}/:siteSectionGroupId`)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSectionGroup', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteSectionGroupById',
     summary: 'Update a site section group',
@@ -106,19 +106,19 @@ export class SiteSectionGroupsController {
   @badRequest
   async update(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionGroupId') groupId: string,
     @Body() body: UpdateSiteSectionGroupDto,
   ): Promise<SiteSectionGroupResponse> {
     return this.present(
-      await this.groups.update(organization.id, siteId, actor.userId, groupId, body),
+      await this.groups.update(site.organizationId, siteId, actor.userId, groupId, body),
     );
   }
 
   @Delete(`${BASE}/:siteSectionGroupId`)
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSectionGroup', SITE_WRITE, { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSiteSectionGroupById',
     summary: 'Delete a site section group',
@@ -128,16 +128,17 @@ export class SiteSectionGroupsController {
   })
   @ApiNoContentResponse({ description: 'The group is gone.' })
   async remove(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess | null,
     @Param('siteId') siteId: string,
     @Param('siteSectionGroupId') groupId: string,
   ): Promise<void> {
-    await this.groups.remove(organization.id, siteId, groupId);
+    if (!site) return;
+    await this.groups.remove(site.organizationId, siteId, groupId);
   }
 
   @Post(`${BASE}/:siteSectionGroupId/sections`)
   @HttpCode(201)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSectionGroup', SITE_WRITE)
   @ApiOperation({
     operationId: 'addSectionToGroup',
     summary: 'Add a section to a section group',
@@ -149,26 +150,26 @@ export class SiteSectionGroupsController {
   @badRequest
   async addSection(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionGroupId') groupId: string,
     @Body() body: AddSectionToGroupDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteSectionGroupResponse> {
     const view = await this.groups.addSection(
-      organization.id,
+      site.organizationId,
       siteId,
       actor.userId,
       groupId,
       body.sectionId,
     );
-    response.location(this.location(organization.id, siteId, groupId));
+    response.location(this.location(site.organizationId, siteId, groupId));
     return this.present(view);
   }
 
   @Delete(`${BASE}/:siteSectionGroupId/sections/:siteSectionId`)
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'removeSectionFromGroup',
     summary: 'Remove a section from a section group',
@@ -178,17 +179,17 @@ export class SiteSectionGroupsController {
   })
   @ApiNoContentResponse({ description: 'The section is not in the group.' })
   async removeSection(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionGroupId') groupId: string,
     @Param('siteSectionId') sectionId: string,
   ): Promise<void> {
-    await this.groups.removeSection(organization.id, siteId, groupId, sectionId);
+    await this.groups.removeSection(site.organizationId, siteId, groupId, sectionId);
   }
 
   @Post(`${BASE}/:siteSectionGroupId/move`)
   @HttpCode(200)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSectionGroup', SITE_WRITE)
   @ApiOperation({
     operationId: 'moveSiteSectionGroup',
     deprecated: true,
@@ -204,13 +205,13 @@ export class SiteSectionGroupsController {
   })
   async move(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionGroupId') groupId: string,
     @Body() body: MoveSiteSectionGroupDto,
   ): Promise<SiteSectionGroupResponse> {
     return this.present(
-      await this.groups.move(organization.id, siteId, actor.userId, groupId, body),
+      await this.groups.move(site.organizationId, siteId, actor.userId, groupId, body),
     );
   }
 

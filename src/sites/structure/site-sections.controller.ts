@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -24,7 +25,6 @@ import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorat
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import {
@@ -52,7 +52,7 @@ export class SiteSectionsController {
   ) {}
 
   @Get(BASE)
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'listSiteSections',
     summary: 'List all site sections',
@@ -63,17 +63,17 @@ export class SiteSectionsController {
   @badRequest
   async list(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Query() query: ListSiteSectionsQueryDto,
   ): Promise<Page<SiteSectionResponse>> {
-    const page = await this.sections.list(organization.id, siteId, actor.userId, query);
+    const page = await this.sections.list(site.organizationId, siteId, actor.userId, query);
     return mapPage(page, (item) => this.present(item));
   }
 
   @Post(BASE)
   @HttpCode(201)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'addSectionToSite',
     summary: 'Add a section to a site',
@@ -87,20 +87,20 @@ export class SiteSectionsController {
   @badRequest
   async add(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: AddSiteSectionDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteSectionResponse> {
-    const view = await this.sections.add(organization.id, siteId, actor.userId, body);
+    const view = await this.sections.add(site.organizationId, siteId, actor.userId, body);
     response.location(
-      this.urls.api('orgs', organization.id, 'sites', siteId, 'sections', view.node.id),
+      this.urls.api('orgs', site.organizationId, 'sites', siteId, 'sections', view.node.id),
     );
     return this.present(view);
   }
 
   @Patch(`${BASE}/:siteSectionId`)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSection', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteSectionById',
     summary: 'Update a site section',
@@ -113,19 +113,19 @@ export class SiteSectionsController {
   @ApiConflictResponse({ type: ErrorBody, description: 'The path is taken by another section.' })
   async update(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionId') sectionId: string,
     @Body() body: UpdateSiteSectionDto,
   ): Promise<SiteSectionResponse> {
     return this.present(
-      await this.sections.update(organization.id, siteId, actor.userId, sectionId, body),
+      await this.sections.update(site.organizationId, siteId, actor.userId, sectionId, body),
     );
   }
 
   @Delete(`${BASE}/:siteSectionId`)
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSection', SITE_WRITE, { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSiteSectionById',
     summary: 'Delete a site section',
@@ -135,16 +135,17 @@ export class SiteSectionsController {
   })
   @ApiNoContentResponse({ description: 'The section is gone.' })
   async remove(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess | null,
     @Param('siteId') siteId: string,
     @Param('siteSectionId') sectionId: string,
   ): Promise<void> {
-    await this.sections.remove(organization.id, siteId, sectionId);
+    if (!site) return;
+    await this.sections.remove(site.organizationId, siteId, sectionId);
   }
 
   @Post(`${BASE}/:siteSectionId/move`)
   @HttpCode(200)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSection', SITE_WRITE)
   @ApiOperation({
     operationId: 'moveSiteSection',
     deprecated: true,
@@ -160,13 +161,13 @@ export class SiteSectionsController {
   })
   async move(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSectionId') sectionId: string,
     @Body() body: MoveSiteSectionDto,
   ): Promise<SiteSectionResponse> {
     return this.present(
-      await this.sections.move(organization.id, siteId, actor.userId, sectionId, body),
+      await this.sections.move(site.organizationId, siteId, actor.userId, sectionId, body),
     );
   }
 

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -24,7 +25,6 @@ import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorat
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import {
@@ -52,7 +52,7 @@ export class SiteSpacesController {
   ) {}
 
   @Get(BASE)
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'listSiteSpaces',
     summary: 'List all site spaces',
@@ -64,17 +64,17 @@ export class SiteSpacesController {
   @badRequest
   async list(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Query() query: ListSiteSpacesQueryDto,
   ): Promise<Page<SiteSpaceResponse>> {
-    const page = await this.siteSpaces.list(organization.id, siteId, actor.userId, query);
+    const page = await this.siteSpaces.list(site.organizationId, siteId, actor.userId, query);
     return mapPage(page, (item) => this.present(item));
   }
 
   @Post(BASE)
   @HttpCode(201)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'addSpaceToSite',
     summary: 'Add a space to a site',
@@ -88,20 +88,20 @@ export class SiteSpacesController {
   @badRequest
   async add(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: AddSiteSpaceDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SiteSpaceResponse> {
-    const view = await this.siteSpaces.add(organization.id, siteId, actor.userId, body);
+    const view = await this.siteSpaces.add(site.organizationId, siteId, actor.userId, body);
     response.location(
-      this.urls.api('orgs', organization.id, 'sites', siteId, 'site-spaces', view.node.id),
+      this.urls.api('orgs', site.organizationId, 'sites', siteId, 'site-spaces', view.node.id),
     );
     return this.present(view);
   }
 
   @Patch(`${BASE}/:siteSpaceId`)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSpace', SITE_WRITE)
   @ApiOperation({
     operationId: 'updateSiteSpaceById',
     summary: 'Update a site space',
@@ -114,19 +114,19 @@ export class SiteSpacesController {
   @ApiConflictResponse({ type: ErrorBody, description: 'The path is taken by a sibling.' })
   async update(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
     @Body() body: UpdateSiteSpaceDto,
   ): Promise<SiteSpaceResponse> {
     return this.present(
-      await this.siteSpaces.update(organization.id, siteId, actor.userId, siteSpaceId, body),
+      await this.siteSpaces.update(site.organizationId, siteId, actor.userId, siteSpaceId, body),
     );
   }
 
   @Delete(`${BASE}/:siteSpaceId`)
   @HttpCode(204)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSpace', SITE_WRITE, { ifAbsent: 'proceed' })
   @ApiOperation({
     operationId: 'deleteSiteSpaceById',
     summary: 'Delete a site space',
@@ -136,16 +136,17 @@ export class SiteSpacesController {
   })
   @ApiNoContentResponse({ description: 'The site space is gone.' })
   async remove(
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess | null,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
   ): Promise<void> {
-    await this.siteSpaces.remove(organization.id, siteId, siteSpaceId);
+    if (!site) return;
+    await this.siteSpaces.remove(site.organizationId, siteId, siteSpaceId);
   }
 
   @Post(`${BASE}/:siteSpaceId/move`)
   @HttpCode(200)
-  @Access('organization', SITE_WRITE)
+  @Access('siteSpace', SITE_WRITE)
   @ApiOperation({
     operationId: 'moveSiteSpace',
     deprecated: true,
@@ -158,13 +159,13 @@ export class SiteSpacesController {
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid move position.' })
   async move(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
     @Body() body: MoveSiteSpaceDto,
   ): Promise<SiteSpaceResponse> {
     return this.present(
-      await this.siteSpaces.move(organization.id, siteId, actor.userId, siteSpaceId, body),
+      await this.siteSpaces.move(site.organizationId, siteId, actor.userId, siteSpaceId, body),
     );
   }
 

@@ -1,3 +1,4 @@
+import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -10,7 +11,6 @@ import {
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
-import type { ResolvedAccess } from '../../platform/policy/access';
 import { SITE_READ, SITE_WRITE } from '../site-access';
 import { SiteStructureQueryDto, SortSiteStructureDto } from './dto/site-structure.dto';
 import {
@@ -34,7 +34,7 @@ export class SiteStructureController {
   ) {}
 
   @Get(BASE)
-  @Access('organization', SITE_READ)
+  @Access('site', SITE_READ)
   @ApiOperation({
     operationId: 'getSiteStructure',
     summary: 'Get the structure of a site',
@@ -45,17 +45,17 @@ export class SiteStructureController {
   @ApiOkResponse({ type: SiteStructureResponse })
   async get(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     // shareKey is accepted and not needed by members.
     @Query() _query: SiteStructureQueryDto,
   ): Promise<SiteStructureResponse> {
-    const view = await this.structure.get(organization.id, siteId, actor.userId);
+    const view = await this.structure.get(site.organizationId, siteId, actor.userId);
     return this.presenter.structure(view);
   }
 
   @Patch(`${BASE}/sort`)
-  @Access('organization', SITE_WRITE)
+  @Access('site', SITE_WRITE)
   @ApiOperation({
     operationId: 'sortSiteStructure',
     summary: 'Sort the structure of a site',
@@ -78,11 +78,16 @@ export class SiteStructureController {
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid item or position.' })
   async sort(
     @CurrentUser() actor: UserActor,
-    @Granted() organization: ResolvedAccess,
+    @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: SortSiteStructureDto,
   ): Promise<SiteSpaceResponse | SiteSectionResponse | SiteSectionGroupResponse> {
-    const { view, item } = await this.structure.sort(organization.id, siteId, actor.userId, body);
+    const { view, item } = await this.structure.sort(
+      site.organizationId,
+      siteId,
+      actor.userId,
+      body,
+    );
     return this.presenter.item(view, item);
   }
 }

@@ -1,0 +1,108 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Organization } from '../orgs/entities/organization.entity';
+import { entityFromRow } from '../platform/database/entity-from-row';
+import { notFound } from '../platform/errors/domain-error';
+import type { ResolvedAccess, ResourceType } from '../platform/policy/access';
+import { type AccessContext, PolicyService } from '../platform/policy/policy.service';
+import { Site } from './entities/site.entity';
+import { type SiteChildTable, SitesRepository } from './sites.repository';
+import { siteNotFound } from './sites.service';
+
+declare module '../platform/policy/access' {
+  interface ResourceTypes {
+    /** A site of the route's organization. */
+    site: true;
+    /** A site space of the route's site. */
+    siteSpace: true;
+    /** A section of the route's site. */
+    siteSection: true;
+    /** A section group of the route's site. */
+    siteSectionGroup: true;
+    /** A share link of the route's site. */
+    siteShareLink: true;
+  }
+}
+
+/** A site, or something it holds, as its access sees it: the site and its organization. */
+export interface SiteTarget {
+  organization: Organization;
+  site: Site;
+}
+
+/**
+ * The caller's access to a site or to something it holds (`id` is that thing's): its role is
+ * its organization role (site routes need `SITE_READ` or `SITE_WRITE`, site-access.ts).
+ */
+export type SiteAccess = ResolvedAccess<SiteTarget> & { entity: SiteTarget };
+
+/** What a site holds, by resource type: its table, route parameter and name in messages. */
+const CHILDREN: Partial<Record<ResourceType, { table: SiteChildTable; noun: string }>> = {
+  siteSpace: { table: 'site_spaces', noun: 'site space' },
+  siteSection: { table: 'site_sections', noun: 'site section' },
+  siteSectionGroup: { table: 'site_section_groups', noun: 'site section group' },
+  siteShareLink: { table: 'site_share_links', noun: 'share link' },
+};
+
+/**
+ * The access policy of sites and of what they hold. A member of the organization (its role
+ * there is its role on them) sees the organization's sites and, in a site, its own site spaces,
+ * sections, section groups and share links; the chain below the organization is read in one
+ * statement. A missing site is its own 404 (`Site`) on a child's route.
+ */
+@Injectable()
+export class SiteAccessPolicy implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly policy: PolicyService,
+    private readonly sites: SitesRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.policy.register('site', {
+      resolver: { resolve: (_userId, id, context) => this.resolve('site', id, context!) },
+    });
+    for (const [resource, child] of Object.entries(CHILDREN)) {
+      const type = resource as ResourceType;
+      this.policy.register(type, {
+        resolver: { resolve: (_userId, id, context) => this.resolve(type, id, context!) },
+        noun: child!.noun,
+      });
+    }
+  }
+
+  private async resolve(
+    resource: ResourceType,
+    id: string,
+    context: AccessContext,
+  ): Promise<SiteAccess | null> {
+    const organization = (await context.parent(
+      'organization',
+      context.params.organizationId,
+    )) as ResolvedAccess<Organization> | null;
+    if (!organization) throw notFound('Organization');
+    const child = CHILDREN[resource];
+    const siteId = child ? context.params.siteId : id;
+    const row = await this.sites.accessRow(
+      organization.id,
+      siteId,
+      child ? { table: child.table, id } : null,
+    );
+    if (!row) {
+      if (child) throw siteNotFound();
+      return null;
+    }
+    if (child && !row.child_found) return null;
+    return {
+      resource,
+      id,
+      organizationId: organization.id,
+      role: organization.role,
+      entity: {
+        organization: organization.entity as Organization,
+        site: entityFromRow(this.dataSource, Site, row),
+      },
+    };
+  }
+}
