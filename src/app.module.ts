@@ -20,7 +20,6 @@ import { PlatformModule } from './platform/platform.module';
 import { EmailPrivacyInterceptor } from './platform/policy/email-privacy.interceptor';
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
 import { RequestBodyInterceptor } from './platform/validation/request-body';
-import { DeferredAccessInterceptor } from './platform/auth/deferred-access.interceptor';
 import { SeedModule } from './seed/seed.module';
 import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
@@ -60,7 +59,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         // Interceptors run after the guards: bodies are read only for allowed requests.
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: DeferredAccessInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EmailPrivacyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

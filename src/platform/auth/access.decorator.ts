@@ -3,6 +3,7 @@ import {
   createParamDecorator,
   ExecutionContext,
   SetMetadata,
+  UseInterceptors,
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -22,7 +23,9 @@ import {
   ResolvedAccess,
   ResourceType,
 } from '../policy/access';
+import { isRole } from '../policy/roles';
 import type { AuthenticatedRequest, UserActor } from './actor';
+import { DeferredAccessInterceptor } from './deferred-access.interceptor';
 
 export const ACCESS_METADATA = 'bindery:access';
 
@@ -73,7 +76,18 @@ export function Access<R extends ResourceType>(
 ) {
   const { param = `${resource}Id`, ifAbsent } =
     typeof options === 'string' ? { param: options, ifAbsent: undefined } : options;
-  return declare({ kind: 'resource', resource, param, need, ...(ifAbsent ? { ifAbsent } : {}) });
+  const declared = declare({
+    kind: 'resource',
+    resource,
+    param,
+    need,
+    ...(ifAbsent ? { ifAbsent } : {}),
+  });
+  // An action's rule may read the body, which is read after the guards: such routes decide it
+  // once the body is there (role needs never read it, so their routes skip the interceptor).
+  return need === 'view' || isRole(need)
+    ? declared
+    : applyDecorators(declared, UseInterceptors(DeferredAccessInterceptor));
 }
 
 /** Any authenticated user, whatever the resource. */

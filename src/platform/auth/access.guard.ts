@@ -75,9 +75,9 @@ export class AccessGuard implements CanActivate {
     requirement: ResourceRequirement,
   ): Promise<ResolvedAccess | null> {
     const params = request.params as Record<string, string>;
-    const memo = (request.access ??= new Map());
     const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
       const key = `${resource}:${id}`;
+      const memo = (request.access ??= new Map());
       if (!memo.has(key)) {
         memo.set(
           key,

@@ -6,8 +6,9 @@ import type { AuthenticatedRequest } from './actor';
 /**
  * Decides the actions whose rule reads the body (a policy's `readsBody`: an update whose need
  * depends on what it asks), which the access guard leaves on the request because bodies are
- * read after the guards (RequestBodyInterceptor). Registered after that interceptor, so the
- * body is there; the handler runs only if the caller may.
+ * read after the guards (RequestBodyInterceptor). `@Access` puts it on the routes that name an
+ * action; route interceptors run after the global ones, so the body is there, and the handler
+ * runs only if the caller may.
  */
 @Injectable()
 export class DeferredAccessInterceptor implements NestInterceptor {
