@@ -131,7 +131,8 @@ export class InvitesService {
       } else {
         if (membership.disabled) throw membershipDisabled();
         const role = highestRole(membership.role, invite.role);
-        if (role !== membership.role) await tx.update(Member, { organizationId, userId }, { role });
+        if (role !== membership.role)
+          await this.members.update(organizationId, userId, { role }, tx);
       }
       if (target) await this.grantAtLeast(tx, organizationId, target, userId, invite.level!);
     });
@@ -163,10 +164,9 @@ export class InvitesService {
     userId: string,
     forUpdate = false,
   ): Promise<Member | null> {
-    return tx.findOne(Member, {
-      where: { organizationId, userId },
-      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    return forUpdate
+      ? this.members.lock(organizationId, userId, tx)
+      : this.members.find(organizationId, userId, tx);
   }
 
   /**

@@ -143,6 +143,18 @@ export class MembersRepository {
     return manager.findOneBy(Member, { organizationId, userId });
   }
 
+  /** The membership, its row locked FOR UPDATE until the transaction ends; null when absent. */
+  lock(
+    organizationId: string,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Member | null> {
+    return manager.findOne(Member, {
+      where: { organizationId, userId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
   /**
    * The organization's members among users named by id (`ids`) or email (`emails`, lower
    * case), disabled ones included, with their email (users', joined to match on it).
