@@ -6,6 +6,7 @@ import { mergeTrees } from '../../content-engine/merge/merge-trees';
 import type { MergeConflict } from '../../content-engine/merge/types';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { CachedObjectStore, type ObjectStore } from '../../content-engine/tree/object-store';
+import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import { RevisionsRepository } from '../../content-engine/revisions.repository';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
 import { Clock } from '../../platform/clock/clock';
@@ -52,6 +53,7 @@ export class ChangeRequestMergeService {
     private readonly repository: ChangeRequestsRepository,
     private readonly engine: ContentEngine,
     private readonly revisions: RevisionsRepository,
+    private readonly objects: ContentObjectsRepository,
     private readonly writer: ContentWriter,
     private readonly reviews: MergeReviewFacts,
     private readonly clock: Clock,
@@ -198,8 +200,10 @@ export class ChangeRequestMergeService {
 
   /** Content objects in the transaction: reads of one tick in one query, cached by hash. */
   private store(manager: EntityManager): ObjectStore {
-    const batched = new BatchedObjectStore(manager, (kind, data) =>
-      this.engine.put(manager, kind, data),
+    const batched = new BatchedObjectStore(
+      manager,
+      (kind, data) => this.engine.put(manager, kind, data),
+      this.objects,
     );
     return new CachedObjectStore(batched, { maxEntries: 5000 });
   }

@@ -22,7 +22,7 @@ export class BatchedObjectStore implements ObjectStore {
   constructor(
     private readonly manager: EntityManager,
     private readonly write: (kind: string, data: object) => Promise<string>,
-    private readonly objects = new ContentObjectsRepository(manager.connection),
+    private readonly objects: ContentObjectsRepository,
   ) {}
 
   get(hash: string): Promise<object | undefined> {

@@ -12,6 +12,7 @@ import type { Role } from '../../platform/policy/roles';
 import type { SpaceAccess } from '../space-access.resolver';
 import { ContentEngine } from '../../content-engine/content-engine';
 import type { JSONDocument } from '../../content-engine/documents/document';
+import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import {
   ContentReader,
@@ -92,9 +93,12 @@ export class LinksService {
     private readonly reader: ContentReader,
     private readonly config: AppConfig,
     private readonly members: MembersRepository,
+    objects: ContentObjectsRepository,
   ) {
-    this.store = new BatchedObjectStore(dataSource.manager, (kind, data) =>
-      engine.put(dataSource.manager, kind, data),
+    this.store = new BatchedObjectStore(
+      dataSource.manager,
+      (kind, data) => engine.put(dataSource.manager, kind, data),
+      objects,
     );
   }
 
