@@ -1,4 +1,3 @@
-import type { SiteAccess } from './site-access.policy';
 import {
   Body,
   Controller,
@@ -29,6 +28,7 @@ import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateSiteDto, ListSitesQueryDto, UpdateSiteDto } from './dto/site.dto';
 import { SiteResponse } from './dto/site.response';
 import { SITE_READ, SITE_WRITE } from './site-access';
+import type { SiteAccess } from './site-access.policy';
 import { SitesPresenter } from './sites.presenter';
 import { SitesService, SiteWithCount } from './sites.service';
 import { SiteWritesService } from './site-writes.service';

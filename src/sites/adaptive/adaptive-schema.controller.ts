@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -15,6 +14,7 @@ import {
   SiteAdaptiveTemplateConditionsResponse,
   UpdateSiteAdaptiveSchemaDto,
 } from './adaptive-schema.dto';
+import type { SiteAccess } from '../site-access.policy';
 import { SiteAdaptiveSchemaService } from './adaptive-schema.service';
 
 @ApiTags('sites')

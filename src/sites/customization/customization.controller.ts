@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -11,6 +10,7 @@ import {
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { SITE_READ, SITE_WRITE } from '../site-access';
+import type { SiteAccess } from '../site-access.policy';
 import { Customization } from './customization';
 import { SiteCustomizationService } from './customization.service';
 

@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -27,6 +26,7 @@ import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Site } from '../entities/site.entity';
 import { SITE_WRITE } from '../site-access';
+import type { SiteAccess } from '../site-access.policy';
 import { SitesPresenter } from '../sites.presenter';
 import {
   CreateSiteShareLinkDto,

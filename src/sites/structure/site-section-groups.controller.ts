@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -33,6 +32,7 @@ import {
   MoveSiteSectionGroupDto,
   UpdateSiteSectionGroupDto,
 } from './dto/site-section-group.dto';
+import type { SiteAccess } from '../site-access.policy';
 import { SiteSectionGroupResponse } from './dto/site-structure.response';
 import type { SiteSectionGroup } from './entities/site-section-group.entity';
 import { SiteSectionGroupsService } from './site-section-groups.service';

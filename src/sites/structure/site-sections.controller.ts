@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -33,6 +32,7 @@ import {
   MoveSiteSectionDto,
   UpdateSiteSectionDto,
 } from './dto/site-section.dto';
+import type { SiteAccess } from '../site-access.policy';
 import { SiteSectionResponse } from './dto/site-structure.response';
 import type { SiteSection } from './entities/site-section.entity';
 import { SiteSectionsService } from './site-sections.service';

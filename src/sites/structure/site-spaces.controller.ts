@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import {
   Body,
   Controller,
@@ -33,6 +32,7 @@ import {
   MoveSiteSpaceDto,
   UpdateSiteSpaceDto,
 } from './dto/site-space.dto';
+import type { SiteAccess } from '../site-access.policy';
 import { SiteSpaceResponse } from './dto/site-structure.response';
 import type { SiteSpace } from './entities/site-space.entity';
 import { SiteSpacesService } from './site-spaces.service';

@@ -1,4 +1,3 @@
-import type { SiteAccess } from '../site-access.policy';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -12,6 +11,7 @@ import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorat
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { SITE_READ, SITE_WRITE } from '../site-access';
+import type { SiteAccess } from '../site-access.policy';
 import { SiteStructureQueryDto, SortSiteStructureDto } from './dto/site-structure.dto';
 import {
   SiteSectionGroupResponse,
