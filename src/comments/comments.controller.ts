@@ -9,7 +9,6 @@ import {
   Put,
   Query,
   Res,
-  type Type,
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -24,6 +23,7 @@ import { MemberResponse } from '../orgs/members/dto/member.response';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
 import { ErrorBody } from '../platform/errors/error-body';
+import { BodyOf } from '../platform/validation/typed-params';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../spaces/space-access.resolver';
@@ -66,19 +66,6 @@ export interface CommentRoutes {
 }
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
-
-/**
- * `@Body()` validated against, and documented as, `type`: Nest and Swagger take a parameter's
- * class from the handler's `design:paramtypes`, which a handler written for several bodies sets.
- */
-function BodyOf(type: Type<unknown>): ParameterDecorator {
-  return (target, key, index) => {
-    const types = [...(Reflect.getMetadata('design:paramtypes', target, key!) as unknown[])];
-    types[index] = type;
-    Reflect.defineMetadata('design:paramtypes', types, target, key!);
-    Body()(target, key, index);
-  };
-}
 
 /**
  * The comment routes of a thread, a space's own or a change request's, which behave alike, as

@@ -14,7 +14,7 @@ import { SiteStructureStore, siteSectionGroupNotFound } from './site-structure.s
 import { childRef, itemKey, type StructureItemRef } from './structure-model';
 import { type NodeKind, type NodeView, presentFields, StructureNodes } from './structure-nodes';
 
-interface GroupTypes {
+export interface GroupTypes {
   node: SiteSectionGroup;
   list: PageQueryDto;
   add: AddSiteSectionGroupDto;

@@ -18,7 +18,7 @@ import { derivePath } from './paths';
 import { SiteStructureStore, siteSectionNotFound } from './site-structure.store';
 import { type NodeKind, type NodeWrite, presentFields, StructureNodes } from './structure-nodes';
 
-interface SectionTypes {
+export interface SectionTypes {
   node: SiteSection;
   list: ListSiteSectionsQueryDto;
   add: AddSiteSectionDto;

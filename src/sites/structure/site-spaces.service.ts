@@ -15,7 +15,7 @@ import { SiteStructureStore, siteSpaceNotFound } from './site-structure.store';
 import type { StructureModel } from './structure-model';
 import { type NodeKind, type NodeWrite, StructureNodes } from './structure-nodes';
 
-interface SiteSpaceTypes {
+export interface SiteSpaceTypes {
   node: SiteSpace;
   list: ListSiteSpacesQueryDto;
   add: AddSiteSpaceDto;
