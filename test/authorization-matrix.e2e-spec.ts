@@ -587,7 +587,7 @@ function commentOperations(kind: ThreadKind): Operation[] {
       ...access,
     },
     {
-      // Declared space:view; CommentsService.update: resolving needs the comment role. The
+      // Declared comment:update (CommentAccessPolicy): resolving needs the comment role. The
       // fixture comment is resolved already: resolving it again changes nothing.
       name: ids.update,
       method: 'PUT',
@@ -598,7 +598,7 @@ function commentOperations(kind: ThreadKind): Operation[] {
       ...access,
     },
     {
-      // Declared space:view; CommentsService.remove: its author (the owner, none of the
+      // Declared comment:delete (CommentAccessPolicy): its author (the owner, none of the
       // callers) or an admin of the space. Each case deletes a comment of its own.
       name: ids.delete,
       method: 'DELETE',
@@ -636,7 +636,7 @@ function commentOperations(kind: ThreadKind): Operation[] {
       ...access,
     },
     {
-      // Declared space:view; CommentsService.updateReply: reacting (and, on a change request's
+      // Declared commentReply:update: reacting (and, on a change request's
       // reply, resolving the comment) needs the comment role. Neither changes anything here: a
       // space's reply drops a reaction the caller does not have (its body takes no `resolved`),
       // a change request's reply resolves the fixture comment, resolved already.
@@ -649,7 +649,7 @@ function commentOperations(kind: ThreadKind): Operation[] {
       ...access,
     },
     {
-      // Declared space:view; CommentsService.removeReply: its author (the owner) or an admin of
+      // Declared commentReply:delete: its author (the owner) or an admin of
       // the space. Each case deletes a reply of its own to the fixture comment.
       name: ids.deleteReply,
       method: 'DELETE',
@@ -785,9 +785,10 @@ function siteOperations(): Operation[] {
       ...write,
     },
     {
-      // Declared any user; PublishedSiteService: members with a role read any site of the
-      // organization, anyone else only a published site open to them. The shared site is not
-      // published, so a guest and a stranger get the answer for a site that does not exist.
+      // Declared publishedSite:view (PublishedSiteAccessPolicy): members with a role read any
+      // site of the organization, anyone else only a published site open to them. The shared
+      // site is not published, so a guest and a stranger get the answer for a site that does
+      // not exist.
       name: 'getPublishedContentSite',
       method: 'GET',
       route: `${SITE}/published`,
@@ -1465,8 +1466,8 @@ const OPERATIONS: Operation[] = [
     allowed: everyone,
   },
   {
-    // Declared organization:view; CollectionsService.create: at the root it needs the create
-    // role in the organization (in a parent, create on that parent).
+    // Declared organization:view; ContentPlacement (a second resource): at the root it needs
+    // the create role in the organization (in a parent, create on that parent).
     name: 'createCollection',
     method: 'POST',
     route: `${ORG}/collections`,
@@ -1494,7 +1495,7 @@ const OPERATIONS: Operation[] = [
     notFound: COLLECTION_NOT_FOUND,
   },
   {
-    // Declared any user; CollectionsService.remove: admin on the collection, and 204 (nothing
+    // Declared collection:admin (absent: proceeds): admin on the collection, and 204 (nothing
     // done) to whoever cannot see it.
     name: 'deleteCollectionById',
     method: 'DELETE',
@@ -1506,7 +1507,7 @@ const OPERATIONS: Operation[] = [
     unseen: '2xx',
   },
   {
-    // Declared collection:admin; CollectionsService.move: create on the target (the root here).
+    // Declared collection:admin; ContentPlacement: create on the target (the root here).
     name: 'moveCollection',
     method: 'POST',
     route: '/v1/collections/:collectionId/move',
@@ -1518,7 +1519,7 @@ const OPERATIONS: Operation[] = [
     notFound: COLLECTION_NOT_FOUND,
   },
   {
-    // Declared collection:admin; CollectionsService.transfer: admin in both organizations.
+    // Declared collection:admin; ContentPlacement: admin in both organizations.
     name: 'transferCollection',
     method: 'POST',
     route: '/v1/collections/:collectionId/transfer',
@@ -1550,7 +1551,7 @@ const OPERATIONS: Operation[] = [
     allowed: everyone,
   },
   {
-    // Declared organization:view; SpacesService.create: at the root it needs the create role
+    // Declared organization:view; ContentPlacement: at the root it needs the create role
     // in the organization (in a collection, create on that collection).
     name: 'createSpace',
     method: 'POST',
@@ -1579,7 +1580,7 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
   {
-    // Declared any user; SpacesService.remove: admin on the space, and 204 (nothing done) to
+    // Declared space:admin (absent: proceeds): admin on the space, and 204 (nothing done) to
     // whoever cannot see it.
     name: 'deleteSpaceById',
     method: 'DELETE',
@@ -1591,7 +1592,7 @@ const OPERATIONS: Operation[] = [
     unseen: '2xx',
   },
   {
-    // Declared space:view; SpacesService.duplicate: create where the copy goes (the root).
+    // Declared space:view; ContentPlacement: create where the copy goes (the root).
     name: 'duplicateSpace',
     method: 'POST',
     route: '/v1/spaces/:spaceId/duplicate',
@@ -1613,7 +1614,7 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
   {
-    // Declared space:admin; SpacesService.move: create on the target (the root here).
+    // Declared space:admin; ContentPlacement: create on the target (the root here).
     name: 'moveSpace',
     method: 'POST',
     route: '/v1/spaces/:spaceId/move',
@@ -1625,7 +1626,7 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
   {
-    // Declared space:admin; SpacesService.transfer: admin in both organizations.
+    // Declared space:admin; ContentPlacement: admin in both organizations.
     name: 'transferSpace',
     method: 'POST',
     route: '/v1/spaces/:spaceId/transfer',
@@ -1750,7 +1751,7 @@ const OPERATIONS: Operation[] = [
     notFound: SPACE_NOT_FOUND,
   },
   {
-    // Declared space:view; ChangeRequestReviewsService.submit: the review role on the space or
+    // Declared changeRequest:review (ChangeRequestAccessPolicy): the review role on the space or
     // a request to review (nobody is asked here), and never the change request's creator (the
     // owner, who is none of the callers). Each case reviews its own change request.
     name: 'submitChangeRequestReview',
@@ -1856,7 +1857,7 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
-    // Declared organization:view; MembersService.remove: another member needs an admin (a
+    // Declared member:remove (MemberAccessPolicy): another member needs an admin (a
     // member removing itself is the separate test below). Each case removes its own member.
     name: 'removeMemberFromOrganizationById',
     method: 'DELETE',
@@ -1880,7 +1881,7 @@ const OPERATIONS: Operation[] = [
     allowed: anyRole,
   },
   {
-    // Declared organization:view; TeamsService.listForMember: guests list only their own teams.
+    // Declared member:listTeams (MemberAccessPolicy): guests list only their own teams.
     name: 'listTeamsForOrganizationMember',
     method: 'GET',
     route: `${ORG}/members/:userId/teams`,
@@ -1959,7 +1960,7 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
-    // Declared organization:view; teamPermissions: `read` and up see every team, a guest only
+    // Declared team:view (teamPermissions): `read` and up see every team, a guest only
     // the teams it is in (the guest here is in none).
     name: 'getTeamInOrganizationById',
     method: 'GET',
@@ -1968,7 +1969,7 @@ const OPERATIONS: Operation[] = [
     allowed: anyRole,
   },
   {
-    // Declared organization:view; teamPermissions: an organization admin or a team owner.
+    // Declared team:admin (teamPermissions): an organization admin or a team owner.
     name: 'updateTeamInOrganizationById',
     method: 'PATCH',
     route: `${ORG}/teams/:teamId`,
@@ -1985,7 +1986,7 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
-    // Declared organization:view; teamPermissions.view as for getTeamInOrganizationById.
+    // Declared team:view, as getTeamInOrganizationById.
     name: 'listTeamMembersInOrganizationById',
     method: 'GET',
     route: `${ORG}/teams/:teamId/members`,
@@ -1993,7 +1994,7 @@ const OPERATIONS: Operation[] = [
     allowed: anyRole,
   },
   {
-    // Declared organization:view; teamPermissions.admin. Adding a member already in the team
+    // Declared team:admin. Adding a member already in the team
     // keeps its role: nothing changes.
     name: 'updateMembersInOrganizationTeam',
     method: 'PUT',
@@ -2003,7 +2004,7 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
-    // Declared organization:view; teamPermissions.admin. Idempotent as above.
+    // Declared team:admin. Idempotent as above.
     name: 'addMemberToOrganizationTeamById',
     method: 'PUT',
     route: `${ORG}/teams/:teamId/members/:userId`,
@@ -2012,7 +2013,7 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
-    // Declared organization:view; teamPermissions.admin. Each case removes its own team member.
+    // Declared team:admin. Each case removes its own team member.
     name: 'deleteMemberFromOrganizationTeamById',
     method: 'DELETE',
     route: `${ORG}/teams/:teamId/members/:userId`,
