@@ -385,5 +385,21 @@ describe('change requests', () => {
       const after = await from.owner.client.get(`/v1/orgs/${to.id}/change-requests`).expect(200);
       expect(after.body.items.map((cr: ChangeRequestBody) => cr.id)).toEqual([made.id]);
     });
+
+    it('follows the spaces of a collection transferred to another organization', async () => {
+      const from = await t.factories.organization();
+      const to = await t.factories.organization({ owner: from.owner });
+      const top = await t.factories.collection(from);
+      const sub = await t.factories.collection(from, { parent: top.id });
+      const s = await t.factories.space(from, { parent: sub.id });
+      const made = await t.factories.changeRequest(from, s.id);
+      await from.owner.client
+        .post(`/v1/collections/${top.id}/transfer`, { organization: to.id })
+        .expect(200);
+      const before = await from.owner.client.get(`/v1/orgs/${from.id}/change-requests`).expect(200);
+      expect(before.body.items).toEqual([]);
+      const after = await from.owner.client.get(`/v1/orgs/${to.id}/change-requests`).expect(200);
+      expect(after.body.items.map((cr: ChangeRequestBody) => cr.id)).toEqual([made.id]);
+    });
   });
 });

@@ -5,7 +5,9 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
+import { CollectionsModule } from '../collections/collections.module';
 import { ChangeRequestAccessPolicy } from './change-request-access';
+import { ChangeRequestTransfersRegistration } from './content-transfers.registration';
 import { ChangeRequestsRepository } from './change-requests.repository';
 import { ChangeRequestsService } from './change-requests.service';
 import { ChangeRequestContentController } from './content/change-request-content.controller';
@@ -40,6 +42,7 @@ import { TemplateApplication } from './templates/template-application';
       ChangeRequestRequestedReviewer,
       ChangeRequestContributor,
     ]),
+    CollectionsModule,
     SpacesModule,
     UsersModule,
     SpaceContentModule,
@@ -54,6 +57,7 @@ import { TemplateApplication } from './templates/template-application';
   ],
   providers: [
     ChangeRequestAccessPolicy,
+    ChangeRequestTransfersRegistration,
     ChangeRequestsRepository,
     ChangeRequestContributorsRepository,
     ChangeRequestReviewsRepository,

@@ -166,6 +166,18 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
     return rows[0] ?? null;
   }
 
+  /** Gives the change requests of the spaces `spaceIds` to `organizationId` (a transfer). */
+  async moveToOrganization(
+    spaceIds: string[],
+    organizationId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE change_requests SET organization_id = $1 WHERE space_id = ANY($2::varchar[])`,
+      [organizationId, spaceIds],
+    );
+  }
+
   /** A page of the space's change requests matching `filters`, highest number first. */
   listForSpace(
     spaceId: string,

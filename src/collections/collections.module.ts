@@ -5,7 +5,7 @@ import { CollectionSpaces } from './collection-spaces';
 import { CollectionsController } from './collections.controller';
 import { CollectionsPresenter } from './collections.presenter';
 import { CollectionsRepository } from './collections.repository';
-import { ContentInvites } from './content-invites';
+import { ContentTransfers } from './content-transfers';
 import { CollectionsService } from './collections.service';
 import { ContentPlacement } from './content-placement';
 import { ContentTree } from './content-tree';
@@ -41,7 +41,7 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     CollectionsRepository,
     ContentGrantsRepository,
     CollectionSpaces,
-    ContentInvites,
+    ContentTransfers,
     ContentPlacement,
   ],
   exports: [
@@ -54,7 +54,7 @@ import { CollectionPermissionsController } from './grants/collection-permissions
     CollectionsRepository,
     ContentGrantsRepository,
     CollectionSpaces,
-    ContentInvites,
+    ContentTransfers,
     ContentPlacement,
   ],
 })

@@ -21,7 +21,7 @@ import {
 import { Collection } from './entities/collection.entity';
 import { CollectionSpaces } from './collection-spaces';
 import { CollectionsRepository } from './collections.repository';
-import { ContentInvites } from './content-invites';
+import { ContentTransfers } from './content-transfers';
 import { ContentGrantsRepository } from './grants/content-grants.repository';
 
 /** A collection and the caller's effective role on it. */
@@ -44,7 +44,7 @@ export class CollectionsService {
     private readonly repository: CollectionsRepository,
     private readonly grants: ContentGrantsRepository,
     private readonly collectionSpaces: CollectionSpaces,
-    private readonly invites: ContentInvites,
+    private readonly transfers: ContentTransfers,
     private readonly placement: ContentPlacement,
   ) {}
 
@@ -222,7 +222,10 @@ export class CollectionsService {
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       const spaceIds = await this.tree.spacesIn(manager, ids);
       await this.grants.deleteOnContent(ids, spaceIds, manager);
-      await this.invites.remove({ collectionIds: ids, spaceIds }, manager);
+      await this.transfers.transferred(
+        { collectionIds: ids, spaceIds, organizationId: input.organization },
+        manager,
+      );
       const position = await this.tree.endOf(manager, input.organization, null);
       const now = this.clock.now();
       await this.repository.moveToOrganization(ids, input.organization, now, manager);

@@ -7,7 +7,7 @@ import { Member } from '../orgs/entities/member.entity';
 import { Organization } from '../orgs/entities/organization.entity';
 import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
-import { ContentInvitesRegistration } from './content-invites.registration';
+import { ContentTransfersRegistration } from './content-transfers.registration';
 import { EmailDomainsController } from './email-domains.controller';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { InvitesController } from './invites.controller';
@@ -35,7 +35,7 @@ import { LinkInvitesService } from './link-invites.service';
     LinkInvitesService,
     LinkInvitesPresenter,
     InvitesRepository,
-    ContentInvitesRegistration,
+    ContentTransfersRegistration,
   ],
 })
 export class InvitesModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
-import { ContentInvites } from '../collections/content-invites';
+import { ContentTransfers } from '../collections/content-transfers';
 import { ContentTree } from '../collections/content-tree';
 import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
 import { ContentEngine } from '../content-engine/content-engine';
@@ -54,7 +54,7 @@ export class SpaceLifecycle {
     private readonly clock: Clock,
     private readonly spaces: SpacesRepository,
     private readonly grants: ContentGrantsRepository,
-    private readonly invites: ContentInvites,
+    private readonly transfers: ContentTransfers,
   ) {}
 
   /** Moves the space (one not in the trash, as `access` found it) to the trash. */
@@ -149,8 +149,10 @@ export class SpaceLifecycle {
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       // Grants and invite links belong to the old organization.
       await this.grants.deleteOnSpaces([space.id], manager);
-      await this.invites.remove({ collectionIds: [], spaceIds: [space.id] }, manager);
-      await this.spaces.moveChangeRequestsToOrganization(space.id, input.organization, manager);
+      await this.transfers.transferred(
+        { collectionIds: [], spaceIds: [space.id], organizationId: input.organization },
+        manager,
+      );
       const position = await this.tree.endOf(manager, input.organization, null);
       await manager.update(
         Space,

@@ -281,22 +281,6 @@ export class SpacesRepository implements SpaceHeads, OnModuleInit {
   }
 
   /**
-   * Gives the space's change requests to the organization the space moves to.
-   */
-  async moveChangeRequestsToOrganization(
-    spaceId: string,
-    organizationId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    // Writes change_requests, owned by change-requests: one statement in the space's transfer,
-    // which change-requests (a layer above) has no port for yet.
-    await manager.query(`UPDATE change_requests SET organization_id = $1 WHERE space_id = $2`, [
-      organizationId,
-      spaceId,
-    ]);
-  }
-
-  /**
    * Up to `limit` ids of spaces deleted before `cutoff`, oldest deletion first, locked (rows
    * another purge holds are skipped).
    */
