@@ -3,8 +3,10 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 
 /**
- * Validates HTTP responses against the schemas of GitBook's public OpenAPI document
- * (`@gitbook/api/spec/openapi.json`), so wire compatibility is checked by tests, not by eye.
+ * Validates HTTP responses against the schemas of GitBook's public OpenAPI document, so wire
+ * compatibility is checked by tests, not by eye. The seed's operations are checked against
+ * `@gitbook/api` 0.146.0 (`@gitbook/api/spec/openapi.json`), the default; operations from
+ * GitBook's newer API (the published-content side) against 0.201.0 (`GITBOOK_0201`).
  */
 
 type JsonObject = Record<string, unknown>;
@@ -38,6 +40,11 @@ interface LocatedResponse {
   schemaPointer: string[] | null;
 }
 
+/** The spec an operation is checked against: the package that ships it. */
+export type GitbookSpec = '@gitbook/api' | '@gitbook/api-0.201';
+export const GITBOOK_0146: GitbookSpec = '@gitbook/api';
+export const GITBOOK_0201: GitbookSpec = '@gitbook/api-0.201';
+
 const SPEC_ID = 'gitbook-openapi';
 const JSON_MEDIA_TYPE = 'application/json';
 const MAX_LISTED_ERRORS = 20;
@@ -47,55 +54,69 @@ const OPAQUE_FORMATS = ['emoji', 'icon'];
 // Values of these keys are data, not schemas, so normalisation must not rewrite them.
 const DATA_KEYWORDS = new Set(['example', 'examples', 'enum', 'const', 'default']);
 
-let cachedSpec: OpenApiDocument | undefined;
-let cachedOperations: Map<string, LocatedOperation> | undefined;
-let cachedAjv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
+/** One spec, loaded and compiled on first use. */
+interface LoadedSpec {
+  document: OpenApiDocument;
+  operations: Map<string, LocatedOperation>;
+  ajv?: Ajv2020;
+  validators: Map<string, ValidateFunction>;
+}
+const loaded = new Map<GitbookSpec, LoadedSpec>();
 
 export function expectConforms(
   response: { status: number; body: unknown },
   operationId: string,
+  spec: GitbookSpec = GITBOOK_0146,
 ): void {
-  const located = locateResponse(operationId, response.status);
+  const located = locateResponse(spec, operationId, response.status);
   if (located.schemaPointer === null) {
     assertEmptyBody(response, operationId, located.key);
     return;
   }
-  const validate = validatorFor(operationId, located.key, located.schemaPointer);
+  const validate = validatorFor(spec, operationId, located.key, located.schemaPointer);
   if (!validate(response.body)) {
-    throw new Error(describeFailure(operationId, response, located.key, validate.errors ?? []));
+    throw new Error(
+      describeFailure(spec, operationId, response, located.key, validate.errors ?? []),
+    );
   }
 }
 
-export function gitbookSchemaFor(operationId: string, status: number): object {
-  const located = locateResponse(operationId, status);
+export function gitbookSchemaFor(
+  operationId: string,
+  status: number,
+  spec: GitbookSpec = GITBOOK_0146,
+): object {
+  const located = locateResponse(spec, operationId, status);
   if (located.schemaPointer === null) {
     throw new Error(
       `GitBook's spec declares no JSON body for ${operationId} → ${status} (responses["${located.key}"])`,
     );
   }
-  const schema = valueAt(loadSpec(), located.schemaPointer) as JsonObject;
+  const document = loadSpec(spec).document;
+  const schema = valueAt(document, located.schemaPointer) as JsonObject;
   const target =
-    typeof schema.$ref === 'string' ? valueAt(loadSpec(), refToPointer(schema.$ref)) : schema;
+    typeof schema.$ref === 'string' ? valueAt(document, refToPointer(schema.$ref)) : schema;
   return structuredClone(target) as object;
 }
 
-export function listGitbookOperationIds(): string[] {
-  return [...loadOperations().keys()].sort();
+export function listGitbookOperationIds(spec: GitbookSpec = GITBOOK_0146): string[] {
+  return [...loadSpec(spec).operations.keys()].sort();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Spec lookup
 
-function loadSpec(): OpenApiDocument {
-  if (cachedSpec) return cachedSpec;
-  const spec = JSON.parse(
-    readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'),
+function loadSpec(spec: GitbookSpec): LoadedSpec {
+  const cached = loaded.get(spec);
+  if (cached) return cached;
+  const document = JSON.parse(
+    readFileSync(require.resolve(`${spec}/spec/openapi.json`), 'utf8'),
   ) as OpenApiDocument;
-  relaxEmptyDocument(spec);
-  applySeedRenames(spec);
-  cachedSpec = spec;
-  return cachedSpec;
+  relaxEmptyDocument(document);
+  applySeedRenames(document);
+  const result = { document, operations: locateOperations(document), validators: new Map() };
+  loaded.set(spec, result);
+  return result;
 }
 
 /**
@@ -143,31 +164,28 @@ function relaxEmptyDocument(spec: OpenApiDocument): void {
   };
 }
 
-function loadOperations(): Map<string, LocatedOperation> {
-  if (cachedOperations) return cachedOperations;
-  cachedOperations = new Map();
-  for (const [path, pathItem] of Object.entries(loadSpec().paths)) {
+function locateOperations(document: OpenApiDocument): Map<string, LocatedOperation> {
+  const operations = new Map<string, LocatedOperation>();
+  for (const [path, pathItem] of Object.entries(document.paths)) {
     for (const [method, candidate] of Object.entries(pathItem)) {
       const operation = candidate as OpenApiOperation;
       if (typeof operation?.operationId !== 'string') continue;
-      cachedOperations.set(operation.operationId, { operation, pointer: ['paths', path, method] });
+      operations.set(operation.operationId, { operation, pointer: ['paths', path, method] });
     }
   }
-  return cachedOperations;
+  return operations;
 }
 
-function findOperation(operationId: string): LocatedOperation {
-  const found = loadOperations().get(operationId);
+function findOperation(spec: GitbookSpec, operationId: string): LocatedOperation {
+  const found = loadSpec(spec).operations.get(operationId);
   if (!found) {
-    throw new Error(
-      `Unknown GitBook operationId "${operationId}" (not in @gitbook/api/spec/openapi.json)`,
-    );
+    throw new Error(`Unknown GitBook operationId "${operationId}" (not in ${spec}'s spec)`);
   }
   return found;
 }
 
-function locateResponse(operationId: string, status: number): LocatedResponse {
-  const { operation, pointer } = findOperation(operationId);
+function locateResponse(spec: GitbookSpec, operationId: string, status: number): LocatedResponse {
+  const { operation, pointer } = findOperation(spec, operationId);
   const responses = operation.responses ?? {};
   const key = pickResponseKey(Object.keys(responses), status);
   if (key === undefined) {
@@ -181,7 +199,7 @@ function locateResponse(operationId: string, status: number): LocatedResponse {
   let responsePointer = [...pointer, 'responses', key];
   if (typeof response.$ref === 'string') {
     responsePointer = refToPointer(response.$ref);
-    response = valueAt(loadSpec(), responsePointer) as OpenApiResponse;
+    response = valueAt(loadSpec(spec).document, responsePointer) as OpenApiResponse;
   }
   const hasJsonBody = response.content?.[JSON_MEDIA_TYPE]?.schema !== undefined;
   return {
@@ -232,25 +250,32 @@ function valueAt(root: unknown, pointer: string[]): unknown {
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-function validatorFor(operationId: string, key: string, schemaPointer: string[]): ValidateFunction {
+function validatorFor(
+  spec: GitbookSpec,
+  operationId: string,
+  key: string,
+  schemaPointer: string[],
+): ValidateFunction {
+  const { validators } = loadSpec(spec);
   const cacheKey = `${operationId} ${key}`;
   let validate = validators.get(cacheKey);
   if (!validate) {
-    validate = loadAjv().compile({ $ref: `${SPEC_ID}${pointerToFragment(schemaPointer)}` });
+    validate = loadAjv(spec).compile({ $ref: `${SPEC_ID}${pointerToFragment(schemaPointer)}` });
     validators.set(cacheKey, validate);
   }
   return validate;
 }
 
-function loadAjv(): Ajv2020 {
-  if (cachedAjv) return cachedAjv;
+function loadAjv(spec: GitbookSpec): Ajv2020 {
+  const state = loadSpec(spec);
+  if (state.ajv) return state.ajv;
   // strict: false lets OpenAPI-only keywords (discriminator, example, x-*) through as annotations.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const format of OPAQUE_FORMATS) ajv.addFormat(format, true);
-  const document = normaliseNullable(structuredClone(loadSpec())) as JsonObject;
+  const document = normaliseNullable(structuredClone(state.document)) as JsonObject;
   ajv.addSchema({ ...document, $id: SPEC_ID });
-  cachedAjv = ajv;
+  state.ajv = ajv;
   return ajv;
 }
 
@@ -299,6 +324,7 @@ function assertEmptyBody(
 }
 
 function describeFailure(
+  spec: GitbookSpec,
   operationId: string,
   response: { status: number; body: unknown },
   key: string,
@@ -309,7 +335,7 @@ function describeFailure(
     listed.push(`  … and ${errors.length - MAX_LISTED_ERRORS} more`);
   }
   return [
-    `${operationId} → HTTP ${response.status} does not conform to GitBook's schema ` +
+    `${operationId} → HTTP ${response.status} does not conform to GitBook's schema (${spec}) ` +
       `(responses["${key}"]), ${errors.length} error(s):`,
     ...listed,
     `Body: ${truncatedJson(response.body)}`,
