@@ -478,7 +478,8 @@ describe('sites', () => {
   describe('getPublishedContentSite', () => {
     async function shareLink(org: TestOrganization, siteId: string): Promise<string> {
       const link = await t.factories.shareLink(org, siteId, { name: 'Partners' });
-      return new URL(link.urls.published as string).searchParams.get('shareKey') as string;
+      // The key is the path segment after the site's own URL.
+      return new URL(link.urls.published as string).pathname.split('/').pop() as string;
     }
 
     it('gives members the site, its structure, customizations and scripts', async () => {

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminToken } from './auth/admin-token';
+import { SiteTokens } from './auth/site-tokens';
 import { BlobStoreModule } from './blob-store/blob-store.module';
 import { Clock } from './clock/clock';
 import { AppConfig } from './config/app-config';
@@ -42,8 +43,16 @@ export class PlatformModule {
           allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
         }),
       ],
-      providers: [Clock, UrlBuilder, PolicyService, AdminToken],
-      exports: [Clock, UrlBuilder, PolicyService, AdminToken, BlobStoreModule, OutboundHttpModule],
+      providers: [Clock, UrlBuilder, PolicyService, AdminToken, SiteTokens],
+      exports: [
+        Clock,
+        UrlBuilder,
+        PolicyService,
+        AdminToken,
+        SiteTokens,
+        BlobStoreModule,
+        OutboundHttpModule,
+      ],
     };
   }
 }

@@ -13,6 +13,11 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { PublishedContentRepository } from './published/published-content.repository';
+import { PublishedLookupController } from './published/lookup/published-lookup.controller';
+import { PublishedLookupService } from './published/lookup/published-lookup.service';
+import { SiteReaderAccess } from './published/site-reader-access';
+import { SiteVisitorAuth } from './published/site-visitor-auth';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -42,6 +47,7 @@ import {
   controllers: [
     SitesController,
     PublishedSiteController,
+    PublishedLookupController,
     SiteShareLinksController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
@@ -58,6 +64,11 @@ import {
     SiteCustomizationService,
     PublishedSiteService,
     PublishedSiteAccessPolicy,
+    PublishedContentRepository,
+    PublishedLookupService,
+    SiteReaderAccess,
+    // Until sites have visitor authentication settings: none.
+    { provide: SiteVisitorAuth, useValue: { visitorAuth: () => Promise.resolve(null) } },
     SiteAccessPolicy,
     ...STRUCTURE_PROVIDERS,
   ],

@@ -142,7 +142,7 @@ export class SpacesController {
   }
 
   @Get('spaces/:spaceId')
-  @Access('spaceIncludingDeleted', 'view', 'spaceId')
+  @Access('spaceIncludingDeleted', 'view', { param: 'spaceId', siteReaders: true })
   @ApiOperation({
     operationId: 'getSpaceById',
     summary: 'Get a space by its ID',

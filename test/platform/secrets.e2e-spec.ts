@@ -89,7 +89,7 @@ describe('secrets in logs and rows', () => {
     await client.patch(sitePath, { visibility: 'share-link' }).expect(200);
     await client.post(`${sitePath}/publish`).expect(200);
     const link = await t.factories.shareLink(org, site, { name: 'Partners' });
-    const shareKey = new URL(link.urls.published as string).searchParams.get('shareKey') as string;
+    const shareKey = new URL(link.urls.published as string).pathname.split('/').pop() as string;
     secrets.push(shareKey);
     await (
       await t.factories.user()

@@ -35,6 +35,9 @@ function declare(requirement: AccessRequirement) {
       ? []
       : [
           ApiBearerAuth('user'),
+          ...(requirement.kind === 'resource' && requirement.siteReaders
+            ? [ApiBearerAuth('siteReader')]
+            : []),
           ApiUnauthorizedResponse({
             type: ErrorBody,
             description: 'Missing, unknown or revoked token.',
@@ -68,20 +71,27 @@ function declare(requirement: AccessRequirement) {
  * policy has actions, `need` names one: `@Access('comment', 'delete')`. `options.param` names
  * another route parameter; `options.ifAbsent: 'proceed'` runs the handler, with no access,
  * when the resource is absent or unseen (a delete that answers 204 either way).
+ * `options.siteReaders` lets a published site's token read it too (`need` is then `view`).
  */
 export function Access<R extends ResourceType>(
   resource: R,
   need: AccessLevel | ActionOf<R>,
-  options: string | { param?: string; ifAbsent?: 'proceed' } = {},
+  options: string | { param?: string; ifAbsent?: 'proceed'; siteReaders?: true } = {},
 ) {
-  const { param = `${resource}Id`, ifAbsent } =
-    typeof options === 'string' ? { param: options, ifAbsent: undefined } : options;
+  const {
+    param = `${resource}Id`,
+    ifAbsent,
+    siteReaders,
+  } = typeof options === 'string'
+    ? { param: options, ifAbsent: undefined, siteReaders: undefined }
+    : options;
   const declared = declare({
     kind: 'resource',
     resource,
     param,
     need,
     ...(ifAbsent ? { ifAbsent } : {}),
+    ...(siteReaders ? { siteReaders } : {}),
   });
   // An action's rule may read the body, which is read after the guards: such routes decide it
   // once the body is there (role needs never read it, so their routes skip the interceptor).

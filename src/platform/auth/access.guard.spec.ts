@@ -4,6 +4,7 @@ import { DomainError } from '../errors/domain-error';
 import type { AccessRequirement, ResolvedAccess } from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
 import { AccessGuard } from './access.guard';
+import type { SiteTokens } from './site-tokens';
 import type { Actor, AuthenticatedRequest } from './actor';
 import type { AdminToken } from './admin-token';
 import type { Authenticator } from './authenticator';
@@ -36,7 +37,8 @@ function guardFor(requirement: AccessRequirement, caller: Actor, policy: PolicyS
   const reflector = { getAllAndOverride: () => requirement } as unknown as Reflector;
   const authenticator = { authenticate: () => Promise.resolve(caller) } as unknown as Authenticator;
   const adminToken = { matches: () => caller.kind === 'admin' } as unknown as AdminToken;
-  const guard = new AccessGuard(reflector, authenticator, adminToken, policy);
+  const siteTokens = { verify: () => null } as unknown as SiteTokens;
+  const guard = new AccessGuard(reflector, authenticator, adminToken, policy, siteTokens);
   const request = {
     headers: { authorization: 'Bearer token' },
     params: { parentId: 'p1', childId: 'c1' },
@@ -93,7 +95,7 @@ describe('AccessGuard', () => {
   it('refuses site readers and site visitors on member routes', async () => {
     const requirement: AccessRequirement = { kind: 'user' };
     for (const caller of [
-      { kind: 'siteReader', siteId: 's', organizationId: 'o', tokenHash: 'h' },
+      { kind: 'siteReader', siteId: 's', organizationId: 'o', tokenHash: 'h' } as Actor,
       { kind: 'siteVisitor', siteId: 's', claims: {}, signed: false },
     ] as Actor[]) {
       await expect(guardFor(requirement, caller, policy).check()).rejects.toMatchObject({

@@ -9,10 +9,11 @@ import type {
 } from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
 import { ACCESS_METADATA } from './access.decorator';
-import type { Actor, AuthenticatedRequest, UserActor } from './actor';
+import type { Actor, AuthenticatedRequest, SiteReaderActor, UserActor } from './actor';
 import { AdminToken } from './admin-token';
 import { Authenticator } from './authenticator';
-import { bearerTokenHash } from './bearer';
+import { bearerToken, bearerTokenHash } from './bearer';
+import { looksLikeJwt, SiteTokens } from './site-tokens';
 
 /**
  * Authenticates the bearer token, then enforces the route's `@Access` requirement: 404 when
@@ -26,6 +27,7 @@ export class AccessGuard implements CanActivate {
     private readonly authenticator: Authenticator,
     private readonly adminToken: AdminToken,
     private readonly policy: PolicyService,
+    private readonly siteTokens: SiteTokens,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -52,6 +54,10 @@ export class AccessGuard implements CanActivate {
         if (requirement.kind === 'user' && requirement.admin) return true;
         throw forbidden('The instance administrator token only works on /v1/admin routes.');
       case 'siteReader':
+        if (requirement.kind !== 'resource' || !requirement.siteReaders)
+          throw forbidden('This token only reads a published site.');
+        request.granted = await this.decideForSiteReader(request, actor, requirement);
+        return true;
       case 'siteVisitor':
         throw forbidden('This token only reads a published site.');
       case 'user':
@@ -107,14 +113,63 @@ export class AccessGuard implements CanActivate {
     return access;
   }
 
+  /** A site reader reads what its site publishes to its visitor: else 404, as anything unseen. */
+  private async decideForSiteReader(
+    request: AuthenticatedRequest,
+    reader: SiteReaderActor,
+    requirement: ResourceRequirement,
+  ): Promise<ResolvedAccess> {
+    const params = request.params as Record<string, string>;
+    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
+      const key = `${resource}:${id}`;
+      const memo = (request.access ??= new Map());
+      if (!memo.has(key)) {
+        memo.set(
+          key,
+          this.policy.resolveForSiteReader(reader, resource, id, {
+            params,
+            query: request.query as Record<string, unknown>,
+            parent: resolve,
+            proceedsIfAbsent: false,
+          }),
+        );
+      }
+      return memo.get(key)!;
+    };
+    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    if (!access) throw notFound(capitalize(this.policy.noun(requirement.resource)));
+    return access;
+  }
+
   private async authenticate(request: AuthenticatedRequest): Promise<Actor> {
     const tokenHash = bearerTokenHash(request);
     if (!tokenHash)
       throw unauthenticated('Missing bearer token: send "Authorization: Bearer <token>".');
     if (this.adminToken.matches(tokenHash)) return { kind: 'admin', tokenHash };
+    const token = bearerToken(request)!;
+    if (looksLikeJwt(token)) return this.siteReader(token, tokenHash);
     const user = await this.authenticator.authenticate(tokenHash);
     if (!user) throw unauthenticated('Unknown or revoked token.');
     return user;
+  }
+
+  /** The caller of a site token (`SiteTokens`); 401 for an invalid or expired one. */
+  private siteReader(token: string, tokenHash: string): SiteReaderActor {
+    const claims = this.siteTokens.verify(token);
+    if (!claims) throw unauthenticated('The site token is not valid, or has expired.');
+    return {
+      kind: 'siteReader',
+      organizationId: claims.organization,
+      siteId: claims.site,
+      siteSpaceId: claims.siteSpace,
+      siteSectionId: claims.siteSection ?? null,
+      spaceId: claims.space,
+      spaceIds: new Set(claims.spaces),
+      claims: claims.claims ?? { unsigned: {} },
+      shareLinkId: claims.shareLink ?? null,
+      authenticated: claims.authenticated === true,
+      tokenHash,
+    };
   }
 }
 

@@ -31,12 +31,25 @@ export interface AdminActor {
 
 /**
  * A site reader: a short-lived token that may read one published site's content and nothing
- * else (the published side's renderer holds one).
+ * else (the published side's renderer holds one). It reads the spaces of that site the
+ * visitor it was made for may see (adaptive conditions applied at the lookup), through routes
+ * that admit site readers.
  */
 export interface SiteReaderActor {
   kind: 'siteReader';
-  siteId: string;
   organizationId: string;
+  siteId: string;
+  siteSpaceId: string;
+  siteSectionId: string | null;
+  spaceId: string;
+  /** The spaces of the site this reader may read. */
+  spaceIds: ReadonlySet<string>;
+  /** The visitor's claims (signed, with `unsigned`), which page conditions read. */
+  claims: Record<string, unknown>;
+  /** The share link that opened a `share-link` site, checked on every read. */
+  shareLinkId: string | null;
+  /** A `visitor-auth` site authenticated the visitor. */
+  authenticated: boolean;
   tokenHash: string;
 }
 

@@ -48,7 +48,8 @@ export function listRouteAccess(app: INestApplication): RouteAccess[] {
 /**
  * Refuses to start an application with a route that declares no access requirement, or one
  * whose requirement names a resource type no module registered, or a role or action its
- * policy does not know.
+ * policy does not know, or that admits site readers to anything but a view of a resource
+ * whose policy has a site-reader resolver.
  */
 export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
   const routes = listRouteAccess(app);
@@ -65,6 +66,17 @@ export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
   );
   if (unknown.length > 0) {
     throw new Error(`Routes needing what no access policy knows: ${describe(unknown)}`);
+  }
+  const readers = routes.filter(
+    ({ requirement }) =>
+      requirement?.kind === 'resource' &&
+      requirement.siteReaders &&
+      (requirement.need !== 'view' || !policy.admitsSiteReaders(requirement.resource)),
+  );
+  if (readers.length > 0) {
+    throw new Error(
+      `Routes admitting site readers for more than a view, or on a resource closed to them: ${describe(readers)}`,
+    );
   }
 }
 

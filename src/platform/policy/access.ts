@@ -51,6 +51,11 @@ export interface ResourceRequirement {
    * runs, with no access (`@Granted()` is null): deletes that answer 204 either way.
    */
   ifAbsent?: 'proceed';
+  /**
+   * Site readers (a published site's token) may call the route too: a read of published
+   * content, decided by the type's `siteReader` resolver. Its need is `view`.
+   */
+  siteReaders?: true;
 }
 
 export type AccessRequirement =
@@ -71,6 +76,6 @@ export function describeRequirement(requirement: AccessRequirement): string {
     case 'resource':
       return `${requirement.resource}:${requirement.need}${
         requirement.ifAbsent ? ' (absent: proceeds)' : ''
-      }`;
+      }${requirement.siteReaders ? ', or site reader' : ''}`;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SiteReaderActor } from '../auth/actor';
 import { forbidden, type DomainError } from '../errors/domain-error';
 import type { AccessNeed, ResolvedAccess, ResourceType } from './access';
 import { atLeast, isRole } from './roles';
@@ -31,6 +32,16 @@ export interface AccessResolver {
     context?: AccessContext,
   ): Promise<ResolvedAccess | null>;
 }
+
+/**
+ * A site reader's access to a resource of its site's published content, or null when the
+ * resource is not part of what the reader may read (answered 404, as for anything unseen).
+ */
+export type SiteReaderResolver = (
+  reader: SiteReaderActor,
+  resourceId: string,
+  context: AccessContext,
+) => Promise<ResolvedAccess | null>;
 
 /** The request an action is decided for. */
 export interface ActionRequest {
@@ -68,6 +79,11 @@ export interface ResourcePolicy {
    * decided once the body is read (DeferredAccessInterceptor), still before the handler.
    */
   readsBody?: string[];
+  /**
+   * How a site reader reads the resource (published content only); a type without one is
+   * closed to site readers, and a route admitting them on it is refused at start.
+   */
+  siteReader?: SiteReaderResolver;
 }
 
 /**
@@ -78,6 +94,8 @@ export interface ResourcePolicy {
 @Injectable()
 export class PolicyService {
   private readonly policies = new Map<ResourceType, ResourcePolicy & { noun: string }>();
+  /** Site-reader resolvers given by a module above the one that registers the type. */
+  private readonly siteReaders = new Map<ResourceType, SiteReaderResolver>();
 
   register(resource: ResourceType, resolver: AccessResolver, noun?: string): void;
   register(resource: ResourceType, policy: ResourcePolicy): void;
@@ -85,7 +103,25 @@ export class PolicyService {
     if (this.policies.has(resource))
       throw new Error(`Access resolver for ${resource} registered twice`);
     const full = 'resolver' in policy ? policy : { resolver: policy, noun };
-    this.policies.set(resource, { ...full, noun: full.noun ?? resource });
+    const siteReader = full.siteReader ?? this.siteReaders.get(resource);
+    this.policies.set(resource, {
+      ...full,
+      noun: full.noun ?? resource,
+      ...(siteReader ? { siteReader } : {}),
+    });
+  }
+
+  /**
+   * Opens a resource type to site readers, from a module other than the one that registers
+   * its policy (the sites module knows what a site publishes; the spaces module registers
+   * spaces). Before or after the type's registration.
+   */
+  admitSiteReaders(resource: ResourceType, resolver: SiteReaderResolver): void {
+    const registered = this.policies.get(resource);
+    if (registered?.siteReader || this.siteReaders.has(resource))
+      throw new Error(`Site readers of ${resource} admitted twice`);
+    if (registered) registered.siteReader = resolver;
+    else this.siteReaders.set(resource, resolver);
   }
 
   /** What error messages call a resource of this type ("space"). */
@@ -100,6 +136,23 @@ export class PolicyService {
     context?: AccessContext,
   ): Promise<ResolvedAccess | null> {
     return this.policy(resource).resolver.resolve(userId, resourceId, context);
+  }
+
+  /** A site reader's access to a resource of a route that admits site readers. */
+  resolveForSiteReader(
+    reader: SiteReaderActor,
+    resource: ResourceType,
+    resourceId: string,
+    context: AccessContext,
+  ): Promise<ResolvedAccess | null> {
+    const resolver = this.policy(resource).siteReader;
+    if (!resolver) throw new Error(`The ${resource} policy does not admit site readers`);
+    return resolver(reader, resourceId, context);
+  }
+
+  /** Whether site readers may read resources of this type. */
+  admitsSiteReaders(resource: ResourceType): boolean {
+    return this.policies.get(resource)?.siteReader !== undefined;
   }
 
   /**

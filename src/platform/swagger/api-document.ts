@@ -15,7 +15,18 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl?: string):
     .setTitle('Bindery API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token.' }, 'user');
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token.' }, 'user')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "A published site's token (`apiToken` of `resolvePublishedContentByUrl`): reads that " +
+          "site's published content as its visitor may see it, nothing else.",
+      },
+      'siteReader',
+    );
   if (serverUrl) builder.addServer(serverUrl);
   const document = SwaggerModule.createDocument(app, builder.build());
   declarePathParameters(document);

@@ -15,7 +15,7 @@ const METHODS = new Set<string>(CONDITION_METHODS);
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 /** Parsed conditions, by text: a site evaluates the same few on every lookup. */
-const parsed = new LRUCache<string, jsep.Expression | null>({ max: 2000 });
+const parsed = new LRUCache<string, { tree: jsep.Expression | null }>({ max: 2000 });
 
 /**
  * Whether `visitor` meets `condition`. The condition is checked as on write (only claims,
@@ -37,9 +37,10 @@ export function meetsCondition(condition: string | null, visitor: VisitorClaims)
 }
 
 function parse(condition: string): jsep.Expression | null {
-  if (parsed.has(condition)) return parsed.get(condition)!;
+  const cached = parsed.get(condition);
+  if (cached) return cached.tree;
   const tree = conditionProblem(condition) === null ? jsep(condition) : null;
-  parsed.set(condition, tree);
+  parsed.set(condition, { tree });
   return tree;
 }
 
@@ -147,10 +148,8 @@ function binary(node: jsep.BinaryExpression, visitor: VisitorClaims): unknown {
     case '!==':
       return a !== b;
     case '==':
-      // eslint-disable-next-line eqeqeq
       return a == b;
     case '!=':
-      // eslint-disable-next-line eqeqeq
       return a != b;
     case '<':
       return a < b;

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
+import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { PublishedContentSiteResponse, PublishedSiteQueryDto } from './published-site.dto';
 import type { PublishedSiteAccess } from './published-site-access';
@@ -14,7 +14,7 @@ export class PublishedSiteController {
 
   /** Published sites reach beyond members: PublishedSiteAccessPolicy decides who sees one. */
   @Get()
-  @Access('publishedSite', 'view', 'siteId')
+  @Access('publishedSite', 'view', { param: 'siteId', siteReaders: true })
   @ApiOperation({
     operationId: 'getPublishedContentSite',
     summary: 'Get a published site',
@@ -22,7 +22,8 @@ export class PublishedSiteController {
       'The site, its structure, customizations and scripts, as a renderer needs them. Members ' +
       'read any site of their organization; anyone else a published `public` or `unlisted` ' +
       'site, or a published `share-link` site with `shareKey`. 404 otherwise, and for a ' +
-      '`shareKey` that opens nothing.',
+      "`shareKey` that opens nothing. A site's token (`resolvePublishedContentByUrl`) reads " +
+      'its own site, with only the sections and site spaces its visitor may see.',
   })
   @ApiOkResponse({ type: PublishedContentSiteResponse })
   @ApiNotFoundResponse({
@@ -30,11 +31,13 @@ export class PublishedSiteController {
     description: 'No such site, not visible to the caller, or a share key that opens nothing.',
   })
   get(
-    @CurrentUser() actor: UserActor,
+    @CurrentActor() actor: Actor,
     @Granted() site: PublishedSiteAccess,
     // Validated and documented here; the access policy reads the key.
     @Query() _query: PublishedSiteQueryDto,
   ): Promise<PublishedContentSiteResponse> {
-    return this.published.get(site.entity, actor.userId);
+    return actor.kind === 'siteReader'
+      ? this.published.getForReader(site.entity, actor)
+      : this.published.get(site.entity, actor.kind === 'user' ? actor.userId : '');
   }
 }

@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { siteCustomization, siteSpaceCustomization } from '../customization/customization.service';
+import type { SiteReaderActor } from '../../platform/auth/actor';
+import type { VisitorClaims } from '../conditions/evaluate';
 import { Site } from '../entities/site.entity';
 import { SitesPresenter } from '../sites.presenter';
 import { SitesService } from '../sites.service';
 import { SiteStructurePresenter } from '../structure/site-structure.presenter';
 import { SiteStructureService } from '../structure/site-structure.service';
+import type { StructureView } from '../structure/site-structure.store';
 import { PublishedContentSiteResponse } from './published-site.dto';
+import { visibleStructure } from './visible-structure';
 
 /**
  * The published profile of a site (`getPublishedContentSite`): everything a renderer needs —
@@ -25,8 +29,23 @@ export class PublishedSiteService {
 
   /** The published profile of `site`, which the caller may see (PublishedSiteAccessPolicy). */
   async get(site: Site, userId: string): Promise<PublishedContentSiteResponse> {
+    return this.present(site, await this.structure.view(site, userId, this.dataSource.manager));
+  }
+
+  /**
+   * The published profile as a site reader's visitor sees it: only the sections and site
+   * spaces whose conditions the visitor's claims meet, and no space in the trash.
+   */
+  async getForReader(site: Site, reader: SiteReaderActor): Promise<PublishedContentSiteResponse> {
+    const claims = { claims: reader.claims } as VisitorClaims;
+    const view = await this.structure.publishedView(site, (model, live) =>
+      visibleStructure(model, claims, live),
+    );
+    return this.present(site, view);
+  }
+
+  private async present(site: Site, view: StructureView): Promise<PublishedContentSiteResponse> {
     const manager = this.dataSource.manager;
-    const view = await this.structure.view(site, userId, manager);
     const { siteSpaces } = await this.sites.withCount(manager, site);
     return {
       object: 'published-content-site',

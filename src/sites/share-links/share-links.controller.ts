@@ -140,7 +140,7 @@ export class SiteShareLinksController {
       createdAt: link.createdAt.toISOString(),
       name: link.name,
       active: link.active,
-      urls: { published: `${published}?shareKey=${encodeURIComponent(key)}` },
+      urls: { published: `${published}/${encodeURIComponent(key)}` },
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { StructureModel } from './structure-model';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -38,6 +39,14 @@ export class SiteStructureService {
   /** The structure of a site already read, as `userId` sees it (the published profile's). */
   view(site: Site, userId: string, manager?: EntityManager): Promise<StructureView> {
     return this.store.view(site, userId, manager);
+  }
+
+  /** The structure of a site as its published face shows it to a site reader (store's). */
+  publishedView(
+    site: Site,
+    visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
+  ): Promise<StructureView> {
+    return this.store.publishedView(site, visible);
   }
 
   /**

@@ -129,6 +129,30 @@ export class SiteStructureStore {
     return { model, organization, spaces };
   }
 
+  /**
+   * The structure of `site` as its published face shows it to someone who holds no role (a
+   * site reader): `visible` narrows the structure (conditions), given the live spaces of its
+   * site spaces; spaces in the trash are never shown.
+   */
+  async publishedView(
+    site: Site,
+    visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
+    manager = this.dataSource.manager,
+  ): Promise<StructureView> {
+    const loaded = await this.load(manager, site);
+    const organization = await manager.findOne(Organization, {
+      where: { id: site.organizationId },
+      select: { id: true, hostname: true },
+    });
+    if (!organization) throw siteNotFound();
+    const spaceIds = [...new Set(loaded.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+    const live = spaceIds.length
+      ? await manager.findBy(Space, { id: In(spaceIds), deletedAt: IsNull() })
+      : [];
+    const spaces = new Map(live.map((space) => [space.id, { space, role: null }]));
+    return { model: visible(loaded, new Set(spaces.keys())), organization, spaces };
+  }
+
   /** A live space of the organization, or 400 naming `field`. */
   async requireSpace(
     manager: EntityManager,

@@ -46,7 +46,7 @@ export class SpaceContentController {
   ) {}
 
   @Get('content')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getCurrentRevision',
     summary: 'Get the current revision of a space',
@@ -62,7 +62,7 @@ export class SpaceContentController {
   }
 
   @Get('content/pages')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'listPages',
     summary: 'List the pages of the current revision',
@@ -78,7 +78,7 @@ export class SpaceContentController {
   }
 
   @Get('content/page/:pageId')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getPageById',
     summary: 'Get a page of the current revision by its id',
@@ -102,7 +102,7 @@ export class SpaceContentController {
   }
 
   @Get('content/path/*pagePath')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getPageByPath',
     summary: 'Get a page of the current revision by its path',
@@ -125,7 +125,7 @@ export class SpaceContentController {
   }
 
   @Get('content/files')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({ operationId: 'listFiles', summary: 'List the files of the current revision' })
   @ApiOkResponse({ type: PageOf(RevisionFileResponse) })
   @badRequest
@@ -137,7 +137,7 @@ export class SpaceContentController {
   }
 
   @Get('content/files/:fileId')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({ operationId: 'getFileById', summary: 'Get a file of the current revision' })
   @ApiOkResponse({ type: RevisionFileResponse })
   @badRequest
@@ -150,7 +150,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getRevisionById',
     summary: 'Get a revision of a space by its id',
@@ -168,7 +168,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/pages')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'listPagesInRevisionById',
     summary: 'List the pages of a revision',
@@ -185,7 +185,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getPageInRevisionById',
     summary: 'Get a page of a revision by its id',
@@ -203,7 +203,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getPageInRevisionByPath',
     summary: 'Get a page of a revision by its path',
@@ -227,7 +227,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/files')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'listFilesInRevisionById',
     summary: 'List the files of a revision',
@@ -244,7 +244,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/files/:fileId')
-  @Access('space', 'view')
+  @Access('space', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getFileInRevisionById',
     summary: 'Get a file of a revision by its id',

@@ -1,0 +1,330 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import stringify from 'json-stable-stringify';
+import { DataSource, In, IsNull } from 'typeorm';
+import { VISITOR_CLAIMS_PURPOSE } from '../../../orgs/members/visitor-claims';
+import { SiteTokens } from '../../../platform/auth/site-tokens';
+import { Clock } from '../../../platform/clock/clock';
+import { AppConfig } from '../../../platform/config/app-config';
+import { entityFromRow } from '../../../platform/database/entity-from-row';
+import { DomainError, invalidInput, unauthenticated } from '../../../platform/errors/domain-error';
+import { sha256Hex } from '../../../platform/ids/ids';
+import { InstanceSecret } from '../../../platform/settings/instance-secret';
+import { Space } from '../../../spaces/entities/space.entity';
+import type { VisitorClaims } from '../../conditions/evaluate';
+import { Site } from '../../entities/site.entity';
+import type { SiteSection } from '../../structure/entities/site-section.entity';
+import type { SiteSpace } from '../../structure/entities/site-space.entity';
+import { SiteStructureStore } from '../../structure/site-structure.store';
+import type { StructureModel } from '../../structure/structure-model';
+import { PublishedContentRepository, type SiteCandidateRow } from '../published-content.repository';
+import { SiteVisitorAuth, type VisitorAuthSettings } from '../site-visitor-auth';
+import { visibleStructure } from '../visible-structure';
+import {
+  basePathOf,
+  type ParsedSiteUrl,
+  parseSiteUrl,
+  platformSiteKey,
+  proxyCandidates,
+} from './published-url';
+import { verifyVisitorToken, visitorClaims, type SignedVisitor } from './visitor';
+
+/** What the lookup is asked: GitBook's `resolvePublishedContentByUrl` body. */
+export interface LookupRequest {
+  url: string;
+  visitor?: { type?: 'human' | 'agent'; jwtToken?: string; unsignedClaims?: object };
+  redirectOnError?: boolean;
+}
+
+/** GitBook's `PublishedSiteContent`. */
+export interface PublishedSiteContent {
+  site: string;
+  siteSection?: string;
+  siteSpace: string;
+  space: string;
+  organization: string;
+  pathname: string;
+  basePath: string;
+  siteBasePath: string;
+  canonicalUrl: string;
+  complete: boolean;
+  apiToken: string;
+  shareKey?: string;
+  contextId?: string;
+}
+
+/** GitBook's `PublishedContentRedirect`. */
+export type PublishedContentRedirect =
+  | { target: 'application' | 'content'; redirect: string }
+  | { target: 'external'; site: string; redirect: string };
+
+/** How far unsigned claims may go: they travel inside every site token. */
+const MAX_UNSIGNED_CLAIMS_CHARS = 2048;
+
+/** 404, in words a visitor may read (the renderer shows the message as is). */
+const noContent = () =>
+  new DomainError('not_found', 'PublishedContentNotFound', 'No content found for the URL.');
+const invalidVisitorToken = () => unauthenticated('The visitor token is not valid for this site.');
+
+/**
+ * The published-content lookup (`resolvePublishedContentByUrl`): which site, section, site
+ * space and space a URL shows to a visitor, with the page path left, the base paths links are
+ * built from, and a site token to read it all with. A URL is on a site's proxy origin, its
+ * custom hostname (then its basename), or the instance's sites URL (organization, then site);
+ * a `share-link` site wants an active key as the next segment; a `visitor-auth` site wants a
+ * visitor token signed with its key, else the visitor is sent to log in. The site's structure
+ * is the one the visitor's claims show (conditions applied): hidden items do not exist here.
+ */
+@Injectable()
+export class PublishedLookupService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: PublishedContentRepository,
+    private readonly structure: SiteStructureStore,
+    private readonly siteVisitorAuth: SiteVisitorAuth,
+    private readonly siteTokens: SiteTokens,
+    private readonly secret: InstanceSecret,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async resolve(request: LookupRequest): Promise<PublishedSiteContent | PublishedContentRedirect> {
+    const url = parseSiteUrl(request.url);
+    if (!url) throw invalidInput('url must be an absolute http(s) URL.');
+    const unsigned = (request.visitor?.unsignedClaims ?? {}) as Record<string, unknown>;
+    if (JSON.stringify(unsigned).length > MAX_UNSIGNED_CLAIMS_CHARS) {
+      throw invalidInput(
+        `visitor.unsignedClaims must not exceed ${MAX_UNSIGNED_CLAIMS_CHARS} characters of JSON.`,
+      );
+    }
+
+    const match = await this.findSite(url);
+    if (!match || !match.site.published) throw noContent();
+    const { site } = match;
+    const baseSegments = url.segments.slice(0, match.consumed);
+    let rest = url.segments.slice(match.consumed);
+
+    let shareLink: { id: string; key: string } | null = null;
+    if (site.visibility === 'share-link') {
+      const key = rest[0];
+      const id = key ? await this.repository.activeShareLinkId(site.id, sha256Hex(key)) : null;
+      if (!key || !id) throw noContent();
+      shareLink = { id, key };
+      baseSegments.push(key);
+      rest = rest.slice(1);
+    }
+    const siteBasePath = basePathOf(baseSegments);
+
+    const visitor = await this.visitor(site, request, unsigned, rest);
+    if ('redirect' in visitor) return visitor.redirect;
+
+    const model = await this.structure.load(this.dataSource.manager, site);
+    const live = await this.liveSpaceIds(model);
+    const visible = visibleStructure(model, visitor.claims, live);
+    const place = locate(visible, rest);
+    if (!place) throw noContent();
+
+    const basePath = basePathOf([...baseSegments, ...place.consumed]);
+    const pathname = place.rest.join('/');
+    const spaces = [...new Set(visible.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+    const hasClaims =
+      visitor.signed !== null || Object.keys(visitor.claims.claims.unsigned).length > 0;
+    const { token } = this.siteTokens.sign(
+      {
+        kind: 'site',
+        organization: site.organizationId,
+        site: site.id,
+        siteSpace: place.siteSpace.id,
+        ...(place.section ? { siteSection: place.section.id } : {}),
+        space: place.siteSpace.spaceId,
+        spaces,
+        ...(hasClaims ? { claims: visitor.claims.claims } : {}),
+        ...(request.visitor?.type === 'agent' ? { visitorType: 'agent' as const } : {}),
+        ...(shareLink ? { shareLink: shareLink.id } : {}),
+        ...(visitor.authenticated ? { authenticated: true as const } : {}),
+      },
+      visitor.signed?.expiresAt ?? undefined,
+    );
+    return {
+      site: site.id,
+      ...(place.section ? { siteSection: place.section.id } : {}),
+      siteSpace: place.siteSpace.id,
+      space: place.siteSpace.spaceId,
+      organization: site.organizationId,
+      pathname,
+      basePath,
+      siteBasePath,
+      canonicalUrl: canonicalUrl(url, basePath, place.rest),
+      complete: place.complete,
+      apiToken: token,
+      ...(shareLink ? { shareKey: shareLink.key } : {}),
+      ...(hasClaims
+        ? { contextId: sha256Hex(stringify(visitor.claims.claims) ?? '').slice(0, 20) }
+        : {}),
+    };
+  }
+
+  /** The site a URL is under, and how many of its path segments name the site. */
+  private async findSite(url: ParsedSiteUrl): Promise<{ site: Site; consumed: number } | null> {
+    const platform = platformSiteKey(this.config.sitesUrl, url);
+    const candidates = await this.repository.siteCandidates(
+      url.host,
+      proxyCandidates(url),
+      platform,
+    );
+    for (const row of candidates) {
+      const consumed = consumedBy(row, url, platform?.consumed ?? null);
+      if (consumed !== null) return { site: entityFromRow(this.dataSource, Site, row), consumed };
+    }
+    return null;
+  }
+
+  /**
+   * The visitor as the site sees it: its claims (signed ones from a valid visitor token, and
+   * unsigned ones, checked against the adaptive schema), or, for a `visitor-auth` site without
+   * a valid token, the redirect to its login service (or a 401 when there is none to send to,
+   * or when the token was bad and `redirectOnError` is false).
+   */
+  private async visitor(
+    site: Site,
+    request: LookupRequest,
+    unsigned: Record<string, unknown>,
+    rest: string[],
+  ): Promise<
+    | { claims: VisitorClaims; signed: SignedVisitor | null; authenticated: boolean }
+    | { redirect: PublishedContentRedirect }
+  > {
+    const token = request.visitor?.jwtToken;
+    const guarded = site.visibility === 'visitor-auth';
+    const settings =
+      guarded || (site.adaptiveContent && token)
+        ? await this.siteVisitorAuth.visitorAuth(site.id)
+        : null;
+    const signed = token ? this.verify(site, token, settings) : null;
+    if (guarded && !signed) {
+      if (token && !request.redirectOnError) throw invalidVisitorToken();
+      if (!settings?.fallbackURL) throw invalidVisitorToken();
+      return { redirect: loginRedirect(site, settings.fallbackURL, rest) };
+    }
+    return {
+      claims: visitorClaims(
+        signed?.claims ?? null,
+        unsigned,
+        (site.adaptiveSchema as Record<string, unknown> | null) ?? null,
+      ),
+      signed,
+      authenticated: guarded,
+    };
+  }
+
+  /** A visitor token signed with the site's key, or a member's `docsVisitorClaims`. */
+  private verify(
+    site: Site,
+    token: string,
+    settings: VisitorAuthSettings | null,
+  ): SignedVisitor | null {
+    const keys: { key: string | Buffer; organization?: string }[] = [];
+    if (settings) keys.push({ key: settings.privateKey });
+    for (const key of this.secret.verificationKeys(VISITOR_CLAIMS_PURPOSE)) {
+      keys.push({ key, organization: site.organizationId });
+    }
+    return verifyVisitorToken(token, keys, this.clock.now());
+  }
+
+  private async liveSpaceIds(model: StructureModel): Promise<Set<string>> {
+    const ids = [...new Set(model.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+    if (ids.length === 0) return new Set();
+    const spaces = await this.dataSource.manager.find(Space, {
+      where: { id: In(ids), deletedAt: IsNull() },
+      select: { id: true },
+    });
+    return new Set(spaces.map((space) => space.id));
+  }
+}
+
+/**
+ * How many path segments name `row`'s site in `url`, or null when the URL is not under it:
+ * its proxy origin's path, its custom hostname's basename (if any), or the sites URL's.
+ */
+function consumedBy(
+  row: SiteCandidateRow,
+  url: ParsedSiteUrl,
+  platformConsumed: number | null,
+): number | null {
+  switch (row.matched_by) {
+    case 1:
+      return row.proxy!.split('/').length - 1;
+    case 2:
+      if (row.basename === null) return 0;
+      return url.segments[0] === row.basename ? 1 : null;
+    case 3:
+      return platformConsumed;
+  }
+}
+
+/** Where a URL's segments lead in a visible structure. */
+interface Place {
+  section: SiteSection | null;
+  siteSpace: SiteSpace;
+  /** The segments that named the section and site space, as given. */
+  consumed: string[];
+  /** The segments left: the page path. */
+  rest: string[];
+  complete: boolean;
+}
+
+/**
+ * The section (on a site with sections) and site space the segments name: a section's path,
+ * else the default section; then a site space's path among its variants, else the default one.
+ * `complete` says no other section or site-space segment could still follow.
+ */
+function locate(model: StructureModel, segments: string[]): Place | null {
+  const consumed: string[] = [];
+  let rest = segments;
+  let section: SiteSection | null = null;
+  let alternatives = false;
+  if (model.hasSections()) {
+    section = findByPath(model.sections, rest[0]) ?? null;
+    if (section) {
+      consumed.push(rest[0]);
+      rest = rest.slice(1);
+    } else {
+      const id = model.defaultSectionId();
+      section = id ? (model.section(id) ?? null) : null;
+      if (!section) return null;
+      alternatives = model.sections.length > 1;
+    }
+  }
+  const variants = model.siteSpacesOf(section?.id ?? null);
+  let siteSpace = findByPath(variants, rest[0]);
+  if (siteSpace) {
+    // A site space's segment ends the site's part of the URL: no section can follow it.
+    consumed.push(rest[0]);
+    rest = rest.slice(1);
+    alternatives = false;
+  } else {
+    const id = model.defaultSiteSpaceId(section?.id ?? null);
+    siteSpace = id ? model.siteSpace(id) : undefined;
+    if (!siteSpace) return null;
+    alternatives ||= variants.length > 1;
+  }
+  return { section, siteSpace, consumed, rest, complete: rest.length > 0 || !alternatives };
+}
+
+function findByPath<T extends { path: string }>(items: T[], segment: string | undefined) {
+  if (segment === undefined) return undefined;
+  const wanted = segment.toLowerCase();
+  return items.find((item) => item.path.toLowerCase() === wanted);
+}
+
+function canonicalUrl(url: ParsedSiteUrl, basePath: string, rest: string[]): string {
+  const path = `${basePath}${rest.map(encodeURIComponent).join('/')}`;
+  return `${url.origin}${path === '/' ? '' : path.replace(/\/$/, '')}`;
+}
+
+/** To the site's login service, with the path within the site to come back to. */
+function loginRedirect(site: Site, fallbackURL: string, rest: string[]): PublishedContentRedirect {
+  const login = new URL(fallbackURL);
+  login.searchParams.set('location', `/${rest.map(encodeURIComponent).join('/')}`);
+  return { target: 'external', site: site.id, redirect: login.toString() };
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { SiteReaderActor } from '../../platform/auth/actor';
+import { preparedQuery } from '../../platform/database/prepared-query';
+
+/** A site a URL may be under, with its organization's hostname and how the URL matched it. */
+export type SiteCandidateRow = Record<string, unknown> & {
+  id: string;
+  organization_hostname: string | null;
+  /** 1: under its proxy origin; 2: on its custom hostname; 3: under the instance's sites URL. */
+  matched_by: 1 | 2 | 3;
+  proxy: string | null;
+  hostname: string | null;
+  basename: string | null;
+};
+
+/**
+ * Reads of the published side: which site a URL names, and whether a site reader's token
+ * still opens what it asks for. Sites and share links are this module's tables; a reader's
+ * space is read here too (the `spaces` table is the spaces module's) because whether a site
+ * still publishes it is part of the same statement.
+ */
+@Injectable()
+export class PublishedContentRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The sites a URL may be under, best match first: a site whose proxy origin is one of
+   * `proxies`, the site on custom hostname `host`, and the sites of the instance's sites URL
+   * (`platform`: the organization's hostname or id, or null when SITES_URL names none, and the
+   * site's basename or id). The caller checks the rest of the URL against each.
+   */
+  async siteCandidates(
+    host: string,
+    proxies: string[],
+    platform: { organization: string | null; site: string } | null,
+  ): Promise<SiteCandidateRow[]> {
+    return preparedQuery<SiteCandidateRow>(
+      this.dataSource.manager,
+      'bindery_published_site_candidates',
+      `SELECT s.*, o.hostname AS organization_hostname,
+              CASE WHEN s.proxy = ANY($2::varchar[]) THEN 1
+                   WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by
+         FROM sites s JOIN organizations o ON o.id = s.organization_id
+        WHERE s.proxy = ANY($2::varchar[])
+           OR s.hostname = $1
+           OR ($5 AND ($4::varchar = s.basename OR $4::varchar = s.id)
+               AND ($3::varchar IS NULL OR o.hostname = $3 OR o.id = $3))
+        ORDER BY matched_by, s.basename = $4 DESC NULLS LAST, s.published DESC, s.created_at, s.id
+        LIMIT 10`,
+      [host, proxies, platform?.organization ?? null, platform?.site ?? '', platform !== null],
+    );
+  }
+
+  /** The id of the active share link of `siteId` whose key hashes to `keyHash`, if any. */
+  async activeShareLinkId(siteId: string, keyHash: string): Promise<string | null> {
+    const rows = await preparedQuery<{ id: string }>(
+      this.dataSource.manager,
+      'bindery_published_share_link',
+      `SELECT id FROM site_share_links WHERE site_id = $1 AND key_hash = $2 AND active`,
+      [siteId, keyHash],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * The site a reader's token was made for, if it is still published to that reader: the
+   * site is published and its visibility still lets the reader in (an active share link for a
+   * `share-link` site, an authenticated visitor for a `visitor-auth` one).
+   */
+  async readerSite(
+    reader: SiteReaderActor,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Record<string, unknown> | null> {
+    const rows = await preparedQuery(
+      manager,
+      'bindery_published_reader_site',
+      `SELECT s.* FROM sites s
+        WHERE s.id = $1 AND s.organization_id = $2 AND ${OPEN_TO_READER}`,
+      [reader.siteId, reader.organizationId, reader.shareLinkId, reader.authenticated],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * A live space that the reader's site still publishes (a site space of it), while the site
+   * is open to the reader as in `readerSite`; null otherwise.
+   */
+  async readerSpace(
+    reader: SiteReaderActor,
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Record<string, unknown> | null> {
+    const rows = await preparedQuery(
+      manager,
+      'bindery_published_reader_space',
+      `SELECT sp.* FROM spaces sp
+        WHERE sp.id = $5 AND sp.organization_id = $2 AND sp.deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id
+                       WHERE s.id = $1 AND s.organization_id = $2 AND ss.space_id = sp.id
+                         AND ${OPEN_TO_READER})`,
+      [reader.siteId, reader.organizationId, reader.shareLinkId, reader.authenticated, spaceId],
+    );
+    return rows[0] ?? null;
+  }
+}
+
+/** `s` (a site) is published and open to a reader with share link $3 and authentication $4. */
+const OPEN_TO_READER = `s.published AND (
+     s.visibility IN ('public', 'unlisted')
+  OR (s.visibility = 'share-link' AND EXISTS (
+        SELECT 1 FROM site_share_links l WHERE l.id = $3 AND l.site_id = s.id AND l.active))
+  OR (s.visibility = 'visitor-auth' AND $4::boolean))`;

@@ -1,0 +1,50 @@
+import { meetsCondition, type VisitorClaims } from '../conditions/evaluate';
+import { StructureModel } from '../structure/structure-model';
+
+/**
+ * The structure of a site as one visitor sees it: the site spaces and sections whose condition
+ * the visitor meets, whose space is live (`liveSpaceIds`), and, for a section, that keep at
+ * least one such site space; groups left without sections go too. A default that is hidden
+ * falls back to the first visible item (StructureModel's own fallback), so what is absent for a
+ * visitor is absent everywhere: in the lookup, the published structure, search and reads.
+ */
+export function visibleStructure(
+  model: StructureModel,
+  visitor: VisitorClaims,
+  liveSpaceIds: ReadonlySet<string>,
+): StructureModel {
+  const sections = model.sections.filter((section) => meetsCondition(section.condition, visitor));
+  const sectionIds = new Set(sections.map((section) => section.id));
+  const siteSpaces = model.siteSpaces.filter(
+    (siteSpace) =>
+      liveSpaceIds.has(siteSpace.spaceId) &&
+      (siteSpace.sectionId === null || sectionIds.has(siteSpace.sectionId)) &&
+      meetsCondition(siteSpace.condition, visitor),
+  );
+  const withVariants = new Set(siteSpaces.map((siteSpace) => siteSpace.sectionId));
+  const visibleSections = sections.filter((section) => withVariants.has(section.id));
+  const groups = model.groups.filter((group) => keepsSections(model, group.id, visibleSections));
+  return new StructureModel(model.site, groups, visibleSections, siteSpaces);
+}
+
+/** Whether a group holds, at any depth, one of `sections`. */
+function keepsSections(
+  model: StructureModel,
+  groupId: string,
+  sections: { sectionGroupId: string | null }[],
+): boolean {
+  const nested = new Set([groupId]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const group of model.groups) {
+      if (group.parentId !== null && nested.has(group.parentId) && !nested.has(group.id)) {
+        nested.add(group.id);
+        grew = true;
+      }
+    }
+  }
+  return sections.some(
+    (section) => section.sectionGroupId !== null && nested.has(section.sectionGroupId),
+  );
+}

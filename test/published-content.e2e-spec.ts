@@ -1,0 +1,420 @@
+import { sign } from 'jsonwebtoken';
+import { randomBytes } from 'node:crypto';
+import { createTestApp, TestApp } from './helpers/app';
+import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
+import { expectConforms, GITBOOK_0201 } from './helpers/conformance';
+import type { TestOrganization } from './helpers/factories';
+
+/**
+ * The published side: the URL lookup (`resolvePublishedContentByUrl`) and what its site token
+ * reads, for public, share-link, visitor-auth and adaptive sites.
+ */
+
+const SITES = 'http://docs.localhost/{organization}';
+
+interface Lookup {
+  site: string;
+  siteSpace: string;
+  siteSection?: string;
+  space: string;
+  organization: string;
+  pathname: string;
+  basePath: string;
+  siteBasePath: string;
+  canonicalUrl: string;
+  complete: boolean;
+  apiToken: string;
+  shareKey?: string;
+  contextId?: string;
+}
+
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+}
+
+describe('published content', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SITES_URL: SITES });
+  });
+  afterAll(() => t.close());
+
+  const lookup = (url: string, extra: object = {}) =>
+    t.anonymous.post('/v1/urls/published', { url, visitor: { unsignedClaims: {} }, ...extra });
+
+  /** A published site of a new organization with site spaces of new spaces, titled as given. */
+  async function publishedSite(
+    titles: string[],
+    fields: { visibility?: string } = {},
+  ): Promise<{ org: TestOrganization; site: SiteBody; siteSpaces: SiteSpaceBody[]; url: string }> {
+    const org = await t.factories.organization();
+    const site = await t.factories.site(org, fields);
+    const siteSpaces: SiteSpaceBody[] = [];
+    for (const title of titles) {
+      siteSpaces.push(await t.factories.siteSpace(org, site.id, { spaceTitle: title }));
+    }
+    await org.owner.client.post(`/v1/orgs/${org.id}/sites/${site.id}/publish`).expect(200);
+    return { org, site, siteSpaces, url: `https://docs.localhost/${org.id}/${site.id}` };
+  }
+
+  describe('resolvePublishedContentByUrl', () => {
+    it('resolves the site root, a site space path and a page path', async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'API']);
+      const [guides, api] = siteSpaces;
+
+      const root = await lookup(url).expect(200);
+      expectConforms(root, 'resolvePublishedContentByUrl', GITBOOK_0201);
+      const base = `/${org.id}/${site.id}/`;
+      expect(root.body).toMatchObject({
+        site: site.id,
+        organization: org.id,
+        siteSpace: guides.id,
+        space: guides.space.id,
+        pathname: '',
+        basePath: base,
+        siteBasePath: base,
+        canonicalUrl: url,
+        // Another site space could still follow in the URL.
+        complete: false,
+      });
+      expect(root.body.siteSection).toBeUndefined();
+
+      const inApi = await lookup(`${url}/${api.path}/reference/auth`).expect(200);
+      expect(inApi.body).toMatchObject({
+        siteSpace: api.id,
+        space: api.space.id,
+        pathname: 'reference/auth',
+        basePath: `${base}${api.path}/`,
+        siteBasePath: base,
+        canonicalUrl: `${url}/${api.path}/reference/auth`,
+        complete: true,
+      });
+
+      const page = await lookup(`${url}/getting-started`).expect(200);
+      expect(page.body).toMatchObject({
+        siteSpace: guides.id,
+        pathname: 'getting-started',
+        basePath: base,
+        complete: true,
+      });
+    });
+
+    it('gives a stable site token with GitBook SiteAPIToken claims', async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'API']);
+      const first = (await lookup(url).expect(200)).body as Lookup;
+      const second = (await lookup(`${url}/x`).expect(200)).body as Lookup;
+      expect(second.apiToken).toBe(first.apiToken);
+      const claims = claimsOf(first.apiToken);
+      expect(claims).toMatchObject({
+        kind: 'site',
+        organization: org.id,
+        site: site.id,
+        siteSpace: siteSpaces[0].id,
+        space: siteSpaces[0].space.id,
+      });
+      expect((claims.spaces as string[]).sort()).toEqual(
+        siteSpaces.map((siteSpace) => siteSpace.space.id).sort(),
+      );
+      expect(claims.iat).toBeUndefined();
+      const lifetime = (claims.exp as number) * 1000 - t.clock.now().getTime();
+      expect(lifetime).toBeGreaterThanOrEqual(60 * 60 * 1000);
+      expect(lifetime).toBeLessThanOrEqual(25 * 60 * 60 * 1000 + 5 * 60 * 1000);
+    });
+
+    it('answers the GET form and accepts unknown body fields such as cacheBust', async () => {
+      const { site, url } = await publishedSite(['Guides']);
+      const got = await t.anonymous
+        .get(`/v1/urls/published?url=${encodeURIComponent(url)}`)
+        .expect(200);
+      expectConforms(got, 'getPublishedContentByUrl', GITBOOK_0201);
+      // One site space: nothing else can follow the site's path.
+      expect(got.body).toMatchObject({ site: site.id, complete: true });
+      await lookup(url, { cacheBust: 'x1', redirectOnError: false }).expect(200);
+    });
+
+    it('is 404 for unknown sites, organization-only prefixes and unpublished sites', async () => {
+      const { org, site, url } = await publishedSite(['Guides']);
+      const unknown = await lookup(`https://docs.localhost/${org.id}/nope`).expect(404);
+      expectConforms(unknown, 'resolvePublishedContentByUrl', GITBOOK_0201);
+      expect(unknown.body.error.message).toBe('No content found for the URL.');
+      await lookup(`https://docs.localhost/${org.id}`).expect(404);
+      await lookup('https://docs.localhost/').expect(404);
+      await lookup('https://elsewhere.example.com/a/b').expect(404);
+      await org.owner.client.post(`/v1/orgs/${org.id}/sites/${site.id}/unpublish`).expect(200);
+      await lookup(url).expect(404);
+    });
+
+    it('refuses what is not a URL, with the error shape', async () => {
+      for (const body of [{ url: '/relative' }, { url: 'ftp://x/y' }, {}, { url: 42 }]) {
+        const res = await t.anonymous.post('/v1/urls/published', body).expect(400);
+        expect(res.body.error).toMatchObject({ code: 400, message: expect.any(String) });
+      }
+      const res = await t.anonymous
+        .post('/v1/urls/published', {
+          url: 'https://docs.localhost/a/b',
+          visitor: { unsignedClaims: { big: 'x'.repeat(5000) } },
+        })
+        .expect(400);
+      expect(res.body.error.message).toMatch(/unsignedClaims/);
+    });
+
+    it('resolves a custom hostname, with or without a basename', async () => {
+      const { org, site, siteSpaces } = await publishedSite(['Guides']);
+      const host = `docs-${randomBytes(4).toString('hex')}.example.com`;
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}`, { hostname: host })
+        .expect(200);
+      const atRoot = await lookup(`https://${host}/install`).expect(200);
+      expect(atRoot.body).toMatchObject({
+        site: site.id,
+        siteSpace: siteSpaces[0].id,
+        siteBasePath: '/',
+        basePath: '/',
+        pathname: 'install',
+        canonicalUrl: `https://${host}/install`,
+      });
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}`, { basename: 'handbook' })
+        .expect(200);
+      const under = await lookup(`https://${host}/handbook/install`).expect(200);
+      expect(under.body).toMatchObject({ siteBasePath: '/handbook/', pathname: 'install' });
+      await lookup(`https://${host}/install`).expect(404);
+    });
+
+    it('resolves sections, and their variants by path', async () => {
+      const org = await t.factories.organization();
+      const site = await t.factories.site(org);
+      const docs = await t.factories.siteSection(org, site.id, { spaceTitle: 'Docs' });
+      const api = await t.factories.siteSection(org, site.id, { spaceTitle: 'API' });
+      const v2 = await t.factories.siteSpace(org, site.id, {
+        sectionId: api.id,
+        spaceTitle: 'Version 2',
+      });
+      await org.owner.client.post(`/v1/orgs/${org.id}/sites/${site.id}/publish`).expect(200);
+      const url = `https://docs.localhost/${org.id}/${site.id}`;
+
+      const root = await lookup(url).expect(200);
+      expect(root.body).toMatchObject({ siteSection: docs.id, complete: false, pathname: '' });
+      const section = await lookup(`${url}/${api.path}`).expect(200);
+      // The API section has two variants: a variant's path may still follow.
+      expect(section.body).toMatchObject({ siteSection: api.id, complete: false });
+      const variant = await lookup(`${url}/${api.path}/${v2.path}/auth`).expect(200);
+      expect(variant.body).toMatchObject({
+        siteSection: api.id,
+        siteSpace: v2.id,
+        basePath: `/${org.id}/${site.id}/${api.path}/${v2.path}/`,
+        pathname: 'auth',
+        complete: true,
+      });
+      expectConforms(variant, 'resolvePublishedContentByUrl', GITBOOK_0201);
+    });
+  });
+
+  describe('site token', () => {
+    it('reads the published site, its spaces and their current revision', async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'API']);
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const reader = t.as(apiToken);
+
+      const published = await reader
+        .get(`/v1/orgs/${org.id}/sites/${site.id}/published`)
+        .expect(200);
+      expect(published.body.structure.structure.map((s: SiteSpaceBody) => s.id)).toEqual(
+        siteSpaces.map((siteSpace) => siteSpace.id),
+      );
+      const space = await reader.get(`/v1/spaces/${siteSpaces[1].space.id}`).expect(200);
+      expectConforms(space, 'getSpaceById');
+      const revision = await reader
+        .get(`/v1/spaces/${space.body.id}/revisions/${space.body.revision}?metadata=true`)
+        .expect(200);
+      expectConforms(revision, 'getRevisionById');
+      await reader.get(`/v1/spaces/${space.body.id}/content`).expect(200);
+    });
+
+    it('reads nothing else: no writes, no other space, site or organization route', async () => {
+      const { org, site, url } = await publishedSite(['Guides']);
+      const { apiToken, space } = (await lookup(url).expect(200)).body as Lookup;
+      const reader = t.as(apiToken);
+      const elsewhere = await t.factories.space(org, { title: 'Internal' });
+      await reader.get(`/v1/spaces/${elsewhere.id}`).expect(404);
+      await reader.get(`/v1/spaces/${space}/revisions/nope`).expect(404);
+      await reader.patch(`/v1/spaces/${space}`, { title: 'Hacked' }).expect(403);
+      await reader.get(`/v1/orgs/${org.id}`).expect(403);
+      await reader.get(`/v1/orgs/${org.id}/sites/${site.id}`).expect(403);
+      await reader.get(`/v1/spaces/${space}/change-requests`).expect(403);
+      await reader.get('/v1/user').expect(403);
+
+      const other = await publishedSite(['Other']);
+      await reader.get(`/v1/orgs/${other.org.id}/sites/${other.site.id}/published`).expect(404);
+      await reader.get(`/v1/spaces/${other.siteSpaces[0].space.id}`).expect(404);
+    });
+
+    it('is 401 when tampered, signed with another key, or expired', async () => {
+      const { org, site, url } = await publishedSite(['Guides']);
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const path = `/v1/orgs/${org.id}/sites/${site.id}/published`;
+      const [header, payload, signature] = apiToken.split('.');
+      const widened = Buffer.from(
+        JSON.stringify({ ...claimsOf(apiToken), spaces: ['everything'] }),
+      ).toString('base64url');
+      await t.as(`${header}.${widened}.${signature}`).get(path).expect(401);
+      const forged = sign({ ...claimsOf(apiToken) }, 'not-the-key', { algorithm: 'HS256' });
+      await t.as(forged).get(path).expect(401);
+      expect(payload).toBeTruthy();
+      t.clock.advance(26 * 60 * 60 * 1000);
+      const expired = await t.as(apiToken).get(path).expect(401);
+      expect(expired.body.error.message).toMatch(/not valid|expired/);
+    });
+
+    it('stops reading a site that was unpublished or a space removed from it', async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'API']);
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const reader = t.as(apiToken);
+      await org.owner.client
+        .delete(`/v1/orgs/${org.id}/sites/${site.id}/site-spaces/${siteSpaces[1].id}`)
+        .expect(204);
+      await reader.get(`/v1/spaces/${siteSpaces[1].space.id}`).expect(404);
+      await reader.get(`/v1/spaces/${siteSpaces[0].space.id}`).expect(200);
+      await org.owner.client.post(`/v1/orgs/${org.id}/sites/${site.id}/unpublish`).expect(200);
+      await reader.get(`/v1/spaces/${siteSpaces[0].space.id}`).expect(404);
+      await reader.get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(404);
+    });
+  });
+
+  describe('share links', () => {
+    it('opens a share-link site with an active key in the path only', async () => {
+      const { org, site, url } = await publishedSite(['Guides'], { visibility: 'share-link' });
+      const link = await t.factories.shareLink(org, site.id, { name: 'Partners' });
+      const key = link.urls.published!.split('/').pop()!;
+      expect(link.urls.published).toBe(`${url.replace('https:', 'http:')}/${key}`);
+
+      await lookup(url).expect(404);
+      await lookup(`${url}/not-a-key/page`).expect(404);
+      const res = await lookup(`${url}/${key}/install`).expect(200);
+      expectConforms(res, 'resolvePublishedContentByUrl', GITBOOK_0201);
+      expect(res.body).toMatchObject({
+        shareKey: key,
+        siteBasePath: `/${org.id}/${site.id}/${key}/`,
+        basePath: `/${org.id}/${site.id}/${key}/`,
+        pathname: 'install',
+        canonicalUrl: `${url}/${key}/install`,
+      });
+      const reader = t.as(res.body.apiToken);
+      await reader.get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(200);
+
+      // Deactivated: the key opens nothing, and tokens made with it read nothing.
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}/share-links/${link.id}`, { active: false })
+        .expect(200);
+      await lookup(`${url}/${key}`).expect(404);
+      await reader.get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(404);
+      await reader.get(`/v1/spaces/${res.body.space}`).expect(404);
+    });
+  });
+
+  describe('adaptive content', () => {
+    const SCHEMA = {
+      type: 'object',
+      properties: {
+        plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' },
+        unsigned: {
+          type: 'object',
+          description: 'Unsigned claims of the site visitor.',
+          properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    };
+
+    it('hides a site space whose condition the visitor does not meet, everywhere', async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'Beta']);
+      const [guides, beta] = siteSpaces;
+      const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
+      await org.owner.client.put(`${sitePath}/adaptive-schema`, { jsonSchema: SCHEMA }).expect(200);
+      await org.owner.client
+        .patch(`${sitePath}/site-spaces/${beta.id}`, {
+          condition: 'visitor.claims.unsigned.beta === true',
+        })
+        .expect(200);
+
+      // Without the claim: the beta path is a page path of the default site space.
+      const plain = (await lookup(`${url}/${beta.path}`).expect(200)).body as Lookup;
+      expect(plain).toMatchObject({ siteSpace: guides.id, pathname: beta.path, complete: true });
+      expect(plain.contextId).toBeUndefined();
+      expect(claimsOf(plain.apiToken).spaces).toEqual([guides.space.id]);
+      const root = (await lookup(url).expect(200)).body as Lookup;
+      expect(root.complete).toBe(true);
+      const reader = t.as(plain.apiToken);
+      const published = await reader.get(`${sitePath}/published`).expect(200);
+      expect(published.body.structure.structure.map((s: SiteSpaceBody) => s.id)).toEqual([
+        guides.id,
+      ]);
+      expect(JSON.stringify(published.body)).not.toContain(beta.space.id);
+      await reader.get(`/v1/spaces/${beta.space.id}`).expect(404);
+
+      // With it: the beta site space exists.
+      const tester = (
+        await lookup(`${url}/${beta.path}/intro`, {
+          visitor: { unsignedClaims: { beta: true, ignored: 'x' } },
+        }).expect(200)
+      ).body as Lookup;
+      expect(tester).toMatchObject({ siteSpace: beta.id, pathname: 'intro' });
+      expect(tester.contextId).toEqual(expect.any(String));
+      expect(claimsOf(tester.apiToken).claims).toEqual({ unsigned: { beta: true } });
+      const testerView = await t.as(tester.apiToken).get(`${sitePath}/published`).expect(200);
+      expect(testerView.body.structure.structure).toHaveLength(2);
+      await t.as(tester.apiToken).get(`/v1/spaces/${beta.space.id}`).expect(200);
+
+      // A claim of the wrong type is dropped: the visitor sees what one without it sees.
+      const wrong = await lookup(`${url}/${beta.path}`, {
+        visitor: { unsignedClaims: { beta: 'true' } },
+      }).expect(200);
+      expect(wrong.body.siteSpace).toBe(guides.id);
+    });
+
+    it("reads signed claims from a member's docsVisitorClaims on the organization's sites", async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'Staff']);
+      const [, staff] = siteSpaces;
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}/site-spaces/${staff.id}`, {
+          condition: 'visitor.claims.role === "admin"',
+        })
+        .expect(200);
+      const ping = await org.owner.client.post(`/v1/orgs/${org.id}/ping`).expect(200);
+      const jwtToken = ping.body.docsVisitorClaims as string;
+      const member = await lookup(`${url}/${staff.path}`, {
+        visitor: { jwtToken, unsignedClaims: {} },
+      }).expect(200);
+      expect(member.body.siteSpace).toBe(staff.id);
+      const anonymous = await lookup(`${url}/${staff.path}`).expect(200);
+      expect(anonymous.body.siteSpace).toBe(siteSpaces[0].id);
+      // Claims of another organization's member open nothing here.
+      const other = await t.factories.organization();
+      const theirs = await other.owner.client.post(`/v1/orgs/${other.id}/ping`).expect(200);
+      const stranger = await lookup(`${url}/${staff.path}`, {
+        visitor: { jwtToken: theirs.body.docsVisitorClaims, unsignedClaims: {} },
+      }).expect(200);
+      expect(stranger.body.siteSpace).toBe(siteSpaces[0].id);
+    });
+  });
+
+  describe('visitor authentication', () => {
+    it('wants a valid visitor token, and never redirects without a login URL', async () => {
+      const { org, site, url } = await publishedSite(['Guides'], { visibility: 'visitor-auth' });
+      // GitBook's spec declares no 401 here; the renderer shows its status and message.
+      const missing = await lookup(url).expect(401);
+      expect(missing.body.error).toEqual({
+        code: 401,
+        message: 'The visitor token is not valid for this site.',
+      });
+      await lookup(url, { visitor: { jwtToken: 'a.b.c', unsignedClaims: {} } }).expect(401);
+      const ping = await org.owner.client.post(`/v1/orgs/${org.id}/ping`).expect(200);
+      const member = await lookup(`${url}/install`, {
+        visitor: { jwtToken: ping.body.docsVisitorClaims, unsignedClaims: {} },
+      }).expect(200);
+      expect(member.body).toMatchObject({ site: site.id, pathname: 'install' });
+      await t.as(member.body.apiToken).get(`/v1/spaces/${member.body.space}`).expect(200);
+    });
+  });
+});
