@@ -8,6 +8,8 @@ import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
 import { SiteCustomizationController } from './customization/customization.controller';
 import { SiteCustomizationService } from './customization/customization.service';
 import { Site } from './entities/site.entity';
+import { SiteInsightsCounter } from './entities/site-insights-counter.entity';
+import { SitePublishingAuth } from './entities/site-publishing-auth.entity';
 import { SiteShareLink } from './entities/site-share-link.entity';
 import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
@@ -34,7 +36,13 @@ import {
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]),
+    TypeOrmModule.forFeature([
+      Site,
+      SiteShareLink,
+      SitePublishingAuth,
+      SiteInsightsCounter,
+      ...STRUCTURE_ENTITIES,
+    ]),
     SpacesModule,
     OrgsModule,
     MembersModule,
