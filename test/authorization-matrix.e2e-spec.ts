@@ -831,6 +831,31 @@ function siteOperations(): Operation[] {
       ...write,
     },
 
+    // Visitor authentication: organization:create even to read, as share links (the key opens
+    // the site). The first read makes the shared site's key; later reads show the same.
+    {
+      name: 'getSitePublishingAuthById',
+      method: 'GET',
+      route: `${SITE}/publishing/auth`,
+      path: (ctx) => `${shared(ctx)}/publishing/auth`,
+      allowed: creators,
+    },
+    {
+      name: 'updateSitePublishingAuthById',
+      method: 'PATCH',
+      route: `${SITE}/publishing/auth`,
+      path: (ctx) => `${fresh(ctx)}/publishing/auth`,
+      body: () => ({ backend: 'custom', fallbackURL: 'https://login.example.com' }),
+      ...write,
+    },
+    {
+      name: 'regenerateSitePublishingAuthById',
+      method: 'POST',
+      route: `${SITE}/publishing/auth/regenerate`,
+      path: (ctx) => `${fresh(ctx)}/publishing/auth/regenerate`,
+      ...write,
+    },
+
     // Customization, of the site and of one site space
     {
       name: 'getSiteCustomizationById',

@@ -15,6 +15,9 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { SitePublishingAuthController } from './publishing-auth/site-publishing-auth.controller';
+import { SitePublishingAuthRepository } from './publishing-auth/site-publishing-auth.repository';
+import { SitePublishingAuthService } from './publishing-auth/site-publishing-auth.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -30,9 +33,10 @@ import {
 } from './structure/structure.providers';
 
 /**
- * Docs sites: their settings, publishing and published profile, share links, adaptive schema
- * and customization; and their structure (site spaces, sections, section groups) in
- * `structure/`, which shares this module because the two need each other's services.
+ * Docs sites: their settings, publishing and published profile, share links, visitor
+ * authentication, adaptive schema and customization; and their structure (site spaces,
+ * sections, section groups) in `structure/`, which shares this module because the two need
+ * each other's services.
  */
 @Module({
   imports: [
@@ -53,6 +57,7 @@ import {
     SiteShareLinksController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
+    SitePublishingAuthController,
     ...STRUCTURE_CONTROLLERS,
   ],
   providers: [
@@ -67,8 +72,10 @@ import {
     PublishedSiteService,
     PublishedSiteAccessPolicy,
     SiteAccessPolicy,
+    SitePublishingAuthRepository,
+    SitePublishingAuthService,
     ...STRUCTURE_PROVIDERS,
   ],
-  exports: [SitesService],
+  exports: [SitesService, SitePublishingAuthService],
 })
 export class SitesModule {}
