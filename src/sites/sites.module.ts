@@ -11,6 +11,9 @@ import { Site } from './entities/site.entity';
 import { SiteInsightsCounter } from './entities/site-insights-counter.entity';
 import { SitePublishingAuth } from './entities/site-publishing-auth.entity';
 import { SiteShareLink } from './entities/site-share-link.entity';
+import { SiteInsightsController } from './insights/site-insights.controller';
+import { SiteInsightsRepository } from './insights/site-insights.repository';
+import { SiteInsightsService } from './insights/site-insights.service';
 import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
@@ -34,9 +37,9 @@ import {
 
 /**
  * Docs sites: their settings, publishing and published profile, share links, visitor
- * authentication, adaptive schema and customization; and their structure (site spaces,
- * sections, section groups) in `structure/`, which shares this module because the two need
- * each other's services.
+ * authentication, insights, adaptive schema and customization; and their structure (site
+ * spaces, sections, section groups) in `structure/`, which shares this module because the two
+ * need each other's services.
  */
 @Module({
   imports: [
@@ -58,6 +61,7 @@ import {
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
     SitePublishingAuthController,
+    SiteInsightsController,
     ...STRUCTURE_CONTROLLERS,
   ],
   providers: [
@@ -74,6 +78,8 @@ import {
     SiteAccessPolicy,
     SitePublishingAuthRepository,
     SitePublishingAuthService,
+    SiteInsightsRepository,
+    SiteInsightsService,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService, SitePublishingAuthService],

@@ -10,6 +10,8 @@ const NEWER_THAN_0146 = new Set([
   'getSitePublishingAuthById',
   'updateSitePublishingAuthById',
   'regenerateSitePublishingAuthById',
+  'trackEventsInSiteById',
+  'aggregateSiteEvents',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request
