@@ -50,6 +50,9 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *    role to check; their rules are covered in test/invites.e2e-spec.ts.
  *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (a user of the domain,
  *    or the instance administrator); its rules are covered in test/invites.e2e-spec.ts.
+ *  - POST /v1/orgs/:organizationId/sites/:siteId/insights/events is public (GitBook's renderer
+ *    sends a site's events without a token): it answers for a published site only, whoever
+ *    calls; covered in test/site-insights.e2e-spec.ts.
  *
  * One application and one organization for the whole file; cases run one after the other.
  * Writes are idempotent (same value again, empty update) or act on a resource made for that
@@ -829,6 +832,41 @@ function siteOperations(): Operation[] {
       route: `${SITE}/share-links/:shareLinkId`,
       path: (ctx) => `${fresh(ctx)}/share-links/${ctx.freshSite.shareLink}`,
       ...write,
+    },
+
+    // Visitor authentication: organization:create even to read, as share links (the key opens
+    // the site). The first read makes the shared site's key; later reads show the same.
+    {
+      name: 'getSitePublishingAuthById',
+      method: 'GET',
+      route: `${SITE}/publishing/auth`,
+      path: (ctx) => `${shared(ctx)}/publishing/auth`,
+      allowed: creators,
+    },
+    {
+      name: 'updateSitePublishingAuthById',
+      method: 'PATCH',
+      route: `${SITE}/publishing/auth`,
+      path: (ctx) => `${fresh(ctx)}/publishing/auth`,
+      body: () => ({ backend: 'custom', fallbackURL: 'https://login.example.com' }),
+      ...write,
+    },
+    {
+      name: 'regenerateSitePublishingAuthById',
+      method: 'POST',
+      route: `${SITE}/publishing/auth/regenerate`,
+      path: (ctx) => `${fresh(ctx)}/publishing/auth/regenerate`,
+      ...write,
+    },
+
+    // Insights: reading them is reading the site (tracking is public, in EXCLUDED)
+    {
+      name: 'aggregateSiteEvents',
+      method: 'POST',
+      route: `${SITE}/insights/events/aggregate`,
+      path: (ctx) => `${shared(ctx)}/insights/events/aggregate`,
+      body: () => ({ range: 'last7Days', groupBy: [{ column: 'page' }] }),
+      allowed: anyRole,
     },
 
     // Customization, of the site and of one site space
@@ -2043,6 +2081,7 @@ const EXCLUDED = [
   'GET /v1/orgs/:organizationId/link-invites/:inviteId', // any user holding the link
   'POST /v1/orgs/:organizationId/invites/:inviteId', // any user holding the link
   'POST /v1/orgs/:organizationId/join', // any user whose email domain is allowed
+  'POST /v1/orgs/:organizationId/sites/:siteId/insights/events', // public: the renderer's events
 ];
 
 /** Routes on one organization or on one of its spaces or collections. */

@@ -8,7 +8,12 @@ import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
 import { SiteCustomizationController } from './customization/customization.controller';
 import { SiteCustomizationService } from './customization/customization.service';
 import { Site } from './entities/site.entity';
+import { SiteInsightsCounter } from './entities/site-insights-counter.entity';
+import { SitePublishingAuth } from './entities/site-publishing-auth.entity';
 import { SiteShareLink } from './entities/site-share-link.entity';
+import { SiteInsightsController } from './insights/site-insights.controller';
+import { SiteInsightsRepository } from './insights/site-insights.repository';
+import { SiteInsightsService } from './insights/site-insights.service';
 import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
@@ -18,6 +23,9 @@ import { PublishedLookupController } from './published/lookup/published-lookup.c
 import { PublishedLookupService } from './published/lookup/published-lookup.service';
 import { SiteReaderAccess } from './published/site-reader-access';
 import { SiteVisitorAuth } from './published/site-visitor-auth';
+import { SitePublishingAuthController } from './publishing-auth/site-publishing-auth.controller';
+import { SitePublishingAuthRepository } from './publishing-auth/site-publishing-auth.repository';
+import { SitePublishingAuthService } from './publishing-auth/site-publishing-auth.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -33,13 +41,20 @@ import {
 } from './structure/structure.providers';
 
 /**
- * Docs sites: their settings, publishing and published profile, share links, adaptive schema
- * and customization; and their structure (site spaces, sections, section groups) in
- * `structure/`, which shares this module because the two need each other's services.
+ * Docs sites: their settings, publishing and published profile, share links, visitor
+ * authentication, insights, adaptive schema and customization; and their structure (site
+ * spaces, sections, section groups) in `structure/`, which shares this module because the two
+ * need each other's services.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]),
+    TypeOrmModule.forFeature([
+      Site,
+      SiteShareLink,
+      SitePublishingAuth,
+      SiteInsightsCounter,
+      ...STRUCTURE_ENTITIES,
+    ]),
     SpacesModule,
     OrgsModule,
     MembersModule,
@@ -51,6 +66,8 @@ import {
     SiteShareLinksController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
+    SitePublishingAuthController,
+    SiteInsightsController,
     ...STRUCTURE_CONTROLLERS,
   ],
   providers: [
@@ -67,11 +84,14 @@ import {
     PublishedContentRepository,
     PublishedLookupService,
     SiteReaderAccess,
-    // Until sites have visitor authentication settings: none.
-    { provide: SiteVisitorAuth, useValue: { visitorAuth: () => Promise.resolve(null) } },
+    { provide: SiteVisitorAuth, useExisting: SitePublishingAuthService },
     SiteAccessPolicy,
+    SitePublishingAuthRepository,
+    SitePublishingAuthService,
+    SiteInsightsRepository,
+    SiteInsightsService,
     ...STRUCTURE_PROVIDERS,
   ],
-  exports: [SitesService],
+  exports: [SitesService, SitePublishingAuthService],
 })
 export class SitesModule {}

@@ -17,7 +17,10 @@ import { createTestApp, TestApp } from '../helpers/app';
  * service answers only a `public` one. A site's published profile is `publishedSite:view`: its
  * policy shows members with a role any site of the organization, and anyone else only a
  * published site its visibility (or a share key) opens. Listing a site's share links takes
- * `organization:create`, as changing the site does: the links carry their keys. Ingesting
+ * `organization:create`, as changing the site does: the links carry their keys; so does reading
+ * a site's visitor authentication (its private key opens the site). Tracking a site's insights
+ * is public, as GitBook's renderer sends events without a token (only a published site counts
+ * them). Ingesting
  * conversations takes `organization:admin`, the role of the organization's
  * `ingestConversations` permission.
  */
@@ -115,9 +118,14 @@ const EXPECTED = [
   'PUT /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/customization -> site:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/insights/events -> public',
+  'POST /v1/orgs/:organizationId/sites/:siteId/insights/events/aggregate -> site:read',
   'PUT /v1/orgs/:organizationId/sites/:siteId/customization -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publish -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/published -> publishedSite:view, or site reader',
+  'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> siteSectionGroup:create (absent: proceeds)',
