@@ -416,5 +416,84 @@ describe('published content', () => {
       expect(member.body).toMatchObject({ site: site.id, pathname: 'install' });
       await t.as(member.body.apiToken).get(`/v1/spaces/${member.body.space}`).expect(200);
     });
+
+    it("sends visitors without a valid token to the site's login URL, and lets signed ones in", async () => {
+      const { org, site, siteSpaces, url } = await publishedSite(['Guides', 'Partners'], {
+        visibility: 'visitor-auth',
+      });
+      const authPath = `/v1/orgs/${org.id}/sites/${site.id}/publishing/auth`;
+      const auth = await org.owner.client
+        .patch(authPath, { backend: 'custom', fallbackURL: 'https://login.example.com/start?x=1' })
+        .expect(200);
+      const key = auth.body.privateKey as string;
+      const [, partners] = siteSpaces;
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}/site-spaces/${partners.id}`, {
+          condition: 'visitor.claims.partner === true',
+        })
+        .expect(200);
+
+      const login = {
+        target: 'external',
+        site: site.id,
+        redirect: 'https://login.example.com/start?x=1&location=%2Fguides%2Finstall',
+      };
+      // No token: the login redirect, whatever redirectOnError says.
+      const anonymous = await lookup(`${url}/guides/install`).expect(200);
+      expectConforms(anonymous, 'resolvePublishedContentByUrl', GITBOOK_0201);
+      expect(anonymous.body).toEqual(login);
+
+      const now = Math.floor(t.clock.now().getTime() / 1000);
+      const expired = sign({ exp: now - 10 }, key, { algorithm: 'HS256' });
+      const wrongKey = sign({ exp: now + 600 }, 'someone-else', { algorithm: 'HS256' });
+      for (const jwtToken of [expired, wrongKey, 'garbage']) {
+        // From ?jwt_token=: an error the visitor sees, no redirect (no login loop).
+        const bad = await lookup(`${url}/guides/install`, {
+          visitor: { jwtToken, unsignedClaims: {} },
+        }).expect(401);
+        expect(bad.body.error.message).toBe('The visitor token is not valid for this site.');
+        // From the cookie: back to the login service.
+        const stale = await lookup(`${url}/guides/install`, {
+          visitor: { jwtToken, unsignedClaims: {} },
+          redirectOnError: true,
+        }).expect(200);
+        expect(stale.body).toEqual(login);
+      }
+
+      const visitor = sign({ exp: now + 600, partner: true, name: 'Ann' }, key, {
+        algorithm: 'HS256',
+      });
+      const inside = await lookup(`${url}/${partners.path}/intro`, {
+        visitor: { jwtToken: visitor, unsignedClaims: {} },
+      }).expect(200);
+      expectConforms(inside, 'resolvePublishedContentByUrl', GITBOOK_0201);
+      expect(inside.body).toMatchObject({ siteSpace: partners.id, pathname: 'intro' });
+      expect(inside.body.contextId).toEqual(expect.any(String));
+      const token = claimsOf(inside.body.apiToken);
+      expect(token.claims).toMatchObject({ partner: true, name: 'Ann', unsigned: {} });
+      // The site token ends when the visitor's does.
+      expect(token.exp).toBe(now + 600);
+      const reader = t.as(inside.body.apiToken);
+      await reader.get(`/v1/spaces/${partners.space.id}`).expect(200);
+
+      // A new key: visitors signed with the old one are sent to log in again.
+      await org.owner.client.post(`${authPath}/regenerate`).expect(200);
+      const again = await lookup(`${url}/guides/install`, {
+        visitor: { jwtToken: visitor, unsignedClaims: {} },
+        redirectOnError: true,
+      }).expect(200);
+      expect(again.body).toEqual(login);
+    });
+
+    it('keeps a site token of a public site from reading the site once it needs visitor auth', async () => {
+      const { org, site, url } = await publishedSite(['Guides']);
+      const { apiToken, space } = (await lookup(url).expect(200)).body as Lookup;
+      await t.as(apiToken).get(`/v1/spaces/${space}`).expect(200);
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}`, { visibility: 'visitor-auth' })
+        .expect(200);
+      await t.as(apiToken).get(`/v1/spaces/${space}`).expect(404);
+      await t.as(apiToken).get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(404);
+    });
   });
 });
