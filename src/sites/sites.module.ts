@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
+import { RevalidationModule } from '../platform/revalidation/revalidation.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.controller';
 import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
@@ -13,6 +15,7 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { PublishedSpaceRevalidation } from './revalidation/published-space-revalidation';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -30,7 +33,8 @@ import {
 /**
  * Docs sites: their settings, publishing and published profile, share links, adaptive schema
  * and customization; and their structure (site spaces, sections, section groups) in
- * `structure/`, which shares this module because the two need each other's services.
+ * `structure/`, which shares this module because the two need each other's services. Their
+ * changes, and those of the spaces they publish, are told to the site renderer (Revalidation).
  */
 @Module({
   imports: [
@@ -38,6 +42,8 @@ import {
     SpacesModule,
     OrgsModule,
     MembersModule,
+    ContentEngineModule,
+    RevalidationModule,
   ],
   controllers: [
     SitesController,
@@ -59,6 +65,7 @@ import {
     PublishedSiteService,
     PublishedSiteAccessPolicy,
     SiteAccessPolicy,
+    PublishedSpaceRevalidation,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService],
