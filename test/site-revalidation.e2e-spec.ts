@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { REVALIDATION_QUEUE } from '../src/platform/revalidation/revalidation.service';
 import { createTestApp, TestApp } from './helpers/app';
+import { expectConforms } from './helpers/conformance';
 import { insertPage } from './helpers/content';
 import type { TestOrganization } from './helpers/factories';
 
@@ -210,6 +211,19 @@ describe('revalidation of the site renderer', () => {
     expect(renderer.carrying(tag)).toHaveLength(3);
     expect(renderer.carrying(tag).every((request) => request.signed)).toBe(true);
   }, 30_000);
+
+  it('tags the published site and the space with the cache tags the renderer revalidates', async () => {
+    const space = await t.factories.space(org);
+    const site = await publishedSite([space.id]);
+    const client = org.owner.client;
+
+    const published = await client.get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(200);
+    expectConforms(published, 'getPublishedContentSite');
+    expect(published.headers['x-gitbook-cache-tag']).toBe(`site:${site.id}`);
+    const read = await client.get(`/v1/spaces/${space.id}`).expect(200);
+    expectConforms(read, 'getSpaceById');
+    expect(read.headers['x-gitbook-cache-tag']).toBe(`space:${space.id}`);
+  });
 });
 
 describe('without RENDERER_URL', () => {

@@ -1,8 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
+import { cacheTag, setCacheTags } from '../../platform/revalidation/cache-tags';
 import { PublishedContentSiteResponse, PublishedSiteQueryDto } from './published-site.dto';
 import type { PublishedSiteAccess } from './published-site-access';
 import { PublishedSiteService } from './published-site.service';
@@ -29,12 +31,16 @@ export class PublishedSiteController {
     type: ErrorBody,
     description: 'No such site, not visible to the caller, or a share key that opens nothing.',
   })
-  get(
+  async get(
     @CurrentUser() actor: UserActor,
     @Granted() site: PublishedSiteAccess,
     // Validated and documented here; the access policy reads the key.
     @Query() _query: PublishedSiteQueryDto,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<PublishedContentSiteResponse> {
-    return this.published.get(site.entity, actor.userId);
+    const published = await this.published.get(site.entity, actor.userId);
+    // The renderer caches the answer under the site's tag: revalidating the site refreshes it.
+    setCacheTags(response, cacheTag.site(site.entity.id));
+    return published;
   }
 }
