@@ -23,7 +23,7 @@ export interface RevalidationJob {
 export const COALESCE_SECONDS = 2;
 /**
  * Retries of a request the renderer refused or did not answer, 1–2 s after the first attempt,
- * then twice as long each time (pg-boss's backoff): some two minutes in all, time for a
+ * then twice as long each time (pg-boss's backoff): one to two minutes in all, time for a
  * renderer to restart. After that its cache expires by itself (a day at most).
  */
 export const RETRY_LIMIT = 6;
