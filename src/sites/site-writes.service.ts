@@ -5,10 +5,13 @@ import { Clock } from '../platform/clock/clock';
 import { DomainError } from '../platform/errors/domain-error';
 import { OrganizationsRepository } from '../orgs/organizations.repository';
 import { newId } from '../platform/ids/ids';
+import { cacheTag } from '../platform/revalidation/cache-tags';
+import { Revalidation } from '../platform/revalidation/revalidation.service';
 import { CreateSiteDto, UpdateSiteDto } from './dto/site.dto';
 import { Site } from './entities/site.entity';
 import { SitesRepository } from './sites.repository';
 import { SitesService, SiteWithCount } from './sites.service';
+import { SiteStructureRepository } from './structure/site-structure.repository';
 import { SiteStructureService } from './structure/site-structure.service';
 
 const hostnameTaken = (hostname: string) =>
@@ -20,7 +23,8 @@ const hostnameTaken = (hostname: string) =>
 
 /**
  * Creating, changing, publishing and deleting sites. Site spaces and defaults are the
- * structure's: this service asks SiteStructureService for them, in its own transaction.
+ * structure's: this service asks SiteStructureService for them, in its own transaction. Each
+ * change of an existing site asks the renderer to revalidate it, in the same transaction.
  */
 @Injectable()
 export class SiteWritesService {
@@ -31,6 +35,8 @@ export class SiteWritesService {
     private readonly structure: SiteStructureService,
     private readonly clock: Clock,
     private readonly organizations: OrganizationsRepository,
+    private readonly structureRepository: SiteStructureRepository,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /**
@@ -109,6 +115,7 @@ export class SiteWritesService {
           if (isUniqueViolation(error) && changes.hostname) throw hostnameTaken(changes.hostname);
           throw error;
         }
+        await this.revalidation.site(site.id, tx);
       }
       return this.sites.withCount(tx, await tx.findOneByOrFail(Site, { id: site.id }));
     });
@@ -121,12 +128,17 @@ export class SiteWritesService {
    */
   async remove(organizationId: string, siteId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      await tx.delete(Site, { id: siteId, organizationId });
+      const { affected } = await tx.delete(Site, { id: siteId, organizationId });
       await this.organizations.clearDefaultContentSite(organizationId, siteId, tx);
+      if (affected) await this.revalidation.site(siteId, tx);
     });
   }
 
-  /** Publishes (`true`) or unpublishes the site; its configuration and content stay. */
+  /**
+   * Publishes (`true`) or unpublishes the site; its configuration and content stay. The renderer
+   * revalidates the site and its spaces too: while the site was unpublished, their content
+   * changed without telling it, and it may still hold them from before.
+   */
   setPublished(organizationId: string, siteId: string, published: boolean): Promise<SiteWithCount> {
     return this.dataSource.transaction(async (tx) => {
       const site = await this.sites.findForOrganization(tx, organizationId, siteId);
@@ -134,6 +146,13 @@ export class SiteWritesService {
         site.published = published;
         site.updatedAt = this.clock.now();
         await tx.update(Site, { id: site.id }, { published, updatedAt: site.updatedAt });
+        if (this.revalidation.enabled) {
+          const spaceIds = await this.structureRepository.spaceIdsOfSite(site.id, tx);
+          await this.revalidation.tags(
+            [cacheTag.site(site.id), ...spaceIds.map(cacheTag.space)],
+            tx,
+          );
+        }
       }
       return this.sites.withCount(tx, site);
     });

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
+import { RevalidationModule } from '../platform/revalidation/revalidation.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.controller';
 import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
@@ -26,6 +28,7 @@ import { SiteVisitorAuth } from './published/site-visitor-auth';
 import { SitePublishingAuthController } from './publishing-auth/site-publishing-auth.controller';
 import { SitePublishingAuthRepository } from './publishing-auth/site-publishing-auth.repository';
 import { SitePublishingAuthService } from './publishing-auth/site-publishing-auth.service';
+import { PublishedSpaceRevalidation } from './revalidation/published-space-revalidation';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -44,7 +47,8 @@ import {
  * Docs sites: their settings, publishing and published profile, share links, visitor
  * authentication, insights, adaptive schema and customization; and their structure (site
  * spaces, sections, section groups) in `structure/`, which shares this module because the two
- * need each other's services.
+ * need each other's services. Their changes, and those of the spaces they publish, are told to
+ * the site renderer (Revalidation).
  */
 @Module({
   imports: [
@@ -58,6 +62,8 @@ import {
     SpacesModule,
     OrgsModule,
     MembersModule,
+    ContentEngineModule,
+    RevalidationModule,
   ],
   controllers: [
     SitesController,
@@ -90,6 +96,7 @@ import {
     SitePublishingAuthService,
     SiteInsightsRepository,
     SiteInsightsService,
+    PublishedSpaceRevalidation,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService, SitePublishingAuthService],

@@ -31,6 +31,7 @@ import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
+import { cacheTag, setCacheTags } from '../platform/revalidation/cache-tags';
 import {
   CreateSpaceDto,
   MoveContentDto,
@@ -154,7 +155,11 @@ export class SpacesController {
     description: 'For share-link content; accepted and not needed by members.',
   })
   @ApiOkResponse({ type: SpaceResponse })
-  get(@Granted() access: SpaceAccess): SpaceResponse {
+  get(
+    @Granted() access: SpaceAccess,
+    @Res({ passthrough: true }) response: Response,
+  ): SpaceResponse {
+    setCacheTags(response, cacheTag.space(access.entity.id));
     return this.present(access);
   }
 

@@ -17,6 +17,14 @@ class EchoWorker implements OnModuleInit {
       }
       this.seen.push(word);
     });
+    // One waiting job per key: while one waits, sending the same key again adds nothing.
+    this.jobs.define<{ word: string }>(
+      'test-short',
+      async ({ word }) => {
+        this.seen.push(`short ${word}`);
+      },
+      { policy: 'short' },
+    );
   }
 }
 
@@ -49,6 +57,40 @@ describe('background jobs (pg-boss)', () => {
     const jobs = t.bindery.app.get(JobsService);
     const id = await jobs.send('test-echo', { word: 'fail' }, { retryLimit: 0 });
     await waitFor(async () => (await jobs.state('test-echo', id)) === 'failed');
+  });
+
+  it('queues a job sent in a transaction only if the transaction commits', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    await expect(
+      t.dataSource.transaction(async (manager) => {
+        await jobs.send('test-echo', { word: 'rolled back' }, { manager });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const id = await t.dataSource.transaction((manager) =>
+      jobs.send('test-echo', { word: 'committed' }, { manager }),
+    );
+    await waitFor(async () => (await jobs.state('test-echo', id)) === 'completed');
+    const seen = t.bindery.app.get(EchoWorker).seen;
+    expect(seen).toContain('committed');
+    expect(seen).not.toContain('rolled back');
+  });
+
+  it('answers null for a job its queue already holds, waiting, under the same key', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const later = { singletonKey: 'k', startAfter: 2 };
+    const first = await jobs.sendUnlessQueued('test-short', { word: 'first' }, later);
+    expect(first).toEqual(expect.any(String));
+    expect(await jobs.sendUnlessQueued('test-short', { word: 'again' }, later)).toBeNull();
+    await expect(jobs.send('test-short', { word: 'again' }, later)).rejects.toThrow(/singleton/);
+    expect(
+      await jobs.sendUnlessQueued('test-short', { word: 'other' }, { singletonKey: 'o' }),
+    ).toEqual(expect.any(String));
+    await waitFor(async () => (await jobs.state('test-short', first as string)) === 'completed');
+    expect(t.bindery.app.get(EchoWorker).seen.filter((w) => w.startsWith('short '))).toEqual([
+      'short other',
+      'short first',
+    ]);
   });
 
   it('refuses to queue on an undefined queue', async () => {

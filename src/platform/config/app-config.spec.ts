@@ -44,12 +44,17 @@ describe('loadConfig', () => {
       expect(config[name]).toStrictEqual(expected);
     });
 
-    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'APP_URL', 'SECRET_KEY'] as const)(
-      '%s is unset by default',
-      (name) => {
-        expect(config[name]).toBeUndefined();
-      },
-    );
+    it.each([
+      'DATABASE_URL',
+      'ADMIN_TOKEN',
+      'PUBLIC_URL',
+      'APP_URL',
+      'SECRET_KEY',
+      'RENDERER_URL',
+      'RENDERER_SECRET',
+    ] as const)('%s is unset by default', (name) => {
+      expect(config[name]).toBeUndefined();
+    });
 
     it('uses the embedded database on disk', () => {
       expect(config.embeddedDatabase).toBe(true);
@@ -210,6 +215,8 @@ describe('loadConfig', () => {
       ['PUBLIC_URL', 'ftp://x'],
       ['PUBLIC_URL', 'example.com'],
       ['APP_URL', 'ftp://x'],
+      ['RENDERER_URL', 'renderer:3000'],
+      ['RENDERER_URL', 'ftp://renderer'],
       ['BODY_LIMIT', 'lots'],
       ['BODY_LIMIT', '10gb'],
       ['RATE_LIMIT_PER_MINUTE', '-1'],
@@ -263,6 +270,18 @@ describe('loadConfig', () => {
       }
       expect(error.message.startsWith('Invalid configuration:\n')).toBe(true);
       expect(error.problems.some((problem) => problem.startsWith('HOST'))).toBe(false);
+    });
+  });
+
+  describe('rendererUrl', () => {
+    it('is undefined when RENDERER_URL is unset: revalidation is off', () => {
+      expect(loadConfig({}).rendererUrl).toBeUndefined();
+    });
+
+    it('is RENDERER_URL without trailing slashes', () => {
+      expect(loadConfig({ RENDERER_URL: 'http://10.0.0.5:3000/' }).rendererUrl).toBe(
+        'http://10.0.0.5:3000',
+      );
     });
   });
 

@@ -228,6 +228,24 @@ export class AppConfig {
   @IsString()
   TRANSLATION_API_KEY?: string;
 
+  /**
+   * Origin of GitBook's open-source site renderer that shows Bindery's published sites (its own
+   * URL, e.g. http://renderer:3000). When set, Bindery asks it to revalidate its cache
+   * (`POST /~gitbook/revalidate`) when published content, sites or their settings change.
+   * Unset: no revalidation (the renderer's cache then lives up to a day).
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'RENDERER_URL must be an http(s) URL' })
+  RENDERER_URL?: string;
+
+  /**
+   * The renderer's GITBOOK_SECRET: revalidation requests are signed with it
+   * (`x-gitbook-signature`). Unset: sent unsigned, which a renderer without a secret accepts.
+   */
+  @IsOptional()
+  @IsString()
+  RENDERER_SECRET?: string;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()
@@ -264,6 +282,11 @@ export class AppConfig {
   /** SITES_URL (or its default), without trailing slashes; may contain `{organization}`. */
   get sitesUrl(): string {
     return trimSlash(this.SITES_URL ?? `${this.publicUrl}/sites/{organization}`);
+  }
+
+  /** RENDERER_URL without trailing slashes, or undefined when revalidation is off. */
+  get rendererUrl(): string | undefined {
+    return this.RENDERER_URL === undefined ? undefined : trimSlash(this.RENDERER_URL);
   }
 
   /** An OpenAI-compatible endpoint is configured (AI_API_URL and AI_MODEL). */
@@ -329,6 +352,8 @@ const OPTIONAL_SETTINGS = [
   'TRANSLATION_PROVIDER',
   'TRANSLATION_API_URL',
   'TRANSLATION_API_KEY',
+  'RENDERER_URL',
+  'RENDERER_SECRET',
 ];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set([
@@ -338,6 +363,7 @@ const SECRET_SETTINGS = new Set([
   'SECRET_KEY_PREVIOUS',
   'AI_API_KEY',
   'TRANSLATION_API_KEY',
+  'RENDERER_SECRET',
 ]);
 
 function describe(error: ValidationError): string[] {

@@ -6,7 +6,9 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import PgBoss from 'pg-boss';
+import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { transactionExecutor } from '../database/transaction-executor';
 
 export const JOBS_DATABASE_URL = Symbol('JOBS_DATABASE_URL');
 
@@ -15,7 +17,23 @@ const SHUTDOWN_WAIT_MS = 10_000;
 /** How long a worker waits before asking an empty queue again. */
 const POLL_MS = 1_000;
 
-export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Promise<void>;
+/** The job a handler works: `retryCount` failed attempts so far, of at most `retryLimit` retries. */
+export interface JobInfo {
+  id: string;
+  name: string;
+  retryCount: number;
+  retryLimit: number;
+}
+
+export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
+
+export interface SendOptions extends PgBoss.SendOptions {
+  /**
+   * Queue the job in this transaction: it exists, and runs, only once the transaction commits.
+   * A manager outside a transaction queues it at once.
+   */
+  manager?: EntityManager;
+}
 
 interface QueueDefinition {
   handler: JobHandler<never>;
@@ -72,15 +90,30 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.schedules.set(name, cron);
   }
 
-  async send<T extends object>(
-    name: string,
-    data: T,
-    options: PgBoss.SendOptions = {},
-  ): Promise<string> {
-    if (!this.queues.has(name)) throw new Error(`Unknown queue ${name}`);
-    const id = await this.boss.send(name, data, { retryLimit: 3, retryBackoff: true, ...options });
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string> {
+    const id = await this.sendUnlessQueued(name, data, options);
     if (!id) throw new Error(`Job not queued on ${name} (a singleton already holds its place)`);
     return id;
+  }
+
+  /**
+   * `send`, for a job that the queue's policy may find already queued (a `short` queue holds
+   * one waiting job per `singletonKey`): answers null then, the waiting job doing the work.
+   */
+  async sendUnlessQueued<T extends object>(
+    name: string,
+    data: T,
+    options: SendOptions = {},
+  ): Promise<string | null> {
+    if (!this.queues.has(name)) throw new Error(`Unknown queue ${name}`);
+    const { manager, ...sendOptions } = options;
+    const db = manager && transactionExecutor(manager);
+    return this.boss.send(name, data, {
+      retryLimit: 3,
+      retryBackoff: true,
+      ...sendOptions,
+      ...(db ? { db } : {}),
+    });
   }
 
   /** State of a job, for tests and diagnostics. */
@@ -133,9 +166,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private async work(name: string, handler: JobHandler<never>): Promise<void> {
     const { signal } = this.stopping;
     while (!signal.aborted) {
-      let jobs: PgBoss.Job<unknown>[] = [];
+      let jobs: PgBoss.JobWithMetadata<unknown>[] = [];
       try {
-        jobs = (await this.boss.fetch(name, { batchSize: 1 })) ?? [];
+        jobs = (await this.boss.fetch(name, { batchSize: 1, includeMetadata: true })) ?? [];
       } catch (error) {
         this.logger.error({ err: error, queue: name }, 'Job fetch failed');
       }
@@ -147,10 +180,15 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private async run(name: string, handler: JobHandler<never>, job: PgBoss.Job<unknown>) {
+  private async run(
+    name: string,
+    handler: JobHandler<never>,
+    job: PgBoss.JobWithMetadata<unknown>,
+  ) {
     this.active.set(job.id, name);
+    const info = { id: job.id, name, retryCount: job.retryCount, retryLimit: job.retryLimit };
     try {
-      await withinSeconds(handler(job.data as never, { id: job.id, name }), job.expireInSeconds);
+      await withinSeconds(handler(job.data as never, info), job.expireInSeconds);
       await this.boss.complete(name, job.id);
     } catch (error) {
       this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');

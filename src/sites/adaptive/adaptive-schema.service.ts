@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Site } from '../entities/site.entity';
 import { SitesService } from '../sites.service';
 import {
@@ -20,6 +21,7 @@ export class SiteAdaptiveSchemaService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
     private readonly clock: Clock,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /** 404 `Site adaptive schema` until the first PUT. */
@@ -52,6 +54,7 @@ export class SiteAdaptiveSchemaService {
         { id: site.id },
         { adaptiveSchema: stored, adaptiveSchemaUpdatedAt: now, updatedAt: now },
       );
+      await this.revalidation.site(site.id, tx);
       return present(stored, now);
     });
   }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Site } from '../entities/site.entity';
 import { SitesRepository } from '../sites.repository';
 import { SitesService } from '../sites.service';
@@ -18,7 +19,10 @@ import {
 
 const siteSpaceNotFound = () => notFound('Site space');
 
-/** The customization of a site, and what each of its site spaces overrides of it. */
+/**
+ * The customization of a site, and what each of its site spaces overrides of it. The renderer
+ * revalidates the site when either changes.
+ */
 @Injectable()
 export class SiteCustomizationService {
   constructor(
@@ -27,6 +31,7 @@ export class SiteCustomizationService {
     private readonly sitesRepository: SitesRepository,
     private readonly structureRepository: SiteStructureRepository,
     private readonly clock: Clock,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /** The site's customization: as written, or the defaults when never written. */
@@ -52,6 +57,7 @@ export class SiteCustomizationService {
         { id: site.id },
         { customization: complete, updatedAt: this.clock.now() },
       );
+      await this.revalidation.site(site.id, tx);
       return complete;
     });
   }
@@ -100,6 +106,7 @@ export class SiteCustomizationService {
         this.clock.now(),
         tx,
       );
+      await this.revalidation.site(site.id, tx);
       return effective;
     });
   }
@@ -110,6 +117,7 @@ export class SiteCustomizationService {
     const site = await this.sites.findForOrganization(manager, organizationId, siteId);
     await this.assertSiteSpace(manager, site.id, siteSpaceId);
     await this.sitesRepository.removeSiteSpaceCustomization(site.id, siteSpaceId, manager);
+    await this.revalidation.site(site.id);
   }
 
   private async assertSiteSpace(

@@ -1,8 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
 import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
+import { cacheTag, setCacheTags } from '../../platform/revalidation/cache-tags';
 import { PublishedContentSiteResponse, PublishedSiteQueryDto } from './published-site.dto';
 import type { PublishedSiteAccess } from './published-site-access';
 import { PublishedSiteService } from './published-site.service';
@@ -30,14 +32,19 @@ export class PublishedSiteController {
     type: ErrorBody,
     description: 'No such site, not visible to the caller, or a share key that opens nothing.',
   })
-  get(
+  async get(
     @CurrentActor() actor: Actor,
     @Granted() site: PublishedSiteAccess,
     // Validated and documented here; the access policy reads the key.
     @Query() _query: PublishedSiteQueryDto,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<PublishedContentSiteResponse> {
-    return actor.kind === 'siteReader'
-      ? this.published.getForReader(site.entity, actor)
-      : this.published.get(site.entity, actor.kind === 'user' ? actor.userId : '');
+    const published =
+      actor.kind === 'siteReader'
+        ? await this.published.getForReader(site.entity, actor)
+        : await this.published.get(site.entity, actor.kind === 'user' ? actor.userId : '');
+    // The renderer caches the answer under the site's tag: revalidating the site refreshes it.
+    setCacheTags(response, cacheTag.site(site.entity.id));
+    return published;
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { newSecret } from '../../platform/ids/ids';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { Site } from '../entities/site.entity';
 import { SitePublishingAuth } from '../entities/site-publishing-auth.entity';
@@ -30,6 +31,7 @@ export class SitePublishingAuthService {
     private readonly repository: SitePublishingAuthRepository,
     private readonly sealed: SealedText,
     private readonly clock: Clock,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /** The site's settings, made with a new key if it has none yet. */
@@ -49,13 +51,17 @@ export class SitePublishingAuthService {
         { fallbackUrl: row.fallbackUrl, logoutUrl: row.logoutUrl, updatedAt: row.updatedAt },
         tx,
       );
+      // The login and logout URLs are part of the site as the renderer caches it.
+      await this.revalidation.site(site.id, tx);
       return this.unseal(row);
     });
   }
 
   /** A new key: tokens signed with the old one stop opening the site at once. */
   async regenerate(site: Site): Promise<VisitorAuth> {
-    return this.unseal(await this.repository.upsertKey(this.newRow(site)));
+    const row = await this.repository.upsertKey(this.newRow(site));
+    await this.revalidation.site(site.id);
+    return this.unseal(row);
   }
 
   /**

@@ -6,6 +6,7 @@ import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId, newSecret, sha256Hex } from '../../platform/ids/ids';
 import { PageRequest } from '../../platform/pagination/keyset';
 import { mapPage, Page } from '../../platform/pagination/page';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { Site } from '../entities/site.entity';
 import { SiteShareLink } from '../entities/site-share-link.entity';
@@ -26,7 +27,7 @@ export interface ShareLinkWithKey {
 /**
  * Share links of a site: secret keys that open a `share-link` site to whoever has one, while
  * the link is active. A key is found by its hash and shown again from its sealed copy; the
- * database never holds it in clear.
+ * database never holds it in clear. The renderer revalidates the site when its links change.
  */
 @Injectable()
 export class SiteShareLinksService implements OnApplicationBootstrap {
@@ -38,6 +39,7 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
     private readonly shareLinksRepository: SiteShareLinksRepository,
     private readonly clock: Clock,
     private readonly sealed: SealedText,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /** Seals the keys of links made before keys were sealed, and empties their clear column. */
@@ -92,6 +94,7 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
       createdAt: this.clock.now(),
     });
     await this.dataSource.manager.insert(SiteShareLink, link);
+    await this.revalidation.site(site.id);
     return { site, link, key };
   }
 
@@ -110,6 +113,7 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
       if (input.active !== undefined) link.active = input.active;
       if (input.name !== undefined) link.name = input.name;
       await tx.update(SiteShareLink, { id: link.id }, { active: link.active, name: link.name });
+      await this.revalidation.site(site.id, tx);
       return { site, ...this.withKey(link) };
     });
   }
@@ -121,7 +125,11 @@ export class SiteShareLinksService implements OnApplicationBootstrap {
       organizationId,
       siteId,
     );
-    await this.dataSource.manager.delete(SiteShareLink, { id: shareLinkId, siteId: site.id });
+    const { affected } = await this.dataSource.manager.delete(SiteShareLink, {
+      id: shareLinkId,
+      siteId: site.id,
+    });
+    if (affected) await this.revalidation.site(site.id);
   }
 
   /** The active share link of the site with this key, if there is one. */

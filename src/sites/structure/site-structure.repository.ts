@@ -33,4 +33,33 @@ export class SiteStructureRepository {
     );
     return rows.length > 0;
   }
+
+  /** The spaces the site shows (once each). */
+  async spaceIdsOfSite(
+    siteId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { space_id: string }[] = await manager.query(
+      `SELECT DISTINCT space_id FROM site_spaces WHERE site_id = $1`,
+      [siteId],
+    );
+    return rows.map((row) => row.space_id);
+  }
+
+  /**
+   * Whether a published site shows the space (has a site space of it). It runs in every write
+   * of a space's primary content, so it is one indexed lookup (`site_spaces.space_id`), which
+   * reads `sites` (SitesRepository's table) for `published`.
+   */
+  async isSpacePublished(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM site_spaces JOIN sites ON sites.id = site_spaces.site_id
+        WHERE site_spaces.space_id = $1 AND sites.published LIMIT 1`,
+      [spaceId],
+    );
+    return rows.length > 0;
+  }
 }

@@ -7,6 +7,7 @@ import { pageOfList } from '../../platform/pagination/slice';
 import type { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Space } from '../../spaces/entities/space.entity';
 import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
 import { Site } from '../entities/site.entity';
@@ -45,6 +46,7 @@ export class SiteStructureStore {
     private readonly sites: SitesService,
     private readonly sitesRepository: SitesRepository,
     private readonly spaceAccess: SpaceAccessResolver,
+    private readonly revalidation: Revalidation,
   ) {}
 
   /** The site `siteId` of the organization, for reading its structure (404 `Site`). */
@@ -54,7 +56,8 @@ export class SiteStructureStore {
 
   /**
    * Runs `change` in a transaction, on the locked structure of the organization's site (404
-   * `Site`). Answers the site, to present the outcome from, and what `change` answered.
+   * `Site`), and has the renderer revalidate the site once it commits. Answers the site, to
+   * present the outcome from, and what `change` answered.
    */
   write<T>(
     organizationId: string,
@@ -64,7 +67,9 @@ export class SiteStructureStore {
     return this.dataSource.transaction(async (manager) => {
       const site = await this.sites.findForOrganization(manager, organizationId, siteId);
       const model = await this.load(manager, site, { lock: true });
-      return { site, result: await change(manager, model) };
+      const result = await change(manager, model);
+      await this.revalidation.site(site.id, manager);
+      return { site, result };
     });
   }
 
