@@ -13,6 +13,12 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { SiteRedirect } from './redirects/entities/site-redirect.entity';
+import { SiteRedirectDestinations } from './redirects/redirect-destinations';
+import { SiteRedirectsController } from './redirects/site-redirects.controller';
+import { SiteRedirectsPresenter } from './redirects/site-redirects.presenter';
+import { SiteRedirectsRepository } from './redirects/site-redirects.repository';
+import { SiteRedirectsService } from './redirects/site-redirects.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -28,13 +34,13 @@ import {
 } from './structure/structure.providers';
 
 /**
- * Docs sites: their settings, publishing and published profile, share links, adaptive schema
- * and customization; and their structure (site spaces, sections, section groups) in
- * `structure/`, which shares this module because the two need each other's services.
+ * Docs sites: their settings, publishing and published profile, share links, redirects,
+ * adaptive schema and customization; and their structure (site spaces, sections, section
+ * groups) in `structure/`, which shares this module because the two need each other's services.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Site, SiteShareLink, ...STRUCTURE_ENTITIES]),
+    TypeOrmModule.forFeature([Site, SiteShareLink, SiteRedirect, ...STRUCTURE_ENTITIES]),
     SpacesModule,
     OrgsModule,
     MembersModule,
@@ -43,6 +49,7 @@ import {
     SitesController,
     PublishedSiteController,
     SiteShareLinksController,
+    SiteRedirectsController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
     ...STRUCTURE_CONTROLLERS,
@@ -54,6 +61,10 @@ import {
     SiteWritesService,
     SitesPresenter,
     SiteShareLinksService,
+    SiteRedirectsRepository,
+    SiteRedirectsService,
+    SiteRedirectsPresenter,
+    SiteRedirectDestinations,
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
     PublishedSiteService,
