@@ -13,6 +13,7 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { AutomaticSiteRedirects } from './redirects/automatic-redirects.listener';
 import { SiteRedirect } from './redirects/entities/site-redirect.entity';
 import { SiteRedirectDestinations } from './redirects/redirect-destinations';
 import { SiteRedirectsController } from './redirects/site-redirects.controller';
@@ -65,6 +66,7 @@ import {
     SiteRedirectsService,
     SiteRedirectsPresenter,
     SiteRedirectDestinations,
+    AutomaticSiteRedirects,
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
     PublishedSiteService,
