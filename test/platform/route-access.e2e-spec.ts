@@ -16,7 +16,8 @@ import { createTestApp, TestApp } from '../helpers/app';
  * public: their signature is the authorization. So is a published OpenAPI specification: its
  * service answers only a `public` one. A site's published profile is `publishedSite:view`: its
  * policy shows members with a role any site of the organization, and anyone else only a
- * published site its visibility (or a share key) opens. Listing a site's share links takes
+ * published site its visibility (or a share key) opens. A site's redirects are read (listed, or
+ * looked up by source) with `site:read`, as the site is. Listing a site's share links takes
  * `organization:create`, as changing the site does: the links carry their keys. Ingesting
  * conversations takes `organization:admin`, the role of the organization's
  * `ingestConversations` permission.
@@ -116,6 +117,12 @@ const EXPECTED = [
   'PUT /v1/orgs/:organizationId/sites/:siteId/customization -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publish -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/published -> publishedSite:view',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirect -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirects -> site:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create (absent: proceeds)',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> siteSectionGroup:create (absent: proceeds)',
