@@ -171,6 +171,7 @@ describe('site redirects', () => {
         { source: '/old' },
         { source: '/old', destination: { kind: 'moon' } },
         { source: '/old', destination: { kind: 'external', url: 'javascript:alert(1)' } },
+        { source: '/old', destination: { kind: 'external', url: 'https://example.com/a b' } },
         { source: '/old', destination: { ...EXTERNAL, extra: true } },
         { source: '/old', destination: { kind: 'site-space', siteSpaceId: 'nope' } },
         {

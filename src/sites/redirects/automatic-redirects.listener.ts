@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { ContentReader } from '../../content-engine/reads/content-reader';
-import type { PagePathChange } from '../../content-engine/tree/page-path-changes';
 import {
   PrimaryMovedListeners,
   type PrimaryMoved,
@@ -12,7 +11,7 @@ import { Site } from '../entities/site.entity';
 import { SiteStructureStore } from '../structure/site-structure.store';
 import { SiteRedirect } from './entities/site-redirect.entity';
 import { siteSpaceSegments } from './redirect-destinations';
-import { encodeSourceSegment, isSourcePath, sourceKey, sourceSegments } from './redirect-source';
+import { encodeSourceSegment, leftPaths, type LeftPath } from './redirect-source';
 import { SiteRedirectsRepository } from './site-redirects.repository';
 
 /** Redirects per insert statement. */
@@ -79,9 +78,11 @@ export class AutomaticSiteRedirects implements OnModuleInit {
         const siteSpace = model.siteSpace(row.site_space_id);
         if (!siteSpace) continue;
         const prefix = siteSpaceSegments(model, siteSpace).map(encodeSourceSegment);
-        for (const change of changes) {
-          const redirect = this.redirectFor(site.id, siteSpace.id, prefix, change, now);
-          if (redirect) redirects.set(`${site.id} ${redirect.sourceKey}`, redirect);
+        for (const left of leftPaths(prefix, changes)) {
+          redirects.set(
+            `${site.id} ${left.key}`,
+            this.redirectFrom(site.id, siteSpace.id, left, now),
+          );
         }
       }
     }
@@ -91,30 +92,23 @@ export class AutomaticSiteRedirects implements OnModuleInit {
     }
   }
 
-  /** The redirect from the page's old path in the site, unless that path is not a source. */
-  private redirectFor(
+  /** A live redirect from a path a page left to that page. */
+  private redirectFrom(
     siteId: string,
     siteSpaceId: string,
-    prefix: string[],
-    change: PagePathChange,
+    left: LeftPath,
     now: Date,
-  ): SiteRedirect | null {
-    const pathOf = (pagePath: string) => `/${[...prefix, ...sourceSegments(pagePath)].join('/')}`;
-    const source = pathOf(change.from);
-    if (!isSourcePath(source)) return null;
-    const key = sourceKey(source);
-    // The page is still served there (its slug changed case only): nothing to redirect.
-    if (key.key === sourceKey(pathOf(change.to)).key) return null;
+  ): SiteRedirect {
     return Object.assign(new SiteRedirect(), {
       id: newId(),
       siteId,
-      source,
-      sourceKey: key.key,
+      source: left.source,
+      sourceKey: left.key,
       wildcardPrefix: null,
       draft: false,
       captureWildcard: false,
       permanent: false,
-      destination: { kind: 'site-page', siteSpaceId, pageId: change.pageId },
+      destination: { kind: 'site-page', siteSpaceId, pageId: left.pageId },
       createdAt: now,
       updatedAt: null,
       writtenAt: now,

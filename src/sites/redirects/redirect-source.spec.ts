@@ -2,6 +2,7 @@ import {
   capturedSuffix,
   encodeSourceSegment,
   isSourcePath,
+  leftPaths,
   sourceKey,
   sourceSegments,
 } from './redirect-source';
@@ -66,5 +67,26 @@ describe('redirect sources', () => {
       '%28draft%29',
     ]);
     expect(encodeSourceSegment("it's*")).toBe('it%27s%2A');
+  });
+
+  it('lists the paths moved pages left, under their site space, but none a page is at now', () => {
+    const sources = (prefix: string[], changes: { pageId: string; from: string; to: string }[]) =>
+      leftPaths(prefix, changes).map((left) => [left.source, left.pageId]);
+    expect(sources(['v2'], [{ pageId: 'a', from: 'guide/install', to: 'install' }])).toEqual([
+      ['/v2/guide/install', 'a'],
+    ]);
+    expect(sources([], [{ pageId: 'a', from: 'Install', to: 'install' }])).toEqual([]);
+    // Two pages that swapped places: each path is served again.
+    expect(
+      sources(
+        [],
+        [
+          { pageId: 'a', from: 'one', to: 'two' },
+          { pageId: 'b', from: 'two', to: 'one' },
+          { pageId: 'c', from: 'three', to: 'four' },
+        ],
+      ),
+    ).toEqual([['/three', 'c']]);
+    expect(sources([], [{ pageId: 'a', from: 'a'.repeat(600), to: 'b' }])).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import type { PagePathChange } from '../../content-engine/tree/page-path-changes';
+
 /**
  * GitBook's `SiteRedirectSourcePath`: `/`-separated segments of unreserved characters or
  * percent-escapes, optionally ending in `*` (a wildcard: what starts with the rest) or `/*`
@@ -93,4 +95,28 @@ export function sourceSegments(path: string): string[] {
     .split('/')
     .filter((segment) => segment !== '')
     .map(encodeSourceSegment);
+}
+
+/** A path that a moved page left, as a source, and the page. */
+export interface LeftPath {
+  source: string;
+  key: string;
+  pageId: string;
+}
+
+/**
+ * The paths, in a site, that the moved pages of one site space left (`prefix`: the segments of
+ * the site space in the site), as sources. A path that a page of the space is at now is left
+ * out (the same page with its slug's case changed, or another page moved there), and so is one
+ * that is not a valid source.
+ */
+export function leftPaths(prefix: string[], changes: PagePathChange[]): LeftPath[] {
+  const pathOf = (pagePath: string) => `/${[...prefix, ...sourceSegments(pagePath)].join('/')}`;
+  const taken = new Set(changes.map((change) => sourceKey(pathOf(change.to)).key));
+  return changes.flatMap((change) => {
+    const source = pathOf(change.from);
+    if (!isSourcePath(source)) return [];
+    const { key } = sourceKey(source);
+    return taken.has(key) ? [] : [{ source, key, pageId: change.pageId }];
+  });
 }

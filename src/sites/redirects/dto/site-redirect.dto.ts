@@ -96,7 +96,8 @@ const DESTINATION_FIELDS: Record<string, Record<string, 'id' | 'url' | 'path'>> 
 };
 
 function isHttpUrl(value: string): boolean {
-  if (value.length > MAX_URL_LENGTH) return false;
+  // Printable ASCII without spaces: a URL as it is sent, escaped where it must be.
+  if (value.length > MAX_URL_LENGTH || !/^[\x21-\x7e]+$/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -132,7 +133,7 @@ export function destinationProblem(
     if (typeof fieldValue !== 'string') return `${name} must be a string`;
     if (type === 'id' && !ID_PATTERN.test(fieldValue)) return `${name} must be an id`;
     if (type === 'url' && !isHttpUrl(fieldValue)) {
-      return `${name} must be an http(s) URL of at most ${MAX_URL_LENGTH} characters`;
+      return `${name} must be an escaped http(s) URL of at most ${MAX_URL_LENGTH} characters`;
     }
     if (type === 'path' && (fieldValue.length === 0 || fieldValue.length > MAX_PAGE_PATH_LENGTH)) {
       return `${name} must be a page path of 1 to ${MAX_PAGE_PATH_LENGTH} characters`;
