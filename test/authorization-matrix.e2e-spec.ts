@@ -673,6 +673,23 @@ function commentOperations(kind: ThreadKind): Operation[] {
   ];
 }
 
+/** A redirect's destination: the site's one site space (GitBook 0.146.0 knows no external ones). */
+const siteSpaceDestination = (site: SiteFixture) => ({
+  kind: 'site-space',
+  siteSpaceId: site.siteSpace,
+});
+
+/** A live redirect of the shared site, from a source of its own, to its site space. */
+async function freshSiteRedirect(ctx: Ctx): Promise<{ id: string; source: string }> {
+  const res = await owner(ctx)
+    .post(`${org(ctx)}/sites/${ctx.site.site}/redirects`, {
+      source: `/moved-${next()}`,
+      destination: siteSpaceDestination(ctx.site),
+    })
+    .expect(201);
+  return { id: res.body.id as string, source: res.body.source as string };
+}
+
 /** What `ctx.freshSite` holds for an operation that makes no site. */
 const NO_SITE: SiteFixture = {
   site: '',
@@ -726,9 +743,10 @@ const VISITOR_SCHEMA = {
 const SITE = `${ORG}/sites/:siteId`;
 
 /**
- * The routes of a site and its structure, share links, customization and adaptive schema:
- * declared organization:read (reads, every role) or organization:create (writes). Reads act on
- * the shared `site`; each write on a site made for its case (`freshSite`).
+ * The routes of a site and its structure, share links, redirects, customization and adaptive
+ * schema: declared organization:read (reads, every role) or organization:create (writes). Reads
+ * act on the shared `site`; each write on a site made for its case (`freshSite`), or on a
+ * redirect of the shared site made for its case (`fresh`).
  */
 function siteOperations(): Operation[] {
   const shared = (ctx: Ctx) => `${org(ctx)}/sites/${ctx.site.site}`;
@@ -866,6 +884,59 @@ function siteOperations(): Operation[] {
       route: `${SITE}/insights/events/aggregate`,
       path: (ctx) => `${shared(ctx)}/insights/events/aggregate`,
       body: () => ({ range: 'last7Days', groupBy: [{ column: 'page' }] }),
+      allowed: anyRole,
+    },
+
+    // Redirects: read as the site is; a redirect's own routes act on one made for the case
+    {
+      name: 'listSiteRedirects',
+      method: 'GET',
+      route: `${SITE}/redirects`,
+      path: (ctx) => `${shared(ctx)}/redirects`,
+      allowed: anyRole,
+    },
+    {
+      name: 'createSiteRedirect',
+      method: 'POST',
+      route: `${SITE}/redirects`,
+      path: (ctx) => `${fresh(ctx)}/redirects`,
+      body: (ctx) => ({ source: '/old', destination: siteSpaceDestination(ctx.freshSite) }),
+      ...write,
+    },
+    {
+      name: 'bulkUpsertSiteRedirects',
+      method: 'PUT',
+      route: `${SITE}/redirects`,
+      path: (ctx) => `${fresh(ctx)}/redirects`,
+      body: (ctx) => ({
+        redirects: [{ source: '/old', destination: siteSpaceDestination(ctx.freshSite) }],
+      }),
+      ...write,
+    },
+    {
+      name: 'updateSiteRedirectById',
+      method: 'PATCH',
+      route: `${SITE}/redirects/:siteRedirectId`,
+      path: (ctx) => `${shared(ctx)}/redirects/${ctx.fresh}`,
+      fresh: async (ctx) => (await freshSiteRedirect(ctx)).id,
+      body: () => ({ permanent: true }),
+      allowed: creators,
+    },
+    {
+      name: 'deleteSiteRedirectById',
+      method: 'DELETE',
+      route: `${SITE}/redirects/:siteRedirectId`,
+      path: (ctx) => `${shared(ctx)}/redirects/${ctx.fresh}`,
+      fresh: async (ctx) => (await freshSiteRedirect(ctx)).id,
+      allowed: creators,
+    },
+    {
+      // `fresh` is the source of a redirect made for the case.
+      name: 'getSiteRedirectBySource',
+      method: 'GET',
+      route: `${SITE}/redirect`,
+      path: (ctx) => `${shared(ctx)}/redirect?source=${encodeURIComponent(ctx.fresh)}`,
+      fresh: async (ctx) => (await freshSiteRedirect(ctx)).source,
       allowed: anyRole,
     },
 

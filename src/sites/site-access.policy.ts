@@ -22,6 +22,8 @@ declare module '../platform/policy/access' {
     siteSectionGroup: true;
     /** A share link of the route's site. */
     siteShareLink: true;
+    /** A redirect of the route's site. */
+    siteRedirect: true;
   }
 }
 
@@ -43,13 +45,14 @@ const CHILDREN: Partial<Record<ResourceType, { table: SiteChildTable; noun: stri
   siteSection: { table: 'site_sections', noun: 'site section' },
   siteSectionGroup: { table: 'site_section_groups', noun: 'site section group' },
   siteShareLink: { table: 'site_share_links', noun: 'share link' },
+  siteRedirect: { table: 'site_redirects', noun: 'site redirect' },
 };
 
 /**
  * The access policy of sites and of what they hold. A member of the organization (its role
  * there is its role on them) sees the organization's sites and, in a site, its own site spaces,
- * sections, section groups and share links; the chain below the organization is read in one
- * statement. A missing site is its own 404 (`Site`) on a child's route.
+ * sections, section groups, share links and redirects; the chain below the organization is read
+ * in one statement. A missing site is its own 404 (`Site`) on a child's route.
  */
 @Injectable()
 export class SiteAccessPolicy implements OnModuleInit {

@@ -29,6 +29,13 @@ import { SitePublishingAuthController } from './publishing-auth/site-publishing-
 import { SitePublishingAuthRepository } from './publishing-auth/site-publishing-auth.repository';
 import { SitePublishingAuthService } from './publishing-auth/site-publishing-auth.service';
 import { PublishedSpaceRevalidation } from './revalidation/published-space-revalidation';
+import { AutomaticSiteRedirects } from './redirects/automatic-redirects.listener';
+import { SiteRedirect } from './redirects/entities/site-redirect.entity';
+import { SiteRedirectDestinations } from './redirects/redirect-destinations';
+import { SiteRedirectsController } from './redirects/site-redirects.controller';
+import { SiteRedirectsPresenter } from './redirects/site-redirects.presenter';
+import { SiteRedirectsRepository } from './redirects/site-redirects.repository';
+import { SiteRedirectsService } from './redirects/site-redirects.service';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -44,8 +51,8 @@ import {
 } from './structure/structure.providers';
 
 /**
- * Docs sites: their settings, publishing and published profile, share links, visitor
- * authentication, insights, adaptive schema and customization; and their structure (site
+ * Docs sites: their settings, publishing and published profile, share links, redirects,
+ * visitor authentication, insights, adaptive schema and customization; and their structure (site
  * spaces, sections, section groups) in `structure/`, which shares this module because the two
  * need each other's services. Their changes, and those of the spaces they publish, are told to
  * the site renderer (Revalidation).
@@ -57,6 +64,7 @@ import {
       SiteShareLink,
       SitePublishingAuth,
       SiteInsightsCounter,
+      SiteRedirect,
       ...STRUCTURE_ENTITIES,
     ]),
     SpacesModule,
@@ -70,6 +78,7 @@ import {
     PublishedSiteController,
     PublishedLookupController,
     SiteShareLinksController,
+    SiteRedirectsController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
     SitePublishingAuthController,
@@ -83,6 +92,11 @@ import {
     SiteWritesService,
     SitesPresenter,
     SiteShareLinksService,
+    SiteRedirectsRepository,
+    SiteRedirectsService,
+    SiteRedirectsPresenter,
+    SiteRedirectDestinations,
+    AutomaticSiteRedirects,
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
     PublishedSiteService,

@@ -9,7 +9,7 @@ import { Site, SiteType } from './entities/site.entity';
 
 /** The tables of what a site holds, which site access reads. */
 export type SiteChildTable =
-  'site_spaces' | 'site_sections' | 'site_section_groups' | 'site_share_links';
+  'site_spaces' | 'site_sections' | 'site_section_groups' | 'site_share_links' | 'site_redirects';
 
 /** A site's columns, and whether the child asked about is one of its own. */
 export type SiteAccessRow = Record<string, unknown> & { child_found: boolean };
@@ -44,7 +44,7 @@ export class SitesRepository {
 
   /**
    * For site access decisions (SiteAccessPolicy): the organization's site, and whether `child`
-   * (a site space, section, section group or share link, by its table) is one of its own, in
+   * (a site space, section, section group, share link or redirect, by its table) is one of its own, in
    * one statement; null when the organization has no such site.
    */
   async accessRow(

@@ -12,6 +12,7 @@ const NEWER_THAN_0146 = new Set([
   'regenerateSitePublishingAuthById',
   'trackEventsInSiteById',
   'aggregateSiteEvents',
+  'bulkUpsertSiteRedirects',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request

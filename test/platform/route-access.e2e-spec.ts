@@ -18,7 +18,8 @@ import { createTestApp, TestApp } from '../helpers/app';
  * policy shows members with a role any site of the organization, and anyone else only a
  * published site its visibility (or a share key) opens. Listing a site's share links takes
  * `organization:create`, as changing the site does: the links carry their keys; so does reading
- * a site's visitor authentication (its private key opens the site). Tracking a site's insights
+ * a site's visitor authentication (its private key opens the site). A site's redirects are read (listed, or looked up
+ * by source) with `site:read`, as the site is. Tracking a site's insights
  * is public, as GitBook's renderer sends events without a token (only a published site counts
  * them). Ingesting
  * conversations takes `organization:admin`, the role of the organization's
@@ -126,6 +127,12 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate -> site:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirect -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirects -> site:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create (absent: proceeds)',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> siteSectionGroup:create (absent: proceeds)',

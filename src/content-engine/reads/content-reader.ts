@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
@@ -21,6 +21,7 @@ import {
   type PageNode,
 } from '../tree/format';
 import { CachedObjectStore, getRequired, type ObjectStore } from '../tree/object-store';
+import { pagePathChanges, type PagePathChange } from '../tree/page-path-changes';
 import { findPageById, findPageByPath, type TreePage } from '../tree/read';
 import { BatchedObjectStore } from './batched-object-store';
 
@@ -44,6 +45,14 @@ export type PageBody = { document: JSONDocument } | { markdown: string } | Recor
 export interface ReadPage {
   page: PageTree;
   body: PageBody;
+}
+
+/** Where a page is in a revision, without its body or subpages. */
+export interface PageLocation {
+  id: string;
+  type: PageNode['type'];
+  /** Slugs from the top joined by `/`; null for links and computed pages. */
+  path: string | null;
 }
 
 /** File metadata as a tree stores it (by hash, in the root's `files`). */
@@ -78,7 +87,7 @@ export class ContentReader {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    engine: ContentEngine,
+    private readonly engine: ContentEngine,
     objects: ContentObjectsRepository,
   ) {
     const database = new BatchedObjectStore(
@@ -122,6 +131,44 @@ export class ContentReader {
       throw notFound('Page');
     }
     return this.readFound(found, format);
+  }
+
+  /** Where the page with this id, or at this path (slugs joined by `/`), is; null when absent. */
+  async locatePage(
+    revision: ReadRevision,
+    page: { id: string } | { path: string },
+  ): Promise<PageLocation | null> {
+    const tree = revision.revision.tree;
+    const found =
+      'id' in page
+        ? await findPageById(this.store, tree, page.id)
+        : await findPageByPath(this.store, tree, page.path);
+    return found ? { id: found.id, type: found.type, path: found.path } : null;
+  }
+
+  /**
+   * The pages of `spaceId` whose path differs from revision `fromRevisionId` to
+   * `toRevisionId` (moved, or a slug on their path renamed), reading only the parts of the
+   * trees that differ. Reads in `manager`'s transaction, which may be the one that wrote the
+   * later revision (a PrimaryMovedListener's).
+   */
+  async pagePathChanges(
+    manager: EntityManager,
+    spaceId: string,
+    fromRevisionId: string,
+    toRevisionId: string,
+  ): Promise<PagePathChange[]> {
+    const revisions = await manager.findBy(Revision, {
+      id: In([fromRevisionId, toRevisionId]),
+      spaceId,
+    });
+    const treeOf = (id: string) => {
+      const revision = revisions.find((candidate) => candidate.id === id);
+      if (!revision) throw notFound('Revision');
+      return revision.tree;
+    };
+    const store = new CachedObjectStore(this.engine.objectStore(manager));
+    return pagePathChanges(store, treeOf(fromRevisionId), treeOf(toRevisionId));
   }
 
   /** The revision's files in tree order, `limit` at a time. */
