@@ -48,7 +48,7 @@ export function listRouteAccess(app: INestApplication): RouteAccess[] {
 /**
  * Refuses to start an application with a route that declares no access requirement, or one
  * whose requirement names a resource type no module registered, or a role or action its
- * policy does not know, or that admits site readers to anything but a view of a resource
+ * policy does not know, or that admits site readers to anything but a read of a resource
  * whose policy has a site-reader resolver.
  */
 export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
@@ -71,14 +71,17 @@ export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
     ({ requirement }) =>
       requirement?.kind === 'resource' &&
       requirement.siteReaders &&
-      (requirement.need !== 'view' || !policy.admitsSiteReaders(requirement.resource)),
+      (!READS.has(requirement.need) || !policy.admitsSiteReaders(requirement.resource)),
   );
   if (readers.length > 0) {
     throw new Error(
-      `Routes admitting site readers for more than a view, or on a resource closed to them: ${describe(readers)}`,
+      `Routes admitting site readers for more than a read, or on a resource closed to them: ${describe(readers)}`,
     );
   }
 }
+
+/** What a route admitting site readers may need of members: to see, or to read. */
+const READS = new Set(['view', 'read']);
 
 function describe(routes: RouteAccess[]): string {
   return routes.map((r) => `${r.method} ${r.path} (${r.handler}: ${r.access})`).join(', ');

@@ -53,7 +53,7 @@ export interface ResourceRequirement {
   ifAbsent?: 'proceed';
   /**
    * Site readers (a published site's token) may call the route too: a read of published
-   * content, decided by the type's `siteReader` resolver. Its need is `view`.
+   * content, decided by the type's `siteReader` resolver. Its need is `view` or `read`.
    */
   siteReaders?: true;
 }

@@ -171,7 +171,7 @@ export class SiteRedirectsController {
   }
 
   @Get('redirect')
-  @Access('site', SITE_READ)
+  @Access('site', SITE_READ, { param: 'siteId', siteReaders: true })
   @ApiOperation({
     operationId: 'getSiteRedirectBySource',
     summary: 'Resolve a site redirect rule by its source path',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -59,6 +60,7 @@ export class SiteRedirectsService {
     private readonly destinations: SiteRedirectDestinations,
     private readonly sites: SitesRepository,
     private readonly clock: Clock,
+    private readonly revalidation: Revalidation,
   ) {}
 
   list(site: Site, query: ListSiteRedirectsQueryDto): Promise<Page<SiteRedirect>> {
@@ -98,6 +100,7 @@ export class SiteRedirectsService {
         writtenAt: now,
       });
       await this.redirects.insert(redirect, manager);
+      await this.revalidation.site(site.id, manager);
       return redirect;
     });
   }
@@ -148,13 +151,16 @@ export class SiteRedirectsService {
       redirect.updatedAt = now;
       redirect.writtenAt = now;
       await this.redirects.update(redirect.id, changesOf(redirect), manager);
+      await this.revalidation.site(site.id, manager);
       return redirect;
     });
   }
 
   /** Deletes the redirect; answers whether there was one. */
-  remove(site: Site, redirectId: string): Promise<boolean> {
-    return this.redirects.delete(site.id, redirectId);
+  async remove(site: Site, redirectId: string): Promise<boolean> {
+    const deleted = await this.redirects.delete(site.id, redirectId);
+    if (deleted) await this.revalidation.site(site.id);
+    return deleted;
   }
 
   /**
@@ -185,6 +191,7 @@ export class SiteRedirectsService {
           results.push({ status: 'error', source: item.source, draft, error: error.message });
         }
       }
+      await this.revalidation.site(site.id, manager);
       return results;
     });
   }
