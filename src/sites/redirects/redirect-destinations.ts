@@ -182,17 +182,22 @@ export class SiteRedirectDestinations {
     private readonly sites: SitesPresenter,
   ) {}
 
-  /** The site's structure as it is now in `manager` (its transaction, if any). */
+  /**
+   * The site's structure as it is now in `manager` (its transaction, if any). With `shareKey`,
+   * targets are built under the share link's URL (the key is the segment after the site's).
+   */
   async open(
     manager: EntityManager,
     site: Site,
     organization: SiteOrganization,
+    shareKey?: string,
   ): Promise<SiteDestinations> {
     const model = await this.structure.load(manager, site);
+    const published = this.sites.publishedUrl(site, organization);
     return new SiteDestinations(
       model,
       new PrimaryContent(this.spaces, this.reader, manager),
-      this.sites.publishedUrl(site, organization),
+      shareKey ? `${published}/${encodeURIComponent(shareKey)}` : published,
     );
   }
 }

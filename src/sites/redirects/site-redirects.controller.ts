@@ -184,11 +184,16 @@ export class SiteRedirectsController {
   @badRequest
   async getBySource(
     @Granted() access: SiteAccess,
-    // shareKey is accepted and not needed by members.
+    // With the key of a share link, targets are under the share link's URL.
     @Query() query: SiteRedirectBySourceQueryDto,
   ): Promise<SiteRedirectBySourceResponse> {
     const { site, organization } = access.entity;
-    const { redirect, target } = await this.redirects.resolve(site, organization, query.source);
+    const { redirect, target } = await this.redirects.resolve(
+      site,
+      organization,
+      query.source,
+      query.shareKey,
+    );
     return { redirect: this.presenter.present(redirect), target };
   }
 }

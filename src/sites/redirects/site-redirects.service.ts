@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { sha256Hex } from '../../platform/ids/ids';
+import { PublishedContentRepository } from '../published/published-content.repository';
 import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
@@ -61,6 +63,7 @@ export class SiteRedirectsService {
     private readonly sites: SitesRepository,
     private readonly clock: Clock,
     private readonly revalidation: Revalidation,
+    private readonly shareLinks: PublishedContentRepository,
   ) {}
 
   list(site: Site, query: ListSiteRedirectsQueryDto): Promise<Page<SiteRedirect>> {
@@ -206,6 +209,7 @@ export class SiteRedirectsService {
     site: Site,
     organization: SiteOrganization,
     source: string,
+    shareKey?: string,
   ): Promise<ResolvedRedirect> {
     const manager = this.dataSource.manager;
     const key = sourceKey(source);
@@ -220,7 +224,17 @@ export class SiteRedirectsService {
         ? capturedSuffix(source, redirect.wildcardPrefix)
         : '';
     if (captured === null) throw siteRedirectNotFound();
-    const destinations = await this.open(manager, site, organization);
+    // A share link's targets keep its key, when it is one that opens the site.
+    const opens =
+      shareKey !== undefined &&
+      site.visibility === 'share-link' &&
+      (await this.shareLinks.activeShareLinkId(site.id, sha256Hex(shareKey))) !== null;
+    const destinations = await this.destinations.open(
+      manager,
+      site,
+      organization,
+      opens ? shareKey : undefined,
+    );
     const target = await destinations.target(redirect.destination);
     if (target === null) throw siteRedirectNotFound();
     return {
