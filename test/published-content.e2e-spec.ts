@@ -399,6 +399,66 @@ describe('published content', () => {
     });
   });
 
+  describe('page conditions', () => {
+    it('leaves pages out of what a visitor who does not meet their condition reads', async () => {
+      const { org, url, siteSpaces } = await publishedSite(['Guides']);
+      const spaceId = siteSpaces[0].space.id;
+      await t.factories.changeRequest(org, spaceId, {
+        changes: [
+          { operation: 'insert_page', title: 'Open', document: { markdown: 'For all.' } },
+          {
+            operation: 'insert_page',
+            title: 'Beta',
+            condition: 'visitor.claims.unsigned.beta === true',
+            document: { markdown: 'For testers.' },
+          },
+        ],
+        merge: true,
+      });
+      const bad = await org.owner.client
+        .post(`/v1/spaces/${spaceId}/change-requests`, {})
+        .expect(201);
+      const refused = await org.owner.client
+        .post(`/v1/spaces/${spaceId}/change-requests/${bad.body.id}/content`, {
+          changes: [{ operation: 'insert_page', title: 'X', condition: 'process.exit()' }],
+        })
+        .expect(400);
+      expect(refused.body.error.message).toMatch(/condition/);
+
+      const titles = async (apiToken: string) => {
+        const space = await t.as(apiToken).get(`/v1/spaces/${spaceId}`).expect(200);
+        const revision = await t
+          .as(apiToken)
+          .get(`/v1/spaces/${spaceId}/revisions/${space.body.revision}`)
+          .expect(200);
+        return {
+          revision: space.body.revision as string,
+          titles: (revision.body.pages as { title: string }[]).map((page) => page.title),
+        };
+      };
+      const plain = ((await lookup(url).expect(200)).body as Lookup).apiToken;
+      const tester = (
+        (await lookup(url, { visitor: { unsignedClaims: { beta: true } } }).expect(200))
+          .body as Lookup
+      ).apiToken;
+      const seen = await titles(plain);
+      expect(seen.titles).toContain('Open');
+      expect(seen.titles).not.toContain('Beta');
+      expect((await titles(tester)).titles).toContain('Beta');
+      await t
+        .as(plain)
+        .get(`/v1/spaces/${spaceId}/revisions/${seen.revision}/path/beta`)
+        .expect(404);
+      await t
+        .as(tester)
+        .get(`/v1/spaces/${spaceId}/revisions/${seen.revision}/path/beta`)
+        .expect(200);
+      // Members see every page.
+      const all = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+      expect((all.body.pages as { title: string }[]).map((page) => page.title)).toContain('Beta');
+    });
+  });
+
   describe('visitor authentication', () => {
     it('wants a valid visitor token, and never redirects without a login URL', async () => {
       const { org, site, url } = await publishedSite(['Guides'], { visibility: 'visitor-auth' });

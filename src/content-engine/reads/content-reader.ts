@@ -45,6 +45,8 @@ export type PageBody = { document: JSONDocument } | { markdown: string } | Recor
 export interface ReadPage {
   page: PageTree;
   body: PageBody;
+  /** The adaptive-content conditions of the page and its ancestors, top first. */
+  conditions: string[];
 }
 
 /** Where a page is in a revision, without its body or subpages. */
@@ -225,7 +227,7 @@ export class ContentReader {
       this.loadTrees(found.pages, found.path),
       this.body(node, format),
     ]);
-    return { page: { node, path: found.path, pages }, body };
+    return { page: { node, path: found.path, pages }, body, conditions: found.conditions };
   }
 
   private async body(node: PageNode, format: PageFormat): Promise<PageBody> {

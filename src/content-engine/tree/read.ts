@@ -22,6 +22,11 @@ export interface TreePage {
   path: string | null;
   /** Children, in order, by id and slug (read them with `findPageById`). */
   pages: ChildRef[];
+  /**
+   * The adaptive-content conditions of the page and its ancestors, top first: a visitor sees
+   * the page only when it meets them all.
+   */
+  conditions: string[];
 }
 
 /** What a snapshot (and a merge) compares as a page's metadata: its variant and fields. */
@@ -101,7 +106,7 @@ export async function findPageByPath(
       return undefined;
     }
     const node = await readPage(store, siblings[index].hash);
-    found = view(node, parentId, index, found ? `${found.path}/${segment}` : segment);
+    found = view(node, parentId, index, found ? `${found.path}/${segment}` : segment, found);
     siblings = node.pages;
     parentId = node.id;
   }
@@ -143,7 +148,7 @@ export async function findPageById(
     const node = await readPage(store, siblings[index].hash);
     const slug = siblings[index].slug;
     const path = slug === undefined ? null : found ? found.path && `${found.path}/${slug}` : slug;
-    found = view(node, found?.id ?? null, index, path);
+    found = view(node, found?.id ?? null, index, path, found);
     siblings = node.pages;
   }
   return found;
@@ -163,7 +168,7 @@ async function searchById(
         : parent
           ? parent.path && `${parent.path}/${ref.slug}`
           : ref.slug;
-    const page = view(node, parent?.id ?? null, index, path);
+    const page = view(node, parent?.id ?? null, index, path, parent ?? undefined);
     if (node.id === pageId) {
       return page;
     }
@@ -180,8 +185,12 @@ function view(
   parentId: string | null,
   index: number,
   path: string | null,
+  parent: TreePage | undefined,
 ): TreePage {
+  const condition = node.meta.condition;
+  const conditions = parent?.conditions ?? [];
   return {
+    conditions: typeof condition === 'string' && condition ? [...conditions, condition] : conditions,
     id: node.id,
     type: node.type,
     parentId,

@@ -1,3 +1,4 @@
+import type { VisitorClaims } from '../conditions/evaluate';
 import type { Role } from './roles';
 
 /**
@@ -23,6 +24,11 @@ export interface ResolvedAccess<T = unknown> {
    * handler does not read it again.
    */
   entity?: T;
+  /**
+   * A site reader's visitor: what it reads is narrowed by the adaptive-content conditions its
+   * claims do not meet (pages of a space).
+   */
+  visitor?: VisitorClaims;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { conditionProblem } from '../conditions/condition';
+import { conditionProblem } from '../../platform/conditions/condition';
 import {
   adaptiveSchemaProblem,
   DRAFT_07,

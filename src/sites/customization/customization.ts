@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { conditionProblem } from '../conditions/condition';
+import { conditionProblem } from '../../platform/conditions/condition';
 import { CUSTOMIZATION_SCHEMA } from './customization.schema';
 
 /**

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { siteCustomization, siteSpaceCustomization } from '../customization/customization.service';
 import type { SiteReaderActor } from '../../platform/auth/actor';
-import type { VisitorClaims } from '../conditions/evaluate';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import { Site } from '../entities/site.entity';
 import { SitesPresenter } from '../sites.presenter';
 import { SitesService } from '../sites.service';

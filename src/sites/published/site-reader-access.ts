@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
 import type { SiteReaderActor } from '../../platform/auth/actor';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import { entityFromRow } from '../../platform/database/entity-from-row';
 import { notFound } from '../../platform/errors/domain-error';
 import type { ResolvedAccess } from '../../platform/policy/access';
@@ -106,6 +107,7 @@ export class SiteReaderAccess implements OnModuleInit {
       organizationId: space.organizationId,
       role: null,
       entity: space,
+      visitor: { claims: reader.claims } as VisitorClaims,
     };
     return access;
   }

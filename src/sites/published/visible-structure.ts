@@ -1,4 +1,4 @@
-import { meetsCondition, type VisitorClaims } from '../conditions/evaluate';
+import { meetsCondition, type VisitorClaims } from '../../platform/conditions/evaluate';
 import { StructureModel } from '../structure/structure-model';
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import type { PresentedChangeRequest } from './merged-change-requests';
 import type { SpaceAccess } from '../space-access.resolver';
@@ -26,12 +27,21 @@ export interface ContentView {
   changeRequestNumber?: number;
   /** false: leave out mutable Git metadata (`metadata=false`). */
   metadata: boolean;
+  /**
+   * A published site's visitor (a site reader): pages whose adaptive-content condition, or an
+   * ancestor's, the visitor does not meet are absent.
+   */
+  visitor?: VisitorClaims;
 }
 
 /** The view of a space's content that a read asks for: by default its primary, with metadata. */
 export function contentView(
   space: SpaceAccess,
-  at: { revisionId?: string | null; changeRequestNumber?: number; metadata?: boolean } = {},
+  at: {
+    revisionId?: string | null;
+    changeRequestNumber?: number;
+    metadata?: boolean;
+  } = {},
 ): ContentView {
   return {
     organizationId: space.entity.organizationId,
@@ -41,6 +51,7 @@ export function contentView(
       ? { changeRequestNumber: at.changeRequestNumber }
       : {}),
     metadata: at.metadata ?? true,
+    ...(space.visitor ? { visitor: space.visitor } : {}),
   };
 }
 

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { meetsCondition } from '../../platform/conditions/evaluate';
+import { notFound } from '../../platform/errors/domain-error';
 import { mapPage, type Page } from '../../platform/pagination/page';
 import {
   ContentReader,
   type PageFormat,
+  type PageTree,
+  type ReadPage,
   type ReadRevision,
 } from '../../content-engine/reads/content-reader';
 import { ContentPresenter, type ContentView } from './content.presenter';
@@ -33,11 +37,16 @@ export class RevisionContent {
       this.reader.listAllFiles(read),
       this.mergedFrom(read),
     ]);
-    return this.presenter.revision(read, { pages, files }, view, mergedFrom);
+    return this.presenter.revision(
+      read,
+      { pages: visiblePages(pages, view), files },
+      view,
+      mergedFrom,
+    );
   }
 
   async pages(read: ReadRevision, view: ContentView): Promise<RevisionPagesResponse> {
-    const pages = await this.reader.listPages(read);
+    const pages = visiblePages(await this.reader.listPages(read), view);
     return { pages: pages.map((page) => this.presenter.page(page, view)) };
   }
 
@@ -48,7 +57,7 @@ export class RevisionContent {
     view: ContentView,
     format: PageFormat = 'document',
   ): Promise<RevisionPageResponse> {
-    const found = await this.reader.getPage(read, pageId, format);
+    const found = visiblePage(await this.reader.getPage(read, pageId, format), view);
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -59,7 +68,7 @@ export class RevisionContent {
     view: ContentView,
     format: PageFormat = 'document',
   ): Promise<RevisionPageResponse> {
-    const found = await this.reader.getPageByPath(read, path, format);
+    const found = visiblePage(await this.reader.getPageByPath(read, path, format), view);
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -83,4 +92,24 @@ export class RevisionContent {
     if (revision.type !== 'merge') return Promise.resolve(undefined);
     return this.mergedChangeRequests.find(revision.spaceId, revision.id);
   }
+}
+
+/** The pages a site's visitor sees (all of them for anyone else): conditions pruned. */
+function visiblePages(pages: PageTree[], view: ContentView): PageTree[] {
+  const { visitor } = view;
+  if (!visitor) return pages;
+  const prune = (trees: PageTree[]): PageTree[] =>
+    trees
+      .filter((tree) => meetsCondition(tree.node.meta.condition || null, visitor))
+      .map((tree) => ({ ...tree, pages: prune(tree.pages) }));
+  return prune(pages);
+}
+
+/** The page, if the view's visitor meets its conditions and its ancestors' (else 404). */
+export function visiblePage(found: ReadPage, view: ContentView): ReadPage {
+  const { visitor } = view;
+  if (!visitor) return found;
+  if (!found.conditions.every((condition) => meetsCondition(condition, visitor)))
+    throw notFound('Page');
+  return { ...found, page: { ...found.page, pages: visiblePages(found.page.pages, view) } };
 }

@@ -1,3 +1,4 @@
+import { IsCondition } from '../../../platform/conditions/condition.validator';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -11,6 +12,7 @@ import {
   IsString,
   Matches,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { RichDocumentSchema } from '../../../orgs/agent-instructions/dto/agent-instructions.dto';
@@ -115,11 +117,14 @@ export class PageMetadataDto {
 
   @ApiPropertyOptional({
     maxLength: 1024,
-    description: 'An expression deciding who sees the page; empty removes it.',
+    description:
+      "An expression over the visitor's claims deciding who sees the page on a published " +
+      'site (as site-space conditions are written); empty removes it.',
   })
   @IsOptional()
   @IsString()
-  @MaxChars(1024)
+  @ValidateIf((_, value) => value !== '')
+  @IsCondition()
   condition?: string;
 }
 

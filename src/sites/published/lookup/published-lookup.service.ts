@@ -11,7 +11,7 @@ import { DomainError, invalidInput, unauthenticated } from '../../../platform/er
 import { sha256Hex } from '../../../platform/ids/ids';
 import { InstanceSecret } from '../../../platform/settings/instance-secret';
 import { Space } from '../../../spaces/entities/space.entity';
-import type { VisitorClaims } from '../../conditions/evaluate';
+import type { VisitorClaims } from '../../../platform/conditions/evaluate';
 import { Site } from '../../entities/site.entity';
 import type { SiteSection } from '../../structure/entities/site-section.entity';
 import type { SiteSpace } from '../../structure/entities/site-space.entity';

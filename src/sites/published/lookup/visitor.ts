@@ -1,7 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { decode, verify } from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
-import type { VisitorClaims } from '../../conditions/evaluate';
+import type { VisitorClaims } from '../../../platform/conditions/evaluate';
 
 type Json = Record<string, unknown>;
 

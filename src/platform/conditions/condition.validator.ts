@@ -1,11 +1,11 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
-import { charCount } from '../../../platform/validation/chars';
-import { conditionProblem } from '../../conditions/condition';
+import { charCount } from '../validation/chars';
+import { conditionProblem } from './condition';
 
 export const MAX_CONDITION_LENGTH = 1024;
 
 /**
- * A condition of a site space or section: at most 1024 characters and a valid expression over
+ * A condition of a site space, section or page: at most 1024 characters and a valid expression over
  * the visitor's claims; the message says what is wrong ("condition: Unknown name ...").
  */
 export function IsCondition(options?: ValidationOptions): PropertyDecorator {
