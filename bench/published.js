@@ -1,0 +1,240 @@
+'use strict';
+/**
+ * `node bench/published.js` after `npm run build`: a published page view on a site of 1,000
+ * pages (issue 21). What GitBook's site renderer asks for each view of a page it has not cached:
+ * the URL lookup (`POST /v1/urls/published`, no token) and the page's document with the site
+ * token the lookup gave (`GET /v1/spaces/{space}/revisions/{revision}/page/{page}/document`).
+ * The lookup is compared with a bare `node:http` + `pg` server (published-baseline.js) that
+ * runs the same statements and signs the same kind of token; each server in its own process,
+ * warmed up, alternated, on the same database. See bench/README.md, "Published benchmark".
+ *
+ * Env: DATABASE_URL (PostgreSQL server for a throwaway database; unset = embedded PGlite),
+ * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default 64), BENCH_WARMUP
+ * (seconds, default 5), BENCH_PUBLISHED_PAGES (default 1000), BENCH_ROUNDS (default 2).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+const autocannon = require('autocannon');
+const {
+  RESULTS_DIR,
+  BINDERY_MAIN,
+  positiveNumber,
+  log,
+  sleep,
+  cleanups,
+  runMain,
+  createPostgresDatabase,
+  startEmbeddedDatabase,
+  startChild,
+  waitForHealth,
+  cpuSeconds,
+  freePort,
+  api,
+  summarize,
+} = require('./lib');
+
+const DURATION = positiveNumber('BENCH_DURATION', 10);
+const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
+const WARMUP = positiveNumber('BENCH_WARMUP', 5);
+const PAGES = Math.ceil(positiveNumber('BENCH_PUBLISHED_PAGES', 1000));
+const ROUNDS = Math.ceil(positiveNumber('BENCH_ROUNDS', 2));
+const CHANGES_PER_WRITE = 50;
+const TARGETS = { p50Ms: 5, p99Ms: 25 };
+const SETTLE_MS = 1000;
+const SITES_URL = 'http://docs.localhost/{organization}';
+
+async function main() {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const database = process.env.DATABASE_URL
+    ? await createPostgresDatabase(process.env.DATABASE_URL)
+    : await startEmbeddedDatabase('embedded PGlite (in memory, served from this bench process)');
+  log(`Database: ${database.description}`);
+
+  const adminToken = randomBytes(36).toString('base64url');
+  const secretKey = randomBytes(32).toString('hex');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const binderyLog = path.join(RESULTS_DIR, `${stamp}-published-bindery.log`);
+  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
+    DATABASE_URL: database.url,
+    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    ADMIN_TOKEN: adminToken,
+    SECRET_KEY: secretKey,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATA_DIR: dataDir,
+    SITES_URL,
+  });
+  const binderyUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(bindery, `${binderyUrl}/health`, 60_000);
+
+  const seed = await seedSite(binderyUrl, adminToken);
+  log(`Seeded a published site of ${seed.pages} pages: ${seed.siteUrl}`);
+
+  const baselinePort = await freePort();
+  const baselineLog = path.join(RESULTS_DIR, `${stamp}-published-baseline.log`);
+  const baseline = startChild(
+    'baseline',
+    [path.join(__dirname, 'published-baseline.js')],
+    baselineLog,
+    { DATABASE_URL: database.url, PORT: String(baselinePort), SECRET_KEY: secretKey },
+  );
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  await waitForHealth(baseline, `${baselineUrl}/health`, 30_000);
+
+  const lookupBody = JSON.stringify({
+    url: `${seed.siteUrl}/${seed.pagePath}`,
+    visitor: { type: 'human', unsignedClaims: {} },
+    redirectOnError: false,
+  });
+  const lookup = await post(`${binderyUrl}/v1/urls/published`, lookupBody);
+  const ceiling = await post(`${baselineUrl}/v1/urls/published`, lookupBody);
+  for (const key of ['site', 'siteSpace', 'space', 'pathname', 'basePath', 'complete']) {
+    if (JSON.stringify(lookup[key]) !== JSON.stringify(ceiling[key]))
+      throw new Error(`baseline differs on ${key}: ${ceiling[key]} vs ${lookup[key]}`);
+  }
+  const documentPath = `/v1/spaces/${seed.spaceId}/revisions/${seed.revisionId}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`;
+  const targets = {
+    'bindery lookup': { url: `${binderyUrl}/v1/urls/published`, method: 'POST', body: lookupBody },
+    'baseline lookup': { url: `${baselineUrl}/v1/urls/published`, method: 'POST', body: lookupBody },
+    'bindery page document': {
+      url: `${binderyUrl}${documentPath}`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${lookup.apiToken}` },
+    },
+  };
+  for (const [name, target] of Object.entries(targets)) {
+    const response = await fetch(target.url, {
+      method: target.method,
+      headers: { 'content-type': 'application/json', ...target.headers },
+      body: target.body,
+    });
+    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+  }
+
+  log(`\nWarm-up ${WARMUP} s per target; ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections`);
+  for (const target of Object.values(targets)) await load(target, WARMUP);
+  const runs = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, target] of Object.entries(targets)) {
+      await sleep(SETTLE_MS);
+      const server = name.startsWith('bindery') ? bindery : baseline;
+      const cpuBefore = cpuSeconds(server.pid);
+      const result = await load(target, DURATION);
+      const cpuAfter = cpuSeconds(server.pid);
+      const run = summarize(name, result, { durationS: DURATION, connections: CONNECTIONS });
+      run.round = round;
+      run.serverCpuMsPerRequest =
+        cpuBefore === null || cpuAfter === null || run.requests === 0
+          ? null
+          : ((cpuAfter - cpuBefore) * 1000) / run.requests;
+      runs.push(run);
+      log(
+        `  round ${round} ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ` +
+          `CPU ${run.serverCpuMsPerRequest?.toFixed(2)} ms/req, non-2xx ${run.non2xx}, errors ${run.errors}`,
+      );
+    }
+  }
+
+  // A page view is one lookup then one document read, one after the other.
+  const mean = (name, key) => {
+    const of = runs.filter((run) => run.target === name);
+    return of.reduce((sum, run) => sum + run[key], 0) / of.length;
+  };
+  const view = {
+    p50Ms: mean('bindery lookup', 'p50Ms') + mean('bindery page document', 'p50Ms'),
+    p99Ms: mean('bindery lookup', 'p99Ms') + mean('bindery page document', 'p99Ms'),
+  };
+  const report = {
+    date: new Date().toISOString(),
+    database: database.description,
+    cpus: os.cpus().length,
+    settings: { durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS, rounds: ROUNDS },
+    pages: seed.pages,
+    runs,
+    lookupRatio: mean('bindery lookup', 'reqPerSec') / mean('baseline lookup', 'reqPerSec'),
+    pageView: view,
+    targets: TARGETS,
+  };
+  log(
+    `\nLookup: Bindery/baseline throughput ${report.lookupRatio.toFixed(2)}; ` +
+      `page view (lookup + document, sum of means) p50 ${view.p50Ms.toFixed(1)} ms, p99 ${view.p99Ms.toFixed(1)} ms ` +
+      `(targets p50 ≤ ${TARGETS.p50Ms}, p99 ≤ ${TARGETS.p99Ms} at ${CONNECTIONS} connections)`,
+  );
+  const file = path.join(RESULTS_DIR, `${stamp}-published.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  log(`Results: ${file}`);
+}
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST ${url}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+function load(target, duration) {
+  return autocannon({
+    url: target.url,
+    method: target.method,
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: target.body,
+    connections: CONNECTIONS,
+    duration,
+  });
+}
+
+/** A user, an organization, a space of PAGES pages (merged in one change request), a site. */
+async function seedSite(baseUrl, adminToken) {
+  const { token } = await api(
+    baseUrl,
+    'POST',
+    '/v1/admin/users',
+    adminToken,
+    { email: `published-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
+    201,
+  );
+  const org = await api(baseUrl, 'POST', '/v1/orgs', token, { title: 'Published Bench' }, 201);
+  const space = await api(baseUrl, 'POST', `/v1/orgs/${org.id}/spaces`, token, { title: 'Docs' }, 201);
+  const changeRequest = await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests`, token, {}, 201);
+  for (let first = 0; first < PAGES; first += CHANGES_PER_WRITE) {
+    const changes = [];
+    for (let i = first; i < Math.min(PAGES, first + CHANGES_PER_WRITE); i++) {
+      changes.push({
+        operation: 'insert_page',
+        title: `Page ${i}`,
+        document: {
+          markdown: `# Page ${i}\n\nSome text about topic ${i}, with [a link](https://example.com).\n\n## Details\n\n- one\n- two\n`,
+        },
+      });
+    }
+    await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, token, { changes }, 200);
+  }
+  await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, token, {}, 200);
+  const site = await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites`, token, { title: 'Docs' }, 201);
+  await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, token, { spaceId: space.id }, 201);
+  await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, token, undefined, 200);
+  const content = await api(baseUrl, 'GET', `/v1/spaces/${space.id}/content`, token, undefined, 200);
+  const page = content.pages[Math.floor(content.pages.length / 2)];
+  return {
+    pages: content.pages.length,
+    siteUrl: `https://docs.localhost/${org.id}/${site.id}`,
+    spaceId: space.id,
+    revisionId: content.id,
+    pageId: page.id,
+    pagePath: page.path,
+  };
+}
+
+runMain(main);
