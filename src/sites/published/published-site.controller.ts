@@ -35,6 +35,6 @@ export class PublishedSiteController {
     // Validated and documented here; the access policy reads the key.
     @Query() _query: PublishedSiteQueryDto,
   ): Promise<PublishedContentSiteResponse> {
-    return this.published.get(site.entity, actor.userId);
+    return this.published.get(site.entity, actor.userId, site.role);
   }
 }
