@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { mapPage, type Page } from '../../platform/pagination/page';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import {
   ContentReader,
+  type DocumentReadOptions,
   type PageFormat,
   type ReadRevision,
 } from '../../content-engine/reads/content-reader';
@@ -26,14 +28,18 @@ export class RevisionContent {
     private readonly mergedChangeRequests: MergedChangeRequests,
   ) {}
 
-  /** The whole revision: its page tree, its files and, for a merge, the change request. */
+  /**
+   * The whole revision: its page tree, its files, its reusable contents and, for a merge, the
+   * change request.
+   */
   async revision(read: ReadRevision, view: ContentView): Promise<RevisionResponse> {
-    const [pages, files, mergedFrom] = await Promise.all([
+    const [pages, files, reusableContents, mergedFrom] = await Promise.all([
       this.reader.listPages(read),
       this.reader.listAllFiles(read),
+      this.reader.listReusableContents(read),
       this.mergedFrom(read),
     ]);
-    return this.presenter.revision(read, { pages, files }, view, mergedFrom);
+    return this.presenter.revision(read, { pages, files, reusableContents }, view, mergedFrom);
   }
 
   async pages(read: ReadRevision, view: ContentView): Promise<RevisionPagesResponse> {
@@ -47,8 +53,9 @@ export class RevisionContent {
     pageId: string,
     view: ContentView,
     format: PageFormat = 'document',
+    options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = await this.reader.getPage(read, pageId, format);
+    const found = await this.reader.getPage(read, pageId, format, options);
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -58,9 +65,28 @@ export class RevisionContent {
     path: string,
     view: ContentView,
     format: PageFormat = 'document',
+    options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = await this.reader.getPageByPath(read, path, format);
+    const found = await this.reader.getPageByPath(read, path, format, options);
     return this.presenter.page(found.page, view, found.body);
+  }
+
+  /** The document of a document page; 404 for an unknown page or one without a document. */
+  pageDocument(
+    read: ReadRevision,
+    pageId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    return this.reader.getPageDocument(read, pageId, options);
+  }
+
+  /** The document of a reusable content; 404 when the revision has no such reusable content. */
+  reusableContentDocument(
+    read: ReadRevision,
+    reusableContentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    return this.reader.getReusableContentDocument(read, reusableContentId, options);
   }
 
   async files(
