@@ -5,8 +5,10 @@ import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { UsersPresenter } from '../users/users.presenter';
 import { ContentPresenter } from './content/content.presenter';
 import { MergedChangeRequests } from './content/merged-change-requests';
+import { PageMetaLinks } from './content/page-meta-links';
 import { RevisionContent } from './content/revision-content';
 import { SpaceContentController } from './content/space-content.controller';
+import { TranslatedSpaces } from './content/translated-spaces';
 import { FilesController } from './files/files.controller';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
@@ -16,8 +18,18 @@ import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { SpacesPresenter } from './spaces.presenter';
 
-/** Reads of a revision as GitBook shapes them; a merge revision embeds its change request. */
-const READS = [ContentPresenter, RevisionContent, MergedChangeRequests, UsersPresenter];
+/**
+ * Reads of a revision as GitBook shapes them; a merge revision embeds its change request, a
+ * page's meta links name its translations.
+ */
+const READS = [
+  ContentPresenter,
+  RevisionContent,
+  MergedChangeRequests,
+  UsersPresenter,
+  PageMetaLinks,
+  TranslatedSpaces,
+];
 
 /** Links of a revision; locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
@@ -42,6 +54,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     ContentPresenter,
     RevisionContent,
     MergedChangeRequests,
+    TranslatedSpaces,
     LinksService,
     LinksPresenter,
     SearchService,

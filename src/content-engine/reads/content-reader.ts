@@ -131,6 +131,11 @@ export class ContentReader {
     return this.readFound(revision, found, format, options);
   }
 
+  /** Whether the revision has a page (of any variant) with this id. */
+  async hasPage(revision: ReadRevision, pageId: string): Promise<boolean> {
+    return (await findPageById(this.store, revision.revision.tree, pageId)) !== undefined;
+  }
+
   /** The document or group page at `path` (slugs joined by `/`); 404 when absent. */
   async getPageByPath(
     revision: ReadRevision,

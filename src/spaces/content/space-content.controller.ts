@@ -6,7 +6,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, Granted } from '../../platform/auth/access.decorator';
+import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
+import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import type { SpaceAccess } from '../space-access.resolver';
@@ -23,10 +24,12 @@ import {
 import {
   JSONDocumentResponse,
   RevisionFileResponse,
+  RevisionPageMetaLinksResponse,
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
 } from './dto/content.response';
+import { PageMetaLinks } from './page-meta-links';
 import { RevisionContent } from './revision-content';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -51,6 +54,7 @@ export class SpaceContentController {
   constructor(
     private readonly reader: ContentReader,
     private readonly content: RevisionContent,
+    private readonly metaLinks: PageMetaLinks,
   ) {}
 
   @Get('content')
@@ -239,6 +243,27 @@ export class SpaceContentController {
   ): Promise<JSONDocument> {
     const read = await this.reader.readRevision(space.id, revisionId);
     return this.content.pageDocument(read, pageId, documentReadOptions(query));
+  }
+
+  @Get('revisions/:revisionId/page/:pageId/meta-links')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listRevisionPageMetaLinks',
+    summary: 'List the meta links of a page of a revision',
+    description:
+      'Its canonical link (never set) and alternates: the same page in the spaces that hold ' +
+      "this space's pages in other languages (translations), where their primary content has " +
+      'it and the caller may see them, the page itself first. `{}` when there is none.',
+  })
+  @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
+  async listPageMetaLinksInRevision(
+    @CurrentActor() actor: Actor,
+    @Granted() space: SpaceAccess,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+  ): Promise<RevisionPageMetaLinksResponse> {
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.metaLinks.of(actor, space, read, pageId);
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')

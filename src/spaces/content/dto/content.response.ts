@@ -171,3 +171,26 @@ export class RevisionResponse {
   })
   mergedFrom?: PresentedChangeRequest;
 }
+
+/** GitBook's `ContentRefPage`: a page, of another space when `space` is given. */
+export class ContentRefPageResponse {
+  @ApiProperty({ enum: ['page'] }) kind!: 'page';
+  @ApiProperty() page!: string;
+  @ApiPropertyOptional({ description: 'The space of the page.' }) space?: string;
+}
+
+/** GitBook's `RevisionPageMetaLinks`. */
+export class RevisionPageMetaLinksResponse {
+  @ApiPropertyOptional({
+    type: ContentRefPageResponse,
+    description: 'Never set: Bindery keeps no canonical links.',
+  })
+  canonical?: ContentRefPageResponse;
+  @ApiPropertyOptional({
+    type: [ContentRefPageResponse],
+    description:
+      'The page in each space that holds it in another language (translations), the page ' +
+      'itself first; absent when there is none.',
+  })
+  alternates?: ContentRefPageResponse[];
+}
