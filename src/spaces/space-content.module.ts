@@ -9,6 +9,8 @@ import { PageMetaLinks } from './content/page-meta-links';
 import { RevisionContent } from './content/revision-content';
 import { SpaceContentController } from './content/space-content.controller';
 import { TranslatedSpaces } from './content/translated-spaces';
+import { EmbedsController } from './embeds/embeds.controller';
+import { EmbedsService } from './embeds/embeds.service';
 import { FilesController } from './files/files.controller';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
@@ -36,8 +38,9 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
 
 /**
  * The HTTP surfaces of space content over the content engine: pages and files of a revision,
- * file downloads, links and backlinks, search in a space or an organization. Change requests
- * read their content through the same services (they import this module).
+ * file downloads, links and backlinks, search in a space or an organization, and embeds of the
+ * external pages content links to. Change requests read their content through the same
+ * services (they import this module).
  */
 @Module({
   imports: [ContentEngineModule, MembersModule],
@@ -47,8 +50,9 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     SpaceContentController,
     LinksController,
     FilesController,
+    EmbedsController,
   ],
-  providers: [...READS, ...LINKS, SearchService, SearchRepository],
+  providers: [...READS, ...LINKS, SearchService, SearchRepository, EmbedsService],
   exports: [
     ContentEngineModule,
     ContentPresenter,
