@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { readHtmlHead } from './html-head';
@@ -8,9 +9,15 @@ import { linkPreview, type LinkPreview } from './link-preview';
 /** GitBook's `Embed`, as Bindery answers it: always a link card, never third-party HTML. */
 export type Embed = { type: 'link' } & LinkPreview;
 
-/** Bytes of a page read for its head: the rest is cut off (a head sits at the start). */
+/**
+ * Bytes of a page read for its head, the rest cut off (a head sits at the start); less when
+ * OUTBOUND_MAX_BYTES is less.
+ */
 export const EMBED_MAX_BYTES = 512 * 1024;
-/** Time one page may take; the renderer waits for the answer while it renders. */
+/**
+ * Time one page may take, as the renderer waits for the answer while it renders; less when
+ * OUTBOUND_TIMEOUT_MS is less.
+ */
 export const EMBED_TIMEOUT_MS = 10_000;
 /** How long an answer is kept: a day for a preview, five minutes for a page that failed. */
 export const EMBED_TTL_MS = 24 * 60 * 60 * 1000;
@@ -42,8 +49,16 @@ export class EmbedsService {
     ttl: EMBED_TTL_MS,
   });
   private readonly pending = new Map<string, Promise<Outcome>>();
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
 
-  constructor(private readonly http: OutboundHttp) {}
+  constructor(
+    private readonly http: OutboundHttp,
+    config: AppConfig,
+  ) {
+    this.timeoutMs = Math.min(EMBED_TIMEOUT_MS, config.OUTBOUND_TIMEOUT_MS);
+    this.maxBytes = Math.min(EMBED_MAX_BYTES, config.OUTBOUND_MAX_BYTES);
+  }
 
   /** The embed of `url` (an absolute http or https URL); 404 when the page cannot be read. */
   async byUrl(url: URL): Promise<Embed> {
@@ -73,8 +88,8 @@ export class EmbedsService {
     try {
       const response = await this.http.fetch(url.href, {
         headers: { accept: ACCEPT },
-        timeoutMs: EMBED_TIMEOUT_MS,
-        maxBytes: EMBED_MAX_BYTES,
+        timeoutMs: this.timeoutMs,
+        maxBytes: this.maxBytes,
         truncate: true,
       });
       if (response.status < 200 || response.status > 299) {
