@@ -4,7 +4,11 @@ import { listGitbookOperationIds } from '../helpers/conformance';
 import { createTestApp, TestApp } from '../helpers/app';
 
 /** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
-const NEWER_THAN_0146 = new Set(['createOrganization', 'updateChangeRequestContent']);
+const NEWER_THAN_0146 = new Set([
+  'createOrganization',
+  'updateChangeRequestContent',
+  'listRevisionPageMetaLinks',
+]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request
  * PDF `url`s point at, and the published document of a public OpenAPI specification.
