@@ -388,7 +388,7 @@ function permissionOperations(type: ContentType, route: string): Operation[] {
 
 /**
  * The reads of a space's content, current (`content`) and by revision (`revisions/:revisionId`),
- * all declared space:view, on `space`'s one revision and its one page.
+ * and its embeds, all declared space:view, on `space`'s one revision and its one page.
  */
 function contentReadOperations(): Operation[] {
   const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
@@ -443,6 +443,34 @@ function contentReadOperations(): Operation[] {
       '/revisions/:revisionId/files/:fileId',
       (ctx) => `${revision(ctx)}/files/nope`,
       file,
+    ],
+    [
+      'getPageDocumentInRevisionById',
+      '/revisions/:revisionId/page/:pageId/document',
+      (ctx) => `${revision(ctx)}/page/${ctx.content.page}/document`,
+    ],
+    [
+      'listRevisionPageMetaLinks',
+      '/revisions/:revisionId/page/:pageId/meta-links',
+      (ctx) => `${revision(ctx)}/page/${ctx.content.page}/meta-links`,
+    ],
+    [
+      'getReusableContentDocumentInRevisionById',
+      '/revisions/:revisionId/reusable-contents/:reusableContentId/document',
+      (ctx) => `${revision(ctx)}/reusable-contents/nope/document`,
+      { ...access, absent: 'Reusable content not found.' },
+    ],
+    // Nothing listens on port 9 of 127.0.0.1: whoever may read the space learns the page
+    // could not be fetched, the others that there is no such space.
+    [
+      'getEmbedByUrlInSpace',
+      '/embed',
+      (ctx) => `/v1/spaces/${ctx.space}/embed?url=${encodeURIComponent('http://127.0.0.1:9/')}`,
+      {
+        ...access,
+        absent:
+          'No embed for this URL: Could not fetch from 127.0.0.1:9: the connection was refused.',
+      },
     ],
   ];
   return reads.map(([name, route, path, more]): Operation => ({

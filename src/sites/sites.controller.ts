@@ -25,6 +25,7 @@ import { Access, Granted } from '../platform/auth/access.decorator';
 import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
+import type { Role } from '../platform/policy/roles';
 import { CreateSiteDto, ListSitesQueryDto, UpdateSiteDto } from './dto/site.dto';
 import { SiteResponse } from './dto/site.response';
 import { SITE_READ, SITE_WRITE } from './site-access';
@@ -61,7 +62,7 @@ export class SitesController {
     @Query() query: ListSitesQueryDto,
   ): Promise<Page<SiteResponse>> {
     const page = await this.sites.list(organization.id, query);
-    return mapPage(page, (site) => this.present(organization.entity!, site));
+    return mapPage(page, (site) => this.present(organization.entity!, site, organization.role));
   }
 
   @Post()
@@ -84,6 +85,7 @@ export class SitesController {
     const presented = this.present(
       organization.entity!,
       await this.writes.create(organization.id, body),
+      organization.role,
     );
     response.location(presented.urls.location);
     return presented;
@@ -97,6 +99,7 @@ export class SitesController {
     return this.present(
       site.entity.organization,
       await this.sites.get(site.organizationId, siteId),
+      site.role,
     );
   }
 
@@ -124,6 +127,7 @@ export class SitesController {
     return this.present(
       site.entity.organization,
       await this.writes.update(site.organizationId, siteId, body),
+      site.role,
     );
   }
 
@@ -159,6 +163,7 @@ export class SitesController {
     return this.present(
       site.entity.organization,
       await this.writes.setPublished(site.organizationId, siteId, true),
+      site.role,
     );
   }
 
@@ -178,10 +183,15 @@ export class SitesController {
     return this.present(
       site.entity.organization,
       await this.writes.setPublished(site.organizationId, siteId, false),
+      site.role,
     );
   }
 
-  private present(organization: Organization, found: SiteWithCount): SiteResponse {
-    return this.presenter.present(found.site, organization, found.siteSpaces);
+  private present(
+    organization: Organization,
+    found: SiteWithCount,
+    role: Role | null,
+  ): SiteResponse {
+    return this.presenter.present(found.site, organization, found.siteSpaces, role);
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Organization } from '../orgs/entities/organization.entity';
 import { AppConfig } from '../platform/config/app-config';
+import type { Role } from '../platform/policy/roles';
 import { UrlBuilder } from '../platform/urls/url-builder';
 import { SiteResponse } from './dto/site.response';
 import { Site } from './entities/site.entity';
 import { SELF_HOSTED_SITE_ADS, SELF_HOSTED_SITE_FEATURES } from './site-features';
+import { sitePermissions } from './site-permissions';
 
 /** The organization fields a site's URLs depend on. */
 export type SiteOrganization = Pick<Organization, 'id' | 'hostname'>;
@@ -16,12 +18,23 @@ export class SitesPresenter {
     private readonly config: AppConfig,
   ) {}
 
-  /** GitBook's `Site`; `siteSpaces` is its number of site spaces. */
-  present(site: Site, organization: SiteOrganization, siteSpaces: number): SiteResponse {
+  /**
+   * GitBook's `Site` (with what API 0.201.0 adds: `appliedType`, `defaultLevel`, `permissions`,
+   * `urls.preview`); `siteSpaces` is its number of site spaces, `role` the caller's role in the
+   * organization (null for a reader of the published site who has none).
+   */
+  present(
+    site: Site,
+    organization: SiteOrganization,
+    siteSpaces: number,
+    role: Role | null,
+  ): SiteResponse {
     return {
       object: 'site',
       id: site.id,
       type: site.type,
+      // Nothing is frozen or downgraded on a self-hosted instance.
+      appliedType: site.type,
       title: site.title,
       ...(site.icon !== null ? { icon: site.icon } : {}),
       ...(site.hostname !== null ? { hostname: site.hostname } : {}),
@@ -30,6 +43,9 @@ export class SitesPresenter {
         ? { proxy: { origin: site.proxy, target: this.platformUrl(site, organization) } }
         : {}),
       visibility: site.visibility,
+      // Who may see a site follows the organization's roles; a site has no level of its own.
+      defaultLevel: 'inherit',
+      permissions: sitePermissions(role),
       published: site.published,
       siteSpaces,
       createdAt: site.createdAt.toISOString(),
@@ -40,6 +56,7 @@ export class SitesPresenter {
       urls: {
         location: this.location(site),
         app: this.urls.app('o', site.organizationId, 'sites', site.id),
+        preview: this.previewUrl(site, organization),
         ...(site.published ? { published: this.publishedUrl(site, organization) } : {}),
       },
     };
@@ -62,12 +79,29 @@ export class SitesPresenter {
     return this.platformUrl(site, organization);
   }
 
+  /**
+   * Where a renderer previews the site, published or not, laid out as GitBook's
+   * (`<sites host>/preview/<siteId>`): on the origin of SITES_URL for the site's organization,
+   * which a renderer serving the sites takes as its `GITBOOK_PREVIEW_BASE_URL` (`…/preview/`).
+   */
+  previewUrl(site: Pick<Site, 'id'>, organization: SiteOrganization): string {
+    return new URL(
+      `/preview/${encodeURIComponent(site.id)}`,
+      this.organizationSitesUrl(organization),
+    ).href;
+  }
+
   /** The site on the instance's own sites host, whatever its hostname or proxy. */
   private platformUrl(site: Site, organization: SiteOrganization): string {
-    const base = this.config.sitesUrl.replace(
+    const base = this.organizationSitesUrl(organization);
+    return `${base}/${encodeURIComponent(site.basename ?? site.id)}`;
+  }
+
+  /** SITES_URL for the organization: its hostname, else its id, in place of `{organization}`. */
+  private organizationSitesUrl(organization: SiteOrganization): string {
+    return this.config.sitesUrl.replace(
       '{organization}',
       encodeURIComponent(organization.hostname ?? organization.id),
     );
-    return `${base}/${encodeURIComponent(site.basename ?? site.id)}`;
   }
 }

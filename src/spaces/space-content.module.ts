@@ -5,8 +5,12 @@ import { OrganizationsPresenter } from '../orgs/organizations.presenter';
 import { UsersPresenter } from '../users/users.presenter';
 import { ContentPresenter } from './content/content.presenter';
 import { MergedChangeRequests } from './content/merged-change-requests';
+import { PageMetaLinks } from './content/page-meta-links';
 import { RevisionContent } from './content/revision-content';
 import { SpaceContentController } from './content/space-content.controller';
+import { TranslatedSpaces } from './content/translated-spaces';
+import { EmbedsController } from './embeds/embeds.controller';
+import { EmbedsService } from './embeds/embeds.service';
 import { FilesController } from './files/files.controller';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
@@ -16,16 +20,27 @@ import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { SpacesPresenter } from './spaces.presenter';
 
-/** Reads of a revision as GitBook shapes them; a merge revision embeds its change request. */
-const READS = [ContentPresenter, RevisionContent, MergedChangeRequests, UsersPresenter];
+/**
+ * Reads of a revision as GitBook shapes them; a merge revision embeds its change request, a
+ * page's meta links name its translations.
+ */
+const READS = [
+  ContentPresenter,
+  RevisionContent,
+  MergedChangeRequests,
+  UsersPresenter,
+  PageMetaLinks,
+  TranslatedSpaces,
+];
 
 /** Links of a revision; locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
 
 /**
  * The HTTP surfaces of space content over the content engine: pages and files of a revision,
- * file downloads, links and backlinks, search in a space or an organization. Change requests
- * read their content through the same services (they import this module).
+ * file downloads, links and backlinks, search in a space or an organization, and embeds of the
+ * external pages content links to. Change requests read their content through the same
+ * services (they import this module).
  */
 @Module({
   imports: [ContentEngineModule, MembersModule],
@@ -35,13 +50,15 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     SpaceContentController,
     LinksController,
     FilesController,
+    EmbedsController,
   ],
-  providers: [...READS, ...LINKS, SearchService, SearchRepository],
+  providers: [...READS, ...LINKS, SearchService, SearchRepository, EmbedsService],
   exports: [
     ContentEngineModule,
     ContentPresenter,
     RevisionContent,
     MergedChangeRequests,
+    TranslatedSpaces,
     LinksService,
     LinksPresenter,
     SearchService,

@@ -11,6 +11,7 @@ import { TranslationsController } from './translations.controller';
 import { TranslationsPresenter } from './translations.presenter';
 import { TranslationsRepository } from './translations.repository';
 import { TranslationsService } from './translations.service';
+import { TranslatedSpacesRegistration } from './translated-spaces.registration';
 
 /**
  * Translations of spaces into other languages: their settings, and their runs in the background
@@ -31,6 +32,7 @@ import { TranslationsService } from './translations.service';
     TranslationsPresenter,
     TranslationRuns,
     TranslationProviders,
+    TranslatedSpacesRegistration,
   ],
 })
 export class TranslationsModule {}

@@ -68,6 +68,31 @@ export class TranslationsRepository {
   }
 
   /**
+   * The spaces translated from or into `spaceId`, itself included when it has translations:
+   * the sources of the translations it is a result of or a source of, and all their result
+   * spaces (none not yet made), by id.
+   */
+  async relatedSpaceIds(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { space_id: string }[] = await manager.query(
+      `WITH sources AS (
+         SELECT source_space_id AS id FROM translations
+          WHERE source_space_id = $1 OR result_space_id = $1
+       )
+       SELECT source_space_id AS space_id FROM translations
+        WHERE source_space_id IN (SELECT id FROM sources)
+       UNION
+       SELECT result_space_id FROM translations
+        WHERE source_space_id IN (SELECT id FROM sources) AND result_space_id IS NOT NULL
+       ORDER BY space_id`,
+      [spaceId],
+    );
+    return rows.map((row) => row.space_id);
+  }
+
+  /**
    * Marks the translation `running` (started at `now`, no rerun asked for) if it is `pending`,
    * or `running` since before `stuckBefore`; answers whether it did.
    */

@@ -1,6 +1,9 @@
 import { ContentEngine } from '../../src/content-engine/content-engine';
+import type { JSONDocument } from '../../src/content-engine/documents/document';
 import { Revision } from '../../src/content-engine/entities/revision.entity';
 import type { PageChange } from '../../src/content-engine/tree/commit';
+import type { RootNode } from '../../src/content-engine/tree/format';
+import { getRequired } from '../../src/content-engine/tree/object-store';
 import { newId } from '../../src/platform/ids/ids';
 import type { Role } from '../../src/platform/policy/roles';
 import type { TestApp } from './app';
@@ -30,6 +33,59 @@ export async function commitOnSpace(
       changes,
       authorId: null,
     });
+    await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [revision.id, spaceId]);
+    return revision;
+  });
+}
+
+/** Stores `document` as a content object and returns its hash (for a change's `document`). */
+export function storeDocument(t: TestApp, document: JSONDocument): Promise<string> {
+  return t.bindery.app.get(ContentEngine).put(t.dataSource.manager, 'document', document);
+}
+
+/**
+ * Adds a reusable content (with `document` as its body, none when null) to the space's primary
+ * revision: a new revision whose root lists it, straight through the content store (Bindery
+ * has no API that writes reusable contents yet); returns the new revision.
+ */
+export async function addReusableContentOnSpace(
+  t: TestApp,
+  spaceId: string,
+  reusableContent: { id: string; title: string; document: JSONDocument | null },
+): Promise<Revision> {
+  t.clock.advance(1000);
+  const engine = t.bindery.app.get(ContentEngine);
+  return t.dataSource.transaction(async (manager) => {
+    const [row]: { revision_id: string }[] = await manager.query(
+      'SELECT revision_id FROM spaces WHERE id = $1 FOR UPDATE',
+      [spaceId],
+    );
+    const parent = await manager.findOneByOrFail(Revision, { id: row.revision_id });
+    const store = engine.objectStore(manager);
+    const root = await getRequired<RootNode>(store, parent.tree);
+    const document = reusableContent.document
+      ? await store.put('document', reusableContent.document)
+      : null;
+    const hash = await store.put('reusable-content', {
+      id: reusableContent.id,
+      title: reusableContent.title,
+      ...(document ? { document } : {}),
+    });
+    const tree = await store.put('tree', {
+      ...root,
+      reusableContents: [...root.reusableContents, hash],
+    });
+    const revision = manager.create(Revision, {
+      id: newId(),
+      spaceId,
+      parents: [parent.id],
+      type: 'edits',
+      tree,
+      authorId: null,
+      git: null,
+      createdAt: t.clock.now(),
+    });
+    await manager.insert(Revision, revision);
     await manager.query('UPDATE spaces SET revision_id = $1 WHERE id = $2', [revision.id, spaceId]);
     return revision;
   });

@@ -13,6 +13,7 @@ const NEWER_THAN_0146 = new Set([
   'trackEventsInSiteById',
   'aggregateSiteEvents',
   'bulkUpsertSiteRedirects',
+  'listRevisionPageMetaLinks',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request

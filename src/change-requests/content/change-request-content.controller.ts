@@ -9,6 +9,7 @@ import { LinksService } from '../../spaces/links/links.service';
 import { ContentReader, type ReadRevision } from '../../content-engine/reads/content-reader';
 import { contentView, type ContentView } from '../../spaces/content/content.presenter';
 import {
+  documentReadOptions,
   ListFilesQueryDto,
   PageContentQueryDto,
   RevisionQueryDto,
@@ -169,7 +170,13 @@ export class ChangeRequestContentController {
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
     const head = await this.head(space, changeRequestId);
-    return this.content.page(head.read, pageId, this.view(space, head, query), query.format);
+    return this.content.page(
+      head.read,
+      pageId,
+      this.view(space, head, query),
+      query.format,
+      documentReadOptions(query),
+    );
   }
 
   @Get('page/:pageId/links')

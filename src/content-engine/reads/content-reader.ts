@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { invalidInput, notFound } from '../../platform/errors/domain-error';
+import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import { ContentEngine } from '../content-engine';
 import { ContentObjectsRepository } from '../content-objects.repository';
-import type { JSONDocument } from '../documents/document';
+import { emptyDocument, type JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
+import { dereferenceReusableContents } from '../documents/reusable-contents';
 import { Revision } from '../entities/revision.entity';
 import {
   childRefs,
@@ -19,6 +20,7 @@ import {
   type ChildRef,
   type PageMeta,
   type PageNode,
+  type ReusableContentNode,
 } from '../tree/format';
 import { CachedObjectStore, getRequired, type ObjectStore } from '../tree/object-store';
 import { pagePathChanges, type PagePathChange } from '../tree/page-path-changes';
@@ -70,6 +72,15 @@ export interface FileObject {
   [key: string]: unknown;
 }
 
+/**
+ * How a document is read. `dereferenceReusableContents`: its reusable-content blocks are
+ * replaced by the contents they include (see dereferenceReusableContents). Expressions are never
+ * evaluated: documents come as stored.
+ */
+export interface DocumentReadOptions {
+  dereferenceReusableContents?: boolean;
+}
+
 /** A revision's content as read: its row and its tree's root. */
 export interface ReadRevision {
   revision: Revision;
@@ -118,21 +129,88 @@ export class ContentReader {
   }
 
   /** The page with this id and its subpages, with its body per `format`; 404 when absent. */
-  async getPage(revision: ReadRevision, pageId: string, format: PageFormat): Promise<ReadPage> {
+  async getPage(
+    revision: ReadRevision,
+    pageId: string,
+    format: PageFormat,
+    options: DocumentReadOptions = {},
+  ): Promise<ReadPage> {
     const found = await findPageById(this.store, revision.revision.tree, pageId);
     if (!found) {
       throw notFound('Page');
     }
-    return this.readFound(found, format);
+    return this.readFound(revision, found, format, options);
+  }
+
+  /** Whether the revision has a page (of any variant) with this id. */
+  async hasPage(revision: ReadRevision, pageId: string): Promise<boolean> {
+    return (await findPageById(this.store, revision.revision.tree, pageId)) !== undefined;
   }
 
   /** The document or group page at `path` (slugs joined by `/`); 404 when absent. */
-  async getPageByPath(revision: ReadRevision, path: string, format: PageFormat): Promise<ReadPage> {
+  async getPageByPath(
+    revision: ReadRevision,
+    path: string,
+    format: PageFormat,
+    options: DocumentReadOptions = {},
+  ): Promise<ReadPage> {
     const found = await findPageByPath(this.store, revision.revision.tree, path);
     if (!found || !hasPath(found.type)) {
       throw notFound('Page');
     }
-    return this.readFound(found, format);
+    return this.readFound(revision, found, format, options);
+  }
+
+  /**
+   * The document of a document page (an empty document for one without any); 404 for an
+   * unknown page, and for a page of another variant (groups, links and computed pages have no
+   * document).
+   */
+  async getPageDocument(
+    revision: ReadRevision,
+    pageId: string,
+    options: DocumentReadOptions = {},
+    /** Whether the reader may see a page with these conditions (its own and its ancestors'). */
+    visible: (conditions: string[]) => boolean = () => true,
+  ): Promise<JSONDocument> {
+    const found = await findPageById(this.store, revision.revision.tree, pageId);
+    if (!found || !visible(found.conditions)) {
+      throw notFound('Page');
+    }
+    if (found.type !== 'document') {
+      throw new DomainError(
+        'not_found',
+        'PageDocumentNotFound',
+        `The page is a ${found.type} page, which has no document.`,
+      );
+    }
+    return this.readDocument(revision, found.documentHash, options);
+  }
+
+  /** The revision's reusable contents, in order. */
+  listReusableContents(revision: ReadRevision): Promise<ReusableContentNode[]> {
+    return Promise.all(
+      revision.root.reusableContents.map((hash) =>
+        getRequired<ReusableContentNode>(this.store, hash),
+      ),
+    );
+  }
+
+  /** The document of a reusable content of the revision (empty when it has none); 404 when absent. */
+  async getReusableContentDocument(
+    revision: ReadRevision,
+    reusableContentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    const reusableContent = (await this.listReusableContents(revision)).find(
+      (candidate) => candidate.id === reusableContentId,
+    );
+    if (!reusableContent) {
+      throw notFound('Reusable content');
+    }
+    return this.readDocument(revision, reusableContent.document ?? null, options, [
+      reusableContentId,
+    ]);
   }
 
   /** Where the page with this id, or at this path (slugs joined by `/`), is; null when absent. */
@@ -214,7 +292,12 @@ export class ContentReader {
     );
   }
 
-  private async readFound(found: TreePage, format: PageFormat): Promise<ReadPage> {
+  private async readFound(
+    revision: ReadRevision,
+    found: TreePage,
+    format: PageFormat,
+    options: DocumentReadOptions,
+  ): Promise<ReadPage> {
     const { type: _type, ...meta } = found.meta;
     const node: PageNode = {
       id: found.id,
@@ -225,17 +308,54 @@ export class ContentReader {
     };
     const [pages, body] = await Promise.all([
       this.loadTrees(found.pages, found.path),
-      this.body(node, format),
+      this.body(revision, node, format, options),
     ]);
     return { page: { node, path: found.path, pages }, body, conditions: found.conditions };
   }
 
-  private async body(node: PageNode, format: PageFormat): Promise<PageBody> {
+  private async body(
+    revision: ReadRevision,
+    node: PageNode,
+    format: PageFormat,
+    options: DocumentReadOptions,
+  ): Promise<PageBody> {
     if (node.type !== 'document' || node.document === null) {
       return {};
     }
-    const document = await getRequired<JSONDocument>(this.store, node.document);
+    const document = await this.readDocument(revision, node.document, options);
     return format === 'markdown' ? { markdown: await documentToMarkdown(document) } : { document };
+  }
+
+  /**
+   * The document stored under `hash` (empty for null), dereferenced when `options` asks;
+   * `inside`: the reusable contents it is part of.
+   */
+  private async readDocument(
+    revision: ReadRevision,
+    hash: string | null,
+    options: DocumentReadOptions,
+    inside: string[] = [],
+  ): Promise<JSONDocument> {
+    const document =
+      hash === null ? emptyDocument() : await getRequired<JSONDocument>(this.store, hash);
+    if (!options.dereferenceReusableContents) return document;
+    let byId: Promise<Map<string, ReusableContentNode>> | undefined;
+    return dereferenceReusableContents(
+      document,
+      revision.revision.spaceId,
+      async (id) => {
+        byId ??= this.listReusableContents(revision).then(
+          (contents) => new Map(contents.map((content) => [content.id, content])),
+        );
+        const reusableContent = (await byId).get(id);
+        if (!reusableContent) return null;
+        const contentHash = reusableContent.document ?? null;
+        return contentHash === null
+          ? emptyDocument()
+          : getRequired<JSONDocument>(this.store, contentHash);
+      },
+      inside,
+    );
   }
 
   /**

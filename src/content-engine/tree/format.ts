@@ -77,11 +77,25 @@ export interface FileNode {
   git?: { oid: string; path: string };
 }
 
+/**
+ * A reusable content of a revision (a `reusable-content` object, listed by hash in the root's
+ * `reusableContents`): GitBook's `RevisionReusableContent`, its document by hash.
+ */
+export interface ReusableContentNode {
+  id: string;
+  title: string;
+  /** Hash of its `document` object; absent or null for an empty reusable content. */
+  document?: string | null;
+  git?: { oid: string; path: string };
+  [key: string]: unknown;
+}
+
 export interface RootNode {
   version: 2;
   pages: ChildRef[];
   /** Hashes of `file` objects, in upload order. */
   files: string[];
+  /** Hashes of `reusable-content` objects (ReusableContentNode). */
   reusableContents: string[];
   variables: Record<string, string | number | boolean>;
   /** Root of the page index; null when there are no pages. */

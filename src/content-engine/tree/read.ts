@@ -190,7 +190,8 @@ function view(
   const condition = node.meta.condition;
   const conditions = parent?.conditions ?? [];
   return {
-    conditions: typeof condition === 'string' && condition ? [...conditions, condition] : conditions,
+    conditions:
+      typeof condition === 'string' && condition ? [...conditions, condition] : conditions,
     id: node.id,
     type: node.type,
     parentId,

@@ -252,6 +252,33 @@ describe('OutboundHttp', () => {
       await expect(closed).resolves.toBeUndefined();
     });
 
+    it('with truncate, cuts a longer body at the limit and says so', async () => {
+      let closed!: Promise<void>;
+      const server = await startServer((_req, res) => {
+        closed = new Promise((resolve) => res.on('close', resolve));
+        res.writeHead(200, { 'content-length': '100000' });
+        res.write(Buffer.alloc(3000, 'a'));
+        res.write(Buffer.alloc(3000, 'b'));
+      });
+
+      const response = await client({ maxBytes: 4096, timeoutMs: 5000 }).fetch(server.origin, {
+        truncate: true,
+      });
+
+      expect(response.truncated).toBe(true);
+      expect(response.body.toString()).toBe('a'.repeat(3000) + 'b'.repeat(1096));
+      await expect(closed).resolves.toBeUndefined();
+    });
+
+    it('with truncate, leaves a body within the limit whole', async () => {
+      const server = await startServer((_req, res) => res.end('x'.repeat(100)));
+
+      const response = await client({ maxBytes: 100 }).fetch(server.origin, { truncate: true });
+
+      expect(response.body).toHaveLength(100);
+      expect(response.truncated).toBeUndefined();
+    });
+
     it('honours a per-call maxBytes', async () => {
       const server = await startServer((_req, res) => res.end('x'.repeat(50)));
 

@@ -24,6 +24,11 @@ export interface OutboundRequestInit {
   timeoutMs?: number;
   /** Overrides the configured body size limit for this call. */
   maxBytes?: number;
+  /**
+   * A body larger than the limit is cut there (`truncated` in the response) instead of refused:
+   * for a reader that needs only the start of a document (a page's `<head>`).
+   */
+  truncate?: boolean;
 }
 
 export interface OutboundResponse {
@@ -33,6 +38,8 @@ export interface OutboundResponse {
   body: Buffer;
   /** The URL that produced this response, after redirects, without any user:password part. */
   url: string;
+  /** The body is the first `maxBytes` bytes of a longer one (only with `truncate`). */
+  truncated?: boolean;
 }
 
 /** One request in a redirect chain. */
@@ -47,6 +54,7 @@ interface Limits {
   signal: AbortSignal;
   timeoutMs: number;
   maxBytes: number;
+  truncate: boolean;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -90,6 +98,7 @@ export class OutboundHttp implements OnModuleDestroy {
         signal: controller.signal,
         timeoutMs,
         maxBytes: init.maxBytes ?? this.options.maxBytes,
+        truncate: init.truncate ?? false,
       });
     } finally {
       clearTimeout(timer);
@@ -113,7 +122,7 @@ export class OutboundHttp implements OnModuleDestroy {
         this.assertAllowedTarget(hop.url);
         const response = await this.send(hop, limits.signal);
         const location = redirectLocation(response);
-        if (location === undefined) return await readResponse(hop, response, limits.maxBytes);
+        if (location === undefined) return await readResponse(hop, response, limits);
         discard(response.body);
         if (redirects >= this.maxRedirects) throw tooManyRedirects(this.maxRedirects);
         hop = redirectedHop(hop, response.statusCode, location);
@@ -218,35 +227,48 @@ function redirectedHop(previous: Hop, status: number, location: string): Hop {
 async function readResponse(
   hop: Hop,
   response: Dispatcher.ResponseData,
-  maxBytes: number,
+  limits: Pick<Limits, 'maxBytes' | 'truncate'>,
 ): Promise<OutboundResponse> {
+  const { maxBytes, truncate } = limits;
   const hasBody = hop.method !== 'HEAD' && !NO_BODY_STATUSES.has(response.statusCode);
   const announced = Number(response.headers['content-length']);
-  if (hasBody && announced > maxBytes) {
+  if (hasBody && announced > maxBytes && !truncate) {
     discard(response.body);
     throw tooLarge(maxBytes);
   }
+  const body = await readBody(response.body, maxBytes, truncate);
   return {
     status: response.statusCode,
     headers: flattenHeaders(response.headers),
-    body: await readBody(response.body, maxBytes),
+    body: body.bytes,
     url: hop.url.href,
+    ...(body.truncated ? { truncated: true } : {}),
   };
 }
 
-/** Reads the body, stopping the transfer as soon as it grows past `maxBytes`. */
-async function readBody(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+/**
+ * Reads the body, stopping the transfer as soon as it grows past `maxBytes`: refused, or with
+ * `truncate` cut at `maxBytes`.
+ */
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+  truncate: boolean,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
+    const bytes = chunk as Buffer;
+    if (size + bytes.length > maxBytes) {
       discard(body);
-      throw tooLarge(maxBytes);
+      if (!truncate) throw tooLarge(maxBytes);
+      chunks.push(bytes.subarray(0, maxBytes - size));
+      return { bytes: Buffer.concat(chunks, maxBytes), truncated: true };
     }
-    chunks.push(chunk as Buffer);
+    size += bytes.length;
+    chunks.push(bytes);
   }
-  return Buffer.concat(chunks, size);
+  return { bytes: Buffer.concat(chunks, size), truncated: false };
 }
 
 /** Stops a transfer we have no use for; the abort error it causes is expected, not a failure. */

@@ -45,6 +45,12 @@ export class SiteFeatureResponse {
 export class SiteUrlsResponse {
   @ApiProperty({ format: 'uri', description: 'URL of the site in the API.' }) location!: string;
   @ApiProperty({ format: 'uri', description: 'URL of the site in the application.' }) app!: string;
+  @ApiProperty({
+    format: 'uri',
+    description:
+      'Where a renderer previews the site, published or not: `<origin of SITES_URL>/preview/<siteId>`.',
+  })
+  preview!: string;
   @ApiPropertyOptional({
     format: 'uri',
     description: 'URL of the published site; only while it is published.',
@@ -52,11 +58,27 @@ export class SiteUrlsResponse {
   published?: string;
 }
 
+/** GitBook's `Site.permissions`, from the caller's role in the organization. */
+export class SitePermissionsResponse {
+  @ApiProperty({ description: 'Always true: whoever sees the site may view it.' }) view!: boolean;
+  @ApiProperty({ description: 'Open it in the application: members with a role.' })
+  access!: boolean;
+  @ApiProperty() edit!: boolean;
+  @ApiProperty({ description: 'Change its structure and settings (the create role).' })
+  create!: boolean;
+  @ApiProperty() admin!: boolean;
+  @ApiProperty() installIntegration!: boolean;
+  @ApiProperty() viewAdaptiveSchema!: boolean;
+  @ApiProperty() editAdaptiveSchema!: boolean;
+}
+
 /** GitBook's `Site`. */
 export class SiteResponse {
   @ApiProperty({ enum: ['site'] }) object!: 'site';
   @ApiProperty() id!: string;
   @ApiProperty({ enum: SITE_TYPES }) type!: SiteType;
+  @ApiProperty({ enum: SITE_TYPES, description: 'Always `type`: nothing is frozen self-hosted.' })
+  appliedType!: SiteType;
   @ApiProperty({ minLength: 2, maxLength: 128 }) title!: string;
   @ApiPropertyOptional({
     type: 'object',
@@ -68,6 +90,12 @@ export class SiteResponse {
   @ApiPropertyOptional({ maxLength: 100 }) basename?: string;
   @ApiPropertyOptional({ type: SiteProxyResponse }) proxy?: SiteProxyResponse;
   @ApiProperty({ enum: SITE_VISIBILITIES }) visibility!: SiteVisibility;
+  @ApiProperty({
+    enum: ['inherit'],
+    description: "Always `inherit`: access to a site follows the organization's roles.",
+  })
+  defaultLevel!: 'inherit';
+  @ApiProperty({ type: SitePermissionsResponse }) permissions!: SitePermissionsResponse;
   @ApiProperty({ description: 'Whether the site is live for the audience of `visibility`.' })
   published!: boolean;
   @ApiProperty({ description: 'Number of site spaces.' }) siteSpaces!: number;

@@ -42,7 +42,11 @@ export class PublishedSiteController {
     const published =
       actor.kind === 'siteReader'
         ? await this.published.getForReader(site.entity, actor)
-        : await this.published.get(site.entity, actor.kind === 'user' ? actor.userId : '');
+        : await this.published.get(
+            site.entity,
+            actor.kind === 'user' ? actor.userId : '',
+            site.role,
+          );
     // The renderer caches the answer under the site's tag: revalidating the site refreshes it.
     setCacheTags(response, cacheTag.site(site.entity.id));
     return published;

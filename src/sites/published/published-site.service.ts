@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Role } from '../../platform/policy/roles';
 import { siteCustomization, siteSpaceCustomization } from '../customization/customization.service';
 import type { SiteReaderActor } from '../../platform/auth/actor';
 import type { VisitorClaims } from '../../platform/conditions/evaluate';
+import { publishedCustomization } from '../customization/published-customization';
 import { Site } from '../entities/site.entity';
 import { SitesPresenter } from '../sites.presenter';
 import { SitesService } from '../sites.service';
@@ -15,7 +17,8 @@ import { visibleStructure } from './visible-structure';
 
 /**
  * The published profile of a site (`getPublishedContentSite`): everything a renderer needs —
- * the site, its structure, its customizations (the site's and each site space's) and scripts.
+ * the site, its structure, its customizations (the site's and each site space's, as API 0.201.0
+ * shapes them: see publishedCustomization) and scripts.
  */
 @Injectable()
 export class PublishedSiteService {
@@ -27,9 +30,13 @@ export class PublishedSiteService {
     private readonly presenter: SitesPresenter,
   ) {}
 
-  /** The published profile of `site`, which the caller may see (PublishedSiteAccessPolicy). */
-  async get(site: Site, userId: string): Promise<PublishedContentSiteResponse> {
-    return this.present(site, await this.structure.view(site, userId, this.dataSource.manager));
+  /**
+   * The published profile of `site`, which the caller may see (PublishedSiteAccessPolicy);
+   * `role`: the caller's role in the site's organization, if any.
+   */
+  async get(site: Site, userId: string, role: Role | null): Promise<PublishedContentSiteResponse> {
+    const view = await this.structure.view(site, userId, this.dataSource.manager);
+    return this.present(site, view, role);
   }
 
   /**
@@ -41,22 +48,26 @@ export class PublishedSiteService {
     const view = await this.structure.publishedView(site, (model, live) =>
       visibleStructure(model, claims, live),
     );
-    return this.present(site, view);
+    return this.present(site, view, null);
   }
 
-  private async present(site: Site, view: StructureView): Promise<PublishedContentSiteResponse> {
+  private async present(
+    site: Site,
+    view: StructureView,
+    role: Role | null,
+  ): Promise<PublishedContentSiteResponse> {
     const manager = this.dataSource.manager;
     const { siteSpaces } = await this.sites.withCount(manager, site);
     return {
       object: 'published-content-site',
-      site: this.presenter.present(site, view.organization, siteSpaces),
+      site: this.presenter.present(site, view.organization, siteSpaces, role),
       structure: this.structurePresenter.structure(view),
       customizations: {
-        site: siteCustomization(site),
+        site: publishedCustomization(siteCustomization(site)),
         siteSpaces: Object.fromEntries(
           view.model.siteSpaces.map((siteSpace) => [
             siteSpace.id,
-            siteSpaceCustomization(site, siteSpace.id),
+            publishedCustomization(siteSpaceCustomization(site, siteSpace.id)),
           ]),
         ),
       },

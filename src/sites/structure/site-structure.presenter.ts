@@ -80,6 +80,8 @@ export class SiteStructurePresenter {
       space: this.spaces.present(space, role ?? null),
       title: this.siteSpaceTitle(view, siteSpace) ?? space.title,
       default: isDefault,
+      // Bindery has no draft site spaces, sections or groups: all of them are live.
+      draft: false,
       ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
       urls: this.urls(view, [
         section && !this.isDefaultSection(view, section) ? section.path : null,
@@ -96,6 +98,7 @@ export class SiteStructurePresenter {
       title: section.title,
       ...(section.description !== null ? { description: section.description } : {}),
       default: isDefault,
+      draft: false,
       path: section.path,
       ...(section.condition !== null ? { condition: section.condition } : {}),
       ...(section.sectionGroupId !== null ? { sectionGroup: section.sectionGroupId } : {}),
@@ -112,6 +115,7 @@ export class SiteStructurePresenter {
       object: 'site-section-group',
       id: group.id,
       title: group.title,
+      draft: false,
       sections: view.model.sectionsIn(group.id).map((section) => this.section(view, section)),
       ...(group.parentId !== null ? { sectionGroup: group.parentId } : {}),
       children: this.children(view, group.id),

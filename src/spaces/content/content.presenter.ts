@@ -10,11 +10,13 @@ import type {
   PageTree,
   ReadRevision,
 } from '../../content-engine/reads/content-reader';
+import type { ReusableContentNode } from '../../content-engine/tree/format';
 import type {
   PageLayoutResponse,
   RevisionFileResponse,
   RevisionPageResponse,
   RevisionResponse,
+  RevisionReusableContentResponse,
 } from './dto/content.response';
 
 /** Where content is read from, and what the caller asked to see of it. */
@@ -83,7 +85,7 @@ export class ContentPresenter {
   /** `mergedFrom`: for a `merge` revision, the change request it merged. */
   revision(
     read: ReadRevision,
-    content: { pages: PageTree[]; files: FileObject[] },
+    content: { pages: PageTree[]; files: FileObject[]; reusableContents: ReusableContentNode[] },
     view: ContentView,
     mergedFrom?: PresentedChangeRequest,
   ): RevisionResponse {
@@ -95,7 +97,9 @@ export class ContentPresenter {
       type: revision.type,
       pages: content.pages.map((page) => this.page(page, view)),
       files: content.files.map((file) => this.file(file, view)),
-      reusableContents: [],
+      reusableContents: content.reusableContents.map((reusableContent) =>
+        this.reusableContent(reusableContent, view),
+      ),
       variables: root.variables,
       createdAt: revision.createdAt.toISOString(),
       urls: {
@@ -187,6 +191,20 @@ export class ContentPresenter {
       size: file.size,
       ...(file.dimensions ? { dimensions: file.dimensions } : {}),
       ...(file.git && view.metadata ? { git: file.git } : {}),
+    };
+  }
+
+  reusableContent(
+    reusableContent: ReusableContentNode,
+    view: ContentView,
+  ): RevisionReusableContentResponse {
+    return {
+      id: reusableContent.id,
+      title: reusableContent.title,
+      ...(typeof reusableContent.document === 'string'
+        ? { document: reusableContent.document }
+        : {}),
+      ...(reusableContent.git && view.metadata ? { git: reusableContent.git } : {}),
     };
   }
 

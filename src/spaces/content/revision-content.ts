@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { meetsCondition } from '../../platform/conditions/evaluate';
 import { notFound } from '../../platform/errors/domain-error';
 import { mapPage, type Page } from '../../platform/pagination/page';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import {
   ContentReader,
+  type DocumentReadOptions,
   type PageFormat,
   type PageTree,
   type ReadPage,
@@ -30,16 +32,20 @@ export class RevisionContent {
     private readonly mergedChangeRequests: MergedChangeRequests,
   ) {}
 
-  /** The whole revision: its page tree, its files and, for a merge, the change request. */
+  /**
+   * The whole revision: its page tree, its files, its reusable contents and, for a merge, the
+   * change request.
+   */
   async revision(read: ReadRevision, view: ContentView): Promise<RevisionResponse> {
-    const [pages, files, mergedFrom] = await Promise.all([
+    const [pages, files, reusableContents, mergedFrom] = await Promise.all([
       this.reader.listPages(read),
       this.reader.listAllFiles(read),
+      this.reader.listReusableContents(read),
       this.mergedFrom(read),
     ]);
     return this.presenter.revision(
       read,
-      { pages: visiblePages(pages, view), files },
+      { pages: visiblePages(pages, view), files, reusableContents },
       view,
       mergedFrom,
     );
@@ -56,8 +62,9 @@ export class RevisionContent {
     pageId: string,
     view: ContentView,
     format: PageFormat = 'document',
+    options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = visiblePage(await this.reader.getPage(read, pageId, format), view);
+    const found = visiblePage(await this.reader.getPage(read, pageId, format, options), view);
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -67,9 +74,32 @@ export class RevisionContent {
     path: string,
     view: ContentView,
     format: PageFormat = 'document',
+    options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = visiblePage(await this.reader.getPageByPath(read, path, format), view);
+    const found = visiblePage(await this.reader.getPageByPath(read, path, format, options), view);
     return this.presenter.page(found.page, view, found.body);
+  }
+
+  /** The document of a document page; 404 for an unknown page or one without a document. */
+  pageDocument(
+    read: ReadRevision,
+    pageId: string,
+    view: ContentView,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    const { visitor } = view;
+    return this.reader.getPageDocument(read, pageId, options, (conditions) =>
+      visitor ? conditions.every((condition) => meetsCondition(condition, visitor)) : true,
+    );
+  }
+
+  /** The document of a reusable content; 404 when the revision has no such reusable content. */
+  reusableContentDocument(
+    read: ReadRevision,
+    reusableContentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    return this.reader.getReusableContentDocument(read, reusableContentId, options);
   }
 
   async files(

@@ -6,19 +6,30 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Access, Granted } from '../../platform/auth/access.decorator';
+import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
+import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import type { SpaceAccess } from '../space-access.resolver';
+import type { JSONDocument } from '../../content-engine/documents/document';
 import { ContentReader, type ReadRevision } from '../../content-engine/reads/content-reader';
 import { contentView, type ContentView } from './content.presenter';
-import { ListFilesQueryDto, PageContentQueryDto, RevisionQueryDto } from './dto/content-query.dto';
 import {
+  documentReadOptions,
+  DocumentQueryDto,
+  ListFilesQueryDto,
+  PageContentQueryDto,
+  RevisionQueryDto,
+} from './dto/content-query.dto';
+import {
+  JSONDocumentResponse,
   RevisionFileResponse,
+  RevisionPageMetaLinksResponse,
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
 } from './dto/content.response';
+import { PageMetaLinks } from './page-meta-links';
 import { RevisionContent } from './revision-content';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -43,6 +54,7 @@ export class SpaceContentController {
   constructor(
     private readonly reader: ContentReader,
     private readonly content: RevisionContent,
+    private readonly metaLinks: PageMetaLinks,
   ) {}
 
   @Get('content')
@@ -98,6 +110,7 @@ export class SpaceContentController {
       pageId,
       this.view(space, null, query),
       query.format,
+      documentReadOptions(query),
     );
   }
 
@@ -121,6 +134,7 @@ export class SpaceContentController {
       joinPath(pagePath),
       this.view(space, null, query),
       query.format,
+      documentReadOptions(query),
     );
   }
 
@@ -199,7 +213,87 @@ export class SpaceContentController {
     @Query() query: PageContentQueryDto,
   ): Promise<RevisionPageResponse> {
     const read = await this.reader.readRevision(space.id, revisionId);
-    return this.content.page(read, pageId, this.view(space, revisionId, query), query.format);
+    return this.content.page(
+      read,
+      pageId,
+      this.view(space, revisionId, query),
+      query.format,
+      documentReadOptions(query),
+    );
+  }
+
+  @Get('revisions/:revisionId/page/:pageId/document')
+  @Access('space', 'view', { siteReaders: true })
+  @ApiOperation({
+    operationId: 'getPageDocumentInRevisionById',
+    summary: 'Get the document of a page of a revision',
+    description:
+      'The JSON document of a document page (empty for a page without a body); 404 for a ' +
+      'group, link or computed page. `dereferenced=reusable-contents` inlines the reusable ' +
+      'contents the document includes. Expressions are not evaluated (`evaluated` is accepted ' +
+      'and changes nothing): they come as stored.',
+  })
+  @ApiOkResponse({ type: JSONDocumentResponse })
+  @badRequest
+  async getPageDocumentInRevision(
+    @Granted() space: SpaceAccess,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: DocumentQueryDto,
+  ): Promise<JSONDocument> {
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.content.pageDocument(
+      read,
+      pageId,
+      this.view(space, revisionId, {}),
+      documentReadOptions(query),
+    );
+  }
+
+  @Get('revisions/:revisionId/page/:pageId/meta-links')
+  @Access('space', 'view', { siteReaders: true })
+  @ApiOperation({
+    operationId: 'listRevisionPageMetaLinks',
+    summary: 'List the meta links of a page of a revision',
+    description:
+      'Its canonical link (never set) and alternates: the same page in the spaces that hold ' +
+      "this space's pages in other languages (translations), where their primary content has " +
+      'it and the caller may see them, the page itself first. `{}` when there is none.',
+  })
+  @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
+  async listPageMetaLinksInRevision(
+    @CurrentActor() actor: Actor,
+    @Granted() space: SpaceAccess,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+  ): Promise<RevisionPageMetaLinksResponse> {
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.metaLinks.of(actor, space, read, pageId);
+  }
+
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
+  @Access('space', 'view', { siteReaders: true })
+  @ApiOperation({
+    operationId: 'getReusableContentDocumentInRevisionById',
+    summary: 'Get the document of a reusable content of a revision',
+    description:
+      "The reusable content's JSON document (empty when it has none), with the same " +
+      '`evaluated` and `dereferenced` as page documents.',
+  })
+  @ApiOkResponse({ type: JSONDocumentResponse })
+  @badRequest
+  async getReusableContentDocumentInRevision(
+    @Granted() space: SpaceAccess,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: DocumentQueryDto,
+  ): Promise<JSONDocument> {
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.content.reusableContentDocument(
+      read,
+      reusableContentId,
+      documentReadOptions(query),
+    );
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
@@ -223,6 +317,7 @@ export class SpaceContentController {
       joinPath(pagePath),
       this.view(space, revisionId, query),
       query.format,
+      documentReadOptions(query),
     );
   }
 

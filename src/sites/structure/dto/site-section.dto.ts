@@ -4,7 +4,10 @@ import { IsIn, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
-import { IsCondition, MAX_CONDITION_LENGTH } from '../../../platform/conditions/condition.validator';
+import {
+  IsCondition,
+  MAX_CONDITION_LENGTH,
+} from '../../../platform/conditions/condition.validator';
 
 export const trim = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;

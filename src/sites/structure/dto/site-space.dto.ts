@@ -12,7 +12,10 @@ import {
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
-import { IsCondition, MAX_CONDITION_LENGTH } from '../../../platform/conditions/condition.validator';
+import {
+  IsCondition,
+  MAX_CONDITION_LENGTH,
+} from '../../../platform/conditions/condition.validator';
 
 const booleanQuery = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;

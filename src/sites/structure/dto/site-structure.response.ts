@@ -23,6 +23,8 @@ export class SiteSpaceResponse {
   title!: string;
   @ApiProperty({ description: 'Whether it is the default of its section (or of the site root).' })
   default!: boolean;
+  @ApiProperty({ enum: [false], description: 'Always false: Bindery has no drafts.' })
+  draft!: false;
   @ApiPropertyOptional({ maxLength: 1024 }) condition?: string;
   @ApiProperty({ type: SiteStructureUrlsResponse }) urls!: SiteStructureUrlsResponse;
 }
@@ -35,6 +37,8 @@ export class SiteSectionResponse {
   @ApiPropertyOptional({ maxLength: 256 }) description?: string;
   @ApiProperty({ description: 'Whether it is the default section of the site.' })
   default!: boolean;
+  @ApiProperty({ enum: [false], description: 'Always false: Bindery has no drafts.' })
+  draft!: false;
   @ApiProperty({ minLength: 1, maxLength: 100 }) path!: string;
   @ApiPropertyOptional({ maxLength: 1024 }) condition?: string;
   @ApiPropertyOptional({ description: 'ID of the group it is in.' }) sectionGroup?: string;
@@ -56,6 +60,8 @@ export class SiteSectionGroupResponse {
   @ApiProperty({ enum: ['site-section-group'] }) object!: 'site-section-group';
   @ApiProperty() id!: string;
   @ApiProperty({ minLength: 1, maxLength: 100 }) title!: string;
+  @ApiProperty({ enum: [false], description: 'Always false: Bindery has no drafts.' })
+  draft!: false;
   @ApiProperty({
     type: [SiteSectionResponse],
     deprecated: true,

@@ -124,6 +124,32 @@ export class RevisionUrlsResponse {
   app!: string;
 }
 
+/** GitBook's `RevisionReusableContent`. */
+export class RevisionReusableContentResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() title!: string;
+  @ApiPropertyOptional({ description: 'Document of its content; absent when it is empty.' })
+  document?: string;
+  @ApiPropertyOptional({ type: GitSyncBlobResponse }) git?: GitSyncBlobResponse;
+}
+
+/** GitBook's `JSONDocument`. */
+export class JSONDocumentResponse {
+  @ApiProperty({ enum: ['document'] }) object!: 'document';
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: '`schemaVersion`, when the document states one.',
+  })
+  data!: object;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'Its blocks.',
+  })
+  nodes!: object[];
+}
+
 /** GitBook's `Revision`. */
 export class RevisionResponse {
   @ApiProperty({ enum: ['revision'] }) object!: 'revision';
@@ -132,7 +158,8 @@ export class RevisionResponse {
   @ApiProperty({ enum: REVISION_TYPES }) type!: string;
   @ApiProperty({ type: [RevisionPageResponse] }) pages!: RevisionPageResponse[];
   @ApiProperty({ type: [RevisionFileResponse] }) files!: RevisionFileResponse[];
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) reusableContents!: object[];
+  @ApiProperty({ type: [RevisionReusableContentResponse] })
+  reusableContents!: RevisionReusableContentResponse[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) variables?: object;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: RevisionUrlsResponse }) urls!: RevisionUrlsResponse;
@@ -143,4 +170,27 @@ export class RevisionResponse {
     description: 'The change request this revision merged (`type: merge` only).',
   })
   mergedFrom?: PresentedChangeRequest;
+}
+
+/** GitBook's `ContentRefPage`: a page, of another space when `space` is given. */
+export class ContentRefPageResponse {
+  @ApiProperty({ enum: ['page'] }) kind!: 'page';
+  @ApiProperty() page!: string;
+  @ApiPropertyOptional({ description: 'The space of the page.' }) space?: string;
+}
+
+/** GitBook's `RevisionPageMetaLinks`. */
+export class RevisionPageMetaLinksResponse {
+  @ApiPropertyOptional({
+    type: ContentRefPageResponse,
+    description: 'Never set: Bindery keeps no canonical links.',
+  })
+  canonical?: ContentRefPageResponse;
+  @ApiPropertyOptional({
+    type: [ContentRefPageResponse],
+    description:
+      'The page in each space that holds it in another language (translations), the page ' +
+      'itself first; absent when there is none.',
+  })
+  alternates?: ContentRefPageResponse[];
 }
