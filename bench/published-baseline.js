@@ -1,4 +1,5 @@
 'use strict';
+/* global URL */
 /**
  * The ceiling of bench/published.js: a bare `node:http` + `pg` server answering the published
  * URL lookup of a site without sections, with the statements Bindery's lookup runs (the site
@@ -33,14 +34,21 @@ async function lookup(body) {
   const url = new URL(body.url);
   const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const host = url.hostname;
-  const proxies = [host, ...segments.slice(0, 8).map((_, i) => `${host}/${segments.slice(0, i + 1).join('/')}`)];
+  const proxies = [
+    host,
+    ...segments.slice(0, 8).map((_, i) => `${host}/${segments.slice(0, i + 1).join('/')}`),
+  ];
   const candidates = await pool.query(CANDIDATES, [host, proxies, segments[0], segments[1], true]);
   const site = candidates.rows.find((row) => row.published);
   if (!site) return null;
-  await pool.query('SELECT default_site_section_id, default_site_space_id FROM sites WHERE id = $1', [site.id]);
+  await pool.query(
+    'SELECT default_site_section_id, default_site_space_id FROM sites WHERE id = $1',
+    [site.id],
+  );
   await pool.query('SELECT * FROM site_section_groups WHERE site_id = $1', [site.id]);
   await pool.query('SELECT * FROM site_sections WHERE site_id = $1', [site.id]);
-  const siteSpaces = (await pool.query('SELECT * FROM site_spaces WHERE site_id = $1', [site.id])).rows;
+  const siteSpaces = (await pool.query('SELECT * FROM site_spaces WHERE site_id = $1', [site.id]))
+    .rows;
   const live = await pool.query('SELECT id FROM spaces WHERE id = ANY($1) AND deleted_at IS NULL', [
     siteSpaces.map((siteSpace) => siteSpace.space_id),
   ]);
@@ -85,11 +93,17 @@ async function lookup(body) {
 const server = http.createServer((req, res) => {
   const send = (status, value) => {
     const json = JSON.stringify(value);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+    });
     res.end(json);
   };
   if (req.url === '/health') {
-    pool.query('SELECT 1').then(() => send(200, { status: 'ok' }), (error) => send(500, { error: String(error) }));
+    pool.query('SELECT 1').then(
+      () => send(200, { status: 'ok' }),
+      (error) => send(500, { error: String(error) }),
+    );
     return;
   }
   const chunks = [];

@@ -1,4 +1,5 @@
 'use strict';
+/* global fetch */
 /**
  * `node bench/published.js` after `npm run build`: a published page view on a site of 1,000
  * pages (issue 21). What GitBook's site renderer asks for each view of a page it has not cached:
@@ -103,7 +104,11 @@ async function main() {
   const documentPath = `/v1/spaces/${seed.spaceId}/revisions/${seed.revisionId}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`;
   const targets = {
     'bindery lookup': { url: `${binderyUrl}/v1/urls/published`, method: 'POST', body: lookupBody },
-    'baseline lookup': { url: `${baselineUrl}/v1/urls/published`, method: 'POST', body: lookupBody },
+    'baseline lookup': {
+      url: `${baselineUrl}/v1/urls/published`,
+      method: 'POST',
+      body: lookupBody,
+    },
     'bindery page document': {
       url: `${binderyUrl}${documentPath}`,
       method: 'GET',
@@ -116,10 +121,13 @@ async function main() {
       headers: { 'content-type': 'application/json', ...target.headers },
       body: target.body,
     });
-    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`${name}: ${response.status} ${await response.text()}`);
   }
 
-  log(`\nWarm-up ${WARMUP} s per target; ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections`);
+  log(
+    `\nWarm-up ${WARMUP} s per target; ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections`,
+  );
   for (const target of Object.values(targets)) await load(target, WARMUP);
   const runs = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -206,8 +214,22 @@ async function seedSite(baseUrl, adminToken) {
     201,
   );
   const org = await api(baseUrl, 'POST', '/v1/orgs', token, { title: 'Published Bench' }, 201);
-  const space = await api(baseUrl, 'POST', `/v1/orgs/${org.id}/spaces`, token, { title: 'Docs' }, 201);
-  const changeRequest = await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests`, token, {}, 201);
+  const space = await api(
+    baseUrl,
+    'POST',
+    `/v1/orgs/${org.id}/spaces`,
+    token,
+    { title: 'Docs' },
+    201,
+  );
+  const changeRequest = await api(
+    baseUrl,
+    'POST',
+    `/v1/spaces/${space.id}/change-requests`,
+    token,
+    {},
+    201,
+  );
   for (let first = 0; first < PAGES; first += CHANGES_PER_WRITE) {
     const changes = [];
     for (let i = first; i < Math.min(PAGES, first + CHANGES_PER_WRITE); i++) {
@@ -219,13 +241,48 @@ async function seedSite(baseUrl, adminToken) {
         },
       });
     }
-    await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, token, { changes }, 200);
+    await api(
+      baseUrl,
+      'POST',
+      `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`,
+      token,
+      { changes },
+      200,
+    );
   }
-  await api(baseUrl, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, token, {}, 200);
-  const site = await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites`, token, { title: 'Docs' }, 201);
-  await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, token, { spaceId: space.id }, 201);
+  await api(
+    baseUrl,
+    'POST',
+    `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`,
+    token,
+    {},
+    200,
+  );
+  const site = await api(
+    baseUrl,
+    'POST',
+    `/v1/orgs/${org.id}/sites`,
+    token,
+    { title: 'Docs' },
+    201,
+  );
+  await api(
+    baseUrl,
+    'POST',
+    `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`,
+    token,
+    { spaceId: space.id },
+    201,
+  );
   await api(baseUrl, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, token, undefined, 200);
-  const content = await api(baseUrl, 'GET', `/v1/spaces/${space.id}/content`, token, undefined, 200);
+  const content = await api(
+    baseUrl,
+    'GET',
+    `/v1/spaces/${space.id}/content`,
+    token,
+    undefined,
+    200,
+  );
   const page = content.pages[Math.floor(content.pages.length / 2)];
   return {
     pages: content.pages.length,
