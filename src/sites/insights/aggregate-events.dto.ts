@@ -1,3 +1,4 @@
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -202,7 +203,7 @@ export class AggregateSiteEventsDto {
     maxItems: 20,
     description: '`[{column: "eventsCount"}]` if absent. ' + DESCRIPTION,
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(20)
   @IsObject({ each: true })
@@ -211,7 +212,7 @@ export class AggregateSiteEventsDto {
   select?: SiteInsightsColumnDto[];
 
   @ApiPropertyOptional({ type: [SiteInsightsFilterDto], maxItems: 20 })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(20)
   @IsObject({ each: true })
@@ -220,7 +221,7 @@ export class AggregateSiteEventsDto {
   where?: SiteInsightsFilterDto[];
 
   @ApiPropertyOptional({ type: [SiteInsightsColumnDto], maxItems: 20 })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(20)
   @IsObject({ each: true })
@@ -232,7 +233,7 @@ export class AggregateSiteEventsDto {
     type: SiteInsightsOrderDto,
     description: 'By a column of the answer; by the grouping columns, ascending, if absent.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => SiteInsightsOrderDto)

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IgnoreUnknownProperties } from '../../../platform/validation/validation.pipe';
 import { MaxChars } from '../../../platform/validation/chars';
+import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -32,7 +33,7 @@ export class SiteVisitorPayloadDto {
       'Claims the visitor sent unsigned (`visitor.claims.unsigned` in conditions); at most ' +
       '2,048 characters of JSON, and only those the adaptive schema declares are used.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   unsignedClaims?: object;
 }
@@ -62,7 +63,7 @@ export class ResolvePublishedContentDto {
   redirectOnError?: boolean;
 
   @ApiPropertyOptional({ type: SiteVisitorPayloadDto })
-  @IsOptional()
+  @PresentNotNull()
   @ValidateNested()
   @Type(() => SiteVisitorPayloadDto)
   visitor?: SiteVisitorPayloadDto;
