@@ -968,6 +968,16 @@ function siteOperations(): Operation[] {
       allowed: anyRole,
     },
 
+    // Search: read as the site is
+    {
+      name: 'searchSiteContent',
+      method: 'POST',
+      route: `${SITE}/search`,
+      path: (ctx) => `${shared(ctx)}/search`,
+      body: () => ({ query: 'guide', mode: 'all' }),
+      allowed: anyRole,
+    },
+
     // Customization, of the site and of one site space
     {
       name: 'getSiteCustomizationById',

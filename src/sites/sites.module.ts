@@ -44,6 +44,8 @@ import { SitesController } from './sites.controller';
 import { SitesPresenter } from './sites.presenter';
 import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
+import { SiteSearchController } from './search/site-search.controller';
+import { SiteSearchService } from './search/site-search.service';
 import {
   STRUCTURE_CONTROLLERS,
   STRUCTURE_ENTITIES,
@@ -52,7 +54,7 @@ import {
 
 /**
  * Docs sites: their settings, publishing and published profile, share links, redirects,
- * visitor authentication, insights, adaptive schema and customization; and their structure (site
+ * visitor authentication, insights, adaptive schema, customization and search; and their structure (site
  * spaces, sections, section groups) in `structure/`, which shares this module because the two
  * need each other's services. Their changes, and those of the spaces they publish, are told to
  * the site renderer (Revalidation).
@@ -83,6 +85,7 @@ import {
     SiteCustomizationController,
     SitePublishingAuthController,
     SiteInsightsController,
+    SiteSearchController,
     ...STRUCTURE_CONTROLLERS,
   ],
   providers: [
@@ -111,6 +114,7 @@ import {
     SiteInsightsRepository,
     SiteInsightsService,
     PublishedSpaceRevalidation,
+    SiteSearchService,
     ...STRUCTURE_PROVIDERS,
   ],
   exports: [SitesService, SitePublishingAuthService],

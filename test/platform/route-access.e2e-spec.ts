@@ -133,6 +133,7 @@ const EXPECTED = [
   'PUT /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create (absent: proceeds)',
   'PATCH /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId -> siteRedirect:create',
+  'POST /v1/orgs/:organizationId/sites/:siteId/search -> site:read, or site reader',
   'GET /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups -> site:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId -> siteSectionGroup:create (absent: proceeds)',

@@ -36,18 +36,24 @@ const matchedPagesSql = (scope: string) => `
    WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query`;
 
 /**
- * The sections of the pages `pages` (SQL of space_id, page_id, rank) that match any of the
- * words, with their rank, in the order of their pages (best first), then best section first.
+ * The sections of the pages `pages` (SQL of space_id, page_id, rank, and `pageColumns`) that
+ * match any of the words, with their rank and their page's, in the order of their pages (best
+ * first), then best section first.
  */
-const sectionsSql = (pages: string) => `
+const sectionsSql = (pages: string, pageColumns = '') => `
   WITH shown AS (${pages})
   SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path, ps.section_title,
-         ps.body, ps.ancestors, ps.position, ts_rank(ps.tsv, q.query) AS rank
+         ps.body, ps.ancestors, ps.position, ts_rank(ps.tsv, q.query) AS rank,
+         p.rank AS page_rank${pageColumns}
     FROM shown p
     JOIN page_sections ps ON ps.space_id = p.space_id AND ps.page_id = p.page_id,
          (SELECT ${TSQUERY} AS query, ${ANY_WORD} AS words) q
    WHERE ps.tsv @@ ANY(q.words)
    ORDER BY p.rank DESC, p.page_id DESC, rank DESC, ps.position`;
+
+/** The live spaces among `:spaceIds`: a search over a list of spaces never reads the trash. */
+const LIVE_AMONG = `SELECT s.id FROM spaces s
+  WHERE s.id = ANY(:spaceIds::varchar[]) AND s.deleted_at IS NULL`;
 
 export interface SectionRow {
   space_id: string;
@@ -60,6 +66,13 @@ export interface SectionRow {
   ancestors: PageAncestor[];
   position: number;
   rank: number;
+  /** The rank of the section's page. */
+  page_rank: number;
+}
+
+/** A section row with its page's position among every matching page searched (from 1). */
+export interface PositionedSectionRow extends SectionRow {
+  page_position: string;
 }
 
 /** A matching page and its rank, with the number of matching pages of the space. */
@@ -164,6 +177,64 @@ export class SearchRepository {
     const scope = `SELECT s.id FROM spaces s
       WHERE s.organization_id = :organizationId AND s.deleted_at IS NULL
       ${visible ? `AND ${visible.sql}` : ''}`;
+    return this.rankedSpaces(manager, scope, terms, after, limit, {
+      ...visible?.params,
+      organizationId: viewer.organizationId,
+    });
+  }
+
+  /**
+   * Up to `limit` of the live spaces among `spaceIds` that have matching pages, after `after`
+   * (rank, space id), best first, each with the number of them.
+   */
+  matchedSpacesAmong(
+    spaceIds: string[],
+    terms: SearchTerms,
+    after: { rank: number; spaceId: string } | null,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MatchedSpaceRow[]> {
+    return this.rankedSpaces(manager, LIVE_AMONG, terms, after, limit, { spaceIds });
+  }
+
+  /**
+   * The matching sections of the best PAGES_PER_SPACE matching pages of each of `shownIds`,
+   * with each page's position among all the matching pages of the live spaces among
+   * `spaceIds` (best first), in one statement over all of them.
+   */
+  positionedSectionsOfSpaces(
+    spaceIds: string[],
+    shownIds: string[],
+    terms: SearchTerms,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PositionedSectionRow[]> {
+    // Reads page_search and page_sections, owned by the content engine (as above).
+    return this.query<PositionedSectionRow>(
+      manager,
+      sectionsSql(
+        `SELECT space_id, page_id, rank, page_position
+           FROM (SELECT m.*,
+                        row_number() OVER (ORDER BY rank DESC, space_id DESC, page_id DESC)
+                          AS page_position,
+                        row_number() OVER (PARTITION BY space_id
+                                           ORDER BY rank DESC, page_id DESC) AS n
+                   FROM (${matchedPagesSql(LIVE_AMONG)}) m) p
+          WHERE n <= ${PAGES_PER_SPACE} AND space_id = ANY(:shownIds::varchar[])`,
+        ', p.page_position',
+      ),
+      { ...terms, spaceIds, shownIds },
+    );
+  }
+
+  /** Spaces of `scope` (SQL of space ids) ranked by their best matching page, as above. */
+  private rankedSpaces(
+    manager: EntityManager,
+    scope: string,
+    terms: SearchTerms,
+    after: { rank: number; spaceId: string } | null,
+    limit: number,
+    params: Record<string, unknown>,
+  ): Promise<MatchedSpaceRow[]> {
     // Reads page_search, owned by the content engine: the spaces are ranked by their pages'
     // matches in one statement.
     return this.query<MatchedSpaceRow>(
@@ -177,8 +248,7 @@ export class SearchRepository {
         LIMIT :limit`,
       {
         ...terms,
-        ...visible?.params,
-        organizationId: viewer.organizationId,
+        ...params,
         first: after === null,
         afterRank: after?.rank ?? 0,
         afterSpace: after?.spaceId ?? '',

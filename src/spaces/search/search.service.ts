@@ -6,11 +6,14 @@ import type { Page } from '../../platform/pagination/page';
 import type { Role } from '../../platform/policy/roles';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import type {
+  ScoredSearchPageResultResponse,
+  ScoredSearchSectionResultResponse,
+  ScoredSearchSpaceResultResponse,
   SearchPageResultResponse,
   SearchSectionResultResponse,
 } from './dto/search-content.dto';
 import { searchTerms } from '../../content-engine/search/search-terms';
-import { SearchRepository, SectionRow } from './search.repository';
+import { PositionedSectionRow, SearchRepository, SectionRow } from './search.repository';
 
 export interface SearchRequest extends PageRequest {
   query: string;
@@ -131,25 +134,107 @@ export class SearchService {
     return page;
   }
 
+  /**
+   * A page of the live spaces among `spaceIds` with matches, best first, each with its best
+   * pages, in GitBook's newer result shape: scored spaces, pages and sections, and each page's
+   * `rank` among all the matching pages of those spaces (so it holds across pages of results).
+   * Two statements whatever the number of spaces.
+   */
+  async searchSpaces(
+    organizationId: string,
+    spaceIds: string[],
+    request: SearchRequest,
+  ): Promise<Page<ScoredSearchSpaceResultResponse>> {
+    const terms = searchTerms(request.query);
+    const after = request.page ? decodeCursor(request.page, 'spaces-search', 2) : null;
+    if (!terms || spaceIds.length === 0) return { items: [], count: 0 };
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const spaces = await this.search.matchedSpacesAmong(
+      spaceIds,
+      terms,
+      after && { rank: after[0] as number, spaceId: after[1] as string },
+      limit + 1,
+    );
+    const shown = spaces.slice(0, limit);
+    const sections =
+      shown.length === 0
+        ? []
+        : await this.search.positionedSectionsOfSpaces(
+            spaceIds,
+            shown.map((space) => space.id),
+            terms,
+          );
+    const items = shown.map((space): ScoredSearchSpaceResultResponse => {
+      const ref = { id: space.id, organizationId };
+      const own = sections.filter((row) => row.space_id === space.id);
+      const pages = this.group(
+        own,
+        (row: PositionedSectionRow): ScoredSearchPageResultResponse => ({
+          ...this.pageHit(ref, row),
+          description: '',
+          score: row.page_rank,
+          rank: Number(row.page_position),
+          sections: [],
+        }),
+        (row): ScoredSearchSectionResultResponse => ({
+          ...this.section(ref, row),
+          score: row.rank,
+        }),
+      );
+      return {
+        type: 'space',
+        id: space.id,
+        title: space.title,
+        score: space.rank,
+        pages: [...pages.values()],
+      };
+    });
+    const page: Page<ScoredSearchSpaceResultResponse> = {
+      items,
+      count: spaces.length > 0 ? Number(spaces[0].total) : 0,
+    };
+    if (spaces.length > limit) {
+      const last = shown[shown.length - 1];
+      page.next = { page: encodeCursor([last.rank, last.id], 'spaces-search') };
+    }
+    return page;
+  }
+
   /** Matching sections grouped into page hits, in the order the rows first show each page. */
   private pages(space: SpaceRef, rows: SectionRow[]): Map<string, SearchPageResultResponse> {
-    const hits = new Map<string, SearchPageResultResponse>();
+    return this.group(
+      rows,
+      (row) => ({ ...this.pageHit(space, row), sections: [] }),
+      (row) => this.section(space, row),
+    );
+  }
+
+  /** Rows grouped by page: `page` makes a page's hit from its first row, `section` each row's. */
+  private group<R extends SectionRow, P extends { sections?: S[] }, S>(
+    rows: R[],
+    page: (row: R) => P,
+    section: (row: R) => S,
+  ): Map<string, P> {
+    const hits = new Map<string, P>();
     for (const row of rows) {
       let hit = hits.get(row.page_id);
       if (!hit) {
-        hit = {
-          id: row.page_id,
-          title: row.page_title,
-          path: row.page_path,
-          sections: [],
-          ancestors: row.ancestors,
-          urls: { app: this.pageUrl(space, row.page_path) },
-        };
+        hit = page(row);
         hits.set(row.page_id, hit);
       }
-      hit.sections!.push(this.section(space, row));
+      (hit.sections ??= []).push(section(row));
     }
     return hits;
+  }
+
+  private pageHit(space: SpaceRef, row: SectionRow) {
+    return {
+      id: row.page_id,
+      title: row.page_title,
+      path: row.page_path,
+      ancestors: row.ancestors,
+      urls: { app: this.pageUrl(space, row.page_path) },
+    };
   }
 
   private section(space: SpaceRef, row: SectionRow): SearchSectionResultResponse {

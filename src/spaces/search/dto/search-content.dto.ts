@@ -63,3 +63,46 @@ export class SearchSpaceResultResponse {
   })
   pages!: SearchPageResultResponse[];
 }
+
+/** GitBook's newer `SearchSectionResult` (0.201), with its `score`. */
+export class ScoredSearchSectionResultResponse extends SearchSectionResultResponse {
+  @ApiProperty({ minimum: 0, description: 'Relevance of the section; higher is better.' })
+  score!: number;
+}
+
+/** GitBook's newer `SearchPageResult` (0.201): with its `score`, `rank` and `description`. */
+export class ScoredSearchPageResultResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({
+    description: 'The page’s description; empty, as the search index keeps no descriptions.',
+  })
+  description!: string;
+  @ApiProperty() path!: string;
+  @ApiProperty({ minimum: 0, description: 'Relevance of the page; higher is better.' })
+  score!: number;
+  @ApiProperty({
+    minimum: 1,
+    description: 'Position of the page among all the matching pages searched, best first.',
+  })
+  rank!: number;
+  @ApiProperty({ type: [ScoredSearchSectionResultResponse] })
+  sections!: ScoredSearchSectionResultResponse[];
+  @ApiProperty({ type: [SearchAncestor], description: 'The pages above this one, top first.' })
+  ancestors!: SearchAncestor[];
+  @ApiProperty({ type: SearchUrls }) urls!: SearchUrls;
+}
+
+/** GitBook's newer `SearchSpaceResult` (0.201): a space with its best pages, scored. */
+export class ScoredSearchSpaceResultResponse {
+  @ApiProperty({ enum: ['space'] }) type!: 'space';
+  @ApiProperty({ description: 'The space’s id.' }) id!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ minimum: 0, description: 'Relevance of the space’s best page.' })
+  score!: number;
+  @ApiProperty({
+    type: [ScoredSearchPageResultResponse],
+    description: 'The space’s best matching pages, best first (at most 10).',
+  })
+  pages!: ScoredSearchPageResultResponse[];
+}
