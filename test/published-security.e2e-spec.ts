@@ -129,7 +129,7 @@ describe('site tokens across every route', () => {
       const res = await call(mine.token, route.method, path);
       // A parameter the fixture cannot fill (a file id, a redirect's source) names nothing:
       // the route answers its own 404 or 400, not the guard's refusal or a missing route.
-      const unfilled = path.includes('unknown') || route.path.endsWith('/redirect');
+      const unfilled = path.includes('unknown') || /\/(redirect|embed)$/.test(route.path);
       const expected = unfilled ? [400, 404] : [200];
       if (!expected.includes(res.status) || /^No route/.test(res.body.error?.message ?? ''))
         refused.push(`${route.method} ${route.path} → ${res.status} ${JSON.stringify(res.body)}`);

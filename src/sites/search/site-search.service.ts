@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/auth/actor';
 import type { Page } from '../../platform/pagination/page';
 import type { ScoredSearchSpaceResultResponse } from '../../spaces/search/dto/search-content.dto';
 import { SearchService } from '../../spaces/search/search.service';
-import type { VisitorClaims } from '../conditions/evaluate';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import type { Site } from '../entities/site.entity';
 import { visibleStructure } from '../published/visible-structure';
 import { SiteStructureService } from '../structure/site-structure.service';
