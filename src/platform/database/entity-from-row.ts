@@ -28,3 +28,30 @@ export function entityFromRow<T extends ObjectLiteral>(
   for (const [property, column] of columns) entity[property] = row[prefix + column];
   return entity as T;
 }
+
+const dateColumnsCache = new WeakMap<EntityMetadata, string[]>();
+
+/**
+ * Builds an entity from a row as PostgreSQL's `row_to_json` writes it (inside a `json_agg`):
+ * the same keys as a raw row, but timestamps as ISO strings, made Dates here.
+ */
+export function entityFromJson<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  target: EntityTarget<T>,
+  row: Record<string, unknown>,
+): T {
+  const metadata = dataSource.getMetadata(target);
+  let dates = dateColumnsCache.get(metadata);
+  if (!dates) {
+    dates = metadata.columns
+      .filter((column) => !column.isVirtual && /^timestamp|^date$/.test(String(column.type)))
+      .map((column) => column.propertyName);
+    dateColumnsCache.set(metadata, dates);
+  }
+  const entity = entityFromRow(dataSource, target, row) as Record<string, unknown>;
+  for (const property of dates) {
+    const value = entity[property];
+    if (typeof value === 'string') entity[property] = new Date(value);
+  }
+  return entity as T;
+}

@@ -13,6 +13,11 @@ export type SiteCandidateRow = Record<string, unknown> & {
   proxy: string | null;
   hostname: string | null;
   basename: string | null;
+  /** The site's structure, as `row_to_json` rows: its groups, sections and the site spaces
+   * whose space is live (not in the trash). */
+  structure_groups: Record<string, unknown>[];
+  structure_sections: Record<string, unknown>[];
+  structure_live_site_spaces: Record<string, unknown>[];
 };
 
 /**
@@ -29,7 +34,8 @@ export class PublishedContentRepository {
    * The sites a URL may be under, best match first: a site whose proxy origin is one of
    * `proxies`, the site on custom hostname `host`, and the sites of the instance's sites URL
    * (`platform`: the organization's hostname or id, or null when SITES_URL names none, and the
-   * site's basename or id). The caller checks the rest of the URL against each.
+   * site's basename or id). The caller checks the rest of the URL against each. Each comes
+   * with its structure, so that a lookup is one round trip.
    */
   async siteCandidates(
     host: string,
@@ -38,10 +44,17 @@ export class PublishedContentRepository {
   ): Promise<SiteCandidateRow[]> {
     return preparedQuery<SiteCandidateRow>(
       this.dataSource.manager,
-      'bindery_published_site_candidates',
+      'bindery_published_site_candidates_with_structure',
       `SELECT s.*, o.hostname AS organization_hostname,
               CASE WHEN s.proxy = ANY($2::varchar[]) THEN 1
-                   WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by
+                   WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by,
+              (SELECT coalesce(json_agg(g), '[]') FROM site_section_groups g
+                WHERE g.site_id = s.id) AS structure_groups,
+              (SELECT coalesce(json_agg(x), '[]') FROM site_sections x
+                WHERE x.site_id = s.id) AS structure_sections,
+              (SELECT coalesce(json_agg(ss), '[]') FROM site_spaces ss
+                 JOIN spaces sp ON sp.id = ss.space_id AND sp.deleted_at IS NULL
+                WHERE ss.site_id = s.id) AS structure_live_site_spaces
          FROM sites s JOIN organizations o ON o.id = s.organization_id
         WHERE s.proxy = ANY($2::varchar[])
            OR s.hostname = $1

@@ -1,22 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { VISITOR_CLAIMS_PURPOSE } from '../../../orgs/members/visitor-claims';
 import { SiteTokens } from '../../../platform/auth/site-tokens';
 import { Clock } from '../../../platform/clock/clock';
 import { AppConfig } from '../../../platform/config/app-config';
-import { entityFromRow } from '../../../platform/database/entity-from-row';
+import { entityFromJson, entityFromRow } from '../../../platform/database/entity-from-row';
 import { DomainError, invalidInput, unauthenticated } from '../../../platform/errors/domain-error';
 import { sha256Hex } from '../../../platform/ids/ids';
 import { InstanceSecret } from '../../../platform/settings/instance-secret';
-import { Space } from '../../../spaces/entities/space.entity';
 import type { VisitorClaims } from '../../../platform/conditions/evaluate';
 import { Site } from '../../entities/site.entity';
-import type { SiteSection } from '../../structure/entities/site-section.entity';
-import type { SiteSpace } from '../../structure/entities/site-space.entity';
-import { SiteStructureStore } from '../../structure/site-structure.store';
-import type { StructureModel } from '../../structure/structure-model';
+import { SiteSection } from '../../structure/entities/site-section.entity';
+import { SiteSectionGroup } from '../../structure/entities/site-section-group.entity';
+import { SiteSpace } from '../../structure/entities/site-space.entity';
+import { StructureModel } from '../../structure/structure-model';
 import { PublishedContentRepository, type SiteCandidateRow } from '../published-content.repository';
 import { SiteVisitorAuth, type VisitorAuthSettings } from '../site-visitor-auth';
 import { visibleStructure } from '../visible-structure';
@@ -80,7 +79,6 @@ export class PublishedLookupService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: PublishedContentRepository,
-    private readonly structure: SiteStructureStore,
     private readonly siteVisitorAuth: SiteVisitorAuth,
     private readonly siteTokens: SiteTokens,
     private readonly secret: InstanceSecret,
@@ -118,9 +116,9 @@ export class PublishedLookupService {
     const visitor = await this.visitor(site, request, unsigned, rest);
     if ('redirect' in visitor) return visitor.redirect;
 
-    const model = await this.structure.load(this.dataSource.manager, site);
-    const live = await this.liveSpaceIds(model);
-    const visible = visibleStructure(model, visitor.claims, live);
+    // The structure holds the site spaces of live spaces only.
+    const live = new Set(match.model.siteSpaces.map((siteSpace) => siteSpace.spaceId));
+    const visible = visibleStructure(match.model, visitor.claims, live);
     const place = locate(visible, rest);
     if (!place) throw noContent();
 
@@ -164,8 +162,13 @@ export class PublishedLookupService {
     };
   }
 
-  /** The site a URL is under, and how many of its path segments name the site. */
-  private async findSite(url: ParsedSiteUrl): Promise<{ site: Site; consumed: number } | null> {
+  /**
+   * The site a URL is under, how many of its path segments name the site, and its structure
+   * with the site spaces of live spaces only.
+   */
+  private async findSite(
+    url: ParsedSiteUrl,
+  ): Promise<{ site: Site; consumed: number; model: StructureModel } | null> {
     const platform = platformSiteKey(this.config.sitesUrl, url);
     const candidates = await this.repository.siteCandidates(
       url.host,
@@ -174,7 +177,21 @@ export class PublishedLookupService {
     );
     for (const row of candidates) {
       const consumed = consumedBy(row, url, platform?.consumed ?? null);
-      if (consumed !== null) return { site: entityFromRow(this.dataSource, Site, row), consumed };
+      if (consumed === null) continue;
+      const site = entityFromRow(this.dataSource, Site, row);
+      const model = new StructureModel(
+        site,
+        row.structure_groups.map((group) =>
+          entityFromJson(this.dataSource, SiteSectionGroup, group),
+        ),
+        row.structure_sections.map((section) =>
+          entityFromJson(this.dataSource, SiteSection, section),
+        ),
+        row.structure_live_site_spaces.map((siteSpace) =>
+          entityFromJson(this.dataSource, SiteSpace, siteSpace),
+        ),
+      );
+      return { site, consumed, model };
     }
     return null;
   }
@@ -229,16 +246,6 @@ export class PublishedLookupService {
       keys.push({ key, organization: site.organizationId });
     }
     return verifyVisitorToken(token, keys, this.clock.now());
-  }
-
-  private async liveSpaceIds(model: StructureModel): Promise<Set<string>> {
-    const ids = [...new Set(model.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
-    if (ids.length === 0) return new Set();
-    const spaces = await this.dataSource.manager.find(Space, {
-      where: { id: In(ids), deletedAt: IsNull() },
-      select: { id: true },
-    });
-    return new Set(spaces.map((space) => space.id));
   }
 }
 
