@@ -144,6 +144,20 @@ describe('published content', () => {
       await lookup(url).expect(404);
     });
 
+    it('keeps answers for moments, and drops them when the site changes', async () => {
+      const { org, site, url } = await publishedSite(['Guides']);
+      const first = await lookup(`${url}/install`).expect(200);
+      // Changed behind the API's back (another process, say): the answer is kept a while.
+      await t.dataSource.query('UPDATE sites SET published = false WHERE id = $1', [site.id]);
+      const cached = await lookup(`${url}/install`).expect(200);
+      expect(cached.body).toEqual(first.body);
+      // A change made through the API drops what the process kept.
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/sites/${site.id}`, { title: 'Renamed' })
+        .expect(200);
+      await lookup(`${url}/install`).expect(404);
+    });
+
     it('refuses what is not a URL, with the error shape', async () => {
       for (const body of [{ url: '/relative' }, { url: 'ftp://x/y' }, {}, { url: 42 }]) {
         const res = await t.anonymous.post('/v1/urls/published', body).expect(400);

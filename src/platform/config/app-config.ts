@@ -246,6 +246,17 @@ export class AppConfig {
   @IsString()
   RENDERER_SECRET?: string;
 
+  /**
+   * Seconds a process keeps the answer of a published-content lookup, by URL and visitor (0:
+   * none). A change to a site made in the process drops them at once; changes made by other
+   * processes show within this time.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  PUBLISHED_LOOKUP_CACHE_SECONDS = 5;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()

@@ -42,6 +42,7 @@ const RETRY_DELAY_SECONDS = 1;
 @Injectable()
 export class Revalidation implements OnModuleInit {
   private readonly logger = new Logger('Revalidation');
+  private readonly listeners: ((tags: string[]) => void)[] = [];
 
   constructor(
     private readonly jobs: JobsService,
@@ -55,6 +56,14 @@ export class Revalidation implements OnModuleInit {
       ({ tags }, job) => this.deliver(tags, job),
       { policy: 'short', expireInSeconds: 60 },
     );
+  }
+
+  /**
+   * Calls `listener` with the tags of every change made in this process (renderer or not):
+   * the process's own caches of what those tags cover (published lookups) drop it.
+   */
+  onChange(listener: (tags: string[]) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Whether RENDERER_URL is set: callers may skip the work of finding tags when it is not. */
@@ -78,9 +87,10 @@ export class Revalidation implements OnModuleInit {
    * the renderer's cache expires in a day anyway.
    */
   async tags(tags: string[], manager?: EntityManager): Promise<void> {
-    if (!this.enabled) return;
     const unique = [...new Set(tags)].sort();
     if (unique.length === 0) return;
+    for (const listener of this.listeners) listener(unique);
+    if (!this.enabled) return;
     try {
       await this.jobs.sendUnlessQueued<RevalidationJob>(
         REVALIDATION_QUEUE,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
+import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { VISITOR_CLAIMS_PURPOSE } from '../../../orgs/members/visitor-claims';
 import { SiteTokens } from '../../../platform/auth/site-tokens';
@@ -9,6 +10,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { entityFromJson, entityFromRow } from '../../../platform/database/entity-from-row';
 import { DomainError, invalidInput, unauthenticated } from '../../../platform/errors/domain-error';
 import { sha256Hex } from '../../../platform/ids/ids';
+import { Revalidation } from '../../../platform/revalidation/revalidation.service';
 import { InstanceSecret } from '../../../platform/settings/instance-secret';
 import type { VisitorClaims } from '../../../platform/conditions/evaluate';
 import { Site } from '../../entities/site.entity';
@@ -57,6 +59,16 @@ export type PublishedContentRedirect =
   | { target: 'application' | 'content'; redirect: string }
   | { target: 'external'; site: string; redirect: string };
 
+export type LookupAnswer = PublishedSiteContent | PublishedContentRedirect;
+
+/** When a site token expires (ms), read from its payload. */
+function tokenExpiry(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as {
+    exp: number;
+  };
+  return payload.exp * 1000;
+}
+
 /** How far unsigned claims may go: they travel inside every site token. */
 const MAX_UNSIGNED_CLAIMS_CHARS = 2048;
 
@@ -76,6 +88,12 @@ const invalidVisitorToken = () => unauthenticated('The visitor token is not vali
  */
 @Injectable()
 export class PublishedLookupService {
+  /**
+   * Answers (and 404s: prefixes of every URL are looked up on every page view) by request, for
+   * PUBLISHED_LOOKUP_CACHE_SECONDS; a site change made in this process drops them all.
+   */
+  private readonly cache: LRUCache<string, { answer: LookupAnswer } | { error: DomainError }>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: PublishedContentRepository,
@@ -84,9 +102,51 @@ export class PublishedLookupService {
     private readonly secret: InstanceSecret,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+    revalidation: Revalidation,
+  ) {
+    this.cache = new LRUCache({
+      max: 10_000,
+      ttl: Math.max(1, config.PUBLISHED_LOOKUP_CACHE_SECONDS) * 1000,
+    });
+    revalidation.onChange((tags) => {
+      if (tags.some((tag) => tag.startsWith('site:'))) this.cache.clear();
+    });
+  }
 
-  async resolve(request: LookupRequest): Promise<PublishedSiteContent | PublishedContentRedirect> {
+  /** The lookup's answer, from the cache when the same request was answered moments ago. */
+  async resolve(request: LookupRequest): Promise<LookupAnswer> {
+    if (this.config.PUBLISHED_LOOKUP_CACHE_SECONDS === 0) return this.lookup(request);
+    const key = stringify([
+      request.url,
+      request.visitor?.jwtToken ?? null,
+      request.visitor?.unsignedClaims ?? {},
+      request.visitor?.type ?? 'human',
+      request.redirectOnError ?? false,
+    ]) as string;
+    const cached = this.cache.get(key);
+    if (cached) {
+      if ('error' in cached) throw cached.error;
+      return cached.answer;
+    }
+    try {
+      const answer = await this.lookup(request);
+      // Never past the token it carries (a visitor's token may end sooner).
+      const expires = 'apiToken' in answer ? tokenExpiry(answer.apiToken) : Infinity;
+      const ttl = Math.min(
+        this.config.PUBLISHED_LOOKUP_CACHE_SECONDS * 1000,
+        expires - this.clock.now().getTime(),
+      );
+      if (ttl > 0) this.cache.set(key, { answer }, { ttl });
+      return answer;
+    } catch (error) {
+      // Not-found answers only: a bad visitor token, or bad input, is answered afresh.
+      if (error instanceof DomainError && error.kind === 'not_found')
+        this.cache.set(key, { error });
+      throw error;
+    }
+  }
+
+  private async lookup(request: LookupRequest): Promise<LookupAnswer> {
     const url = parseSiteUrl(request.url);
     if (!url) throw invalidInput('url must be an absolute http(s) URL.');
     const unsigned = (request.visitor?.unsignedClaims ?? {}) as Record<string, unknown>;
