@@ -263,6 +263,20 @@ describe('published content', () => {
       await reader.get(`/v1/spaces/${other.siteSpaces[0].space.id}`).expect(404);
     });
 
+    it("reads the members of the site's organization, without their email", async () => {
+      const { org, url } = await publishedSite(['Guides']);
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const member = await t.as(apiToken).get(`/v1/users/${org.owner.id}`).expect(200);
+      expectConforms(member, 'getUserById');
+      expect(member.body).toMatchObject({ id: org.owner.id, displayName: expect.any(String) });
+      expect(member.body.email).toBeUndefined();
+      const stranger = await t.factories.user();
+      await t.as(apiToken).get(`/v1/users/${stranger.id}`).expect(404);
+      // Members still see one another's email.
+      const seen = await org.owner.client.get(`/v1/users/${org.owner.id}`).expect(200);
+      expect(seen.body.email).toEqual(expect.any(String));
+    });
+
     it('is 401 when tampered, signed with another key, or expired', async () => {
       const { org, site, url } = await publishedSite(['Guides']);
       const { apiToken } = (await lookup(url).expect(200)).body as Lookup;

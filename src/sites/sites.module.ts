@@ -5,6 +5,7 @@ import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
 import { RevalidationModule } from '../platform/revalidation/revalidation.module';
 import { SpacesModule } from '../spaces/spaces.module';
+import { UsersModule } from '../users/users.module';
 import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.controller';
 import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
 import { SiteCustomizationController } from './customization/customization.controller';
@@ -74,6 +75,7 @@ import {
     MembersModule,
     ContentEngineModule,
     RevalidationModule,
+    UsersModule,
   ],
   controllers: [
     SitesController,

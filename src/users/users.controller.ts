@@ -1,7 +1,8 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access, CurrentUser } from '../platform/auth/access.decorator';
-import type { UserActor } from '../platform/auth/actor';
+import { Access, CurrentActor, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import type { Actor, UserActor } from '../platform/auth/actor';
+import type { UserAccess } from './user-access.policy';
 import { UserResponse } from './dto/user.response';
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
@@ -23,17 +24,18 @@ export class UsersController {
   }
 
   @Get('users/:userId')
-  @Access.user()
+  @Access('user', 'view', { siteReaders: true })
   @ApiOperation({
     operationId: 'getUserById',
     summary: 'Get a user by its ID',
-    description: 'Only users who share an organization with the caller are visible.',
+    description:
+      'Only users who share an organization with the caller are visible. A site token reads ' +
+      "the members of its site's organization (mentioned in its content), without their email.",
   })
   @ApiOkResponse({ type: UserResponse })
-  async getById(
-    @CurrentUser() actor: UserActor,
-    @Param('userId') userId: string,
-  ): Promise<UserResponse> {
-    return this.presenter.user(await this.users.getVisibleTo(actor.userId, userId));
+  getById(@CurrentActor() actor: Actor, @Granted() access: UserAccess): UserResponse {
+    return actor.kind === 'siteReader'
+      ? this.presenter.publicUser(access.entity)
+      : this.presenter.user(access.entity);
   }
 }

@@ -8,6 +8,7 @@ import { TokensService } from './tokens.service';
 import { UsersController } from './users.controller';
 import { UsersPresenter } from './users.presenter';
 import { UsersRepository } from './users.repository';
+import { UserAccessPolicy } from './user-access.policy';
 import { UsersService } from './users.service';
 
 /** Users, their API tokens, and the admin API that manages them. */
@@ -19,6 +20,7 @@ import { UsersService } from './users.service';
     UsersPresenter,
     TokensService,
     UsersRepository,
+    UserAccessPolicy,
     { provide: Authenticator, useExisting: TokensService },
   ],
   exports: [UsersService, UsersPresenter, TokensService, Authenticator],

@@ -18,6 +18,12 @@ export class UsersPresenter {
     };
   }
 
+  /** What a published site's readers see of a user (a mention in its content): no email. */
+  publicUser(user: User): UserResponse {
+    const { email: _email, ...rest } = this.user(user);
+    return rest;
+  }
+
   adminUser(user: User): AdminUserResponse {
     return { ...this.user(user), disabled: user.disabled, createdAt: user.createdAt.toISOString() };
   }

@@ -51,6 +51,24 @@ export class UsersRepository {
       .getOne();
   }
 
+  /** The user, if a member of the organization (its `organization_members` row, orgs'). */
+  findMemberOf(
+    organizationId: string,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<User | null> {
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.id = :userId', { userId })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM organization_members m
+                  WHERE m.user_id = u.id AND m.organization_id = :organizationId)`,
+        { organizationId },
+      )
+      .getOne();
+  }
+
   /** A page of every user, newest first. */
   page(
     request: PageRequest,

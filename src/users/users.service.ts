@@ -65,6 +65,11 @@ export class UsersService {
     return user;
   }
 
+  /** The user, if a member of the organization; null otherwise. */
+  findMemberOf(organizationId: string, userId: string): Promise<User | null> {
+    return this.usersRepository.findMemberOf(organizationId, userId);
+  }
+
   list(request: PageRequest): Promise<Page<User>> {
     return this.usersRepository.page(request);
   }

@@ -255,7 +255,7 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/search -> space:view',
   'POST /v1/spaces/:spaceId/transfer -> space:admin',
   'GET /v1/user -> any user',
-  'GET /v1/users/:userId -> any user',
+  'GET /v1/users/:userId -> user:view, or site reader',
 ];
 
 describe('route access requirements', () => {

@@ -10,6 +10,8 @@ import type { ResolvedAccess } from '../../platform/policy/access';
 import { type AccessContext, PolicyService } from '../../platform/policy/policy.service';
 import { Space } from '../../spaces/entities/space.entity';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
+import type { UserAccess } from '../../users/user-access.policy';
+import { UsersService } from '../../users/users.service';
 import { Site } from '../entities/site.entity';
 import type { SiteAccess } from '../site-access.policy';
 import { PublishedContentRepository } from './published-content.repository';
@@ -20,7 +22,8 @@ import type { PublishedSiteAccess } from './published-site-access';
  * readers: its own site (its published profile, redirects, search) while the site is still
  * published to it, and the live spaces that site publishes and its visitor may see (the token
  * lists them), at their current revision only: older revisions and change requests are not
- * published content. Everything else is absent (404). A reader holds no role.
+ * published content; and the members of the site's organization (user mentions). Everything
+ * else is absent (404). A reader holds no role.
  */
 @Injectable()
 export class SiteReaderAccess implements OnModuleInit {
@@ -28,6 +31,7 @@ export class SiteReaderAccess implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly policy: PolicyService,
     private readonly repository: PublishedContentRepository,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -41,6 +45,21 @@ export class SiteReaderAccess implements OnModuleInit {
       this.space(reader, spaceId, context);
     this.policy.admitSiteReaders('space', space);
     this.policy.admitSiteReaders('spaceIncludingDeleted', space);
+    this.policy.admitSiteReaders('user', (reader, userId) => this.user(reader, userId));
+  }
+
+  /** A member of the site's organization (a mention in its content), while the site is open. */
+  private async user(reader: SiteReaderActor, userId: string): Promise<UserAccess | null> {
+    if (!(await this.repository.readerSite(reader))) return null;
+    const user = await this.users.findMemberOf(reader.organizationId, userId);
+    if (!user) return null;
+    return {
+      resource: 'user',
+      id: user.id,
+      organizationId: reader.organizationId,
+      role: null,
+      entity: user,
+    };
   }
 
   private async readerSite(
