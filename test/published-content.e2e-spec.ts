@@ -563,6 +563,12 @@ describe('published content', () => {
       expect(token.exp).toBe(now + 600);
       const reader = t.as(inside.body.apiToken);
       await reader.get(`/v1/spaces/${partners.space.id}`).expect(200);
+      // The renderer's "log in" and "log out" links.
+      const published = await reader
+        .get(`/v1/orgs/${org.id}/sites/${site.id}/published`)
+        .expect(200);
+      expectConforms(published, 'getPublishedContentSite', GITBOOK_0201);
+      expect(published.body.site.urls.login).toBe('https://login.example.com/start?x=1');
 
       // A new key: visitors signed with the old one are sent to log in again.
       await org.owner.client.post(`${authPath}/regenerate`).expect(200);

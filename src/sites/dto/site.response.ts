@@ -56,6 +56,18 @@ export class SiteUrlsResponse {
     description: 'URL of the published site; only while it is published.',
   })
   published?: string;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description:
+      "Where the site's visitors log in (its visitor authentication's `fallbackURL`); in the " +
+      'published profile only.',
+  })
+  login?: string;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Where they log out (its `logoutURL`); in the published profile only.',
+  })
+  logout?: string;
 }
 
 /** GitBook's `Site.permissions`, from the caller's role in the organization. */

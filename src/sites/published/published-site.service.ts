@@ -13,6 +13,7 @@ import { SiteStructurePresenter } from '../structure/site-structure.presenter';
 import { SiteStructureService } from '../structure/site-structure.service';
 import type { StructureView } from '../structure/site-structure.store';
 import { PublishedContentSiteResponse } from './published-site.dto';
+import { SiteVisitorAuth } from './site-visitor-auth';
 import { visibleStructure } from './visible-structure';
 
 /**
@@ -28,6 +29,7 @@ export class PublishedSiteService {
     private readonly structure: SiteStructureService,
     private readonly structurePresenter: SiteStructurePresenter,
     private readonly presenter: SitesPresenter,
+    private readonly visitorAuth: SiteVisitorAuth,
   ) {}
 
   /**
@@ -58,9 +60,17 @@ export class PublishedSiteService {
   ): Promise<PublishedContentSiteResponse> {
     const manager = this.dataSource.manager;
     const { siteSpaces } = await this.sites.withCount(manager, site);
+    const presented = this.presenter.present(site, view.organization, siteSpaces, role);
+    // Visitors log in and out through the site's visitor authentication, when it has one.
+    const auth =
+      site.visibility === 'visitor-auth' || site.adaptiveContent
+        ? await this.visitorAuth.visitorAuth(site.id)
+        : null;
+    if (auth?.fallbackURL) presented.urls.login = auth.fallbackURL;
+    if (auth?.logoutURL) presented.urls.logout = auth.logoutURL;
     return {
       object: 'published-content-site',
-      site: this.presenter.present(site, view.organization, siteSpaces, role),
+      site: presented,
       structure: this.structurePresenter.structure(view),
       customizations: {
         site: publishedCustomization(siteCustomization(site)),
