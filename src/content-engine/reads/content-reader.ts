@@ -227,6 +227,27 @@ export class ContentReader {
   }
 
   /**
+   * Where a page is in a revision, read in `manager`'s transaction (the revision row and every
+   * object): for a writer that checks a page while it holds its transaction (on the embedded
+   * database, a read outside it would wait for it). Null when the page is not there.
+   */
+  async locatePageIn(
+    manager: EntityManager,
+    spaceId: string,
+    revisionId: string,
+    page: { id: string } | { path: string },
+  ): Promise<PageLocation | null> {
+    const revision = await manager.findOneBy(Revision, { id: revisionId, spaceId });
+    if (!revision) return null;
+    const store = new CachedObjectStore(this.engine.objectStore(manager));
+    const found =
+      'id' in page
+        ? await findPageById(store, revision.tree, page.id)
+        : await findPageByPath(store, revision.tree, page.path);
+    return found ? { id: found.id, type: found.type, path: found.path } : null;
+  }
+
+  /**
    * The pages of `spaceId` whose path differs from revision `fromRevisionId` to
    * `toRevisionId` (moved, or a slug on their path renamed), reading only the parts of the
    * trees that differ. Reads in `manager`'s transaction, which may be the one that wrote the

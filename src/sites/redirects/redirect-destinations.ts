@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ContentReader, type ReadRevision } from '../../content-engine/reads/content-reader';
+import { ContentReader } from '../../content-engine/reads/content-reader';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { SpacesRepository } from '../../spaces/spaces.repository';
 import type { Site } from '../entities/site.entity';
@@ -36,7 +36,7 @@ export function urlUnder(base: string, segments: string[]): string {
 
 /** The page paths of a space's primary content, read once per space. */
 class PrimaryContent {
-  private readonly revisions = new Map<string, Promise<ReadRevision | null>>();
+  private readonly revisions = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly spaces: SpacesRepository,
@@ -44,22 +44,22 @@ class PrimaryContent {
     private readonly manager: EntityManager,
   ) {}
 
-  /** The page with this id, or at this path, in the space's primary content; null: none. */
+  /**
+   * The page with this id, or at this path, in the space's primary content; null: none. Read
+   * in the manager's transaction, if any.
+   */
   async page(spaceId: string, page: { id: string } | { path: string }) {
-    const revision = await this.revision(spaceId);
-    return revision && this.reader.locatePage(revision, page);
+    const revisionId = await this.revision(spaceId);
+    if (revisionId === null) return null;
+    return this.reader.locatePageIn(this.manager, spaceId, revisionId, page);
   }
 
-  private revision(spaceId: string): Promise<ReadRevision | null> {
+  private revision(spaceId: string): Promise<string | null> {
     let revision = this.revisions.get(spaceId);
     if (!revision) {
       revision = this.spaces
         .findHead(spaceId, '', this.manager)
-        .then((head) =>
-          head && head.deletedAt === null
-            ? this.reader.readRevision(spaceId, head.revisionId)
-            : null,
-        );
+        .then((head) => (head && head.deletedAt === null ? head.revisionId : null));
       this.revisions.set(spaceId, revision);
     }
     return revision;
