@@ -301,6 +301,12 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
     .post(`${base}/sites/${site.id}/section-groups`, { title: 'Group', sections: [grouped.id] })
     .expect(201);
   const shareLink = await t.factories.shareLink(org, site.id, { name: 'Partners' });
+  const redirect = await client
+    .post(`${base}/sites/${site.id}/redirects`, {
+      source: '/old',
+      destination: { kind: 'external', url: 'https://example.com/new' },
+    })
+    .expect(201);
 
   const spec = await t.factories.openAPISpec(org, {
     slug: 'petstore',
@@ -336,6 +342,8 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
       siteSectionGroupId: group.body.id,
       siteSectionId: section.id,
       shareLinkId: shareLink.id,
+      siteRedirectId: redirect.body.id,
+      reusableContentId: 'fuzzReusable00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
       changeRequestId: '2',
