@@ -245,6 +245,67 @@ describe('published content', () => {
       await reader.get(`/v1/spaces/${space.body.id}/content`).expect(200);
     });
 
+    it('reads the revisions a renderer may still hold after a merge, not a change request', async () => {
+      const { org, siteSpaces, url } = await publishedSite(['Guides']);
+      const spaceId = siteSpaces[0].space.id;
+      const before = await org.owner.client.get(`/v1/spaces/${spaceId}`).expect(200);
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const merged = await t.factories.changeRequest(org, spaceId, {
+        changes: [{ operation: 'insert_page', title: 'New', document: { markdown: 'New.' } }],
+        merge: true,
+      });
+      const open = await t.factories.changeRequest(org, spaceId, {
+        changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Draft.' } }],
+      });
+      const reader = t.as(apiToken);
+      const after = await reader.get(`/v1/spaces/${spaceId}`).expect(200);
+      expect(after.body.revision).not.toBe(before.body.revision);
+      // The revision the renderer cached with the space before the merge: still readable.
+      await reader.get(`/v1/spaces/${spaceId}/revisions/${before.body.revision}`).expect(200);
+      await reader.get(`/v1/spaces/${spaceId}/revisions/${after.body.revision}`).expect(200);
+      // A change request's revisions are not published content.
+      expect(merged.revision).toBeDefined();
+      await reader.get(`/v1/spaces/${spaceId}/revisions/${open.revision}`).expect(404);
+      await org.owner.client.get(`/v1/spaces/${spaceId}/revisions/${open.revision}`).expect(200);
+    });
+
+    it('gives files download URLs that outlive a renderer cache, the same all day', async () => {
+      const { org, siteSpaces, url } = await publishedSite(['Guides']);
+      const spaceId = siteSpaces[0].space.id;
+      await t.factories.changeRequest(org, spaceId, {
+        changes: [
+          {
+            operation: 'insert_files',
+            files: [
+              {
+                name: 'logo.png',
+                contentType: 'image/png',
+                base64: Buffer.from('not really a png').toString('base64'),
+              },
+            ],
+          },
+        ],
+        merge: true,
+      });
+      const { apiToken } = (await lookup(url).expect(200)).body as Lookup;
+      const read = async () => {
+        const files = await t.as(apiToken).get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+        return new URL(files.body.items[0].downloadURL as string);
+      };
+      const first = await read();
+      t.clock.advance(60 * 1000);
+      const second = await read();
+      expect(second.toString()).toBe(first.toString());
+      const expires = Number(first.searchParams.get('expires')) * 1000;
+      expect(expires - t.clock.now().getTime()).toBeGreaterThan(31 * 24 * 60 * 60 * 1000);
+      // Members still get short-lived URLs.
+      const member = await org.owner.client.get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+      const short = Number(new URL(member.body.items[0].downloadURL).searchParams.get('expires'));
+      expect(short * 1000 - t.clock.now().getTime()).toBeLessThanOrEqual(60 * 60 * 1000);
+      // And the long one downloads, with no token.
+      await t.anonymous.get(`${first.pathname.replace(/^\/?/, '/')}${first.search}`).expect(200);
+    });
+
     it('reads nothing else: no writes, no other space, site or organization route', async () => {
       const { org, site, url } = await publishedSite(['Guides']);
       const { apiToken, space } = (await lookup(url).expect(200)).body as Lookup;

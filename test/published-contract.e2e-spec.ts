@@ -122,7 +122,9 @@ describe("GitBook renderer's page view, replayed", () => {
     ]);
     expect(published.status).toBe(200);
     expectConforms(published, 'getPublishedContentSite', GITBOOK_0201);
-    expect(published.headers['x-gitbook-cache-tag']).toBe(`site:${content.site}`);
+    expect(published.headers['x-gitbook-cache-tag'].split(',')).toEqual(
+      expect.arrayContaining([`site:${content.site}`, `space:${content.space}`]),
+    );
     expect(space.status).toBe(200);
     expectConforms(space, 'getSpaceById');
     const structure = published.body.structure as {
@@ -199,9 +201,7 @@ describe("GitBook renderer's page view, replayed", () => {
   }
 
   /** A published site of pages Install and Guides/Advanced, with a second site space API. */
-  async function site(
-    fields: { visibility?: string } = {},
-  ): Promise<{
+  async function site(fields: { visibility?: string } = {}): Promise<{
     org: TestOrganization;
     siteId: string;
     url: string;

@@ -219,7 +219,8 @@ describe('revalidation of the site renderer', () => {
 
     const published = await client.get(`/v1/orgs/${org.id}/sites/${site.id}/published`).expect(200);
     expectConforms(published, 'getPublishedContentSite');
-    expect(published.headers['x-gitbook-cache-tag']).toBe(`site:${site.id}`);
+    // Its spaces' tags too: each site space carries its space's current revision.
+    expect(published.headers['x-gitbook-cache-tag']).toBe(`site:${site.id},space:${space.id}`);
     const read = await client.get(`/v1/spaces/${space.id}`).expect(200);
     expectConforms(read, 'getSpaceById');
     expect(read.headers['x-gitbook-cache-tag']).toBe(`space:${space.id}`);

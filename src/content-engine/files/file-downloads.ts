@@ -8,6 +8,12 @@ import { blobKeyOf } from './file-content';
 
 /** How long a `downloadURL` stays valid. */
 export const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
+/**
+ * How long, at least, a `downloadURL` read by a published site's renderer stays valid: it
+ * caches revisions for 30 days and puts the URL in pages as is.
+ */
+export const PUBLISHED_DOWNLOAD_URL_DAYS = 31;
+const DAY_SECONDS = 24 * 60 * 60;
 
 /** What a download URL carries besides the blob: how to serve it, and until when. */
 export interface DownloadGrant {
@@ -55,13 +61,17 @@ export class FileDownloads {
     this.signer = new UrlSigner(secret, clock, 'bindery-file-v1', DOWNLOAD_URL_TTL_SECONDS);
   }
 
-  /** A URL valid for DOWNLOAD_URL_TTL_SECONDS from now. */
-  url(file: { blob: string; name: string; contentType: string }): string {
+  /**
+   * A URL valid for DOWNLOAD_URL_TTL_SECONDS from now; for a published site's readers
+   * (`published`), PUBLISHED_DOWNLOAD_URL_DAYS at least, and the same URL all day (renderers
+   * cache pages by what they hold).
+   */
+  url(file: { blob: string; name: string; contentType: string }, published = false): string {
     const grant: DownloadGrant = {
       blobKey: blobKeyOf(file.blob),
       name: file.name,
       contentType: file.contentType,
-      expires: this.signer.expiresFromNow(),
+      expires: published ? this.publishedExpiry() : this.signer.expiresFromNow(),
     };
     const query = new URLSearchParams({
       expires: String(grant.expires),
@@ -70,6 +80,11 @@ export class FileDownloads {
       signature: this.signer.sign(signedParts(grant)),
     });
     return `${this.urls.api('files', ...grant.blobKey.split('/'))}?${query.toString()}`;
+  }
+
+  private publishedExpiry(): number {
+    const today = Math.floor(this.signer.expiresFromNow() / DAY_SECONDS) * DAY_SECONDS;
+    return today + (PUBLISHED_DOWNLOAD_URL_DAYS + 1) * DAY_SECONDS;
   }
 
   /**

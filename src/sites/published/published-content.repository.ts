@@ -117,7 +117,37 @@ export class PublishedContentRepository {
     );
     return rows[0] ?? null;
   }
+
+  /**
+   * Whether `revisionId` was the space's primary content shortly before `currentRevisionId`:
+   * on the first-parent line from it (a merge's first parent is the primary it merged into),
+   * at most PUBLISHED_HISTORY_DEPTH revisions back. A renderer that cached the space before a
+   * merge reads that revision until it revalidates; a change request's own revisions are never
+   * on that line.
+   */
+  async wasRecentlyPrimary(
+    spaceId: string,
+    currentRevisionId: string,
+    revisionId: string,
+  ): Promise<boolean> {
+    const rows = await preparedQuery(
+      this.dataSource.manager,
+      'bindery_published_recent_primary',
+      `WITH RECURSIVE line(id, parent, depth) AS (
+         SELECT id, parents[1], 0 FROM revisions WHERE id = $2 AND space_id = $1
+         UNION ALL
+         SELECT r.id, r.parents[1], line.depth + 1 FROM revisions r
+           JOIN line ON r.id = line.parent AND r.space_id = $1
+          WHERE line.depth < $4)
+       SELECT 1 FROM line WHERE id = $3 LIMIT 1`,
+      [spaceId, currentRevisionId, revisionId, PUBLISHED_HISTORY_DEPTH],
+    );
+    return rows.length > 0;
+  }
 }
+
+/** How many revisions back a site reader may still read a space's primary content. */
+export const PUBLISHED_HISTORY_DEPTH = 20;
 
 /** `s` (a site) is published and open to a reader with share link $3 and authentication $4. */
 const OPEN_TO_READER = `s.published AND (

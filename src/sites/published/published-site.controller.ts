@@ -47,8 +47,29 @@ export class PublishedSiteController {
             actor.kind === 'user' ? actor.userId : '',
             site.role,
           );
-    // The renderer caches the answer under the site's tag: revalidating the site refreshes it.
-    setCacheTags(response, cacheTag.site(site.entity.id));
+    // The renderer caches the answer under the site's tag, and under its spaces' tags: each
+    // site space carries its space's current revision, which a merge moves.
+    setCacheTags(
+      response,
+      cacheTag.site(site.entity.id),
+      ...spaceIdsOf(published.structure).map(cacheTag.space),
+    );
     return published;
   }
+}
+
+/** The spaces a published structure shows. */
+function spaceIdsOf(structure: PublishedContentSiteResponse['structure']): string[] {
+  const ids = new Set<string>();
+  const visit = (items: unknown[]): void => {
+    for (const item of items as Record<string, unknown>[]) {
+      const space = item.space as { id?: string } | undefined;
+      if (item.object === 'site-space' && space?.id) ids.add(space.id);
+      for (const key of ['siteSpaces', 'sections', 'children'] as const) {
+        if (Array.isArray(item[key])) visit(item[key] as unknown[]);
+      }
+    }
+  };
+  visit(structure.structure as unknown[]);
+  return [...ids];
 }

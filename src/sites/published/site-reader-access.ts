@@ -21,7 +21,8 @@ import type { PublishedSiteAccess } from './published-site-access';
  * What a site reader (a published site's token) may read, on the routes that admit site
  * readers: its own site (its published profile, redirects, search) while the site is still
  * published to it, and the live spaces that site publishes and its visitor may see (the token
- * lists them), at their current revision only: older revisions and change requests are not
+ * lists them), at their current revision or one that was current a few merges ago (a
+ * renderer's cache may still name it): change requests' revisions and older history are not
  * published content; and the members of the site's organization (user mentions). Everything
  * else is absent (404). A reader holds no role.
  */
@@ -119,7 +120,12 @@ export class SiteReaderAccess implements OnModuleInit {
     if (!row) return null;
     const space = entityFromRow(this.dataSource, Space, row);
     const revisionId = context.params.revisionId;
-    if (revisionId !== undefined && revisionId !== space.revisionId) throw notFound('Revision');
+    if (
+      revisionId !== undefined &&
+      revisionId !== space.revisionId &&
+      !(await this.repository.wasRecentlyPrimary(space.id, space.revisionId, revisionId))
+    )
+      throw notFound('Revision');
     const access: ResolvedAccess<Space> & { entity: Space } = {
       resource: 'space',
       id: space.id,

@@ -181,10 +181,14 @@ export class ContentPresenter {
       id: file.id,
       name: file.name,
       contentType: file.contentType,
-      // Bytes Bindery holds are served by Bindery (signed, expiring); others keep their URL.
+      // Bytes Bindery holds are served by Bindery (signed, expiring: for a site's readers, in a
+      // month); others keep their URL.
       downloadURL:
         typeof file.blob === 'string'
-          ? this.downloads.url({ blob: file.blob, name: file.name, contentType: file.contentType })
+          ? this.downloads.url(
+              { blob: file.blob, name: file.name, contentType: file.contentType },
+              view.visitor !== undefined,
+            )
           : typeof file.downloadURL === 'string'
             ? file.downloadURL
             : this.urls.api(...this.apiContentBase(view), 'files', file.id),
