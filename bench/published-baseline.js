@@ -2,10 +2,9 @@
 /* global URL */
 /**
  * The ceiling of bench/published.js: a bare `node:http` + `pg` server answering the published
- * URL lookup of a site without sections, with the statements Bindery's lookup runs (the site
- * candidates, the site's defaults, its groups, sections and site spaces, the live spaces) and a
- * site token signed the same way (HS256, jsonwebtoken, the key derived from SECRET_KEY). No
- * validation, logging, rate limiting, conditions or visitor handling: the gap is what Bindery's
+ * URL lookup of a site without sections, with the statement Bindery's lookup runs (the site
+ * candidates with their structure, prepared) and a site token signed the same way (HS256,
+ * jsonwebtoken, the key derived from SECRET_KEY). No validation, logging, rate limiting, conditions or visitor handling: the gap is what Bindery's
  * framework and its general lookup cost on top of the queries.
  *
  * Env: PORT, DATABASE_URL, SECRET_KEY (the same as Bindery's), DATABASE_POOL_SIZE (default 10).
@@ -16,7 +15,14 @@ const { sign } = require('jsonwebtoken');
 const { Pool } = require('pg');
 
 const CANDIDATES = `SELECT s.*, o.hostname AS organization_hostname,
-       CASE WHEN s.proxy = ANY($2::varchar[]) THEN 1 WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by
+       CASE WHEN s.proxy = ANY($2::varchar[]) THEN 1 WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by,
+       (SELECT coalesce(json_agg(g), '[]') FROM site_section_groups g
+         WHERE g.site_id = s.id) AS structure_groups,
+       (SELECT coalesce(json_agg(x), '[]') FROM site_sections x
+         WHERE x.site_id = s.id) AS structure_sections,
+       (SELECT coalesce(json_agg(ss), '[]') FROM site_spaces ss
+          JOIN spaces sp ON sp.id = ss.space_id AND sp.deleted_at IS NULL
+         WHERE ss.site_id = s.id) AS structure_live_site_spaces
   FROM sites s JOIN organizations o ON o.id = s.organization_id
  WHERE s.proxy = ANY($2::varchar[]) OR s.hostname = $1
     OR ($5 AND ($4::varchar = s.basename OR $4::varchar = s.id)

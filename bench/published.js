@@ -6,8 +6,11 @@
  * the URL lookup (`POST /v1/urls/published`, no token) and the page's document with the site
  * token the lookup gave (`GET /v1/spaces/{space}/revisions/{revision}/page/{page}/document`).
  * The lookup is compared with a bare `node:http` + `pg` server (published-baseline.js) that
- * runs the same statements and signs the same kind of token; each server in its own process,
- * warmed up, alternated, on the same database. See bench/README.md, "Published benchmark".
+ * runs the same statement and signs the same kind of token, with a second Bindery process whose
+ * lookup cache is off (PUBLISHED_LOOKUP_CACHE_SECONDS=0: the same work as the baseline); each
+ * server in its own process, warmed up, alternated, on the same database. Latency is measured
+ * twice: under 64 connections (throughput; queueing included) and with one connection (what
+ * one request costs). See bench/README.md, "Published benchmark".
  *
  * Env: DATABASE_URL (PostgreSQL server for a throwaway database; unset = embedded PGlite),
  * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default 64), BENCH_WARMUP
@@ -38,6 +41,8 @@ const {
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
+/** One connection: each request's own latency, no queueing. */
+const LATENCY_CONNECTIONS = 1;
 const WARMUP = positiveNumber('BENCH_WARMUP', 5);
 const PAGES = Math.ceil(positiveNumber('BENCH_PUBLISHED_PAGES', 1000));
 const ROUNDS = Math.ceil(positiveNumber('BENCH_ROUNDS', 2));
@@ -75,6 +80,30 @@ async function main() {
   });
   const binderyUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(bindery, `${binderyUrl}/health`, 60_000);
+  // The same, without the lookup cache, once the first has migrated the database.
+  const uncachedPort = await freePort();
+  const uncached = startChild(
+    'bindery-uncached',
+    [BINDERY_MAIN],
+    path.join(RESULTS_DIR, `${stamp}-published-bindery-uncached.log`),
+    {
+      DATABASE_URL: database.url,
+      DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
+      PORT: String(uncachedPort),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      ADMIN_TOKEN: adminToken,
+      SECRET_KEY: secretKey,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      DATA_DIR: dataDir,
+      SITES_URL,
+      PUBLISHED_LOOKUP_CACHE_SECONDS: '0',
+      JOBS_IN_PROCESS: 'false',
+    },
+  );
+  const uncachedUrl = `http://127.0.0.1:${uncachedPort}`;
+  await waitForHealth(uncached, `${uncachedUrl}/health`, 60_000);
 
   const seed = await seedSite(binderyUrl, adminToken);
   log(`Seeded a published site of ${seed.pages} pages: ${seed.siteUrl}`);
@@ -104,6 +133,11 @@ async function main() {
   const documentPath = `/v1/spaces/${seed.spaceId}/revisions/${seed.revisionId}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`;
   const targets = {
     'bindery lookup': { url: `${binderyUrl}/v1/urls/published`, method: 'POST', body: lookupBody },
+    'bindery lookup, no cache': {
+      url: `${uncachedUrl}/v1/urls/published`,
+      method: 'POST',
+      body: lookupBody,
+    },
     'baseline lookup': {
       url: `${baselineUrl}/v1/urls/published`,
       method: 'POST',
@@ -129,11 +163,13 @@ async function main() {
     `\nWarm-up ${WARMUP} s per target; ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections`,
   );
   for (const target of Object.values(targets)) await load(target, WARMUP);
+  const serverOf = (name) =>
+    name.startsWith('baseline') ? baseline : name.includes('no cache') ? uncached : bindery;
   const runs = [];
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, target] of Object.entries(targets)) {
       await sleep(SETTLE_MS);
-      const server = name.startsWith('bindery') ? bindery : baseline;
+      const server = serverOf(name);
       const cpuBefore = cpuSeconds(server.pid);
       const result = await load(target, DURATION);
       const cpuAfter = cpuSeconds(server.pid);
@@ -151,15 +187,27 @@ async function main() {
     }
   }
 
+  log(`\nLatency with ${LATENCY_CONNECTIONS} connection (each request alone):`);
+  const single = [];
+  for (const [name, target] of Object.entries(targets)) {
+    await sleep(SETTLE_MS);
+    const result = await load(target, DURATION, LATENCY_CONNECTIONS);
+    const run = summarize(name, result, { durationS: DURATION, connections: LATENCY_CONNECTIONS });
+    single.push(run);
+    log(`  ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms`);
+  }
+
   // A page view is one lookup then one document read, one after the other.
-  const mean = (name, key) => {
-    const of = runs.filter((run) => run.target === name);
-    return of.reduce((sum, run) => sum + run[key], 0) / of.length;
+  const mean = (name, key, of = runs) => {
+    const matching = of.filter((run) => run.target === name);
+    return matching.reduce((sum, run) => sum + run[key], 0) / matching.length;
   };
-  const view = {
-    p50Ms: mean('bindery lookup', 'p50Ms') + mean('bindery page document', 'p50Ms'),
-    p99Ms: mean('bindery lookup', 'p99Ms') + mean('bindery page document', 'p99Ms'),
-  };
+  const viewOf = (of) => ({
+    p50Ms: mean('bindery lookup', 'p50Ms', of) + mean('bindery page document', 'p50Ms', of),
+    p99Ms: mean('bindery lookup', 'p99Ms', of) + mean('bindery page document', 'p99Ms', of),
+  });
+  const view = viewOf(runs);
+  const alone = viewOf(single);
   const report = {
     date: new Date().toISOString(),
     database: database.description,
@@ -167,14 +215,20 @@ async function main() {
     settings: { durationS: DURATION, warmupS: WARMUP, connections: CONNECTIONS, rounds: ROUNDS },
     pages: seed.pages,
     runs,
-    lookupRatio: mean('bindery lookup', 'reqPerSec') / mean('baseline lookup', 'reqPerSec'),
+    single,
+    lookupRatio:
+      mean('bindery lookup, no cache', 'reqPerSec') / mean('baseline lookup', 'reqPerSec'),
+    cachedLookupRatio: mean('bindery lookup', 'reqPerSec') / mean('baseline lookup', 'reqPerSec'),
     pageView: view,
+    pageViewAlone: alone,
     targets: TARGETS,
   };
   log(
-    `\nLookup: Bindery/baseline throughput ${report.lookupRatio.toFixed(2)}; ` +
-      `page view (lookup + document, sum of means) p50 ${view.p50Ms.toFixed(1)} ms, p99 ${view.p99Ms.toFixed(1)} ms ` +
-      `(targets p50 ≤ ${TARGETS.p50Ms}, p99 ≤ ${TARGETS.p99Ms} at ${CONNECTIONS} connections)`,
+    `\nLookup throughput, Bindery/baseline: ${report.lookupRatio.toFixed(2)} without the cache, ` +
+      `${report.cachedLookupRatio.toFixed(2)} with it.\n` +
+      `Page view (lookup + document, sum of the means): at ${CONNECTIONS} connections p50 ` +
+      `${view.p50Ms.toFixed(1)} ms, p99 ${view.p99Ms.toFixed(1)} ms; alone p50 ${alone.p50Ms.toFixed(1)} ms, ` +
+      `p99 ${alone.p99Ms.toFixed(1)} ms (targets p50 ≤ ${TARGETS.p50Ms}, p99 ≤ ${TARGETS.p99Ms}).`,
   );
   const file = path.join(RESULTS_DIR, `${stamp}-published.json`);
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -192,13 +246,13 @@ async function post(url, body) {
   return JSON.parse(text);
 }
 
-function load(target, duration) {
+function load(target, duration, connections = CONNECTIONS) {
   return autocannon({
     url: target.url,
     method: target.method,
     headers: { 'content-type': 'application/json', ...target.headers },
     body: target.body,
-    connections: CONNECTIONS,
+    connections,
     duration,
   });
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
@@ -97,6 +98,8 @@ const FILES_CURSOR = 'files';
 @Injectable()
 export class ContentReader {
   private readonly store: ObjectStore;
+  /** Revision rows by id: immutable, so kept as read (a purged space's go unread). */
+  private readonly revisions = new LRUCache<string, Revision>({ max: READ_CACHE_ENTRIES });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -113,11 +116,14 @@ export class ContentReader {
 
   /** A revision of `spaceId` by id; 404 for an unknown one or another space's. */
   async readRevision(spaceId: string, revisionId: string): Promise<ReadRevision> {
-    const revision = await this.dataSource.manager.findOneBy(Revision, {
-      id: revisionId,
-      spaceId,
-    });
+    let revision = this.revisions.get(revisionId);
     if (!revision) {
+      revision =
+        (await this.dataSource.manager.findOneBy(Revision, { id: revisionId, spaceId })) ??
+        undefined;
+      if (revision) this.revisions.set(revisionId, revision);
+    }
+    if (!revision || revision.spaceId !== spaceId) {
       throw notFound('Revision');
     }
     return { revision, root: await readRoot(this.store, revision.tree) };

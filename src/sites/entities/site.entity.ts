@@ -43,6 +43,9 @@ export type SiteAdaptiveJSONSchema = JsonObject;
  */
 @Entity('sites')
 @Index('IDX_sites_organization_id_created_at', ['organizationId', 'createdAt', 'id'])
+// The published-content lookup finds sites by proxy origin, and by organization and basename.
+@Index('IDX_sites_proxy', ['proxy'], { where: `"proxy" IS NOT NULL` })
+@Index('IDX_sites_organization_id_basename', ['organizationId', 'basename'])
 export class Site {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_sites' })
   id!: string;
