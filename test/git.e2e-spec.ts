@@ -85,9 +85,12 @@ let counter = 0;
 
 /** The layout of a page that sets none (content reads always show every field). */
 function isDefaultLayout(layout: Record<string, unknown>): boolean {
-  const { width, coverSize, ...flags } = layout;
+  const { width, coverSize, coverMask, ...flags } = layout;
   return (
-    width === 'default' && coverSize === 'full' && Object.values(flags).every((v) => v === true)
+    width === 'default' &&
+    coverSize === 'full' &&
+    (coverMask === undefined || coverMask === 'none') &&
+    Object.values(flags).every((v) => v === true)
   );
 }
 

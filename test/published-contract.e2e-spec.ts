@@ -146,6 +146,7 @@ describe("GitBook renderer's page view, replayed", () => {
     );
     expect(revision.status).toBe(200);
     expectConforms(revision, 'getRevisionById');
+    expectConforms(revision, 'getRevisionById', GITBOOK_0201);
     type Page = { id: string; type: string; title: string; path?: string; pages: Page[] };
     const pages: Page[] = [];
     const walk = (list: Page[]) => list.forEach((page) => (pages.push(page), walk(page.pages)));

@@ -48,6 +48,9 @@ const LAYOUT = {
   outline: true,
   pagination: true,
   metadata: true,
+  coverMask: 'none',
+  tags: true,
+  actions: true,
 };
 
 const paragraph = (text: string) => ({
@@ -146,6 +149,7 @@ describe('space content (reads)', () => {
           path: 'untitled',
           pages: [],
           layout: LAYOUT,
+          tags: [],
         },
       ]);
       const [tree]: { data: { version: number } }[] = await t.dataSource.query(

@@ -68,6 +68,9 @@ export const DEFAULT_PAGE_LAYOUT: PageLayoutResponse = {
   outline: true,
   pagination: true,
   metadata: true,
+  coverMask: 'none',
+  tags: true,
+  actions: true,
 };
 
 /** Optional page fields copied as stored when present. */
@@ -100,6 +103,7 @@ export class ContentPresenter {
       reusableContents: content.reusableContents.map((reusableContent) =>
         this.reusableContent(reusableContent, view),
       ),
+      tags: [],
       variables: root.variables,
       createdAt: revision.createdAt.toISOString(),
       urls: {
@@ -141,6 +145,7 @@ export class ContentPresenter {
           path: path ?? '',
           pages: pages(),
           layout: { ...DEFAULT_PAGE_LAYOUT, ...(meta.layout as Partial<PageLayoutResponse>) },
+          tags: [] as object[],
           ...(meta.cover ? { cover: { yPos: 0, ...meta.cover } } : {}),
           ...(meta.variables ? { variables: meta.variables } : {}),
           ...(meta.git && view.metadata ? { git: meta.git } : {}),

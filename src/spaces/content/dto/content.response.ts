@@ -23,6 +23,10 @@ export class PageLayoutResponse {
   @ApiProperty({ description: 'Should the outline be visible?' }) outline!: boolean;
   @ApiProperty({ description: 'Should the pagination be visible?' }) pagination!: boolean;
   @ApiProperty({ description: 'Should the page metadata be visible?' }) metadata!: boolean;
+  @ApiProperty({ enum: ['none', 'radial'], description: 'Mask applied to the cover image.' })
+  coverMask!: 'none' | 'radial';
+  @ApiProperty({ description: 'Should the tags be visible?' }) tags!: boolean;
+  @ApiProperty({ description: 'Should the page actions be visible?' }) actions!: boolean;
 }
 
 export class PageCoverResponse {
@@ -67,6 +71,12 @@ export class RevisionPageResponse {
   @ApiPropertyOptional({ description: 'Complete path in the revision.' }) path?: string;
   @ApiPropertyOptional({ type: () => [RevisionPageResponse] }) pages?: RevisionPageResponse[];
   @ApiPropertyOptional({ type: PageLayoutResponse }) layout?: PageLayoutResponse;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: "The page's tags (document pages): Bindery has none.",
+  })
+  tags?: object[];
   @ApiPropertyOptional({ type: PageCoverResponse }) cover?: PageCoverResponse;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) variables?: object;
   @ApiPropertyOptional({ type: GitSyncBlobResponse }) git?: GitSyncBlobResponse;
@@ -160,6 +170,12 @@ export class RevisionResponse {
   @ApiProperty({ type: [RevisionFileResponse] }) files!: RevisionFileResponse[];
   @ApiProperty({ type: [RevisionReusableContentResponse] })
   reusableContents!: RevisionReusableContentResponse[];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: "The revision's page tags: Bindery has none.",
+  })
+  tags!: object[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) variables?: object;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: RevisionUrlsResponse }) urls!: RevisionUrlsResponse;
