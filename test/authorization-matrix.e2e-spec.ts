@@ -1563,6 +1563,16 @@ function gitOperations(): Operation[] {
 }
 
 const OPERATIONS: Operation[] = [
+  // A member, as users who share the organization see them (anyone else: 404)
+  {
+    name: 'getUserById',
+    method: 'GET',
+    route: '/v1/users/:userId',
+    path: (ctx) => `/v1/users/${ctx.target.id}`,
+    allowed: everyone,
+    notFound: 'User not found.',
+  },
+
   // Organization
   {
     name: 'getOrganizationById',
@@ -2193,11 +2203,15 @@ const EXCLUDED = [
   'POST /v1/orgs/:organizationId/sites/:siteId/insights/events', // public: the renderer's events
 ];
 
-/** Routes on one organization or on one of its spaces or collections. */
+/**
+ * Routes on one organization or on one of its spaces or collections, or on one of its members
+ * (a user, as those who share an organization with them see them).
+ */
 const SCOPED_PREFIXES = [
   '/v1/orgs/:organizationId',
   '/v1/spaces/:spaceId',
   '/v1/collections/:collectionId',
+  '/v1/users/:userId',
 ];
 
 interface Case {
