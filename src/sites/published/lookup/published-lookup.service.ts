@@ -61,14 +61,6 @@ export type PublishedContentRedirect =
 
 export type LookupAnswer = PublishedSiteContent | PublishedContentRedirect;
 
-/** When a site token expires (ms), read from its payload. */
-function tokenExpiry(token: string): number {
-  const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as {
-    exp: number;
-  };
-  return payload.exp * 1000;
-}
-
 /** How far unsigned claims may go: they travel inside every site token. */
 const MAX_UNSIGNED_CLAIMS_CHARS = 2048;
 
@@ -115,7 +107,8 @@ export class PublishedLookupService {
 
   /** The lookup's answer, from the cache when the same request was answered moments ago. */
   async resolve(request: LookupRequest): Promise<LookupAnswer> {
-    if (this.config.PUBLISHED_LOOKUP_CACHE_SECONDS === 0) return this.lookup(request);
+    if (this.config.PUBLISHED_LOOKUP_CACHE_SECONDS === 0)
+      return (await this.lookup(request)).answer;
     const key = stringify([
       request.url,
       request.visitor?.jwtToken ?? null,
@@ -129,12 +122,11 @@ export class PublishedLookupService {
       return cached.answer;
     }
     try {
-      const answer = await this.lookup(request);
+      const { answer, tokenExpiresAt } = await this.lookup(request);
       // Never past the token it carries (a visitor's token may end sooner).
-      const expires = 'apiToken' in answer ? tokenExpiry(answer.apiToken) : Infinity;
       const ttl = Math.min(
         this.config.PUBLISHED_LOOKUP_CACHE_SECONDS * 1000,
-        expires - this.clock.now().getTime(),
+        (tokenExpiresAt?.getTime() ?? Infinity) - this.clock.now().getTime(),
       );
       if (ttl > 0) this.cache.set(key, { answer }, { ttl });
       return answer;
@@ -146,7 +138,10 @@ export class PublishedLookupService {
     }
   }
 
-  private async lookup(request: LookupRequest): Promise<LookupAnswer> {
+  /** The answer, and when the site token it carries (if any) expires. */
+  private async lookup(
+    request: LookupRequest,
+  ): Promise<{ answer: LookupAnswer; tokenExpiresAt?: Date }> {
     const url = parseSiteUrl(request.url);
     if (!url) throw invalidInput('url must be an absolute http(s) URL.');
     const unsigned = (request.visitor?.unsignedClaims ?? {}) as Record<string, unknown>;
@@ -174,7 +169,7 @@ export class PublishedLookupService {
     const siteBasePath = basePathOf(baseSegments);
 
     const visitor = await this.visitor(site, request, unsigned, rest);
-    if ('redirect' in visitor) return visitor.redirect;
+    if ('redirect' in visitor) return { answer: visitor.redirect };
 
     // The structure holds the site spaces of live spaces only.
     const live = new Set(match.model.siteSpaces.map((siteSpace) => siteSpace.spaceId));
@@ -187,7 +182,7 @@ export class PublishedLookupService {
     const spaces = [...new Set(visible.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
     const hasClaims =
       visitor.signed !== null || Object.keys(visitor.claims.claims.unsigned).length > 0;
-    const { token } = this.siteTokens.sign(
+    const { token, expiresAt } = this.siteTokens.sign(
       {
         kind: 'site',
         organization: site.organizationId,
@@ -203,7 +198,7 @@ export class PublishedLookupService {
       },
       visitor.signed?.expiresAt ?? undefined,
     );
-    return {
+    const answer: PublishedSiteContent = {
       site: site.id,
       ...(place.section ? { siteSection: place.section.id } : {}),
       siteSpace: place.siteSpace.id,
@@ -220,6 +215,7 @@ export class PublishedLookupService {
         ? { contextId: sha256Hex(stringify(visitor.claims.claims) ?? '').slice(0, 20) }
         : {}),
     };
+    return { answer, tokenExpiresAt: expiresAt };
   }
 
   /**
