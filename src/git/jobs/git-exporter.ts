@@ -174,7 +174,7 @@ export class GitExporter {
       const document = loaded[i] as JSONDocument | undefined;
       if (!page || !from || !document) continue;
       page.markdown = await documentToMarkdown(document, {
-        refToUrl: (ref) => refToRelativeUrl(ref, from, paths.pages, paths.files),
+        refToUrl: (ref) => refToRelativeUrl(ref, from, id, paths),
       });
     }
   }

@@ -1,10 +1,11 @@
-import type { JSONDocument } from '../../content-engine/documents/document';
+import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
 import { refToRelativeUrl, resolveRelativeRefs } from './ref-rewrite';
 
 describe('relative links of the Git layout', () => {
   const pagePaths = new Map([
     ['guides/writing.md', 'pW'],
     ['guides/README.md', 'pG'],
+    ['guides/publishing.md', 'pP'],
   ]);
   const filePaths = new Map([['.gitbook/assets/logo one.png', 'f1']]);
 
@@ -26,6 +27,9 @@ describe('relative links of the Git layout', () => {
           data: { ref: { kind: 'url', url: 'https://example.com/a.md' } },
         },
         { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'missing.md' } } },
+        { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '#here' } } },
+        { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '/pages/gone#x' } } },
+        { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '/users/u1' } } },
       ],
     } as unknown as JSONDocument;
     const refs = (
@@ -39,24 +43,32 @@ describe('relative links of the Git layout', () => {
       { kind: 'page', page: 'pG' },
       { kind: 'url', url: 'https://example.com/a.md' },
       { kind: 'url', url: 'missing.md' },
+      { kind: 'anchor', anchor: 'here', page: 'pP' },
+      { kind: 'anchor', anchor: 'x', page: 'gone' },
+      { kind: 'user', user: 'u1' },
     ]);
   });
 
   it('writes page and file refs as paths relative to the page', () => {
-    const pages = new Map([
-      ['pW', 'guides/writing.md'],
-      ['pR', 'README.md'],
-    ]);
-    const files = new Map([['f1', '.gitbook/assets/logo one.png']]);
+    const paths = {
+      pages: new Map([
+        ['pW', 'guides/writing.md'],
+        ['pR', 'README.md'],
+        ['pP', 'guides/publishing.md'],
+      ]),
+      files: new Map([['f1', '.gitbook/assets/logo one.png']]),
+    };
     const from = 'guides/publishing.md';
-    expect(refToRelativeUrl({ kind: 'page', page: 'pW' }, from, pages, files)).toBe('writing.md');
-    expect(refToRelativeUrl({ kind: 'page', page: 'pR' }, from, pages, files)).toBe('../README.md');
-    expect(refToRelativeUrl({ kind: 'file', file: 'f1' }, from, pages, files)).toBe(
-      '../.gitbook/assets/logo%20one.png',
-    );
-    expect(refToRelativeUrl({ kind: 'anchor', anchor: 'x' }, from, pages, files)).toBe('#x');
-    expect(
-      refToRelativeUrl({ kind: 'page', page: 'other', space: 's' }, from, pages, files),
-    ).toBeUndefined();
+    const url = (ref: ContentRef) => refToRelativeUrl(ref, from, 'pP', paths);
+    expect(url({ kind: 'page', page: 'pW' })).toBe('writing.md');
+    expect(url({ kind: 'page', page: 'pR' })).toBe('../README.md');
+    expect(url({ kind: 'file', file: 'f1' })).toBe('../.gitbook/assets/logo%20one.png');
+    expect(url({ kind: 'anchor', anchor: 'x' })).toBe('#x');
+    expect(url({ kind: 'anchor', anchor: 'x', page: 'pP' })).toBe('#x');
+    expect(url({ kind: 'anchor', anchor: 'x', page: 'pW' })).toBe('writing.md#x');
+    // Refs without a path in the layout are written with their identifiers.
+    expect(url({ kind: 'page', page: 'other', space: 's' })).toBe('/spaces/s/pages/other');
+    expect(url({ kind: 'page', page: 'gone' })).toBe('/pages/gone');
+    expect(url({ kind: 'user', user: 'u1' })).toBe('/users/u1');
   });
 });

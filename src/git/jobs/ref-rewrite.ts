@@ -1,9 +1,12 @@
 import { posix } from 'node:path';
 import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
+import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import { refToMarkdownUrl, stableRefOf } from '../../content-engine/refs/markdown-refs';
 
 /**
  * Relative links of an imported page, turned into content refs: to a page's file →
- * `{kind: 'page'}`, to a file of `.gitbook/assets` → `{kind: 'file'}`. `from` is the page's
+ * `{kind: 'page'}`, to a file of `.gitbook/assets` → `{kind: 'file'}`, and stable-form targets
+ * (`/pages/<id>`, `/users/<id>`, …; markdown-refs.ts) to the refs they name. `from` is the page's
  * path; `pages` and `files` map paths (relative to the content root) to ids.
  */
 export function resolveRelativeRefs(
@@ -14,8 +17,15 @@ export function resolveRelativeRefs(
 ): JSONDocument {
   const dir = posix.dirname(from);
   const resolve = (ref: ContentRef): ContentRef => {
-    if (ref.kind !== 'url' || /^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(ref.url)) return ref;
-    const [target, anchor] = ref.url.split('#', 2);
+    if (ref.kind !== 'url' || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(ref.url)) return ref;
+    if (ref.url.startsWith('#')) {
+      const self = pages.get(from);
+      const anchor = decodeFragment(ref.url.slice(1));
+      return self && anchor ? { kind: 'anchor', anchor, page: self } : ref;
+    }
+    const hashAt = ref.url.indexOf('#');
+    const target = hashAt >= 0 ? ref.url.slice(0, hashAt) : ref.url;
+    const anchor = hashAt >= 0 ? decodeFragment(ref.url.slice(hashAt + 1)) : undefined;
     let decoded = target.replace(/\?.*$/, '');
     try {
       decoded = decodeURI(decoded);
@@ -27,9 +37,18 @@ export function resolveRelativeRefs(
     if (file) return { kind: 'file', file };
     const page = pages.get(path) ?? pages.get(posix.join(path, 'README.md'));
     if (page) return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
-    return ref;
+    // What the export writes for refs without a path (other spaces, users, …).
+    return (ref.url.startsWith('/') && stableRefOf(ref.url)) || ref;
   };
   return mapRefs(document, resolve);
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
 
 /** A copy of `value` where every `ref` object (a ContentRef with `kind`) went through `map`. */
@@ -55,28 +74,8 @@ function isRef(value: unknown): value is ContentRef {
 export function refToRelativeUrl(
   ref: ContentRef,
   from: string,
-  pages: ReadonlyMap<string, string>,
-  files: ReadonlyMap<string, string>,
-): string | undefined {
-  const relative = (to: string) =>
-    encodeURI(posix.relative(posix.dirname(from), to) || posix.basename(to));
-  switch (ref.kind) {
-    case 'url':
-      return ref.url;
-    case 'file': {
-      const path = files.get(ref.file);
-      return path ? relative(path) : undefined;
-    }
-    case 'page': {
-      if (ref.space) return undefined;
-      const path = pages.get(ref.page);
-      return path ? relative(path) : undefined;
-    }
-    case 'anchor': {
-      const path = ref.page && !ref.space ? pages.get(ref.page) : undefined;
-      return path && path !== from ? `${relative(path)}#${ref.anchor}` : `#${ref.anchor}`;
-    }
-    default:
-      return undefined;
-  }
+  pageId: string,
+  paths: MarkdownPaths,
+): string {
+  return refToMarkdownUrl(ref, { refs: 'relative', pageId, paths, from });
 }

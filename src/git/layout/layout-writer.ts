@@ -1,7 +1,6 @@
 import { dump } from 'js-yaml';
-import { posix } from 'node:path';
+import { planMarkdownPaths, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
 import {
-  ASSETS_DIR,
   DEFAULT_README,
   DEFAULT_SUMMARY,
   GITBOOK_YAML,
@@ -11,42 +10,15 @@ import {
 } from './layout';
 import { metaToFrontmatter } from './frontmatter-meta';
 
-/** Where each page and file goes, relative to the content root. */
-export interface LayoutPaths {
-  pages: Map<string, string>;
-  files: Map<string, string>;
-}
+/** Where each page and file goes, relative to the content root (GitBook's layout). */
+export type LayoutPaths = MarkdownPaths;
 
 /**
  * Paths of the pages' markdown files and of the files, decided before the documents are turned
  * into markdown: links between pages and to files become relative paths to them.
  */
 export function planPaths(pages: readonly LayoutPage[], files: readonly LayoutFile[]): LayoutPaths {
-  const paths: LayoutPaths = { pages: new Map(), files: new Map() };
-  const readme = pages.find((page) => page.type === 'document' && page.pages.length === 0);
-  // Slugs compare case-insensitively with README.md and SUMMARY.md.
-  const taken = new Set<string>(['readme', 'summary']);
-  if (readme) paths.pages.set(readme.id, DEFAULT_README);
-  const place = (list: readonly LayoutPage[], dir: string, used: Set<string>) => {
-    for (const page of list) {
-      if (page.type === 'link' || page.id === readme?.id) continue;
-      const base = unique(page.slug || 'page', used);
-      if (page.type === 'group') {
-        place(page.pages, posix.join(dir, base), new Set(['readme']));
-      } else if (page.pages.length > 0) {
-        paths.pages.set(page.id, posix.join(dir, base, DEFAULT_README));
-        place(page.pages, posix.join(dir, base), new Set(['readme']));
-      } else {
-        paths.pages.set(page.id, posix.join(dir, `${base}.md`));
-      }
-    }
-  };
-  place(pages, '', taken);
-  const names = new Set<string>();
-  for (const file of files) {
-    paths.files.set(file.id, posix.join(ASSETS_DIR, uniqueName(safeName(file.name), names)));
-  }
-  return paths;
+  return planMarkdownPaths(pages, files);
 }
 
 /**
@@ -122,26 +94,4 @@ export function linkTarget(path: string): string {
 
 function escapeLinkText(text: string): string {
   return text.replace(/\n/g, ' ').replace(/[[\]\\]/g, (c) => `\\${c}`);
-}
-
-function unique(base: string, used: Set<string>): string {
-  let candidate = base;
-  for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${base}-${n}`;
-  used.add(candidate.toLowerCase());
-  return candidate;
-}
-
-/** A file name that stays one path segment and no hidden file. */
-function safeName(name: string): string {
-  const cleaned = name.replace(/[/\\\0]/g, '-').replace(/^\.+/, '');
-  return cleaned || 'file';
-}
-
-function uniqueName(name: string, used: Set<string>): string {
-  const ext = posix.extname(name);
-  const stem = name.slice(0, name.length - ext.length);
-  let candidate = name;
-  for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${stem}-${n}${ext}`;
-  used.add(candidate.toLowerCase());
-  return candidate;
 }

@@ -55,9 +55,11 @@ export interface LayoutFile {
 }
 
 export const GITBOOK_YAML = '.gitbook.yaml';
-export const ASSETS_DIR = '.gitbook/assets';
-export const DEFAULT_README = 'README.md';
-export const DEFAULT_SUMMARY = 'SUMMARY.md';
+export {
+  ASSETS_DIR,
+  DEFAULT_README,
+  DEFAULT_SUMMARY,
+} from '../../content-engine/refs/markdown-paths';
 
 /** The name a path gives its page: a file's name without `.md`, a folder README's folder. */
 export function slugSource(path: string): string | undefined {
