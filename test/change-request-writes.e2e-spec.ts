@@ -367,7 +367,7 @@ describe('change request content writes (updateChangeRequestContent)', () => {
   });
 
   describe('refs and links', () => {
-    it('resolves batch refs, page ids, paths, relative links and files; the rest becomes text', async () => {
+    it('resolves batch refs, page ids, paths, relative links and files; keeps unresolved links as written', async () => {
       const s = await setup();
       const first = await ok(s, [
         { operation: 'insert_page', title: 'Guides', document: { markdown: 'Guides.' } },
@@ -446,9 +446,11 @@ describe('change request content writes (updateChangeRequestContent)', () => {
         { kind: 'page', page: setupPage },
         { kind: 'anchor', anchor: 'here', page: intro },
         { kind: 'url', url: 'https://example.com/x' },
+        { kind: 'url', url: './nowhere.md' },
         { kind: 'file', file: logo },
         { kind: 'file', file: notes },
       ]);
+      // A data: URI is not ingested: its link becomes its text.
       expect(textOf(read.document!)).toContain('missing and data.');
       expect(refsOf((await page(s, revision, setupPage)).document!)).toEqual([
         { kind: 'page', page: intro },

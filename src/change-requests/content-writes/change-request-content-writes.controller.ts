@@ -50,9 +50,12 @@ export class ChangeRequestContentWritesController {
       'insert_files), applied in order as one new `edits` revision on top of the change ' +
       'request\'s head, all or nothing: an invalid change is a 400 naming it ("Change 3 ' +
       '(update_page): …"), and nothing is written. Pages and files inserted in the batch may ' +
-      'be linked from its markdown as `./<ref>.md` and `./<ref>`; other relative and ' +
-      "`/pages/…` links are resolved against the change request's pages once the batch is " +
-      'applied, and links that resolve to nothing become plain text. Markdown frontmatter ' +
+      'be linked from its markdown as `./<ref>.md` and `./<ref>`; other links are resolved ' +
+      "against the change request's pages and files once the batch is applied: paths " +
+      'relative to the page as `format=markdown` reads and the Git export write them, and ' +
+      'the stable forms of `format.markdown.refs=stable` (`/pages/<pageId>`, ' +
+      '`/files/<fileId>`, …, which keep naming a page or file that is no longer there). A ' +
+      'link that resolves to nothing stays a link to what was written. Markdown frontmatter ' +
       'sets page metadata; a new page takes its title from the frontmatter, else from a ' +
       'leading `# heading` (removed from the body), else `title`, else "Untitled". ' +
       '`If-Match: "<revision id>"` makes the write conditional on the head (412 when it ' +

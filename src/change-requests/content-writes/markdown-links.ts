@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type {
   ContentRef,
   DocumentBlock,
@@ -6,14 +7,15 @@ import type {
   DocumentText,
   JSONDocument,
 } from '../../content-engine/documents/document';
-import { readRoot, type FileNode } from '../../content-engine/tree/format';
-import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
+import { markdownPathsOfTree, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import { stableRefOf } from '../../content-engine/refs/markdown-refs';
+import type { ObjectStore } from '../../content-engine/tree/object-store';
 import { findPageById, findPageByPath } from '../../content-engine/tree/read';
 import { childrenOf } from './draft-tree';
 
 /**
- * What a link target becomes: a content ref, `keep` (an external URL, left as it is), or null
- * (nothing it could mean: the link becomes plain text).
+ * What a link target becomes: a content ref, `keep` (left as the URL written), or null (nothing
+ * to keep: a `data:` URI; the link becomes plain text).
  */
 export type LinkTarget = ContentRef | 'keep' | null;
 export type ResolveLink = (url: string) => Promise<LinkTarget>;
@@ -28,18 +30,25 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /**
  * Resolves markdown link targets against the pages and files of a tree (the change request's
- * content once the whole batch is applied; REFERENCE §16):
- * - `/pages/<pageId>[#anchor]`, `/pages/<slug>`, `/pages/<parent>/<slug>`, Git-style
- *   `/pages/<slug>.md` and `/pages/<slug>/README.md` (`/pages/README.md`: the first page);
- * - relative to the linking page, as Git Sync lays pages out (a page with subpages is
- *   `<path>/README.md`, another `<path>.md`): `./x.md`, `../README.md`, folder-style `./x`;
+ * content once the whole batch is applied; REFERENCE §16), in this order:
+ * - URLs with a scheme (http:, mailto:…) and protocol-relative ones are kept, except `data:`
+ *   URIs, which are not ingested; `#anchor` is an anchor of the linking page;
  * - `./<ref>.md` and `./<ref>` for pages and files inserted in the batch;
- * - `/files/<fileId>` for a file of the tree; `#anchor` for an anchor of the linking page.
- * URLs with a scheme (http:, mailto:…) and protocol-relative ones are kept, except `data:`
- * URIs, which are not ingested. Anything else resolves to nothing.
+ * - paths relative to the linking page in GitBook's markdown layout, as `format=markdown`
+ *   reads and the Git export write them (markdown-paths.ts): `../install/README.md#step-2`,
+ *   `.gitbook/assets/logo.png`;
+ * - Git-style paths by slugs, relative (`./x.md`, `../README.md`, folder-style `./x`) or under
+ *   `/pages/` (`/pages/<slug>`, `/pages/<parent>/<slug>.md`, `/pages/README.md`: the first
+ *   page), and `/pages/<pageId>[#anchor]`;
+ * - the stable forms (markdown-refs.ts): `/pages/<pageId>`, `/files/<fileId>`, `/users/<id>`,
+ *   … name their target even when it is no longer in the tree (the link keeps naming it).
+ * Anything else stays a link to the URL as written (`keep`), so that nothing written is lost.
  */
 export class LinkResolver {
-  private fileIds?: Set<string>;
+  /** The tree's markdown layout, and its paths' pages and files; planned on first use. */
+  private layout?: Promise<
+    MarkdownPaths & { pageAt: Map<string, string>; fileAt: Map<string, string> }
+  >;
 
   constructor(
     private readonly store: ObjectStore,
@@ -65,14 +74,45 @@ export class LinkResolver {
     const anchor = hashAt >= 0 ? decode(target.slice(hashAt + 1)) : undefined;
     const path = (hashAt >= 0 ? target.slice(0, hashAt) : target).replace(/\?.*$/, '');
     if (path === '') {
-      return anchor ? { kind: 'anchor', anchor, page: pageId } : null;
+      return anchor ? { kind: 'anchor', anchor, page: pageId } : 'keep';
     }
-    const page = this.batchRef(path) ?? (await this.pageOfPath(path, folder));
-    if (typeof page !== 'string') {
-      return page ?? (anchor === undefined ? await this.treeFile(path) : null);
+    const inBatch = this.batchRef(path);
+    if (inBatch !== undefined && typeof inBatch !== 'string') return inBatch;
+    const page =
+      inBatch ??
+      (await this.laidOut(path, anchor, pageId)) ??
+      (await this.pageOfPath(path, folder));
+    if (typeof page === 'object') return page;
+    if (page !== undefined && (await findPageById(this.store, this.tree, page))) {
+      return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
     }
-    // A page the batch inserted and then deleted again.
-    if (!(await findPageById(this.store, this.tree, page))) return null;
+    // A page the batch inserted and deleted again, a page or file no longer there, or none.
+    return (path.startsWith('/') && stableRefOf(target)) || 'keep';
+  }
+
+  /** A path relative to the linking page in the markdown layout of the tree. */
+  private async laidOut(
+    path: string,
+    anchor: string | undefined,
+    pageId: string,
+  ): Promise<ContentRef | undefined> {
+    if (path.startsWith('/')) return undefined;
+    this.layout ??= markdownPathsOfTree(this.store, this.tree).then((paths) => ({
+      ...paths,
+      pageAt: invert(paths.pages),
+      fileAt: invert(paths.files),
+    }));
+    const layout = await this.layout;
+    const from = layout.pages.get(pageId);
+    if (from === undefined) return undefined;
+    const dir = posix.dirname(from);
+    const joined = posix.normalize(posix.join(dir === '.' ? '' : dir, decodePath(path)));
+    if (joined.startsWith('../')) return undefined;
+    const at = joined.replace(/^\.\//, '').replace(/\/+$/, '');
+    const file = layout.fileAt.get(at);
+    if (file !== undefined) return anchor === undefined ? { kind: 'file', file } : undefined;
+    const page = layout.pageAt.get(at) ?? layout.pageAt.get(posix.join(at, 'README.md'));
+    if (page === undefined) return undefined;
     return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
   }
 
@@ -121,24 +161,18 @@ export class LinkResolver {
     }
     return (await findPageByPath(this.store, this.tree, parts.join('/')))?.id;
   }
+}
 
-  /** `/files/<fileId>`: a file of the tree. */
-  private async treeFile(path: string): Promise<LinkTarget> {
-    if (!path.startsWith('/files/')) return null;
-    const id = decode(path.slice('/files/'.length).replace(/\/+$/, ''));
-    return (await this.treeFileIds()).has(id) ? { kind: 'file', file: id } : null;
-  }
+function invert(map: Map<string, string>): Map<string, string> {
+  return new Map([...map].map(([id, path]) => [path, id]));
+}
 
-  private async treeFileIds(): Promise<Set<string>> {
-    if (!this.fileIds) {
-      const root = await readRoot(this.store, this.tree);
-      // One at a time: the store may read through the write's transaction, one connection.
-      const ids = new Set<string>();
-      for (const hash of root.files) ids.add((await getRequired<FileNode>(this.store, hash)).id);
-      this.fileIds = ids;
-    }
-    return this.fileIds;
-  }
+/** A path's segments decoded one by one (`%2F` stays inside its segment). */
+function decodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => decode(segment).replace(/\//g, '%2F'))
+    .join('/');
 }
 
 function decode(segment: string): string {

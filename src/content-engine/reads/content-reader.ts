@@ -11,6 +11,8 @@ import { ContentObjectsRepository } from '../content-objects.repository';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
 import { dereferenceReusableContents } from '../documents/reusable-contents';
+import { planMarkdownPaths, type MarkdownPaths, type PathPage } from '../refs/markdown-paths';
+import { refToMarkdownUrl, type MarkdownRefs } from '../refs/markdown-refs';
 import { Revision } from '../entities/revision.entity';
 import {
   childRefs,
@@ -80,6 +82,8 @@ export interface FileObject {
  */
 export interface DocumentReadOptions {
   dereferenceReusableContents?: boolean;
+  /** How markdown bodies write their refs (GitBook's `format.markdown.refs`; `relative`). */
+  markdownRefs?: MarkdownRefs;
 }
 
 /** A revision's content as read: its row and its tree's root. */
@@ -100,6 +104,8 @@ export class ContentReader {
   private readonly store: ObjectStore;
   /** Revision rows by id: immutable, so kept as read (a purged space's go unread). */
   private readonly revisions = new LRUCache<string, Revision>({ max: READ_CACHE_ENTRIES });
+  /** Markdown layouts by tree hash (immutable too), for reads of markdown. */
+  private readonly layouts = new LRUCache<string, Promise<MarkdownPaths>>({ max: 64 });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -350,7 +356,33 @@ export class ContentReader {
       return {};
     }
     const document = await this.readDocument(revision, node.document, options);
-    return format === 'markdown' ? { markdown: await documentToMarkdown(document) } : { document };
+    if (format !== 'markdown') return { document };
+    const refs = options.markdownRefs ?? 'relative';
+    // The layout's paths are planned only for documents that link to pages or files.
+    const paths =
+      refs === 'relative' && hasLayoutRefs(document)
+        ? await this.markdownPaths(revision)
+        : undefined;
+    const writing = { refs, pageId: node.id, paths, from: paths?.pages.get(node.id) };
+    return {
+      markdown: await documentToMarkdown(document, {
+        refToUrl: (ref) => refToMarkdownUrl(ref, writing),
+      }),
+    };
+  }
+
+  /** Where the revision's pages and files sit in GitBook's markdown layout (cached by tree). */
+  private markdownPaths(revision: ReadRevision): Promise<MarkdownPaths> {
+    const tree = revision.revision.tree;
+    let paths = this.layouts.get(tree);
+    if (!paths) {
+      paths = Promise.all([this.listPages(revision), this.listAllFiles(revision)]).then(
+        ([pages, files]) => planMarkdownPaths(pages.map(pathPage), files),
+      );
+      paths.catch(() => this.layouts.delete(tree));
+      this.layouts.set(tree, paths);
+    }
+    return paths;
   }
 
   /**
@@ -415,4 +447,23 @@ export class ContentReader {
     }
     return top;
   }
+}
+
+function pathPage(tree: PageTree): PathPage {
+  const slug = tree.node.meta.slug;
+  return {
+    id: tree.node.id,
+    type: tree.node.type,
+    ...(typeof slug === 'string' ? { slug } : {}),
+    pages: tree.pages.map(pathPage),
+  };
+}
+
+/** Whether a document has a page, anchor or file ref (written as a path in the layout). */
+function hasLayoutRefs(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasLayoutRefs);
+  if (typeof value !== 'object' || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  if (kind === 'page' || kind === 'anchor' || kind === 'file') return true;
+  return Object.values(value).some(hasLayoutRefs);
 }

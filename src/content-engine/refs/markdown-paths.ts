@@ -1,4 +1,6 @@
 import { posix } from 'node:path';
+import { childRefs, readPage, readRoot, type ChildRef, type FileNode } from '../tree/format';
+import { getRequired, type ObjectStore } from '../tree/object-store';
 
 /*
  * Where pages and files sit when a space is written as markdown files: GitBook's Git Sync
@@ -89,4 +91,29 @@ function uniqueName(name: string, used: Set<string>): string {
   for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${stem}-${n}${ext}`;
   used.add(candidate.toLowerCase());
   return candidate;
+}
+
+/** The layout of a tree, read from a store (one page at a time, for drafts). */
+export async function markdownPathsOfTree(
+  store: ObjectStore,
+  rootHash: string,
+): Promise<MarkdownPaths> {
+  const root = await readRoot(store, rootHash);
+  const pagesOf = async (refs: ChildRef[]): Promise<PathPage[]> => {
+    const pages: PathPage[] = [];
+    for (const ref of refs) {
+      const node = await readPage(store, ref.hash);
+      const slug = node.meta.slug;
+      pages.push({
+        id: node.id,
+        type: node.type,
+        ...(typeof slug === 'string' ? { slug } : {}),
+        pages: await pagesOf(node.pages),
+      });
+    }
+    return pages;
+  };
+  const files: PathFile[] = [];
+  for (const hash of root.files) files.push(await getRequired<FileNode>(store, hash));
+  return planMarkdownPaths(await pagesOf(await childRefs(store, root.pages)), files);
 }

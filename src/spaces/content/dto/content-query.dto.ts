@@ -7,6 +7,7 @@ import {
   type DocumentReadOptions,
   type PageFormat,
 } from '../../../content-engine/reads/content-reader';
+import { MARKDOWN_REFS, type MarkdownRefs } from '../../../content-engine/refs/markdown-refs';
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
 
 const toBoolean = ({ value }: { value: unknown }) =>
@@ -34,10 +35,6 @@ export class RevisionQueryDto {
   @IsBoolean()
   computed?: boolean;
 }
-
-/** GitBook's `format.markdown.refs`: how references are written in markdown. */
-export const MARKDOWN_REFS_FORMATS = ['relative', 'stable'] as const;
-export type MarkdownRefsFormat = (typeof MARKDOWN_REFS_FORMATS)[number];
 
 /** `evaluated` and `dereferenced`, accepted by every read of a document. */
 export class DocumentQueryDto {
@@ -79,21 +76,34 @@ export class PageContentQueryDto extends IntersectionType(RevisionQueryDto, Docu
 
   @ApiPropertyOptional({
     name: 'format.markdown.refs',
-    enum: MARKDOWN_REFS_FORMATS,
+    enum: MARKDOWN_REFS,
     default: 'relative',
     description:
-      'How references are written in markdown (`format=markdown`). Accepted; links are ' +
-      'written the same way whichever is asked.',
+      'How references are written in markdown (`format=markdown`). `relative`: links to pages ' +
+      'and files of the space are paths relative to the page, as Git Sync lays the space out ' +
+      '(`../install/README.md#step-2`, `.gitbook/assets/logo.png`); other refs in the stable ' +
+      'form. `stable`: every ref by its identifiers: `/pages/<pageId>[#anchor]`, ' +
+      '`/spaces/<spaceId>/pages/<pageId>`, `/files/<fileId>`, `/reusable-contents/<id>`, ' +
+      '`/users/<userId>`, `/spaces/<spaceId>`, `/collections/<id>`, `/openapi/<spec>`. Both ' +
+      'forms are read back to the same refs when the markdown is written into the space.',
   })
   @IsOptional()
-  @IsIn(MARKDOWN_REFS_FORMATS)
-  'format.markdown.refs'?: MarkdownRefsFormat;
+  @IsIn(MARKDOWN_REFS)
+  'format.markdown.refs'?: MarkdownRefs;
 }
 
-/** What a read's `dereferenced` asks of its documents (`evaluated` changes nothing). */
-export function documentReadOptions(query: DocumentQueryDto): DocumentReadOptions {
+/**
+ * What a read's `dereferenced` asks of its documents (`evaluated` changes nothing), and
+ * `format.markdown.refs` of its markdown.
+ */
+export function documentReadOptions(
+  query: DocumentQueryDto & { 'format.markdown.refs'?: MarkdownRefs },
+): DocumentReadOptions {
   const dereferenced = query.dereferenced === true || query.dereferenced === 'reusable-contents';
-  return { dereferenceReusableContents: dereferenced };
+  return {
+    dereferenceReusableContents: dereferenced,
+    ...(query['format.markdown.refs'] ? { markdownRefs: query['format.markdown.refs'] } : {}),
+  };
 }
 
 export class ListFilesQueryDto extends PageQueryDto {
