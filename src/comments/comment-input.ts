@@ -1,5 +1,6 @@
 import type { JSONDocument } from '../content-engine/documents/document';
 import { markdownToDocument } from '../content-engine/documents/markdown';
+import { resolveStableRefs } from '../content-engine/refs/markdown-refs';
 import type { ContentReader } from '../content-engine/reads/content-reader';
 import { DomainError, invalidInput } from '../platform/errors/domain-error';
 import type { Thread } from './comment-thread';
@@ -19,7 +20,7 @@ export type CommentTarget = Pick<PostCommentDto, 'page' | 'node' | 'tableCell'>;
 /** The body to store: the document, and the markdown when it came as markdown. */
 export async function storedBody(input: CommentBodyInput): Promise<StoredBody> {
   if ('document' in input) return { body: input.document, bodyMarkdown: null };
-  const body = await markdownToDocument(input.markdown);
+  const body = resolveStableRefs(await markdownToDocument(input.markdown));
   // Markdown of nothing but link definitions or HTML comments, say.
   if (body.nodes.length === 0) {
     throw invalidInput('body.markdown must not be empty: it has no content.');

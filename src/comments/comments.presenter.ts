@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { JSONDocument } from '../content-engine/documents/document';
 import { documentToMarkdown } from '../content-engine/documents/markdown';
+import { stableUrl } from '../content-engine/refs/markdown-refs';
 import type { MemberResponse } from '../orgs/members/dto/member.response';
 import { MembersPresenter } from '../orgs/members/members.presenter';
 import { UrlBuilder } from '../platform/urls/url-builder';
@@ -123,7 +124,7 @@ export class CommentsPresenter {
     format: CommentFormat,
   ): Promise<CommentBodyResponse> {
     if (format === 'document') return { document };
-    return { markdown: markdown ?? (await documentToMarkdown(document)) };
+    return { markdown: markdown ?? (await documentToMarkdown(document, { refToUrl: stableUrl })) };
   }
 
   private commentPath(thread: Thread, commentId: string): string[] {

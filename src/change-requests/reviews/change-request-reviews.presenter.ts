@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { documentToMarkdown } from '../../content-engine/documents/markdown';
+import { stableUrl } from '../../content-engine/refs/markdown-refs';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { UsersPresenter } from '../../users/users.presenter';
@@ -56,7 +57,11 @@ export class ChangeRequestReviewsPresenter {
     const body: CommentBodyResponse =
       format === 'document'
         ? { document }
-        : { markdown: await documentToMarkdown(document as unknown as JSONDocument) };
+        : {
+            markdown: await documentToMarkdown(document as unknown as JSONDocument, {
+              refToUrl: stableUrl,
+            }),
+          };
     return {
       object: 'comment',
       id: review.commentId!,

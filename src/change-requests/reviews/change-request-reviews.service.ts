@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { markdownToDocument } from '../../content-engine/documents/markdown';
+import { resolveStableRefs } from '../../content-engine/refs/markdown-refs';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
@@ -286,7 +287,9 @@ export class ChangeRequestReviewsService {
     let document: JSONDocument | null = null;
     if ('markdown' in input) {
       if (input.markdown.trim() === '') return null;
-      document = (await markdownToDocument(input.markdown)) as unknown as JSONDocument;
+      document = resolveStableRefs(
+        await markdownToDocument(input.markdown),
+      ) as unknown as JSONDocument;
     } else if ('document' in input) {
       document = input.document;
     }

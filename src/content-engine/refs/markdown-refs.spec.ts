@@ -1,6 +1,6 @@
 import type { ContentRef } from '../documents/document';
 import { planMarkdownPaths } from './markdown-paths';
-import { refToMarkdownUrl, stableRefOf, stableUrl } from './markdown-refs';
+import { refToMarkdownUrl, resolveStableRefs, stableRefOf, stableUrl } from './markdown-refs';
 
 describe('content refs in markdown', () => {
   const paths = planMarkdownPaths(
@@ -68,5 +68,34 @@ describe('content refs in markdown', () => {
     expect(stableRefOf('/files/f1#x')).toBeUndefined();
     expect(stableRefOf('/pages/a/b')).toBeUndefined();
     expect(stableRefOf('install/README.md')).toBeUndefined();
+  });
+
+  it('resolves stable forms in a document written where no page is the base (comments)', () => {
+    const link = (url: string) => ({
+      object: 'inline',
+      type: 'link',
+      data: { ref: { kind: 'url', url } },
+      nodes: [],
+    });
+    const document = {
+      object: 'document' as const,
+      data: {},
+      nodes: [
+        {
+          object: 'block' as const,
+          type: 'paragraph',
+          nodes: [link('/pages/p1#a'), link('/users/u1'), link('other.md'), link('https://x.y/')],
+        },
+      ],
+    };
+    const refs = (resolveStableRefs(document).nodes[0].nodes as { data: { ref: unknown } }[]).map(
+      (node) => node.data.ref,
+    );
+    expect(refs).toEqual([
+      { kind: 'anchor', anchor: 'a', page: 'p1' },
+      { kind: 'user', user: 'u1' },
+      { kind: 'url', url: 'other.md' },
+      { kind: 'url', url: 'https://x.y/' },
+    ]);
   });
 });

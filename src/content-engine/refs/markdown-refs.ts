@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { ContentRef } from '../documents/document';
+import type { ContentRef, JSONDocument } from '../documents/document';
 import type { MarkdownPaths } from './markdown-paths';
 
 /*
@@ -157,4 +157,30 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * The document with every URL ref in a stable form (`/pages/<id>`, `/users/<id>`, …) turned
+ * into the ref it names: for markdown written where there is no page to be relative to
+ * (comments, reviews).
+ */
+export function resolveStableRefs(document: JSONDocument): JSONDocument {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const ref = child as { kind?: unknown; url?: unknown } | null;
+      const stable =
+        key === 'ref' &&
+        ref?.kind === 'url' &&
+        typeof ref.url === 'string' &&
+        ref.url.startsWith('/')
+          ? stableRefOf(ref.url)
+          : undefined;
+      out[key] = stable ?? visit(child);
+    }
+    return out;
+  };
+  return visit(document) as JSONDocument;
 }
