@@ -214,6 +214,44 @@ describe('resolveDocumentLinks', () => {
     expect(document.nodes[0].nodes![1]).toEqual(link('ok.md', 'this'));
   });
 
+  it('resolves the refs of other nodes (drawings, mentions, dark images), and keeps unresolved ones', async () => {
+    const document: JSONDocument = {
+      object: 'document',
+      data: {},
+      nodes: [
+        block('drawing', { isVoid: true, data: { ref: { kind: 'url', url: 'ok.md' } } }),
+        block('images', {
+          nodes: [
+            block('image', {
+              isVoid: true,
+              data: {
+                ref: { kind: 'url', url: 'https://x/y.png' },
+                refDark: { kind: 'url', url: 'ok.md' },
+              },
+            }),
+          ],
+        }),
+        block('paragraph', {
+          nodes: [
+            {
+              object: 'inline',
+              type: 'mention',
+              isVoid: true,
+              data: { ref: { kind: 'url', url: 'gone.md' } },
+            },
+          ],
+        }),
+      ],
+    };
+    const { document: resolved } = await resolveDocumentLinks(document, resolve);
+    expect(resolved.nodes[0].data).toEqual({ ref: { kind: 'page', page: 'p1' } });
+    expect((resolved.nodes[1].nodes![0] as DocumentBlock).data).toEqual({
+      ref: { kind: 'url', url: 'https://x/y.png' },
+      refDark: { kind: 'page', page: 'p1' },
+    });
+    expect(resolved.nodes[2].nodes![0]).toEqual(document.nodes[2].nodes![0]);
+  });
+
   it('answers the same document when every link is kept', async () => {
     const document: JSONDocument = {
       object: 'document',

@@ -232,12 +232,44 @@ export async function resolveDocumentLinks(
         }
         const target = await targetOf(child);
         if (target === null) dropped.push(String(child.data?.alt ?? ''));
-        else kept.push(target === 'keep' ? child : withRef(child, target));
+        else {
+          const image = target === 'keep' ? child : withRef(child, target);
+          kept.push({ ...image, ...(await dataRefsOf(image)) });
+        }
       }
       if (kept.length === 0) return [textParagraph(node.key, dropped.join(' ').trim())];
       return [{ ...node, nodes: kept, ...(await fragmentsOf(node)) }];
     }
-    return [{ ...node, ...(await childrenOf(node)), ...(await fragmentsOf(node)) }];
+    return [
+      {
+        ...node,
+        ...(await dataRefsOf(node)),
+        ...(await childrenOf(node)),
+        ...(await fragmentsOf(node)),
+      },
+    ];
+  };
+
+  /**
+   * Other nodes' refs (drawings, mentions, reusable contents, an image's `refDark`, …): a
+   * resolved target replaces the ref; anything else leaves it, as the node has no text to
+   * become.
+   */
+  const dataRefsOf = async (
+    node: DocumentBlock | DocumentInline,
+  ): Promise<{ data?: Record<string, unknown> }> => {
+    if (!node.data) return {};
+    let data = node.data;
+    for (const field of ['ref', 'refDark']) {
+      const ref = data[field] as { kind?: unknown; url?: unknown } | undefined;
+      if (ref?.kind !== 'url' || typeof ref.url !== 'string') continue;
+      const target = await resolve(ref.url);
+      if (target !== null && target !== 'keep') {
+        changed = true;
+        data = { ...data, [field]: target };
+      }
+    }
+    return { data };
   };
 
   const childrenOf = async (
@@ -282,7 +314,12 @@ export async function resolveDocumentLinks(
       ];
     }
     return [
-      { ...node, ...(await childrenOf(node)), ...(await fragmentsOf(node)) } as DocumentInline,
+      {
+        ...node,
+        ...(await dataRefsOf(node)),
+        ...(await childrenOf(node)),
+        ...(await fragmentsOf(node)),
+      } as DocumentInline,
     ];
   };
 

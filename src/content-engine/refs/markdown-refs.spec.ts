@@ -1,4 +1,4 @@
-import type { ContentRef } from '../documents/document';
+import type { ContentRef, JSONDocument } from '../documents/document';
 import { planMarkdownPaths } from './markdown-paths';
 import { refToMarkdownUrl, resolveStableRefs, stableRefOf, stableUrl } from './markdown-refs';
 
@@ -88,9 +88,11 @@ describe('content refs in markdown', () => {
         },
       ],
     };
-    const refs = (resolveStableRefs(document).nodes[0].nodes as { data: { ref: unknown } }[]).map(
-      (node) => node.data.ref,
-    );
+    const refs = (
+      resolveStableRefs(document as unknown as JSONDocument).nodes[0].nodes as unknown as {
+        data: { ref: unknown };
+      }[]
+    ).map((node) => node.data.ref);
     expect(refs).toEqual([
       { kind: 'anchor', anchor: 'a', page: 'p1' },
       { kind: 'user', user: 'u1' },

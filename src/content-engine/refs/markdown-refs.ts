@@ -36,6 +36,8 @@ export interface MarkdownRefWriting {
 
 export function refToMarkdownUrl(ref: ContentRef, writing: MarkdownRefWriting): string {
   if (ref.kind === 'url') return ref.url;
+  // OpenAPI blocks name their specification in their tag already.
+  if (ref.kind === 'openapi') return '';
   if (ref.kind === 'anchor' && !ref.space && (!ref.page || ref.page === writing.pageId)) {
     return `#${encodeFragment(ref.anchor)}`;
   }
