@@ -420,6 +420,11 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${content(ctx)}/page/${ctx.content.page}/links`,
     ],
     [
+      'listSpacePageBacklinks',
+      '/content/page/:pageId/backlinks',
+      (ctx) => `${content(ctx)}/page/${ctx.content.page}/backlinks`,
+    ],
+    [
       'listSpaceFileBacklinks',
       '/content/files/:fileId/backlinks',
       (ctx) => `${content(ctx)}/files/nope/backlinks`,
@@ -505,6 +510,11 @@ function changeRequestReadOperations(): Operation[] {
       'listPageLinksInChangeRequest',
       '/content/page/:pageId/links',
       (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/links`,
+    ],
+    [
+      'listChangeRequestPageBacklinks',
+      '/content/page/:pageId/backlinks',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/backlinks`,
     ],
     ['listFilesInChangeRequestById', '/content/files', (ctx) => `${at(ctx)}/content/files`],
     [

@@ -1,5 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   ContentLocationResponse,
   ContentReferencesPageResponse,
@@ -29,7 +35,7 @@ import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ChangeRequestsPresenter } from '../change-requests.presenter';
 import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
-import type { ChangeRequestResponse } from '../dto/change-request.response';
+import { ChangeRequestSummaryResponse } from '../dto/change-request.response';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 /** A change request and its head revision, as read. */
@@ -44,6 +50,7 @@ interface ChangeRequestHead {
  * `:changeRequestId` is its id or its number in the space.
  */
 @ApiTags('change-request-content')
+@ApiExtraModels(ChangeRequestSummaryResponse)
 @Controller('spaces/:spaceId/change-requests/:changeRequestId/content')
 export class ChangeRequestContentController {
   constructor(
@@ -184,7 +191,10 @@ export class ChangeRequestContentController {
   @ApiOperation({
     operationId: 'listPageLinksInChangeRequest',
     summary: 'List the links of a page of a change request',
-    description: 'Every link on the page, with its status; `stats` counts them all.',
+    description:
+      'Every link on the page, with its status; `stats` counts them all, and in ' +
+      '`broken.changeRequest` the broken ones that the revision the change request was last ' +
+      'based on does not have broken there.',
   })
   @ApiOkResponse({ type: ContentReferencesPageResponse })
   @badRequest
@@ -196,14 +206,41 @@ export class ChangeRequestContentController {
     @Query() query: PageQueryDto,
   ): Promise<ContentReferencesPageResponse> {
     const changeRequest = await this.changeRequests.get(space, changeRequestId);
-    const listing = await this.links.pageLinks(
+    const { revision, revisionMergedAncestor, revisionInitial } = changeRequest.changeRequest;
+    const listing = await this.links.pageLinks(space, actor.userId, pageId, query, {
+      revisionId: revision,
+      basedOn: revisionMergedAncestor ?? revisionInitial,
+    });
+    return this.linksPresenter.links(listing, this.presented(changeRequest));
+  }
+
+  @Get('page/:pageId/backlinks')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listChangeRequestPageBacklinks',
+    summary: 'List the pages of a change request that link to a page',
+    description:
+      'The pages of its head revision with a link to the page or to an anchor on it (link ' +
+      'pages and content-ref cards included), each once.',
+  })
+  @ApiOkResponse({ type: PageOf(ContentLocationResponse) })
+  @badRequest
+  async listPageBacklinks(
+    @Granted() space: SpaceAccess,
+    @CurrentUser() actor: UserActor,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ContentLocationResponse>> {
+    const changeRequest = await this.changeRequests.get(space, changeRequestId);
+    const listing = await this.links.pageBacklinks(
       space,
       actor.userId,
       pageId,
       query,
       changeRequest.changeRequest.revision,
     );
-    return this.linksPresenter.links(listing, this.presented(changeRequest));
+    return this.linksPresenter.backlinks(listing, this.presented(changeRequest));
   }
 
   /** The change request (by id or number; 404 otherwise) and its head revision. */
@@ -224,7 +261,8 @@ export class ChangeRequestContentController {
     });
   }
 
-  private presented(changeRequest: ChangeRequestView): ChangeRequestResponse {
-    return this.changeRequestsPresenter.present(changeRequest);
+  /** The change request as link locations name it. */
+  private presented(changeRequest: ChangeRequestView): ChangeRequestSummaryResponse {
+    return this.changeRequestsPresenter.summary(changeRequest);
   }
 }
