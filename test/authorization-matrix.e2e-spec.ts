@@ -420,6 +420,11 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${content(ctx)}/page/${ctx.content.page}/links`,
     ],
     [
+      'listSpacePageMetaLinks',
+      '/content/page/:pageId/meta-links',
+      (ctx) => `${content(ctx)}/page/${ctx.content.page}/meta-links`,
+    ],
+    [
       'listSpacePageBacklinks',
       '/content/page/:pageId/backlinks',
       (ctx) => `${content(ctx)}/page/${ctx.content.page}/backlinks`,
@@ -510,6 +515,11 @@ function changeRequestReadOperations(): Operation[] {
       'listPageLinksInChangeRequest',
       '/content/page/:pageId/links',
       (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/links`,
+    ],
+    [
+      'listChangeRequestPageMetaLinks',
+      '/content/page/:pageId/meta-links',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/meta-links`,
     ],
     [
       'listChangeRequestPageBacklinks',

@@ -524,6 +524,7 @@ describe('change request content (reads)', () => {
       ['getPageInChangeRequestById', '/page/pgHome'],
       ['listPageLinksInChangeRequest', '/page/pgHome/links'],
       ['listChangeRequestPageBacklinks', '/page/pgGuide/backlinks'],
+      ['listChangeRequestPageMetaLinks', '/page/pgGuide/meta-links'],
     ] as const;
 
     it.each(ROUTES)(

@@ -22,13 +22,15 @@ import {
 } from '../../spaces/content/dto/content-query.dto';
 import {
   RevisionFileResponse,
+  RevisionPageMetaLinksResponse,
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
 } from '../../spaces/content/dto/content.response';
+import { PageMetaLinks } from '../../spaces/content/page-meta-links';
 import { RevisionContent } from '../../spaces/content/revision-content';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access, CurrentActor, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { Actor, UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
@@ -60,6 +62,7 @@ export class ChangeRequestContentController {
     private readonly content: RevisionContent,
     private readonly links: LinksService,
     private readonly linksPresenter: LinksPresenter,
+    private readonly metaLinks: PageMetaLinks,
   ) {}
 
   @Get()
@@ -184,6 +187,27 @@ export class ChangeRequestContentController {
       query.format,
       documentReadOptions(query),
     );
+  }
+
+  @Get('page/:pageId/meta-links')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listChangeRequestPageMetaLinks',
+    summary: 'List the meta links of a page of a change request',
+    description:
+      'As listRevisionPageMetaLinks, on its head revision: its canonical link (never set) and ' +
+      'alternates, the same page in the translations of this space (their primary content) ' +
+      'that the caller may see, the page itself first. `{}` when there is none.',
+  })
+  @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
+  async listPageMetaLinks(
+    @CurrentActor() actor: Actor,
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+  ): Promise<RevisionPageMetaLinksResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.metaLinks.of(actor, space, head.read, pageId);
   }
 
   @Get('page/:pageId/links')
