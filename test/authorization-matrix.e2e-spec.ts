@@ -420,6 +420,16 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${content(ctx)}/page/${ctx.content.page}/links`,
     ],
     [
+      'listSpacePageMetaLinks',
+      '/content/page/:pageId/meta-links',
+      (ctx) => `${content(ctx)}/page/${ctx.content.page}/meta-links`,
+    ],
+    [
+      'listSpacePageBacklinks',
+      '/content/page/:pageId/backlinks',
+      (ctx) => `${content(ctx)}/page/${ctx.content.page}/backlinks`,
+    ],
+    [
       'listSpaceFileBacklinks',
       '/content/files/:fileId/backlinks',
       (ctx) => `${content(ctx)}/files/nope/backlinks`,
@@ -505,6 +515,16 @@ function changeRequestReadOperations(): Operation[] {
       'listPageLinksInChangeRequest',
       '/content/page/:pageId/links',
       (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/links`,
+    ],
+    [
+      'listChangeRequestPageMetaLinks',
+      '/content/page/:pageId/meta-links',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/meta-links`,
+    ],
+    [
+      'listChangeRequestPageBacklinks',
+      '/content/page/:pageId/backlinks',
+      (ctx) => `${at(ctx)}/content/page/${ctx.changeRequest.page}/backlinks`,
     ],
     ['listFilesInChangeRequestById', '/content/files', (ctx) => `${at(ctx)}/content/files`],
     [

@@ -61,8 +61,26 @@ interface LinksBody {
   }[];
   count: number;
   next?: { page: string };
-  stats: { total: number; broken: { total: number } };
+  stats: { total: number; broken: { total: number; changeRequest?: number } };
 }
+
+/** What GitBook's 0.146.0 requires of a ChangeRequest: all a location's versionContext has. */
+const CHANGE_REQUEST_SUMMARY = [
+  'object',
+  'id',
+  'number',
+  'status',
+  'subject',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'space',
+  'revision',
+  'revisionInitial',
+  'comments',
+  'outdated',
+  'urls',
+];
 
 const text = (value: string) => ({
   object: 'text' as const,
@@ -391,18 +409,54 @@ describe('change request content (reads)', () => {
         { status: 'ok', target: 'https://example.com/docs', at: ['pgHome@external'] },
       ]);
       expect(body.count).toBe(4);
-      expect(body.stats).toEqual({ total: 4, broken: { total: 1 } });
+      // The missing page was missing already in the revision the change request started from.
+      expect(body.stats).toEqual({ total: 4, broken: { total: 1, changeRequest: 0 } });
       const guide = body.items[0].targetReference!;
       expect(guide.page?.urls?.app).toBe(`${crAppUrl(f)}/home/guide`);
       expect(guide.versionContext?.changeRequest.id).toBe(f.changeRequest.id);
+      expect(Object.keys(guide.versionContext!.changeRequest).sort()).toEqual(
+        [...CHANGE_REQUEST_SUMMARY].sort(),
+      );
 
-      // On the primary, Guide and the file are gone: those links are broken there.
+      // On the primary, Guide and the file are gone: those links are broken there, and Guide
+      // is named as the revision before had it.
       const primary = await reader.get(spaceContent(f, '/page/pgHome/links')).expect(200);
+      expectConforms(primary, 'listPageLinksInSpace');
       const primaryBody = primary.body as LinksBody;
       expect(primaryBody.stats).toEqual({ total: 4, broken: { total: 3 } });
       expect(
         primaryBody.items.every((usage) => usage.targetReference?.versionContext === undefined),
       ).toBe(true);
+      expect(primaryBody.items[0]).toMatchObject({
+        status: 'broken',
+        targetReference: { kind: 'page', page: { id: 'pgGuide', title: 'Guide' } },
+      });
+      expect(primaryBody.items[0].targetReference!.page!.urls!.app).toContain(f.before.id);
+    });
+
+    it('counts in broken.changeRequest the links the change request broke', async () => {
+      const f = await fixture();
+      const client = f.org.owner.client;
+      await client
+        .post(`/v1/spaces/${f.spaceId}/change-requests/${f.changeRequest.id}/content`, {
+          changes: [{ operation: 'delete_page', page: 'pgGuide' }],
+        })
+        .expect(200);
+      const res = await client.get(crContent(f, '/page/pgHome/links')).expect(200);
+      expectConforms(res, 'listPageLinksInChangeRequest');
+      const body = res.body as LinksBody;
+      // Guide, deleted in the change request; the missing page was already broken before it.
+      expect(body.stats).toEqual({ total: 4, broken: { total: 2, changeRequest: 1 } });
+      const [guide] = body.items;
+      expect(guide.status).toBe('broken');
+      expect(guide.targetReference).toMatchObject({
+        kind: 'page',
+        page: { id: 'pgGuide', title: 'Guide' },
+      });
+      // Named as an earlier revision has it, not in the change request.
+      expect(guide.targetReference!.versionContext).toBeUndefined();
+      expect(guide.locationReferences[0].versionContext?.changeRequest.id).toBe(f.changeRequest.id);
+      expectError(await client.get(crContent(f, '/page/pgGuide/backlinks')), 404, 'Page not found');
     });
 
     it('pages with limit; rejects a bad limit and the space-only status filter', async () => {
@@ -423,6 +477,43 @@ describe('change request content (reads)', () => {
     });
   });
 
+  describe('GET .../content/page/{pageId}/backlinks (listChangeRequestPageBacklinks)', () => {
+    it('lists the pages of the change request that link to the page', async () => {
+      const f = await fixture();
+      const reader = await t.factories.asMember(f.org, 'read');
+      const res = await reader.get(crContent(f, '/page/pgGuide/backlinks')).expect(200);
+      expectConforms(res, 'listChangeRequestPageBacklinks');
+      const body = res.body as { items: Location[]; count: number; next?: unknown };
+      expect(body.count).toBe(1);
+      expect(body.next).toBeUndefined();
+      expect(body.items[0]).toMatchObject({
+        kind: 'page',
+        space: { id: f.spaceId },
+        page: { id: 'pgHome', title: 'Home', pages: [], urls: { app: `${crAppUrl(f)}/home` } },
+        versionContext: {
+          type: 'changeRequest',
+          changeRequest: { object: 'change-request', id: f.changeRequest.id, number: 1 },
+        },
+      });
+      expect(Object.keys(body.items[0].versionContext!.changeRequest).sort()).toEqual(
+        [...CHANGE_REQUEST_SUMMARY].sort(),
+      );
+      const home = await reader.get(crContent(f, '/page/pgHome/backlinks')).expect(200);
+      expectConforms(home, 'listChangeRequestPageBacklinks');
+      expect(home.body).toEqual({ items: [], count: 0 });
+      // The primary no longer has Guide.
+      expectError(await reader.get(spaceContent(f, '/page/pgGuide/backlinks')), 404, 'Page');
+    });
+
+    it('answers 404 for an unknown page; 400 for a bad limit or page', async () => {
+      const f = await fixture();
+      const client = f.org.owner.client;
+      expectError(await client.get(crContent(f, '/page/nope/backlinks')), 404, 'Page not found');
+      expectError(await client.get(crContent(f, '/page/pgGuide/backlinks?limit=0')), 400, 'limit');
+      expectError(await client.get(crContent(f, '/page/pgGuide/backlinks?page=x')), 400, 'page');
+    });
+  });
+
   describe('not found', () => {
     const ROUTES = [
       ['getRevisionOfChangeRequestById', ''],
@@ -432,6 +523,8 @@ describe('change request content (reads)', () => {
       ['listChangeRequestFileBacklinks', '/files/flDiagram/backlinks'],
       ['getPageInChangeRequestById', '/page/pgHome'],
       ['listPageLinksInChangeRequest', '/page/pgHome/links'],
+      ['listChangeRequestPageBacklinks', '/page/pgGuide/backlinks'],
+      ['listChangeRequestPageMetaLinks', '/page/pgGuide/meta-links'],
     ] as const;
 
     it.each(ROUTES)(

@@ -16,7 +16,7 @@ interface Location {
   file?: { id: string; name: string };
   organization?: { id: string; object: string };
   space?: { id: string; object: string };
-  page?: { id: string; pages: unknown[] };
+  page?: { id: string; title?: string; pages: unknown[]; urls?: { app: string } };
   internalLocation?: { type: string; anchor?: string; node?: string };
   url?: string;
 }
@@ -32,8 +32,43 @@ interface LinksBody {
   items: Usage[];
   count: number;
   next?: { page: string };
-  stats: { total: number; broken: { total: number } };
+  stats: { total: number; broken: { total: number; changeRequest?: number } };
 }
+
+/** What GitBook's 0.146.0 requires of an Organization and a Space: all a location embeds. */
+const ORGANIZATION_SUMMARY = [
+  'object',
+  'id',
+  'title',
+  'createdAt',
+  'emailDomains',
+  'type',
+  'inviteLinks',
+  'plan',
+  'mergeRules',
+  'urls',
+  'trial',
+  'permissions',
+];
+const SPACE_SUMMARY = [
+  'object',
+  'id',
+  'title',
+  'emoji',
+  'organization',
+  'visibility',
+  'revision',
+  'createdAt',
+  'updatedAt',
+  'comments',
+  'changeRequests',
+  'changeRequestsOpen',
+  'changeRequestsDraft',
+  'mergeRules',
+  'urls',
+  'defaultLevel',
+  'permissions',
+];
 
 const text = (value: string) => ({
   object: 'text' as const,
@@ -96,6 +131,8 @@ describe('space links', () => {
     `/v1/spaces/${spaceId}/content/page/${pageId}/links`;
   const backlinks = (spaceId: string, fileId: string) =>
     `/v1/spaces/${spaceId}/content/files/${fileId}/backlinks`;
+  const pageBacklinks = (spaceId: string, pageId: string) =>
+    `/v1/spaces/${spaceId}/content/page/${pageId}/backlinks`;
 
   /**
    * Adds a file to the space's primary revision as a new revision (files cannot be written
@@ -261,6 +298,102 @@ describe('space links', () => {
       expect(location.page).toMatchObject({ id: 'pgHome', pages: [] });
     });
 
+    it('embeds in each location only what GitBook requires of the organization and space', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await linkedSpace(org);
+      const res = await org.owner.client.get(links(spaceId)).expect(200);
+      expectConforms(res, 'listSpaceLinks');
+      const body = res.body as LinksBody;
+      const locations = body.items.flatMap((item) => [
+        ...item.locationReferences,
+        ...(item.targetReference?.organization ? [item.targetReference] : []),
+      ]);
+      expect(locations.length).toBeGreaterThan(10);
+      for (const location of locations) {
+        expect(Object.keys(location.organization!).sort()).toEqual(
+          [...ORGANIZATION_SUMMARY].sort(),
+        );
+        expect(Object.keys(location.space!).sort()).toEqual([...SPACE_SUMMARY].sort());
+      }
+      const { organization, space } = locations[0] as unknown as {
+        organization: { urls: object; permissions: Record<string, boolean> };
+        space: { urls: object; permissions: Record<string, boolean> };
+      };
+      expect(Object.keys(organization.urls).sort()).toEqual(['app', 'location']);
+      expect(Object.keys(space.urls).sort()).toEqual(['app', 'location']);
+      // Still the caller's permissions: the owner administers both.
+      expect(organization.permissions.admin).toBe(true);
+      expect(space.permissions.admin).toBe(true);
+    });
+
+    it('names a deleted page as its last revision had it, and counts the links to it broken', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await linkedSpace(org);
+      const reader = await t.factories.asMember(org, 'read');
+      const withGuide = (await reader.get(`/v1/spaces/${spaceId}`).expect(200)).body as {
+        revision: string;
+      };
+      await commitOnSpace(t, spaceId, [{ operation: 'delete_page', page: 'pgGuide' }]);
+
+      const res = await reader.get(links(spaceId)).expect(200);
+      expectConforms(res, 'listSpaceLinks');
+      const body = res.body as LinksBody;
+      expect(body.items.map(summary)).toEqual([
+        { status: 'broken', relation: 'reference', target: 'page:pgGuide', at: ['pgHome@toGuide'] },
+        // Never existed: nothing to name.
+        { status: 'broken', relation: 'reference', target: null, at: ['pgHome@toMissing'] },
+        {
+          status: 'broken',
+          relation: 'reference',
+          target: 'page:pgGuide#setup',
+          at: ['pgHome@toSetup'],
+        },
+        {
+          status: 'broken',
+          relation: 'reference',
+          target: 'page:pgGuide#nope',
+          at: ['pgHome@toNope'],
+        },
+        {
+          status: 'ok',
+          relation: 'reference',
+          target: 'https://example.com/docs',
+          at: ['pgHome@external', 'pgLink'],
+        },
+        {
+          status: 'in-app',
+          relation: 'reference',
+          target: `${t.config.appUrl}/o/x/s/y`,
+          at: ['pgHome@inApp'],
+        },
+        // A path that matches no page any more is named as written.
+        { status: 'broken', relation: 'reference', target: 'guide.md', at: ['pgHome@relative'] },
+        { status: 'broken', relation: 'reference', target: null, at: ['pgHome@aFile'] },
+        { status: 'broken', relation: 'dependsOn', target: 'page:pgGuide', at: ['pgHome@card'] },
+      ]);
+      expect(body.stats).toEqual({ total: 9, broken: { total: 7 } });
+      const dead = body.items[0].targetReference!;
+      expect(dead).toMatchObject({
+        kind: 'page',
+        organization: { id: org.id },
+        space: { id: spaceId },
+        page: { id: 'pgGuide', title: 'Guide', pages: [] },
+      });
+      // Its URL opens the revision that still has it.
+      expect(dead.page!.urls!.app).toContain(withGuide.revision);
+      const broken = await reader.get(`${links(spaceId)}?status=broken`).expect(200);
+      expectConforms(broken, 'listSpaceLinks');
+      expect((broken.body as LinksBody).count).toBe(7);
+
+      // On the page that links to it too.
+      const home = await reader.get(pageLinks(spaceId, 'pgHome')).expect(200);
+      expectConforms(home, 'listPageLinksInSpace');
+      const homeBody = home.body as LinksBody;
+      expect(homeBody.items[0].targetReference?.page?.id).toBe('pgGuide');
+      // Every link of the space is on Home now (`guide.md` no longer joins Guide's).
+      expect(homeBody.stats).toEqual({ total: 9, broken: { total: 7 } });
+    });
+
     it('filters by status, keeping the stats of every link', async () => {
       const org = await t.factories.organization();
       const spaceId = await linkedSpace(org);
@@ -396,6 +529,132 @@ describe('space links', () => {
       expectError(await other.owner.client.get(pageLinks(spaceId, 'pgHome')), 404, 'not found');
       const guest = await t.factories.asMember(org, null);
       expectError(await guest.get(pageLinks(spaceId, 'pgHome')), 404, 'not found');
+    });
+  });
+
+  describe('GET /v1/spaces/:spaceId/content/page/:pageId/backlinks (listSpacePageBacklinks)', () => {
+    /** linkedSpace, and a page More linking to an anchor of Guide. */
+    async function withMore(org: TestOrganization): Promise<string> {
+      const spaceId = await linkedSpace(org);
+      const more: JSONDocument = {
+        object: 'document',
+        data: {},
+        nodes: [
+          paragraph('m1', link('toSetup', { kind: 'anchor', page: 'pgGuide', anchor: 'setup' })),
+        ],
+      };
+      const hash = await engine.put(t.dataSource.manager, 'document', more);
+      await commitOnSpace(t, spaceId, [
+        {
+          operation: 'insert_page',
+          id: 'pgMore',
+          meta: { title: 'More', slug: 'more' },
+          document: hash,
+        },
+      ]);
+      return spaceId;
+    }
+
+    it('lists the pages that link to the page or an anchor on it, once each', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await withMore(org);
+      const reader = await t.factories.asMember(org, 'read');
+      const res = await reader.get(pageBacklinks(spaceId, 'pgGuide')).expect(200);
+      expectConforms(res, 'listSpacePageBacklinks');
+      const body = res.body as { items: Location[]; count: number; next?: unknown };
+      // Home links to it five ways (page, path, anchors, content-ref card), More to an anchor.
+      expect(body.items.map((location) => location.page?.id)).toEqual(['pgHome', 'pgMore']);
+      expect(body.count).toBe(2);
+      expect(body.next).toBeUndefined();
+      expect(body.items[0]).toMatchObject({
+        kind: 'page',
+        organization: { object: 'organization', id: org.id },
+        space: { object: 'space', id: spaceId },
+        page: { id: 'pgHome', title: 'Home', pages: [] },
+      });
+      expect(Object.keys(body.items[0].organization!).sort()).toEqual(
+        [...ORGANIZATION_SUMMARY].sort(),
+      );
+      expect(Object.keys(body.items[0].space!).sort()).toEqual([...SPACE_SUMMARY].sort());
+
+      const home = await reader.get(pageBacklinks(spaceId, 'pgHome')).expect(200);
+      expectConforms(home, 'listSpacePageBacklinks');
+      expect((home.body as { items: Location[] }).items.map((l) => l.page?.id)).toEqual([
+        'pgGuide',
+      ]);
+      // Nothing links to More.
+      const none = await reader.get(pageBacklinks(spaceId, 'pgMore')).expect(200);
+      expectConforms(none, 'listSpacePageBacklinks');
+      expect(none.body).toEqual({ items: [], count: 0 });
+    });
+
+    it('pages through the backlinks', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await withMore(org);
+      const first = await org.owner.client
+        .get(`${pageBacklinks(spaceId, 'pgGuide')}?limit=1`)
+        .expect(200);
+      expectConforms(first, 'listSpacePageBacklinks');
+      const firstBody = first.body as { items: Location[]; count: number; next?: { page: string } };
+      expect(firstBody.items.map((l) => l.page?.id)).toEqual(['pgHome']);
+      expect(firstBody.count).toBe(2);
+      const second = await org.owner.client
+        .get(`${pageBacklinks(spaceId, 'pgGuide')}?limit=1&page=${firstBody.next!.page}`)
+        .expect(200);
+      expectConforms(second, 'listSpacePageBacklinks');
+      expect((second.body as { items: Location[] }).items.map((l) => l.page?.id)).toEqual([
+        'pgMore',
+      ]);
+      expect((second.body as { next?: unknown }).next).toBeUndefined();
+    });
+
+    it('answers 404 once the page is deleted, while links to it stay, broken', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await withMore(org);
+      await commitOnSpace(t, spaceId, [{ operation: 'delete_page', page: 'pgGuide' }]);
+      // (GitBook's spec declares no 404 for this operation: the error body is Bindery's usual.)
+      expectError(
+        await org.owner.client.get(pageBacklinks(spaceId, 'pgGuide')),
+        404,
+        'Page not found',
+      );
+      const more = await org.owner.client.get(pageLinks(spaceId, 'pgMore')).expect(200);
+      expect((more.body as LinksBody).items.map(summary)).toEqual([
+        {
+          status: 'broken',
+          relation: 'reference',
+          target: 'page:pgGuide#setup',
+          at: ['pgMore@toSetup'],
+        },
+      ]);
+    });
+
+    it('answers 400 for a bad limit or page', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await linkedSpace(org);
+      const path = pageBacklinks(spaceId, 'pgGuide');
+      expectError(await org.owner.client.get(`${path}?limit=0`), 400, 'limit');
+      expectError(await org.owner.client.get(`${path}?limit=x`), 400, 'limit');
+      expectError(await org.owner.client.get(`${path}?page=nope`), 400, 'page');
+    });
+
+    it('answers 404 for an unknown page or space, another organization and a guest', async () => {
+      const org = await t.factories.organization();
+      const spaceId = await linkedSpace(org);
+      expectError(
+        await org.owner.client.get(pageBacklinks(spaceId, 'nope')),
+        404,
+        'Page not found',
+      );
+      expectError(await org.owner.client.get(pageBacklinks('nope', 'pgGuide')), 404, 'not found');
+      const other = await t.factories.organization();
+      expectError(
+        await other.owner.client.get(pageBacklinks(spaceId, 'pgGuide')),
+        404,
+        'not found',
+      );
+      const guest = await t.factories.asMember(org, null);
+      expectError(await guest.get(pageBacklinks(spaceId, 'pgGuide')), 404, 'not found');
     });
   });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UrlBuilder } from '../platform/urls/url-builder';
 import { UsersPresenter } from '../users/users.presenter';
-import { ChangeRequestResponse } from './dto/change-request.response';
+import { ChangeRequestResponse, ChangeRequestSummaryResponse } from './dto/change-request.response';
 import type { ChangeRequestView } from './change-requests.service';
 
 @Injectable()
@@ -49,6 +49,39 @@ export class ChangeRequestsPresenter {
         ),
         location: this.urls.api('spaces', cr.spaceId, 'change-requests', cr.id),
       },
+    };
+  }
+
+  /**
+   * What a reference to the change request embeds (a link location's `versionContext`): the
+   * fields GitBook requires, its creator with only theirs; no description.
+   */
+  summary(view: ChangeRequestView): ChangeRequestSummaryResponse {
+    const full = this.present(view);
+    return {
+      object: full.object,
+      id: full.id,
+      number: full.number,
+      status: full.status,
+      subject: full.subject,
+      ...(full.createdBy
+        ? {
+            createdBy: {
+              object: full.createdBy.object,
+              id: full.createdBy.id,
+              displayName: full.createdBy.displayName,
+              urls: full.createdBy.urls,
+            },
+          }
+        : {}),
+      createdAt: full.createdAt,
+      updatedAt: full.updatedAt,
+      space: full.space,
+      revision: full.revision,
+      revisionInitial: full.revisionInitial,
+      comments: full.comments,
+      outdated: full.outdated,
+      urls: full.urls,
     };
   }
 }

@@ -26,6 +26,29 @@ export class RevisionsRepository {
     return rows[0]?.tree;
   }
 
+  /**
+   * The revisions before `revisionId` of `spaceId` on its first-parent line (a merge's first
+   * parent is the content it merged into), nearest first, at most `depth` of them.
+   */
+  async firstParentLine(
+    spaceId: string,
+    revisionId: string,
+    depth: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(
+      `WITH RECURSIVE line(id, parent, depth) AS (
+         SELECT id, parents[1], 0 FROM revisions WHERE id = $2 AND space_id = $1
+         UNION ALL
+         SELECT r.id, r.parents[1], line.depth + 1 FROM revisions r
+           JOIN line ON r.id = line.parent AND r.space_id = $1
+          WHERE line.depth < $3)
+       SELECT id FROM line WHERE depth > 0 ORDER BY depth`,
+      [spaceId, revisionId, depth],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** The root trees of the revisions among `revisionIds` that exist. */
   findTrees(
     revisionIds: readonly string[],

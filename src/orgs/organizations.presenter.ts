@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '../platform/policy/roles';
 import { UrlBuilder } from '../platform/urls/url-builder';
-import { OrganizationResponse } from './dto/organization.response';
+import { OrganizationResponse, OrganizationSummaryResponse } from './dto/organization.response';
 import { Organization } from './entities/organization.entity';
 import { organizationPermissions } from './organization-permissions';
 
@@ -39,6 +39,25 @@ export class OrganizationsPresenter {
       trial: { status: 'notapplicable', count: 0 },
       ...(organization.customHostname ? { customHostname: organization.customHostname } : {}),
       permissions: organizationPermissions(role),
+    };
+  }
+
+  /** What a reference to the organization embeds: the fields GitBook requires, no more. */
+  summary(organization: Organization, role: Role | null): OrganizationSummaryResponse {
+    const full = this.present(organization, role);
+    return {
+      object: full.object,
+      id: full.id,
+      title: full.title,
+      createdAt: full.createdAt,
+      emailDomains: full.emailDomains,
+      type: full.type,
+      inviteLinks: full.inviteLinks,
+      plan: full.plan,
+      mergeRules: full.mergeRules,
+      urls: { location: full.urls.location, app: full.urls.app },
+      trial: full.trial,
+      permissions: full.permissions,
     };
   }
 }

@@ -59,6 +59,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     RevisionContent,
     MergedChangeRequests,
     TranslatedSpaces,
+    PageMetaLinks,
     LinksService,
     LinksPresenter,
     SearchService,

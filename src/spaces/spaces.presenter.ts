@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '../platform/policy/roles';
 import { UrlBuilder } from '../platform/urls/url-builder';
-import { SpaceResponse } from './dto/space.response';
+import { SpaceResponse, SpaceSummaryResponse } from './dto/space.response';
 import { Space } from './entities/space.entity';
 import { spacePermissions } from './space-permissions';
 
@@ -40,6 +40,30 @@ export class SpacesPresenter {
       changeRequestsOpen: space.changeRequestsOpen,
       changeRequestsDraft: space.changeRequestsDraft,
       permissions: spacePermissions(role),
+    };
+  }
+
+  /** What a reference to the space embeds: the fields GitBook requires, no more. */
+  summary(space: Space, role: Role | null): SpaceSummaryResponse {
+    const full = this.present(space, role);
+    return {
+      object: full.object,
+      id: full.id,
+      title: full.title,
+      emoji: full.emoji,
+      organization: full.organization,
+      visibility: full.visibility,
+      revision: full.revision,
+      createdAt: full.createdAt,
+      updatedAt: full.updatedAt,
+      comments: full.comments,
+      changeRequests: full.changeRequests,
+      changeRequestsOpen: full.changeRequestsOpen,
+      changeRequestsDraft: full.changeRequestsDraft,
+      mergeRules: full.mergeRules,
+      urls: { location: full.urls.location, app: full.urls.app },
+      defaultLevel: full.defaultLevel,
+      permissions: full.permissions,
     };
   }
 }

@@ -14,6 +14,8 @@ const NEWER_THAN_0146 = new Set([
   'aggregateSiteEvents',
   'bulkUpsertSiteRedirects',
   'listRevisionPageMetaLinks',
+  'listSpacePageMetaLinks',
+  'listChangeRequestPageMetaLinks',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request

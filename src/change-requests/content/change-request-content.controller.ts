@@ -1,5 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   ContentLocationResponse,
   ContentReferencesPageResponse,
@@ -16,20 +22,22 @@ import {
 } from '../../spaces/content/dto/content-query.dto';
 import {
   RevisionFileResponse,
+  RevisionPageMetaLinksResponse,
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
 } from '../../spaces/content/dto/content.response';
+import { PageMetaLinks } from '../../spaces/content/page-meta-links';
 import { RevisionContent } from '../../spaces/content/revision-content';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access, CurrentActor, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { Actor, UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ChangeRequestsPresenter } from '../change-requests.presenter';
 import { ChangeRequestsService, type ChangeRequestView } from '../change-requests.service';
-import type { ChangeRequestResponse } from '../dto/change-request.response';
+import { ChangeRequestSummaryResponse } from '../dto/change-request.response';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 /** A change request and its head revision, as read. */
@@ -44,6 +52,7 @@ interface ChangeRequestHead {
  * `:changeRequestId` is its id or its number in the space.
  */
 @ApiTags('change-request-content')
+@ApiExtraModels(ChangeRequestSummaryResponse)
 @Controller('spaces/:spaceId/change-requests/:changeRequestId/content')
 export class ChangeRequestContentController {
   constructor(
@@ -53,6 +62,7 @@ export class ChangeRequestContentController {
     private readonly content: RevisionContent,
     private readonly links: LinksService,
     private readonly linksPresenter: LinksPresenter,
+    private readonly metaLinks: PageMetaLinks,
   ) {}
 
   @Get()
@@ -179,12 +189,36 @@ export class ChangeRequestContentController {
     );
   }
 
+  @Get('page/:pageId/meta-links')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listChangeRequestPageMetaLinks',
+    summary: 'List the meta links of a page of a change request',
+    description:
+      'As listRevisionPageMetaLinks, on its head revision: its canonical link (never set) and ' +
+      'alternates, the same page in the translations of this space (their primary content) ' +
+      'that the caller may see, the page itself first. `{}` when there is none.',
+  })
+  @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
+  async listPageMetaLinks(
+    @CurrentActor() actor: Actor,
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+  ): Promise<RevisionPageMetaLinksResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.metaLinks.of(actor, space, head.read, pageId);
+  }
+
   @Get('page/:pageId/links')
   @Access('space', 'view')
   @ApiOperation({
     operationId: 'listPageLinksInChangeRequest',
     summary: 'List the links of a page of a change request',
-    description: 'Every link on the page, with its status; `stats` counts them all.',
+    description:
+      'Every link on the page, with its status; `stats` counts them all, and in ' +
+      '`broken.changeRequest` the broken ones that the revision the change request was last ' +
+      'based on does not have broken there.',
   })
   @ApiOkResponse({ type: ContentReferencesPageResponse })
   @badRequest
@@ -196,14 +230,41 @@ export class ChangeRequestContentController {
     @Query() query: PageQueryDto,
   ): Promise<ContentReferencesPageResponse> {
     const changeRequest = await this.changeRequests.get(space, changeRequestId);
-    const listing = await this.links.pageLinks(
+    const { revision, revisionMergedAncestor, revisionInitial } = changeRequest.changeRequest;
+    const listing = await this.links.pageLinks(space, actor.userId, pageId, query, {
+      revisionId: revision,
+      basedOn: revisionMergedAncestor ?? revisionInitial,
+    });
+    return this.linksPresenter.links(listing, this.presented(changeRequest));
+  }
+
+  @Get('page/:pageId/backlinks')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listChangeRequestPageBacklinks',
+    summary: 'List the pages of a change request that link to a page',
+    description:
+      'The pages of its head revision with a link to the page or to an anchor on it (link ' +
+      'pages and content-ref cards included), each once.',
+  })
+  @ApiOkResponse({ type: PageOf(ContentLocationResponse) })
+  @badRequest
+  async listPageBacklinks(
+    @Granted() space: SpaceAccess,
+    @CurrentUser() actor: UserActor,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ContentLocationResponse>> {
+    const changeRequest = await this.changeRequests.get(space, changeRequestId);
+    const listing = await this.links.pageBacklinks(
       space,
       actor.userId,
       pageId,
       query,
       changeRequest.changeRequest.revision,
     );
-    return this.linksPresenter.links(listing, this.presented(changeRequest));
+    return this.linksPresenter.backlinks(listing, this.presented(changeRequest));
   }
 
   /** The change request (by id or number; 404 otherwise) and its head revision. */
@@ -224,7 +285,8 @@ export class ChangeRequestContentController {
     });
   }
 
-  private presented(changeRequest: ChangeRequestView): ChangeRequestResponse {
-    return this.changeRequestsPresenter.present(changeRequest);
+  /** The change request as link locations name it. */
+  private presented(changeRequest: ChangeRequestView): ChangeRequestSummaryResponse {
+    return this.changeRequestsPresenter.summary(changeRequest);
   }
 }

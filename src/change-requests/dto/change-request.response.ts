@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { UserResponse } from '../../users/dto/user.response';
@@ -44,3 +44,30 @@ export class ChangeRequestResponse {
   outdated!: boolean;
   @ApiProperty({ type: ChangeRequestUrlsResponse }) urls!: ChangeRequestUrlsResponse;
 }
+
+/** The fields GitBook requires of a `ChangeRequest` (0.146.0): what a reference embeds. */
+export const CHANGE_REQUEST_SUMMARY_FIELDS = [
+  'object',
+  'id',
+  'number',
+  'status',
+  'subject',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'space',
+  'revision',
+  'revisionInitial',
+  'comments',
+  'outdated',
+  'urls',
+] as const;
+
+/**
+ * A change request as a link location embeds it (its `versionContext`): GitBook's
+ * `ChangeRequest` with its required fields only, without the description.
+ */
+export class ChangeRequestSummaryResponse extends PickType(
+  ChangeRequestResponse,
+  CHANGE_REQUEST_SUMMARY_FIELDS,
+) {}

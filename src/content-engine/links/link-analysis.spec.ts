@@ -5,6 +5,8 @@ import {
   fileBacklinks,
   isInApp,
   linkStats,
+  missingPageIds,
+  pageBacklinks,
   pageLinks,
   type LinkAnalysisInput,
   type LinkedPage,
@@ -131,7 +133,7 @@ describe('analyzeLinks', () => {
       [{ kind: 'anchor', page: 'setup', anchor: 'step-2', pageExists: true, exists: true }, 'ok'],
       [{ kind: 'page', page: 'ref', exists: true }, 'ok'],
       [{ kind: 'anchor', page: 'guide', anchor: 'top', pageExists: true, exists: true }, 'ok'],
-      [{ kind: 'page', page: 'nowhere.md', exists: false }, 'broken'],
+      [{ kind: 'page', page: 'nowhere.md', exists: false, url: 'nowhere.md' }, 'broken'],
       [{ kind: 'url', url: 'mailto:me@example.com' }, 'ok'],
     ]);
   });
@@ -165,6 +167,78 @@ describe('fileBacklinks', () => {
     );
     expect(fileBacklinks(usages, 'f1')).toEqual(['a', 'c']);
     expect(fileBacklinks(usages, 'f3')).toEqual([]);
+  });
+});
+
+describe('pageBacklinks', () => {
+  it('lists the pages linking to a page or an anchor on it, whatever the relation, once each', () => {
+    const usages = analyzeLinks(
+      input([
+        page('a', 'a', [ref({ kind: 'page', page: 'c' }, 'x'), ref({ kind: 'page', page: 'b' })]),
+        page('b', 'b', [ref({ kind: 'anchor', page: 'c', anchor: 'top' }, 'y')]),
+        page('c', 'c', [ref({ kind: 'anchor', anchor: 'self' })], ['top', 'self']),
+        page('d', 'd', [ref({ kind: 'page', page: 'c' }, 'card', 'dependsOn')]),
+        page('e', 'e', [ref({ kind: 'url', url: 'c.md' })]),
+      ]),
+    );
+    expect(pageBacklinks(usages, 'c')).toEqual(['a', 'e', 'b', 'c', 'd']);
+    expect(pageBacklinks(usages, 'b')).toEqual(['a']);
+    expect(pageBacklinks(usages, 'e')).toEqual([]);
+  });
+});
+
+describe('missingPageIds', () => {
+  it('names the missing pages referenced by id, not paths that match no page', () => {
+    const usages = analyzeLinks(
+      input([
+        page('a', 'a', [
+          ref({ kind: 'page', page: 'gone' }),
+          ref({ kind: 'anchor', page: 'old', anchor: 'x' }),
+          ref({ kind: 'anchor', page: 'gone', anchor: 'y' }),
+          ref({ kind: 'url', url: 'nowhere.md' }),
+          ref({ kind: 'page', page: 'a' }),
+        ]),
+      ]),
+    );
+    expect(missingPageIds(usages)).toEqual(['gone', 'old']);
+  });
+});
+
+describe('linkStats', () => {
+  const pages = (refs: LinkedPage['references']) => [
+    page('a', 'a', refs),
+    page('b', 'b', [ref({ kind: 'page', page: 'gone' }, 'k')]),
+  ];
+
+  it('counts, against an earlier revision, the links broken since at new places', () => {
+    const before = analyzeLinks(
+      input([...pages([ref({ kind: 'page', page: 'gone' }, 'old')]), page('c', 'c')]),
+    );
+    const after = analyzeLinks(
+      input(
+        pages([
+          // Broken before at the same place: not counted.
+          ref({ kind: 'page', page: 'gone' }, 'old'),
+          // Was fine: page c is gone now.
+          ref({ kind: 'page', page: 'c' }, 'n1'),
+          // A new broken link.
+          ref({ kind: 'file', file: 'f' }, 'n2'),
+        ]),
+      ),
+    );
+    expect(linkStats(after, before)).toEqual({ total: 3, broken: { total: 3, changeRequest: 2 } });
+    expect(linkStats(after)).toEqual({ total: 3, broken: { total: 3 } });
+    // The same broken target at one more place counts.
+    const more = analyzeLinks(
+      input(
+        pages([
+          ref({ kind: 'page', page: 'gone' }, 'old'),
+          ref({ kind: 'page', page: 'gone' }, 'new'),
+        ]),
+      ),
+    );
+    expect(linkStats(more, before).broken).toEqual({ total: 1, changeRequest: 1 });
+    expect(linkStats(before, before).broken).toEqual({ total: 1, changeRequest: 0 });
   });
 });
 

@@ -28,7 +28,11 @@ export interface LinkAnalysisInput {
 
 /** What a reference points at, resolved in the revision. */
 export type LinkTarget =
-  | { kind: 'page'; page: string; exists: boolean }
+  /**
+   * A page by id; or, with `url`, a path as written that matches no page (`page` is the path
+   * as read, `exists` false).
+   */
+  | { kind: 'page'; page: string; exists: boolean; url?: string }
   | { kind: 'anchor'; page: string; anchor: string; pageExists: boolean; exists: boolean }
   | { kind: 'file'; file: string; exists: boolean }
   | { kind: 'reusable-content'; reusableContent: string; exists: boolean }
@@ -52,7 +56,8 @@ export interface LinkUsage {
 
 export interface LinkStats {
   total: number;
-  broken: { total: number };
+  /** `changeRequest`: of those, the ones broken by a change request (listings of one only). */
+  broken: { total: number; changeRequest?: number };
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -72,7 +77,7 @@ export function analyzeLinks(input: LinkAnalysisInput): LinkUsage[] {
   for (const page of input.pages) {
     for (const reference of page.references) {
       const target = resolve(reference.ref, page, context);
-      const key = `${reference.relation} ${targetKey(target)}`;
+      const key = usageKey({ relation: reference.relation, target });
       let usage = usages.get(key);
       if (!usage) {
         usage = {
@@ -86,9 +91,9 @@ export function analyzeLinks(input: LinkAnalysisInput): LinkUsage[] {
       }
       const location: LinkLocation =
         reference.node === undefined ? { page: page.id } : { page: page.id, node: reference.node };
-      const locationKey = `${location.page} ${location.node ?? ''}`;
-      if (!usage.seen.has(locationKey)) {
-        usage.seen.add(locationKey);
+      const at = locationKey(location);
+      if (!usage.seen.has(at)) {
+        usage.seen.add(at);
         usage.locations.push(location);
       }
     }
@@ -106,22 +111,79 @@ export function pageLinks(usages: LinkUsage[], pageId: string): LinkUsage[] {
   return found;
 }
 
-/** Ids of the pages that reference the file, in document order, each once. */
+/**
+ * Ids of the pages the revision lacks that its references name by id (a page, or an anchor on
+ * it), in the order they are first met: what a deleted page's links still point at.
+ */
+export function missingPageIds(usages: LinkUsage[]): string[] {
+  const ids = new Set<string>();
+  for (const { target } of usages) {
+    if (target.kind === 'page' && !target.exists && target.url === undefined) ids.add(target.page);
+    if (target.kind === 'anchor' && !target.pageExists) ids.add(target.page);
+  }
+  return [...ids];
+}
+
+/** Ids of the pages that reference the page (or an anchor on it), each once. */
+export function pageBacklinks(usages: LinkUsage[], pageId: string): string[] {
+  return referencingPages(
+    usages,
+    ({ target }) => (target.kind === 'page' || target.kind === 'anchor') && target.page === pageId,
+  );
+}
+
+/** Ids of the pages that reference the file, each once. */
 export function fileBacklinks(usages: LinkUsage[], fileId: string): string[] {
+  return referencingPages(usages, ({ target }) => target.kind === 'file' && target.file === fileId);
+}
+
+/** The pages where the usages that match are found, each once, in the order they are met. */
+function referencingPages(usages: LinkUsage[], matches: (usage: LinkUsage) => boolean): string[] {
   const pages = new Set<string>();
   for (const usage of usages) {
-    if (usage.target.kind === 'file' && usage.target.file === fileId) {
+    if (matches(usage)) {
       for (const location of usage.locations) pages.add(location.page);
     }
   }
   return [...pages];
 }
 
-export function linkStats(usages: LinkUsage[]): LinkStats {
+/**
+ * `brokenSince`: the revision a change request's content is compared with (what it was last
+ * based on); with it, `broken.changeRequest` counts the broken links that are not broken there,
+ * or that the change request added somewhere they were not.
+ */
+export function linkStats(usages: LinkUsage[], brokenSince?: LinkUsage[]): LinkStats {
+  const broken = usages.filter((usage) => usage.status === 'broken');
   return {
     total: usages.length,
-    broken: { total: usages.filter((usage) => usage.status === 'broken').length },
+    broken: {
+      total: broken.length,
+      ...(brokenSince ? { changeRequest: countNewlyBroken(broken, brokenSince) } : {}),
+    },
   };
+}
+
+/** Broken usages with a location where `before` has no broken usage of the same target. */
+function countNewlyBroken(broken: LinkUsage[], before: LinkUsage[]): number {
+  const brokenBefore = new Map<string, Set<string>>();
+  for (const usage of before) {
+    if (usage.status !== 'broken') continue;
+    brokenBefore.set(usageKey(usage), new Set(usage.locations.map(locationKey)));
+  }
+  return broken.filter((usage) => {
+    const locations = brokenBefore.get(usageKey(usage));
+    return !locations || usage.locations.some((location) => !locations.has(locationKey(location)));
+  }).length;
+}
+
+/** What makes a usage one: its relation and its target. */
+function usageKey(usage: Pick<LinkUsage, 'relation' | 'target'>): string {
+  return `${usage.relation} ${targetKey(usage.target)}`;
+}
+
+function locationKey(location: LinkLocation): string {
+  return `${location.page} ${location.node ?? ''}`;
 }
 
 interface Resolver extends Omit<LinkAnalysisInput, 'pages'> {
@@ -224,7 +286,7 @@ function resolveUrl(url: string, from: LinkedPage, context: Resolver): LinkTarge
     return anchor === '' ? { kind: 'url', url } : anchorTarget(from.id, anchor, context);
   }
   const pageId = findByPath(written, from.path, context.byPath);
-  if (pageId === undefined) return { kind: 'page', page: written, exists: false };
+  if (pageId === undefined) return { kind: 'page', page: written, exists: false, url };
   return anchor === ''
     ? { kind: 'page', page: pageId, exists: true }
     : anchorTarget(pageId, anchor, context);

@@ -154,6 +154,15 @@ export class ContentReader {
     return this.readFound(revision, found, format, options);
   }
 
+  /**
+   * The page with this id as the revision has it, without its subpages (`pages` is empty) or
+   * its body; undefined when absent.
+   */
+  async findPage(revision: ReadRevision, pageId: string): Promise<PageTree | undefined> {
+    const found = await findPageById(this.store, revision.revision.tree, pageId);
+    return found ? { node: pageNode(found), path: found.path, pages: [] } : undefined;
+  }
+
   /** Whether the revision has a page (of any variant) with this id. */
   async hasPage(revision: ReadRevision, pageId: string): Promise<boolean> {
     return (await findPageById(this.store, revision.revision.tree, pageId)) !== undefined;
@@ -331,14 +340,7 @@ export class ContentReader {
     format: PageFormat,
     options: DocumentReadOptions,
   ): Promise<ReadPage> {
-    const { type: _type, ...meta } = found.meta;
-    const node: PageNode = {
-      id: found.id,
-      type: found.type,
-      meta: meta as PageMeta,
-      document: found.documentHash,
-      pages: found.pages,
-    };
+    const node = pageNode(found);
     const [pages, body] = await Promise.all([
       this.loadTrees(found.pages, found.path),
       this.body(revision, node, format, options),
@@ -466,4 +468,16 @@ function hasLayoutRefs(value: unknown): boolean {
   const kind = (value as { kind?: unknown }).kind;
   if (kind === 'page' || kind === 'anchor' || kind === 'file') return true;
   return Object.values(value).some(hasLayoutRefs);
+}
+
+/** The page node a tree lookup found. */
+function pageNode(found: TreePage): PageNode {
+  const { type: _type, ...meta } = found.meta;
+  return {
+    id: found.id,
+    type: found.type,
+    meta: meta as PageMeta,
+    document: found.documentHash,
+    pages: found.pages,
+  };
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { ROLES } from '../../platform/policy/roles';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
@@ -83,3 +83,28 @@ export class OrganizationResponse {
   @ApiProperty({ type: OrganizationPermissionsResponse })
   permissions!: OrganizationPermissionsResponse;
 }
+
+/** The fields GitBook requires of an `Organization`: what a reference to one embeds. */
+export const ORGANIZATION_SUMMARY_FIELDS = [
+  'object',
+  'id',
+  'title',
+  'createdAt',
+  'emailDomains',
+  'type',
+  'inviteLinks',
+  'plan',
+  'mergeRules',
+  'urls',
+  'trial',
+  'permissions',
+] as const;
+
+/**
+ * An organization as a link location embeds it (once per location): GitBook's `Organization`
+ * with its required fields only, `urls` without `logo`.
+ */
+export class OrganizationSummaryResponse extends PickType(
+  OrganizationResponse,
+  ORGANIZATION_SUMMARY_FIELDS,
+) {}

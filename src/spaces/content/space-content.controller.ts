@@ -114,6 +114,25 @@ export class SpaceContentController {
     );
   }
 
+  @Get('content/page/:pageId/meta-links')
+  @Access('space', 'view', { siteReaders: true })
+  @ApiOperation({
+    operationId: 'listSpacePageMetaLinks',
+    summary: 'List the meta links of a page of the current revision',
+    description:
+      'As listRevisionPageMetaLinks, on the primary revision: its canonical link (never set) ' +
+      'and alternates, the same page in the translations of this space that the caller may ' +
+      'see, the page itself first. `{}` when there is none.',
+  })
+  @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
+  async listPageMetaLinks(
+    @CurrentActor() actor: Actor,
+    @Granted() space: SpaceAccess,
+    @Param('pageId') pageId: string,
+  ): Promise<RevisionPageMetaLinksResponse> {
+    return this.metaLinks.of(actor, space, await this.primary(space), pageId);
+  }
+
   @Get('content/path/*pagePath')
   @Access('space', 'view', { siteReaders: true })
   @ApiOperation({

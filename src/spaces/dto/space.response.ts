@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { DEFAULT_LEVELS } from '../../collections/dto/collection.dto';
 import { ROLES } from '../../platform/policy/roles';
 import { CONTENT_VISIBILITIES, SPACE_EDIT_MODES } from '../entities/space.entity';
@@ -79,3 +79,30 @@ export class MemberSpacePermissionResponse {
   @ApiProperty({ enum: ROLES }) permission!: string;
   @ApiProperty({ type: SpaceResponse }) space!: SpaceResponse;
 }
+
+/** The fields GitBook requires of a `Space`: what a reference to one embeds. */
+export const SPACE_SUMMARY_FIELDS = [
+  'object',
+  'id',
+  'title',
+  'emoji',
+  'organization',
+  'visibility',
+  'revision',
+  'createdAt',
+  'updatedAt',
+  'comments',
+  'changeRequests',
+  'changeRequestsOpen',
+  'changeRequestsDraft',
+  'mergeRules',
+  'urls',
+  'defaultLevel',
+  'permissions',
+] as const;
+
+/**
+ * A space as a link location embeds it (once per location): GitBook's `Space` with its
+ * required fields only, `urls` with `location` and `app` only.
+ */
+export class SpaceSummaryResponse extends PickType(SpaceResponse, SPACE_SUMMARY_FIELDS) {}

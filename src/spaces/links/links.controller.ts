@@ -62,6 +62,28 @@ export class LinksController {
     return this.presenter.links(await this.links.pageLinks(space, actor.userId, pageId, query));
   }
 
+  @Get('content/page/:pageId/backlinks')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'listSpacePageBacklinks',
+    summary: 'List the pages of the current revision that link to a page',
+    description:
+      'The pages with a link to the page or to an anchor on it (link pages and content-ref ' +
+      'cards included), each once.',
+  })
+  @ApiOkResponse({ type: PageOf(ContentLocationResponse) })
+  @badRequest
+  async listPageBacklinks(
+    @Granted() space: SpaceAccess,
+    @CurrentUser() actor: UserActor,
+    @Param('pageId') pageId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ContentLocationResponse>> {
+    return this.presenter.backlinks(
+      await this.links.pageBacklinks(space, actor.userId, pageId, query),
+    );
+  }
+
   @Get('content/files/:fileId/backlinks')
   @Access('space', 'view')
   @ApiOperation({

@@ -20,10 +20,10 @@ interface Context {
 }
 
 /**
- * GitBook's `ContentReferenceUsage` and `ContentLocation` shapes. Locations embed the full
- * Organization, Space and RevisionPage (without subpages) or RevisionFile objects, as 0.146.0
- * requires. Given the change request whose content was listed, page and file locations point
- * into it and name it as their `versionContext`.
+ * GitBook's `ContentReferenceUsage` and `ContentLocation` shapes. Every location repeats its
+ * Organization and Space, so they carry only the fields 0.146.0 requires of them; the page
+ * (without subpages) or file is whole. Given the change request whose content was listed, page
+ * and file locations point into it and name it, summarized, as their `versionContext`.
  */
 @Injectable()
 export class LinksPresenter {
@@ -62,8 +62,8 @@ export class LinksPresenter {
     return {
       scope,
       base: {
-        organization: this.organizations.present(scope.organization, scope.organizationRole),
-        space: this.spaces.present(space.entity, space.role),
+        organization: this.organizations.summary(scope.organization, scope.organizationRole),
+        space: this.spaces.summary(space.entity, space.role),
         ...(changeRequest ? { versionContext: { type: 'changeRequest', changeRequest } } : {}),
       },
       view: contentView(space, { changeRequestNumber: changeRequest?.number }),
@@ -88,14 +88,16 @@ export class LinksPresenter {
       case 'url':
         return { kind: 'url', url: target.url };
       case 'page':
-        return target.exists ? this.pageLocation(target.page, context) : undefined;
-      case 'anchor':
-        return target.pageExists
-          ? {
-              ...this.pageLocation(target.page, context),
-              internalLocation: { type: 'anchor', anchor: target.anchor },
-            }
-          : undefined;
+        if (target.exists) return this.pageLocation(target.page, context);
+        // A path that matches no page is named as written.
+        if (target.url !== undefined) return { kind: 'url', url: target.url };
+        return this.deadPageLocation(target.page, context);
+      case 'anchor': {
+        const page = target.pageExists
+          ? this.pageLocation(target.page, context)
+          : this.deadPageLocation(target.page, context);
+        return page && { ...page, internalLocation: { type: 'anchor', anchor: target.anchor } };
+      }
       case 'file': {
         const file = context.scope.links.files.get(target.file);
         return file
@@ -106,6 +108,18 @@ export class LinksPresenter {
       case 'other':
         return undefined;
     }
+  }
+
+  /**
+   * A page the revision no longer has, as the nearest earlier revision had it (its URL opens
+   * that revision); undefined for a page no revision of its recent history has.
+   */
+  private deadPageLocation(pageId: string, context: Context): ContentLocationResponse | undefined {
+    const dead = context.scope.links.deadPages.get(pageId);
+    if (!dead) return undefined;
+    const { versionContext: _inChangeRequest, ...base } = context.base;
+    const view = contentView(context.scope.space, { revisionId: dead.revisionId });
+    return { kind: 'page', ...base, page: this.content.page(dead.tree, view) };
   }
 
   private pageLocation(

@@ -13,6 +13,7 @@ import type { SpaceAccess } from '../space-access.resolver';
 import { ContentEngine } from '../../content-engine/content-engine';
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
+import { RevisionsRepository } from '../../content-engine/revisions.repository';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import {
   ContentReader,
@@ -30,6 +31,8 @@ import {
   analyzeLinks,
   fileBacklinks,
   linkStats,
+  missingPageIds,
+  pageBacklinks,
   pageLinks,
   type LinkedPage,
   type LinkStats,
@@ -41,6 +44,16 @@ import {
 export const LINKS_CACHE_REVISIONS = 64;
 /** Bound on what the cache holds, counted in pages + references. */
 export const LINKS_CACHE_SIZE = 500_000;
+/** How many revisions back a link's missing target page is looked for (to name it). */
+export const DEAD_TARGET_HISTORY_DEPTH = 50;
+
+/** A page a link points at that the revision no longer has, as an earlier revision had it. */
+export interface DeadPage {
+  /** The page, without subpages. */
+  tree: PageTree;
+  /** The nearest earlier revision that has it. */
+  revisionId: string;
+}
 
 /** The links of one revision, with the pages and files they are presented with. */
 export interface RevisionLinks {
@@ -49,6 +62,8 @@ export interface RevisionLinks {
   /** Every page of the revision by id (with its subpages, as read). */
   pages: Map<string, PageTree>;
   files: Map<string, FileObject>;
+  /** Pages the links name by id that the revision lacks, found in its history. */
+  deadPages: Map<string, DeadPage>;
 }
 
 /** Who is asking and about what: enough to present locations (organization, space, pages). */
@@ -63,6 +78,15 @@ export interface LinksListing {
   scope: LinksScope;
   page: Page<LinkUsage>;
   stats: LinkStats;
+}
+
+/**
+ * Which revision a listing reads: a change request's head names the revision it was last based
+ * on (`basedOn`), for the count of links the change request broke.
+ */
+export interface ListedRevision {
+  revisionId: string;
+  basedOn?: string;
 }
 
 export interface BacklinksListing {
@@ -91,6 +115,7 @@ export class LinksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     engine: ContentEngine,
     private readonly reader: ContentReader,
+    private readonly revisions: RevisionsRepository,
     private readonly config: AppConfig,
     private readonly members: MembersRepository,
     objects: ContentObjectsRepository,
@@ -121,11 +146,31 @@ export class LinksService {
     userId: string,
     pageId: string,
     query: { status?: LinkStatus; page?: string; limit?: number },
-    revisionId: string = space.entity.revisionId,
+    at: ListedRevision = { revisionId: space.entity.revisionId },
   ): Promise<LinksListing> {
+    const [scope, before] = await Promise.all([
+      this.scope(space, userId, at.revisionId),
+      at.basedOn === undefined ? undefined : this.revisionLinks(space.id, at.basedOn),
+    ]);
+    if (!scope.links.pages.has(pageId)) throw notFound('Page');
+    return { scope, ...listing(pageLinks(scope.links.usages, pageId), query, before?.usages) };
+  }
+
+  /**
+   * `listSpacePageBacklinks` (on the primary) and `listChangeRequestPageBacklinks` (on its
+   * `revisionId`): the pages that link to a page or an anchor on it; 404 for an unknown page.
+   */
+  async pageBacklinks(
+    space: SpaceAccess,
+    userId: string,
+    pageId: string,
+    query: { page?: string; limit?: number },
+    revisionId: string = space.entity.revisionId,
+  ): Promise<BacklinksListing> {
     const scope = await this.scope(space, userId, revisionId);
     if (!scope.links.pages.has(pageId)) throw notFound('Page');
-    return { scope, ...listing(pageLinks(scope.links.usages, pageId), query) };
+    const pages = pageBacklinks(scope.links.usages, pageId);
+    return { scope, page: pageOfList(pages, query, 'backlinks') };
   }
 
   /**
@@ -222,17 +267,50 @@ export class LinksService {
       usages,
       pages: new Map(ordered.map((tree) => [tree.node.id, tree])),
       files: new Map(files.map((file) => [file.id, file])),
+      deadPages: await this.deadPages(spaceId, revisionId, missingPageIds(usages)),
     };
+  }
+
+  /**
+   * The pages among `pageIds` as the nearest earlier revisions on the first-parent line had
+   * them (a deleted page, the last state it had), at most DEAD_TARGET_HISTORY_DEPTH back; ids
+   * no such revision has are left out.
+   */
+  private async deadPages(
+    spaceId: string,
+    revisionId: string,
+    pageIds: string[],
+  ): Promise<Map<string, DeadPage>> {
+    const found = new Map<string, DeadPage>();
+    if (pageIds.length === 0) return found;
+    const earlier = await this.revisions.firstParentLine(
+      spaceId,
+      revisionId,
+      DEAD_TARGET_HISTORY_DEPTH,
+    );
+    let missing = pageIds;
+    for (const id of earlier) {
+      if (missing.length === 0) break;
+      const read = await this.reader.readRevision(spaceId, id);
+      const trees = await Promise.all(missing.map((pageId) => this.reader.findPage(read, pageId)));
+      trees.forEach((tree) => {
+        if (tree) found.set(tree.node.id, { tree, revisionId: id });
+      });
+      missing = missing.filter((pageId) => !found.has(pageId));
+    }
+    return found;
   }
 }
 
+/** `brokenSince`: the links of the revision a change request was based on (see linkStats). */
 function listing(
   usages: LinkUsage[],
   query: { status?: LinkStatus; page?: string; limit?: number },
+  brokenSince?: LinkUsage[],
 ): { page: Page<LinkUsage>; stats: LinkStats } {
   const filtered = query.status ? usages.filter((usage) => usage.status === query.status) : usages;
   return {
     page: pageOfList(filtered, query, `links:${query.status ?? ''}`),
-    stats: linkStats(usages),
+    stats: linkStats(usages, brokenSince),
   };
 }

@@ -1,13 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { OrganizationResponse } from '../../../orgs/dto/organization.response';
+import { OrganizationSummaryResponse } from '../../../orgs/dto/organization.response';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
-import { SpaceResponse } from '../../dto/space.response';
+import { SpaceSummaryResponse } from '../../dto/space.response';
 import { RevisionFileResponse, RevisionPageResponse } from '../../content/dto/content.response';
-import {
-  PRESENTED_CHANGE_REQUEST_SCHEMA,
-  type PresentedChangeRequest,
-} from '../../content/merged-change-requests';
+import type { PresentedChangeRequest } from '../../content/merged-change-requests';
 import { LINK_STATUSES, type LinkStatus } from '../../../content-engine/links/link-analysis';
 
 export class ListLinksQueryDto extends PageQueryDto {
@@ -30,10 +27,19 @@ export class ContentLocationInPageResponse {
   node?: string;
 }
 
+/**
+ * The API document's schema of the change request a location names: the change-requests
+ * module's summary (registered by its content controller), which this layer cannot import.
+ */
+const CHANGE_REQUEST_SUMMARY_SCHEMA = getSchemaPath('ChangeRequestSummaryResponse');
+
 /** GitBook's `ContentLocationChangeRequestContext`: the location is in a change request. */
 export class ContentLocationVersionContextResponse {
   @ApiProperty({ enum: ['changeRequest'] }) type!: 'changeRequest';
-  @ApiProperty({ allOf: [{ $ref: PRESENTED_CHANGE_REQUEST_SCHEMA }] })
+  @ApiProperty({
+    allOf: [{ $ref: CHANGE_REQUEST_SUMMARY_SCHEMA }],
+    description: 'The change request, with the fields GitBook requires only.',
+  })
   changeRequest!: PresentedChangeRequest;
 }
 
@@ -44,8 +50,16 @@ export class ContentLocationVersionContextResponse {
  */
 export class ContentLocationResponse {
   @ApiProperty({ enum: ['page', 'file', 'url'] }) kind!: 'page' | 'file' | 'url';
-  @ApiPropertyOptional({ type: OrganizationResponse }) organization?: OrganizationResponse;
-  @ApiPropertyOptional({ type: SpaceResponse }) space?: SpaceResponse;
+  @ApiPropertyOptional({
+    type: OrganizationSummaryResponse,
+    description: 'The organization, with the fields GitBook requires only.',
+  })
+  organization?: OrganizationSummaryResponse;
+  @ApiPropertyOptional({
+    type: SpaceSummaryResponse,
+    description: 'The space, with the fields GitBook requires only.',
+  })
+  space?: SpaceSummaryResponse;
   @ApiPropertyOptional({
     type: ContentLocationVersionContextResponse,
     description: "The change request whose content this is; absent for the space's primary.",
@@ -69,8 +83,10 @@ export class ContentReferenceUsageResponse {
   @ApiPropertyOptional({
     type: ContentLocationResponse,
     description:
-      'The target; absent when it cannot be shown: a page or file missing from the revision, ' +
-      'or content outside the space (another space, a user, a collection, an OpenAPI spec).',
+      'The target. A page the revision no longer has is named as the nearest earlier revision ' +
+      'had it (its URL opens that revision), a path that matches no page as the URL written. ' +
+      'Absent when it cannot be shown: a page no recent revision has, a missing file, or ' +
+      'content outside the space (another space, a user, a collection, an OpenAPI spec).',
   })
   targetReference?: ContentLocationResponse;
   @ApiProperty({
@@ -82,6 +98,12 @@ export class ContentReferenceUsageResponse {
 
 class BrokenLinksStats {
   @ApiProperty({ description: 'Count of broken links.' }) total!: number;
+  @ApiPropertyOptional({
+    description:
+      'Listings of a change request only: count of the broken links that the revision it was ' +
+      'last based on does not have broken at the same places.',
+  })
+  changeRequest?: number;
 }
 
 export class ContentReferencesStatsResponse {
