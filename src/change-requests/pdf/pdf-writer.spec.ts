@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { LayoutBlock } from './document-layout';
-import { PdfWriter, printable, type PrintedFiles, type PrintedPage } from './pdf-writer';
+import { cleanText, fontSegments } from './pdf-fonts';
+import { PdfWriter, type PrintedFiles, type PrintedPage } from './pdf-writer';
 
 /** An 8×8 RGBA PNG (alpha: pdfkit decodes its pixels). */
 function png(): Buffer {
@@ -199,12 +200,40 @@ describe('PdfWriter', () => {
   });
 });
 
-describe('printable', () => {
-  it('keeps Windows-1252, strips accents it lacks, drops emoji and controls, marks the rest', () => {
-    expect(printable('Café — “quoted” €5 • naïve')).toBe('Café — “quoted” €5 • naïve');
-    expect(printable('Łódź Őrség e\u0301')).toBe('?ódz Orség é');
-    expect(printable('🚀 Launch 👍🏽\u200b')).toBe(' Launch ');
-    expect(printable('a\tb\u0007c\nd')).toBe('a    bc\nd');
-    expect(printable('中文')).toBe('??');
+describe('fontSegments', () => {
+  const fonts = (text: string, style = {}) =>
+    fontSegments(text, style).map(({ text, font, rtl }) => [text, font, rtl]);
+
+  it('keeps Windows-1252 in the standard fonts and gives each other script a font that has it', () => {
+    expect(fonts('Café — “quoted” €5')).toEqual([['Café — “quoted” €5', 'Helvetica', false]]);
+    expect(fonts('x = 1', { code: true, bold: true })).toEqual([['x = 1', 'Courier-Bold', false]]);
+    expect(fonts('Hi Привет 日本語 한국어 שלום مرحبا 🚀')).toEqual([
+      ['Hi ', 'Helvetica', false],
+      ['Привет ', 'bindery-sans', false],
+      ['日本語 ', 'bindery-cjk', false],
+      ['한국어 ', 'bindery-hangul', false],
+      ['שלום ', 'bindery-hebrew', true],
+      ['مرحبا ', 'bindery-arabic', true],
+      ['🚀', 'bindery-emoji', false],
+    ]);
+  });
+
+  it('keeps marks, joiners and emoji modifiers with the character before them', () => {
+    expect(fonts('👨‍👩‍👧 ok')).toEqual([
+      ['👨‍👩‍👧 ', 'bindery-emoji', false],
+      ['ok', 'Helvetica', false],
+    ]);
+    expect(fonts('Łódź', { bold: true })).toEqual([
+      ['Ł', 'bindery-sans-bold', false],
+      ['ód', 'Helvetica-Bold', false],
+      ['ź', 'bindery-sans-bold', false],
+    ]);
+  });
+});
+
+describe('cleanText', () => {
+  it('turns tabs into spaces and drops control and invisible format characters', () => {
+    expect(cleanText('a\tb\u0007c\u200bd\ne')).toBe('a    bcd\ne');
+    expect(cleanText('中文 🚀')).toBe('中文 🚀');
   });
 });
