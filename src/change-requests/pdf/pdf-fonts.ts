@@ -201,7 +201,19 @@ function scriptFamily(code: number): Family | undefined {
 const RTL_FAMILIES = new Set<Family>(['arabic', 'hebrew']);
 
 /** Characters that belong with their neighbours: marks, joiners, selectors, emoji modifiers. */
-const ATTACHED = /^[\p{M}\u200c\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}\u20e3]$/u;
+function isAttached(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  return (
+    /^\p{M}$/u.test(char) ||
+    code === 0x200c ||
+    code === 0x200d ||
+    code === 0xfe0e ||
+    code === 0xfe0f ||
+    code === 0x20e3 ||
+    (code >= 0x1f3fb && code <= 0x1f3ff) ||
+    (code >= 0xe0020 && code <= 0xe007f)
+  );
+}
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 /** Characters any font may show: a space or punctuation keeps the font around it. */
 const NEUTRAL = /^[\s\p{P}\p{Zs}]$/u;
@@ -229,7 +241,7 @@ export function fontSegments(text: string, style: FontStyle = {}): FontSegment[]
   };
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (current && ATTACHED.test(char)) {
+    if (current && isAttached(char)) {
       current.text += char;
       continue;
     }
