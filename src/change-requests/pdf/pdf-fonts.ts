@@ -330,3 +330,8 @@ export function cleanText(text: string): string {
   }
   return out;
 }
+
+/** Whether an embedded font (by its registered name) is of a right-to-left script. */
+export function isRightToLeftFont(font: string): boolean {
+  return font.startsWith('bindery-arabic') || font.startsWith('bindery-hebrew');
+}

@@ -6,6 +6,7 @@ import type { MathSvg } from './math-svg';
 import {
   cleanText,
   fontSegments,
+  isRightToLeftFont,
   standardFontOf,
   startsRightToLeft,
   useFont,
@@ -133,6 +134,7 @@ export class PdfWriter {
 
   /** Finishes the PDF; a selection without pages still makes a one-sheet document. */
   end(): void {
+    visualOrderLigatures(this.document, this.fonts);
     if (this.sheets === 0) {
       this.document.addPage();
       this.document.font(FONT.italic).fontSize(SIZE.body).fillColor(COLOR.muted);
@@ -223,7 +225,7 @@ export class PdfWriter {
     if (parts.length === 0) return;
     const size = style.size ?? SIZE.body;
     const rtl = startsRightToLeft(parts.map((run) => run.text).join(''));
-    if (rtl || parts.some((run) => run.math && this.files.math?.(run.text, false))) {
+    if (parts.some((run) => run.math && this.files.math?.(run.text, false))) {
       this.laidOut(parts, indent, style, rtl);
       return;
     }
@@ -238,6 +240,10 @@ export class PdfWriter {
         underline: run.link !== undefined,
         strike: run.strike === true,
         link: run.link ?? null,
+        // Right-to-left text is shaped a line at a time, so that fontkit orders its words right
+        // to left too (pdfkit otherwise lays out word by word, left to right).
+        ...(segment.rtl ? { features: [] } : {}),
+        ...(rtl ? { align: 'right' } : {}),
       };
       this.font(segment.font);
       doc.fillColor(run.link !== undefined ? COLOR.link : (style.color ?? COLOR.text));
@@ -278,9 +284,13 @@ export class PdfWriter {
         });
         continue;
       }
-      for (const word of run.text.split(/( +|\n)/)) {
+      // Right to left, a word keeps the space after it: written in one piece, the space falls
+      // between it and the next word, and text extraction reads it back.
+      const words = rtl ? run.text.split(/(?<= )(?=[^ ])|(\n)/) : run.text.split(/( +|\n)/);
+      for (const word of words) {
+        if (word === undefined) continue;
         if (word === '') continue;
-        if (/^ +$/.test(word) || word === '\n') {
+        if ((/^ +$/.test(word) && !rtl) || word === '\n') {
           boxes.push({ kind: 'space', width: this.measure(' ', FONT.regular, size) });
           continue;
         }
@@ -607,6 +617,30 @@ export class PdfWriter {
     if (this.document.y + height > this.bottom()) {
       this.document.addPage();
     }
+  }
+}
+
+/** What pdfkit keeps of an embedded font but @types/pdfkit does not declare. */
+interface EmbeddedFontState {
+  unicode?: number[][];
+}
+
+/**
+ * Right-to-left text is stored in visual order, and text extraction reverses it back to reading
+ * order; a ligature (Arabic lam-alef) maps to several characters, which are reversed along with
+ * the rest, so they are recorded here in visual order too.
+ */
+function visualOrderLigatures(doc: PDFKit.PDFDocument, fonts: Set<string>): void {
+  const families = (doc as unknown as { _fontFamilies?: Record<string, EmbeddedFontState> })
+    ._fontFamilies;
+  for (const name of fonts) {
+    if (!isRightToLeftFont(name)) continue;
+    const unicode = families?.[name]?.unicode;
+    unicode?.forEach((codePoints, gid) => {
+      if (Array.isArray(codePoints) && codePoints.length > 1) {
+        unicode[gid] = [...codePoints].reverse();
+      }
+    });
   }
 }
 
