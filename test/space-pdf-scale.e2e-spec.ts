@@ -65,17 +65,23 @@ describe('PDF of a 500-page space', () => {
       const body = res.body as Buffer;
       return { ms: Math.round(performance.now() - started), body };
     };
-    const space = await timed(`/v1/spaces/${spaceId}/pdf`);
-    const cr = await timed(`/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/pdf`);
+    // The first PDF of the process also loads the fonts: each is printed twice, in turn.
+    const spacePath = `/v1/spaces/${spaceId}/pdf`;
+    const crPath = `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/pdf`;
+    const first = await timed(spacePath);
+    const firstCr = await timed(crPath);
+    const space = await timed(spacePath);
+    const cr = await timed(crPath);
 
-    for (const { body } of [space, cr]) {
+    for (const { body } of [first, firstCr, space, cr]) {
       const sheets = body.toString('latin1').match(/\/Type \/Page\n/g)?.length ?? 0;
       expect(sheets).toBeGreaterThanOrEqual(PAGES);
       expect(body.toString('latin1')).toContain(`/Title (Page ${PAGES})`);
     }
     console.log(
-      `PDF of ${PAGES} pages: getSpacePDF ${space.ms} ms (${space.body.length} bytes), ` +
-        `getChangeRequestPDF ${cr.ms} ms (${cr.body.length} bytes)`,
+      `PDF of ${PAGES} pages (URL and download): getSpacePDF ${first.ms} ms, then ${space.ms} ms ` +
+        `(${space.body.length} bytes); getChangeRequestPDF ${firstCr.ms} ms, then ${cr.ms} ms ` +
+        `(${cr.body.length} bytes)`,
     );
   }, 600_000);
 });
