@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { LayoutBlock } from './document-layout';
 import { cleanText, fontSegments } from './pdf-fonts';
@@ -191,6 +194,34 @@ describe('PdfWriter', () => {
     expect(shownText(pdf)).toEqual(
       expect.arrayContaining(['A diagram', 'Image: broken.jpg', 'External picture']),
     );
+  });
+
+  it('draws SVG images, with images inside them only from data URIs, never from the disk', async () => {
+    const onDisk = join(mkdtempSync(join(tmpdir(), 'pdf-')), 'secret.png');
+    writeFileSync(onDisk, png());
+    const svg = (href: string) =>
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">' +
+          '<rect width="20" height="10" fill="#123456"/>' +
+          `<image href="${href}" width="8" height="8"/></svg>`,
+      );
+    const files: Record<string, Buffer> = {
+      disk: svg(onDisk),
+      inline: svg(`data:image/png;base64,${png().toString('base64')}`),
+    };
+    const pdf = await render(
+      [
+        page('One', [
+          { kind: 'image', file: 'disk', caption: 'From disk' },
+          { kind: 'image', file: 'inline', caption: 'Inline' },
+        ]),
+      ],
+      { image: (id) => ({ data: files[id], type: 'image/svg+xml' }) },
+    );
+    expect(pdf).toMatch(/0\.0705\d* 0\.2039\d* 0\.3372\d* scn/);
+    // The inline PNG and its alpha mask; nothing read from the disk.
+    expect(images(pdf)).toBe(2);
+    expect(shownText(pdf)).toEqual(expect.arrayContaining(['From disk', 'Inline']));
   });
 
   it('still makes a one-sheet document when nothing is printed', async () => {

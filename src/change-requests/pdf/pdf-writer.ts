@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import type { LayoutBlock, ListItem, TextRun } from './document-layout';
-import type { PrintableImage } from './image-check';
+import { printableImageType, type PrintableImage } from './image-check';
 import type { MathSvg } from './math-svg';
 import {
   cleanText,
@@ -65,6 +65,20 @@ const GAP = 8;
 const CODE_PAD = 6;
 const INDENT = 18;
 const LINE_GAP = 2;
+
+/**
+ * How SVG is drawn: an image inside it only from a PNG or JPEG `data:` URI that the decoder
+ * accepts. svg-to-pdfkit would otherwise hand any other `href` to pdfkit, which reads a path
+ * from the server's disk.
+ */
+const SVG_OPTIONS = {
+  imageCallback: (link: string): Buffer => {
+    const match = /^data:image\/(?:png|jpe?g);base64,([\s\S]*)$/i.exec(link.trim());
+    const data = match ? Buffer.from(match[1].replace(/\s+/g, ''), 'base64') : undefined;
+    return data && printableImageType(data) ? data : Buffer.alloc(0);
+  },
+  warningCallback: () => undefined,
+};
 
 /** What pdfkit offers but @types/pdfkit does not declare. */
 interface OpenedImage {
@@ -344,6 +358,7 @@ export class PdfWriter {
         if (rtl) x -= box.width;
         if (box.kind === 'math') {
           SVGtoPDF(doc, box.math.svg, x, baseline + box.depth - box.height, {
+            ...SVG_OPTIONS,
             width: box.width,
             height: box.height,
           });
@@ -384,7 +399,7 @@ export class PdfWriter {
     const [width, height] = [math.widthEx * ex * scale, math.heightEx * ex * scale];
     this.ensureSpace(height + GAP);
     const x = this.left(indent) + (this.width(indent) - width) / 2;
-    SVGtoPDF(this.document, math.svg, x, this.document.y, { width, height });
+    SVGtoPDF(this.document, math.svg, x, this.document.y, { ...SVG_OPTIONS, width, height });
     this.document.x = MARGIN;
     this.document.y += height;
     this.space(GAP);
@@ -561,7 +576,7 @@ export class PdfWriter {
       this.ensureSpace(height);
       const y = doc.y;
       if (image.svg !== undefined) {
-        SVGtoPDF(doc, image.svg, this.left(indent), y, { width, height });
+        SVGtoPDF(doc, image.svg, this.left(indent), y, { ...SVG_OPTIONS, width, height });
       } else {
         doc.image(image as unknown as Buffer, this.left(indent), y, { width, height });
       }

@@ -16,7 +16,8 @@ declare module 'svg-to-pdfkit' {
     preserveAspectRatio?: string;
     assumePt?: boolean;
     fontCallback?: (...args: unknown[]) => string;
-    imageCallback?: (link: string) => string;
+    /** What to open for an `<image>`'s href: a path or data URI, or the bytes. */
+    imageCallback?: (link: string) => string | Buffer;
     warningCallback?: (message: string) => void;
   }
   function SVGtoPDF(
