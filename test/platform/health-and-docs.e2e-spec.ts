@@ -14,7 +14,6 @@ const NEWER_THAN_0146 = new Set([
   'aggregateSiteEvents',
   'bulkUpsertSiteRedirects',
   'listRevisionPageMetaLinks',
-  'getSpacePDF',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
