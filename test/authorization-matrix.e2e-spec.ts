@@ -414,6 +414,7 @@ function contentReadOperations(): Operation[] {
     ['listFiles', '/content/files', (ctx) => `${content(ctx)}/files`],
     ['getFileById', '/content/files/:fileId', (ctx) => `${content(ctx)}/files/nope`, file],
     ['listSpaceLinks', '/links', (ctx) => `/v1/spaces/${ctx.space}/links`],
+    ['getSpacePDF', '/pdf', (ctx) => `/v1/spaces/${ctx.space}/pdf`], // answers {url}; stores nothing
     [
       'listPageLinksInSpace',
       '/content/page/:pageId/links',

@@ -21,6 +21,10 @@ import { ReviewMergeFacts } from './merge/review-merge-facts';
 import { ChangeRequestPdfController } from './pdf/change-request-pdf.controller';
 import { ChangeRequestPdfService } from './pdf/change-request-pdf.service';
 import { PdfLinks } from './pdf/pdf-links';
+import { RevisionPrinter } from './pdf/revision-printer';
+import { SpacePdfController } from './pdf/space-pdf.controller';
+import { SpacePdfService } from './pdf/space-pdf.service';
+import { Space } from '../spaces/entities/space.entity';
 import { ChangeRequestContributors } from './reviews/change-request-contributors';
 import { ChangeRequestContributorsRepository } from './reviews/change-request-contributors.repository';
 import { ChangeRequestReviewsController } from './reviews/change-request-reviews.controller';
@@ -41,6 +45,7 @@ import { TemplateApplication } from './templates/template-application';
       ChangeRequestReview,
       ChangeRequestRequestedReviewer,
       ChangeRequestContributor,
+      Space,
     ]),
     CollectionsModule,
     SpacesModule,
@@ -53,6 +58,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestContentController,
     ChangeRequestContentWritesController,
     ChangeRequestPdfController,
+    SpacePdfController,
     SpaceTemplatesController,
   ],
   providers: [
@@ -70,6 +76,8 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestContributors,
     ChangeRequestPdfService,
     PdfLinks,
+    RevisionPrinter,
+    SpacePdfService,
     ChangeRequestContentWrites,
     ChangeRequestContentWritesPresenter,
     MergedChangeRequestsRegistration,

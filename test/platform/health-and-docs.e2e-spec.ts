@@ -18,12 +18,13 @@ const NEWER_THAN_0146 = new Set([
   'listChangeRequestPageMetaLinks',
 ]);
 /**
- * Bindery's own operations: the signed downloads that files' `downloadURL`s and change request
- * PDF `url`s point at, and the published document of a public OpenAPI specification.
+ * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
+ * of change requests and spaces point at, and the published document of a public OpenAPI specification.
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
   'downloadChangeRequestPDF',
+  'downloadSpacePDF',
   'getPublishedOpenAPISpec',
 ]);
 

@@ -1,16 +1,8 @@
 import type { Readable } from 'node:stream';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { JSONDocument } from '../../content-engine/documents/document';
-import { blobKeyOf, MAX_FILE_BYTES } from '../../content-engine/files/file-content';
-import {
-  ContentReader,
-  type FileObject,
-  type ReadRevision,
-} from '../../content-engine/reads/content-reader';
-import type { PageNode } from '../../content-engine/tree/format';
-import { BlobStore } from '../../platform/blob-store/blob-store';
+import { ContentReader } from '../../content-engine/reads/content-reader';
 import { notFound } from '../../platform/errors/domain-error';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import { ChangeRequestsService } from '../change-requests.service';
@@ -19,11 +11,10 @@ import type {
   ChangeRequestPdfDownloadQueryDto,
   ChangeRequestPdfQueryDto,
 } from './dto/change-request-pdf.dto';
-import { imageFiles, layoutDocument } from './document-layout';
-import { printableImageType, type PrintableImageType } from './image-check';
 import { PdfLinks } from './pdf-links';
-import { PdfWriter, type PrintedFiles } from './pdf-writer';
-import { pagesToPrint, type PageToPrint } from './printed-pages';
+import { PdfWriter } from './pdf-writer';
+import { pagesToPrint } from './printed-pages';
+import { RevisionPrinter } from './revision-printer';
 
 /** A PDF on its way out: the stream, a file name, and how long the URL that asked stays valid. */
 export interface PdfDownload {
@@ -31,8 +22,6 @@ export interface PdfDownload {
   fileName: string;
   remainingSeconds: number;
 }
-
-type LoadedImage = { data: Buffer; type: PrintableImageType };
 
 /**
  * PDF exports of change requests. Asking for one checks what is asked (the change request, the
@@ -42,13 +31,11 @@ type LoadedImage = { data: Buffer; type: PrintableImageType };
  */
 @Injectable()
 export class ChangeRequestPdfService {
-  private readonly logger = new Logger(ChangeRequestPdfService.name);
-
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly reader: ContentReader,
     private readonly links: PdfLinks,
-    private readonly blobs: BlobStore,
+    private readonly printer: RevisionPrinter,
     @InjectRepository(ChangeRequest) private readonly rows: Repository<ChangeRequest>,
   ) {}
 
@@ -92,95 +79,14 @@ export class ChangeRequestPdfService {
         ? await this.reader.listPages(revision)
         : [(await this.reader.getPage(revision, grant.page, 'document')).page];
     const pages = pagesToPrint(trees, grant.only);
-    const files = new Map(
-      (await this.reader.listAllFiles(revision)).map((file) => [file.id, file] as const),
-    );
     const writer = new PdfWriter({
       title: changeRequest.subject || `Change request #${changeRequest.number}`,
     });
-    void this.render(writer, changeRequest.id, () => this.write(writer, revision, pages, files));
+    this.printer.start(writer, revision, pages, `change request ${changeRequest.id}`);
     return {
       stream: writer.document,
       fileName: `change-request-${changeRequest.number}.pdf`,
       remainingSeconds: grant.remainingSeconds,
     };
   }
-
-  /**
-   * Runs `write` and ends the PDF; a failure half-way can no longer be answered as an error, so
-   * it is logged and the stream destroyed (the client sees a broken download, not a short PDF).
-   */
-  private async render(
-    writer: PdfWriter,
-    changeRequestId: string,
-    write: () => Promise<void>,
-  ): Promise<void> {
-    try {
-      await write();
-      if (!writer.document.destroyed) writer.end();
-    } catch (error) {
-      this.logger.error(
-        `PDF of change request ${changeRequestId} failed: ${String(error)}`,
-        error instanceof Error ? error.stack : undefined,
-      );
-      writer.document.destroy(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  private async write(
-    writer: PdfWriter,
-    revision: ReadRevision,
-    pages: PageToPrint[],
-    files: Map<string, FileObject>,
-  ): Promise<void> {
-    const titles = new Map(pages.map(({ node }) => [node.id, node.meta.title] as const));
-    const context = { pageTitle: (id: string) => titles.get(id) };
-    // Images already handed to the writer, which keeps them for later pages.
-    const loaded = new Set<string>();
-    for (const { node, depth } of pages) {
-      // The response is gone (the client went away): stop reading.
-      if (writer.document.destroyed) return;
-      const document = await this.documentOf(revision, node);
-      const blocks = document ? layoutDocument(document, context) : [];
-      const images = new Map<string, LoadedImage>();
-      for (const fileId of imageFiles(blocks)) {
-        if (loaded.has(fileId)) continue;
-        loaded.add(fileId);
-        const image = await this.loadImage(files.get(fileId));
-        if (image) images.set(fileId, image);
-      }
-      const printedFiles: PrintedFiles = {
-        image: (id) => images.get(id),
-        name: (id) => files.get(id)?.name,
-      };
-      writer.page({ title: titleOf(node), depth, blocks, href: hrefOf(node) }, printedFiles);
-    }
-  }
-
-  private async documentOf(revision: ReadRevision, node: PageNode): Promise<JSONDocument | null> {
-    if (node.type !== 'document' || node.document === null) return null;
-    const { body } = await this.reader.getPage(revision, node.id, 'document');
-    return 'document' in body ? body.document : null;
-  }
-
-  /** The bytes of an image file a PDF can show (PNG or JPEG, by its bytes); undefined otherwise. */
-  private async loadImage(file: FileObject | undefined): Promise<LoadedImage | undefined> {
-    if (!file?.blob || file.size > MAX_FILE_BYTES) return undefined;
-    const data = await this.blobs.get(blobKeyOf(file.blob));
-    const type = data ? printableImageType(data) : undefined;
-    return data && type ? { data, type } : undefined;
-  }
-}
-
-function titleOf(node: PageNode): string {
-  if (typeof node.meta.title === 'string' && node.meta.title !== '') return node.meta.title;
-  return node.type === 'link' ? 'Link' : 'Untitled';
-}
-
-/** Where a link page goes: its resolved URL, or a URL target. */
-function hrefOf(node: PageNode): string | undefined {
-  if (node.type !== 'link') return undefined;
-  if (typeof node.meta.href === 'string') return node.meta.href;
-  const target = node.meta.target as { kind?: unknown; url?: unknown } | undefined;
-  return target?.kind === 'url' && typeof target.url === 'string' ? target.url : undefined;
 }

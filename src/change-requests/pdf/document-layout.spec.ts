@@ -226,7 +226,7 @@ describe('layoutDocument', () => {
     );
     expect(blocks).toEqual([
       { kind: 'image', file: 'f1', caption: 'A caption' },
-      { kind: 'image', caption: 'alt text' },
+      { kind: 'image', url: 'https://example.com/x.png', caption: 'alt text' },
       { kind: 'hint', style: 'info', blocks: [{ kind: 'image', file: 'f2', caption: 'alt text' }] },
       { kind: 'file', file: 'f3' },
     ]);
@@ -316,7 +316,7 @@ describe('layoutDocument', () => {
     expect(blocks).toEqual([
       {
         kind: 'paragraph',
-        runs: [{ text: '🚀' }, { text: 'x^2', code: true }, { text: 'Go noted' }],
+        runs: [{ text: '🚀' }, { text: 'x^2', code: true, math: true }, { text: 'Go noted' }],
       },
     ]);
   });

@@ -26,6 +26,8 @@ export interface TextRun {
   strike?: boolean;
   /** An absolute URL the text links to. */
   link?: string;
+  /** The text is a TeX formula (inline math), typeset when it can be. */
+  math?: boolean;
 }
 
 export interface ListItem {
@@ -44,8 +46,13 @@ export type LayoutBlock =
   /** A titled part of a container laid out open (a tab, an expandable, a step). */
   | { kind: 'section'; title: TextRun[]; blocks: LayoutBlock[] }
   | { kind: 'table'; header: string[] | null; rows: string[][] }
-  /** `file`: the id of a file of the revision; `caption` is what prints when it cannot. */
-  | { kind: 'image'; file?: string; caption: string }
+  /**
+   * `file`: the id of a file of the revision, or `url`: an image on the web; `caption` is what
+   * prints under it, or instead of it when it cannot be shown.
+   */
+  | { kind: 'image'; file?: string; url?: string; caption: string }
+  /** A TeX formula shown on its own line. */
+  | { kind: 'math'; formula: string }
   /** A file attachment, printed as its name. */
   | { kind: 'file'; file: string }
   | { kind: 'divider' };
@@ -110,7 +117,9 @@ function layoutBlock(block: DocumentBlock, ctx: LayoutContext): LayoutBlock[] {
     case 'table':
       return [table(block)];
     case 'math':
-      return [{ kind: 'code', lines: String(data.formula ?? '').split('\n') }];
+      return typeof data.formula === 'string' && data.formula.trim() !== ''
+        ? [{ kind: 'math', formula: data.formula }]
+        : [];
     case 'embed':
       return typeof data.url === 'string'
         ? [{ kind: 'paragraph', runs: [{ text: data.url, link: data.url }] }]
@@ -184,8 +193,10 @@ function image(block: DocumentBlock, ctx: LayoutContext): LayoutBlock {
     .trim();
   const text = caption || (typeof data.alt === 'string' ? data.alt : '');
   const file = refFile(data.ref);
-  return file !== undefined
-    ? { kind: 'image', file, caption: text }
+  if (file !== undefined) return { kind: 'image', file, caption: text };
+  const url = refUrl(data.ref);
+  return url !== undefined
+    ? { kind: 'image', url, caption: text }
     : { kind: 'image', caption: text };
 }
 
@@ -326,7 +337,9 @@ function inline(node: DocumentInline, ctx: LayoutContext): TextRun[] {
     case 'inline-image':
       return typeof data.alt === 'string' && data.alt !== '' ? [{ text: data.alt }] : [];
     case 'inline-math':
-      return typeof data.formula === 'string' ? [{ text: data.formula, code: true }] : [];
+      return typeof data.formula === 'string'
+        ? [{ text: data.formula, code: true, math: true }]
+        : [];
     case 'button':
       return typeof data.label === 'string' ? [{ text: data.label }] : [];
     case 'mention':
@@ -355,6 +368,8 @@ function sameFormat(a: TextRun, b: TextRun): boolean {
     !!a.italic === !!b.italic &&
     !!a.code === !!b.code &&
     !!a.strike === !!b.strike &&
+    !a.math &&
+    !b.math &&
     a.link === b.link
   );
 }
@@ -396,13 +411,41 @@ function refRuns(ref: unknown, ctx: LayoutContext): TextRun[] {
 /** The ids of the files a layout shows as images, in order, once each. */
 export function imageFiles(blocks: LayoutBlock[]): string[] {
   const found = new Set<string>();
-  const visit = (block: LayoutBlock) => {
+  visitBlocks(blocks, (block) => {
     if (block.kind === 'image' && block.file !== undefined) found.add(block.file);
-    if (block.kind === 'list') block.items.forEach((item) => item.blocks.forEach(visit));
-    if (block.kind === 'quote' || block.kind === 'hint' || block.kind === 'section') {
-      block.blocks.forEach(visit);
-    }
-  };
-  blocks.forEach(visit);
+  });
   return [...found];
+}
+
+/** The URLs of the web images a layout shows, in order, once each. */
+export function imageUrls(blocks: LayoutBlock[]): string[] {
+  const found = new Set<string>();
+  visitBlocks(blocks, (block) => {
+    if (block.kind === 'image' && block.url !== undefined) found.add(block.url);
+  });
+  return [...found];
+}
+
+/** The formulas of a layout, with whether each is shown on its own line (display) or inline. */
+export function mathFormulas(blocks: LayoutBlock[]): { formula: string; display: boolean }[] {
+  const found = new Map<string, { formula: string; display: boolean }>();
+  const add = (formula: string, display: boolean) =>
+    found.set(`${display ? 'd' : 'i'}${formula}`, { formula, display });
+  const runs = (list: TextRun[]) => list.forEach((run) => run.math && add(run.text, false));
+  visitBlocks(blocks, (block) => {
+    if (block.kind === 'math') add(block.formula, true);
+    if (block.kind === 'paragraph' || block.kind === 'heading') runs(block.runs);
+    if (block.kind === 'section') runs(block.title);
+  });
+  return [...found.values()];
+}
+
+function visitBlocks(blocks: LayoutBlock[], visit: (block: LayoutBlock) => void): void {
+  for (const block of blocks) {
+    visit(block);
+    if (block.kind === 'list') block.items.forEach((item) => visitBlocks(item.blocks, visit));
+    if (block.kind === 'quote' || block.kind === 'hint' || block.kind === 'section') {
+      visitBlocks(block.blocks, visit);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { printableImageType } from './image-check';
+import { GifReader, GifWriter } from 'omggif';
+import { printableImage, printableImageType } from './image-check';
 
 function chunk(type: string, body: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -72,5 +73,29 @@ describe('printableImageType', () => {
     expect(
       printableImageType(png(2, 2, { rows: rows.subarray(0, 10), interlaced: true })),
     ).toBeUndefined();
+  });
+});
+
+describe('printableImage', () => {
+  it('turns the first frame of a GIF into a PNG the decoder accepts', () => {
+    const out = Buffer.alloc(512);
+    const writer = new GifWriter(out, 3, 2, { palette: [0x000000, 0xffffff] });
+    writer.addFrame(0, 0, 3, 2, [0, 1, 0, 1, 0, 1]);
+    writer.addFrame(0, 0, 3, 2, [1, 1, 1, 1, 1, 1]);
+    const gif = out.subarray(0, writer.end());
+    expect(new GifReader(gif).numFrames()).toBe(2);
+
+    const image = printableImage(gif);
+    expect(image?.type).toBe('image/png');
+    expect(printableImageType(image!.data)).toBe('image/png');
+    expect(image!.data.readUInt32BE(16)).toBe(3);
+    expect(image!.data.readUInt32BE(20)).toBe(2);
+  });
+
+  it('keeps SVG markup as it is, and refuses what is no image', () => {
+    const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>');
+    expect(printableImage(svg)).toEqual({ data: svg, type: 'image/svg+xml' });
+    expect(printableImage(Buffer.from('<html><svg></svg></html>'))).toBeUndefined();
+    expect(printableImage(Buffer.from('GIF89a broken'))).toBeUndefined();
   });
 });

@@ -1,8 +1,15 @@
-import { inflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { GifReader } from 'omggif';
 
-/** The image types a PDF can show (what pdfkit embeds). */
-export const PRINTABLE_IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
+/** The image types a PDF shows: what pdfkit embeds, and SVG, drawn as vectors. */
+export const PRINTABLE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
 export type PrintableImageType = (typeof PRINTABLE_IMAGE_TYPES)[number];
+
+/** An image ready for the PDF writer. */
+export interface PrintableImage {
+  data: Buffer;
+  type: PrintableImageType;
+}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -31,9 +38,79 @@ const MAX_PIXELS = 40_000_000;
  * caller. So a PNG is checked here first the way that decoder reads it: its image data must
  * inflate, hold a valid filter byte at the start of every row, and be long enough.
  */
-export function printableImageType(data: Buffer): PrintableImageType | undefined {
+export function printableImageType(data: Buffer): 'image/png' | 'image/jpeg' | undefined {
   if (isJpeg(data)) return 'image/jpeg';
   return isDecodablePng(data) ? 'image/png' : undefined;
+}
+
+/**
+ * `data` as an image the writer can show: PNG and JPEG as they are (checked), a GIF as its first
+ * frame in a PNG, SVG as its markup; undefined for anything else.
+ */
+export function printableImage(data: Buffer): PrintableImage | undefined {
+  const type = printableImageType(data);
+  if (type) return { data, type };
+  if (isGif(data)) {
+    const png = gifFirstFrame(data);
+    return png ? { data: png, type: 'image/png' } : undefined;
+  }
+  if (isSvg(data)) return { data, type: 'image/svg+xml' };
+  return undefined;
+}
+
+function isGif(data: Buffer): boolean {
+  return data.length > 10 && data.toString('latin1', 0, 4) === 'GIF8';
+}
+
+function isSvg(data: Buffer): boolean {
+  const head = data
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(
+    head,
+  );
+}
+
+/** The first frame of a GIF as an RGBA PNG; undefined when it does not decode. */
+function gifFirstFrame(data: Buffer): Buffer | undefined {
+  try {
+    const reader = new GifReader(data);
+    const { width, height } = reader;
+    if (width === 0 || height === 0 || width * height > MAX_PIXELS) return undefined;
+    const pixels = Buffer.alloc(width * height * 4);
+    reader.decodeAndBlitFrameRGBA(0, pixels);
+    return encodePng(width, height, pixels);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An 8-bit RGBA PNG of `pixels` (rows of width × 4 bytes, no filter). */
+function encodePng(width: number, height: number, pixels: Buffer): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])) >>> 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const stride = width * 4;
+  const rows = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    pixels.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  }
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function isJpeg(data: Buffer): boolean {

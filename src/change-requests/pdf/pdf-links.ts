@@ -4,7 +4,10 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { UrlSigner, type SignedPart } from '../../platform/urls/url-signer';
-import type { ChangeRequestPdfDownloadQueryDto } from './dto/change-request-pdf.dto';
+import type {
+  ChangeRequestPdfDownloadQueryDto,
+  SpacePdfDownloadQueryDto,
+} from './dto/change-request-pdf.dto';
 
 /** How long a PDF URL stays valid (GitBook: "The URL will work for 1h"). */
 export const PDF_URL_TTL_SECONDS = 60 * 60;
@@ -25,12 +28,22 @@ export interface PdfGrant {
 const invalidSignature = () =>
   new DomainError('forbidden', 'InvalidPdfSignature', 'The PDF URL is not valid.');
 
-const expired = () =>
+const expired = (of = 'the change request') =>
   new DomainError(
     'forbidden',
     'PdfURLExpired',
-    'The PDF URL has expired; ask for the PDF of the change request again for a fresh one.',
+    `The PDF URL has expired; ask for the PDF of ${of} again for a fresh one.`,
   );
+
+/** What a space PDF URL grants: one selection of one revision of a space, until `expires`. */
+export interface SpacePdfGrant {
+  spaceId: string;
+  /** The space's primary revision when the URL was made. */
+  revision: string;
+  page?: string;
+  only: boolean;
+  expires: number;
+}
 
 /**
  * Signed, expiring URLs of change request PDFs, served by Bindery itself like file downloads
@@ -40,6 +53,7 @@ const expired = () =>
 @Injectable()
 export class PdfLinks {
   private readonly signer: UrlSigner;
+  private readonly spaceSigner: UrlSigner;
 
   constructor(
     secret: InstanceSecret,
@@ -52,6 +66,43 @@ export class PdfLinks {
       'bindery-change-request-pdf-v1',
       PDF_URL_TTL_SECONDS,
     );
+    this.spaceSigner = new UrlSigner(secret, clock, 'bindery-space-pdf-v1', PDF_URL_TTL_SECONDS);
+  }
+
+  /** A URL of a space's PDF, valid for PDF_URL_TTL_SECONDS from now. */
+  spaceUrl(request: Omit<SpacePdfGrant, 'expires'>): string {
+    const grant: SpacePdfGrant = { ...request, expires: this.spaceSigner.expiresFromNow() };
+    const query = new URLSearchParams({ revision: grant.revision });
+    if (grant.page !== undefined) {
+      query.set('page', grant.page);
+      if (grant.only) query.set('only', 'true');
+    }
+    query.set('expires', String(grant.expires));
+    query.set('signature', this.spaceSigner.sign(spaceSignedParts(grant)));
+    return `${this.urls.api('pdf', 'spaces', grant.spaceId)}?${query.toString()}`;
+  }
+
+  /** The grant of a space PDF URL; 403 when its signature does not match or it has expired. */
+  verifySpace(
+    spaceId: string,
+    query: SpacePdfDownloadQueryDto,
+  ): SpacePdfGrant & { remainingSeconds: number } {
+    const { revision, page, only } = query;
+    if (
+      typeof revision !== 'string' ||
+      page === '' ||
+      (only !== undefined && (only !== 'true' || page === undefined))
+    ) {
+      throw invalidSignature();
+    }
+    const grant = { spaceId, revision, page, only: only === 'true' };
+    const verdict = this.spaceSigner.verify(query, (expires) =>
+      spaceSignedParts({ ...grant, expires }),
+    );
+    if (!verdict.valid) {
+      throw verdict.reason === 'expired' ? expired('the space') : invalidSignature();
+    }
+    return { ...grant, expires: verdict.expires, remainingSeconds: verdict.remainingSeconds };
   }
 
   /** A URL valid for PDF_URL_TTL_SECONDS from now. */
@@ -102,4 +153,8 @@ function signedParts(grant: PdfGrant): SignedPart[] {
     grant.only ? 1 : 0,
     grant.expires,
   ];
+}
+
+function spaceSignedParts(grant: SpacePdfGrant): SignedPart[] {
+  return [grant.spaceId, grant.revision, grant.page ?? '', grant.only ? 1 : 0, grant.expires];
 }

@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { LayoutBlock } from './document-layout';
-import { PdfWriter, printable, type PrintedFiles, type PrintedPage } from './pdf-writer';
+import { cleanText, fontSegments } from './pdf-fonts';
+import { PdfWriter, type PrintedFiles, type PrintedPage } from './pdf-writer';
 
 /** An 8×8 RGBA PNG (alpha: pdfkit decodes its pixels). */
 function png(): Buffer {
@@ -192,6 +196,34 @@ describe('PdfWriter', () => {
     );
   });
 
+  it('draws SVG images, with images inside them only from data URIs, never from the disk', async () => {
+    const onDisk = join(mkdtempSync(join(tmpdir(), 'pdf-')), 'secret.png');
+    writeFileSync(onDisk, png());
+    const svg = (href: string) =>
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">' +
+          '<rect width="20" height="10" fill="#123456"/>' +
+          `<image href="${href}" width="8" height="8"/></svg>`,
+      );
+    const files: Record<string, Buffer> = {
+      disk: svg(onDisk),
+      inline: svg(`data:image/png;base64,${png().toString('base64')}`),
+    };
+    const pdf = await render(
+      [
+        page('One', [
+          { kind: 'image', file: 'disk', caption: 'From disk' },
+          { kind: 'image', file: 'inline', caption: 'Inline' },
+        ]),
+      ],
+      { image: (id) => ({ data: files[id], type: 'image/svg+xml' }) },
+    );
+    expect(pdf).toMatch(/0\.0705\d* 0\.2039\d* 0\.3372\d* scn/);
+    // The inline PNG and its alpha mask; nothing read from the disk.
+    expect(images(pdf)).toBe(2);
+    expect(shownText(pdf)).toEqual(expect.arrayContaining(['From disk', 'Inline']));
+  });
+
   it('still makes a one-sheet document when nothing is printed', async () => {
     const pdf = await render([]);
     expect(sheets(pdf)).toBe(1);
@@ -199,12 +231,40 @@ describe('PdfWriter', () => {
   });
 });
 
-describe('printable', () => {
-  it('keeps Windows-1252, strips accents it lacks, drops emoji and controls, marks the rest', () => {
-    expect(printable('Café — “quoted” €5 • naïve')).toBe('Café — “quoted” €5 • naïve');
-    expect(printable('Łódź Őrség e\u0301')).toBe('?ódz Orség é');
-    expect(printable('🚀 Launch 👍🏽\u200b')).toBe(' Launch ');
-    expect(printable('a\tb\u0007c\nd')).toBe('a    bc\nd');
-    expect(printable('中文')).toBe('??');
+describe('fontSegments', () => {
+  const fonts = (text: string, style = {}) =>
+    fontSegments(text, style).map(({ text, font, rtl }) => [text, font, rtl]);
+
+  it('keeps Windows-1252 in the standard fonts and gives each other script a font that has it', () => {
+    expect(fonts('Café — “quoted” €5')).toEqual([['Café — “quoted” €5', 'Helvetica', false]]);
+    expect(fonts('x = 1', { code: true, bold: true })).toEqual([['x = 1', 'Courier-Bold', false]]);
+    expect(fonts('Hi Привет 日本語 한국어 שלום مرحبا 🚀')).toEqual([
+      ['Hi ', 'Helvetica', false],
+      ['Привет ', 'bindery-sans', false],
+      ['日本語 ', 'bindery-cjk', false],
+      ['한국어 ', 'bindery-hangul', false],
+      ['שלום ', 'bindery-hebrew', true],
+      ['مرحبا ', 'bindery-arabic', true],
+      ['🚀', 'bindery-emoji', false],
+    ]);
+  });
+
+  it('keeps marks, joiners and emoji modifiers with the character before them', () => {
+    expect(fonts('👨‍👩‍👧 ok')).toEqual([
+      ['👨‍👩‍👧 ', 'bindery-emoji', false],
+      ['ok', 'Helvetica', false],
+    ]);
+    expect(fonts('Łódź', { bold: true })).toEqual([
+      ['Ł', 'bindery-sans-bold', false],
+      ['ód', 'Helvetica-Bold', false],
+      ['ź', 'bindery-sans-bold', false],
+    ]);
+  });
+});
+
+describe('cleanText', () => {
+  it('turns tabs into spaces and drops control and invisible format characters', () => {
+    expect(cleanText('a\tb\u0007c\u200bd\ne')).toBe('a    bcd\ne');
+    expect(cleanText('中文 🚀')).toBe('中文 🚀');
   });
 });

@@ -1,6 +1,18 @@
 import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import type { LayoutBlock, ListItem, TextRun } from './document-layout';
-import type { PrintableImageType } from './image-check';
+import { printableImageType, type PrintableImage } from './image-check';
+import type { MathSvg } from './math-svg';
+import {
+  cleanText,
+  fontSegments,
+  isRightToLeftFont,
+  standardFontOf,
+  startsRightToLeft,
+  useFont,
+  type FontSegment,
+  type FontStyle,
+} from './pdf-fonts';
 
 /** A page of the revision as printed: its title, where it sits, and its laid-out document. */
 export interface PrintedPage {
@@ -12,11 +24,16 @@ export interface PrintedPage {
   href?: string;
 }
 
-/** The files a page shows, loaded before it is written (pdfkit draws synchronously). */
+/** What a page shows, loaded before it is written (pdfkit draws synchronously). */
 export interface PrintedFiles {
-  /** Bytes of an image file that a PDF can show; undefined to print its caption instead. */
-  image(fileId: string): { data: Buffer; type: PrintableImageType } | undefined;
+  /**
+   * An image a PDF can show, by file id or, for an image on the web, its URL; undefined to
+   * print its caption instead.
+   */
+  image(key: string): PrintableImage | undefined;
   name(fileId: string): string | undefined;
+  /** A formula typeset; undefined to print its TeX source instead. */
+  math?(formula: string, display: boolean): MathSvg | undefined;
 }
 
 export interface PdfWriterOptions {
@@ -30,12 +47,10 @@ const FONT = {
   regular: 'Helvetica',
   bold: 'Helvetica-Bold',
   italic: 'Helvetica-Oblique',
-  boldItalic: 'Helvetica-BoldOblique',
   code: 'Courier',
-  codeBold: 'Courier-Bold',
-  codeItalic: 'Courier-Oblique',
-  codeBoldItalic: 'Courier-BoldOblique',
 } as const;
+/** An ex of the text around a formula, in em (MathJax sizes formulas in ex). */
+const EX_PER_EM = 0.44;
 const SIZE = { title: 22, body: 11, small: 9, code: 9, heading: { 1: 18, 2: 15, 3: 13 } };
 const COLOR = {
   text: '#1f2328',
@@ -51,24 +66,47 @@ const CODE_PAD = 6;
 const INDENT = 18;
 const LINE_GAP = 2;
 
+/**
+ * How SVG is drawn: an image inside it only from a PNG or JPEG `data:` URI that the decoder
+ * accepts. svg-to-pdfkit would otherwise hand any other `href` to pdfkit, which reads a path
+ * from the server's disk.
+ */
+const SVG_OPTIONS = {
+  imageCallback: (link: string): Buffer => {
+    const match = /^data:image\/(?:png|jpe?g);base64,([\s\S]*)$/i.exec(link.trim());
+    const data = match ? Buffer.from(match[1].replace(/\s+/g, ''), 'base64') : undefined;
+    return data && printableImageType(data) ? data : Buffer.alloc(0);
+  },
+  warningCallback: () => undefined,
+};
+
 /** What pdfkit offers but @types/pdfkit does not declare. */
 interface OpenedImage {
   width: number;
   height: number;
+  /** Set for SVG images, drawn as vectors rather than embedded. */
+  svg?: string;
 }
+
+/** A word or formula of a paragraph laid out by the writer itself. */
+type Box =
+  | { kind: 'text'; pieces: { segment: FontSegment; run: TextRun; width: number }[]; width: number }
+  | { kind: 'math'; math: MathSvg; width: number; height: number; depth: number }
+  | { kind: 'space'; width: number };
 type DocumentWithImages = PDFKit.PDFDocument & { openImage(src: Buffer): OpenedImage };
 
 /**
  * Writes printed pages into one PDF with pdfkit: each page of the revision starts a new sheet
- * and an entry of the PDF's outline (nested like the pages). Text on the sheets uses the 14
- * standard fonts, so characters outside Windows-1252 print as "?" (see `printable`); the
- * outline and the document title keep any character.
+ * and an entry of the PDF's outline (nested like the pages). Each character prints in a font
+ * that has it (see pdf-fonts.ts); right-to-left paragraphs and paragraphs with formulas are
+ * laid out word by word here, so that right-to-left words are written in reading order.
  */
 export class PdfWriter {
   readonly document: PDFKit.PDFDocument;
   private readonly outline: PDFKit.PDFOutline[] = [];
   private readonly images = new Map<string, OpenedImage | null>();
   private sheets = 0;
+  private readonly fonts = new Set<string>();
   private files: PrintedFiles = { image: () => undefined, name: () => undefined };
 
   constructor(options: PdfWriterOptions) {
@@ -94,8 +132,9 @@ export class PdfWriter {
     // PDF strings outside the page (outline, document title) hold any Unicode text.
     this.outline[page.depth] = parent.addItem(page.title || 'Untitled');
     this.outline.length = page.depth + 1;
-    doc.font(FONT.bold).fontSize(SIZE.title).fillColor(COLOR.text);
-    doc.text(printable(page.title), MARGIN, MARGIN, { width: this.width(0), lineGap: LINE_GAP });
+    doc.x = MARGIN;
+    doc.y = MARGIN;
+    this.runs([{ text: page.title }], 0, { size: SIZE.title, bold: true });
     this.space(GAP);
     if (page.href !== undefined) {
       this.runs(
@@ -109,6 +148,7 @@ export class PdfWriter {
 
   /** Finishes the PDF; a selection without pages still makes a one-sheet document. */
   end(): void {
+    visualOrderLigatures(this.document, this.fonts);
     if (this.sheets === 0) {
       this.document.addPage();
       this.document.font(FONT.italic).fontSize(SIZE.body).fillColor(COLOR.muted);
@@ -160,7 +200,10 @@ export class PdfWriter {
         this.table(block.header, block.rows, indent);
         return;
       case 'image':
-        this.image(block.file, block.caption, indent);
+        this.image(block.file ?? block.url, block.caption, indent);
+        return;
+      case 'math':
+        this.mathBlock(block.formula, indent);
         return;
       case 'file': {
         const name = this.files.name(block.file);
@@ -183,7 +226,7 @@ export class PdfWriter {
     }
   }
 
-  /** Text runs as one paragraph at `indent`; formatting switches fonts within the line. */
+  /** Text runs as one paragraph at `indent`; formatting and scripts switch fonts in the line. */
   private runs(
     runs: TextRun[],
     indent: number,
@@ -191,26 +234,187 @@ export class PdfWriter {
   ): void {
     const doc = this.document;
     const parts = runs
-      .map((run) => ({ ...run, text: printable(run.text) }))
+      .map((run) => ({ ...run, text: cleanText(run.text) }))
       .filter((run) => run.text !== '');
     if (parts.length === 0) return;
-    doc.fontSize(style.size ?? SIZE.body);
-    parts.forEach((run, i) => {
+    const size = style.size ?? SIZE.body;
+    const rtl = startsRightToLeft(parts.map((run) => run.text).join(''));
+    if (parts.some((run) => run.math && this.files.math?.(run.text, false))) {
+      this.laidOut(parts, indent, style, rtl);
+      return;
+    }
+    const pieces = parts.flatMap((run) =>
+      fontSegments(run.text, styleOf(run, style)).map((segment) => ({ run, segment })),
+    );
+    doc.fontSize(size);
+    pieces.forEach(({ run, segment }, i) => {
       const options: PDFKit.Mixins.TextOptions = {
-        continued: i < parts.length - 1,
+        continued: i < pieces.length - 1,
         lineGap: LINE_GAP,
         underline: run.link !== undefined,
         strike: run.strike === true,
         link: run.link ?? null,
+        // Right-to-left text is shaped a line at a time, so that fontkit orders its words right
+        // to left too (pdfkit otherwise lays out word by word, left to right).
+        ...(segment.rtl ? { features: [] } : {}),
+        ...(rtl ? { align: 'right' } : {}),
       };
-      doc
-        .font(fontOf(run, style.bold === true, style.italic === true))
-        .fillColor(run.link !== undefined ? COLOR.link : (style.color ?? COLOR.text));
+      this.font(segment.font);
+      doc.fillColor(run.link !== undefined ? COLOR.link : (style.color ?? COLOR.text));
       if (i === 0)
-        doc.text(run.text, this.left(indent), undefined, { ...options, width: this.width(indent) });
-      else doc.text(run.text, options);
+        doc.text(segment.text, this.left(indent), undefined, {
+          ...options,
+          width: this.width(indent),
+        });
+      else doc.text(segment.text, options);
     });
     doc.fillColor(COLOR.text);
+  }
+
+  /**
+   * A paragraph laid out word by word: lines filled greedily, then written from the left or,
+   * right to left, from the right margin, words in reading order either way (what text
+   * extraction reads back). Formulas sit in the line as vector drawings.
+   */
+  private laidOut(
+    runs: TextRun[],
+    indent: number,
+    style: { size?: number; bold?: boolean; italic?: boolean; color?: string },
+    rtl: boolean,
+  ): void {
+    const doc = this.document;
+    const size = style.size ?? SIZE.body;
+    const ex = size * EX_PER_EM;
+    const boxes: Box[] = [];
+    for (const run of runs) {
+      const math = run.math ? this.files.math?.(run.text, false) : undefined;
+      if (math) {
+        boxes.push({
+          kind: 'math',
+          math,
+          width: math.widthEx * ex,
+          height: math.heightEx * ex,
+          depth: math.depthEx * ex,
+        });
+        continue;
+      }
+      // Right to left, a word keeps the space after it: written in one piece, the space falls
+      // between it and the next word, and text extraction reads it back.
+      const words = rtl ? run.text.split(/(?<= )(?=[^ ])|(\n)/) : run.text.split(/( +|\n)/);
+      for (const word of words) {
+        if (word === undefined) continue;
+        if (word === '') continue;
+        if ((/^ +$/.test(word) && !rtl) || word === '\n') {
+          boxes.push({ kind: 'space', width: this.measure(' ', FONT.regular, size) });
+          continue;
+        }
+        const pieces = fontSegments(word, styleOf(run, style)).map((segment) => ({
+          segment,
+          run,
+          width: this.measure(segment.text, segment.font, size),
+        }));
+        boxes.push({ kind: 'text', pieces, width: pieces.reduce((sum, p) => sum + p.width, 0) });
+      }
+    }
+    const width = this.width(indent);
+    const lines: Box[][] = [[]];
+    let used = 0;
+    for (const box of boxes) {
+      const line = lines[lines.length - 1];
+      if (box.kind === 'space') {
+        if (line.length > 0) {
+          line.push(box);
+          used += box.width;
+        }
+        continue;
+      }
+      if (used + box.width > width && line.some((b) => b.kind !== 'space')) {
+        while (line.length > 0 && line[line.length - 1].kind === 'space') line.pop();
+        lines.push([box]);
+        used = box.width;
+      } else {
+        line.push(box);
+        used += box.width;
+      }
+    }
+    this.font(FONT.regular);
+    doc.fontSize(size);
+    const textHeight = doc.currentLineHeight(true) + LINE_GAP;
+    const ascent = size * 0.8;
+    for (const line of lines) {
+      if (line.length === 0) continue;
+      const above = Math.max(
+        ascent,
+        ...line.map((b) => (b.kind === 'math' ? b.height - b.depth : 0)),
+      );
+      const below = Math.max(
+        textHeight - ascent,
+        ...line.map((b) => (b.kind === 'math' ? b.depth : 0)),
+      );
+      this.ensureSpace(above + below);
+      const baseline = doc.y + above;
+      let x = rtl ? this.left(indent) + width : this.left(indent);
+      for (const box of line) {
+        if (rtl) x -= box.width;
+        if (box.kind === 'math') {
+          SVGtoPDF(doc, box.math.svg, x, baseline + box.depth - box.height, {
+            ...SVG_OPTIONS,
+            width: box.width,
+            height: box.height,
+          });
+        } else if (box.kind === 'text') {
+          let px = rtl ? x + box.width : x;
+          for (const { segment, run, width: w } of box.pieces) {
+            if (rtl && segment.rtl) px -= w;
+            this.font(segment.font);
+            doc
+              .fontSize(size)
+              .fillColor(run.link !== undefined ? COLOR.link : (style.color ?? COLOR.text));
+            doc.text(segment.text, px, baseline - ascent, {
+              lineBreak: false,
+              underline: run.link !== undefined,
+              strike: run.strike === true,
+              link: run.link ?? null,
+            });
+            if (!(rtl && segment.rtl)) px += w;
+          }
+        }
+        if (!rtl) x += box.width;
+      }
+      doc.y = baseline + below;
+    }
+    doc.x = MARGIN;
+    doc.fillColor(COLOR.text);
+  }
+
+  /** A formula on its own line, centred; its TeX source as code when it cannot be typeset. */
+  private mathBlock(formula: string, indent: number): void {
+    const math = this.files.math?.(formula, true);
+    if (!math) {
+      this.code(formula.split('\n'), undefined, indent);
+      return;
+    }
+    const ex = SIZE.body * EX_PER_EM;
+    const scale = Math.min(1, this.width(indent) / (math.widthEx * ex));
+    const [width, height] = [math.widthEx * ex * scale, math.heightEx * ex * scale];
+    this.ensureSpace(height + GAP);
+    const x = this.left(indent) + (this.width(indent) - width) / 2;
+    SVGtoPDF(this.document, math.svg, x, this.document.y, { ...SVG_OPTIONS, width, height });
+    this.document.x = MARGIN;
+    this.document.y += height;
+    this.space(GAP);
+  }
+
+  /** Width of `text` in `font` at `size`. */
+  private measure(text: string, font: string, size: number): number {
+    this.font(font);
+    return this.document.fontSize(size).widthOfString(text);
+  }
+
+  /** Switches to `font`, embedding it in this PDF on first use. */
+  private font(font: string): void {
+    useFont(this.document, font, this.fonts);
+    this.document.font(font);
   }
 
   private list(
@@ -258,7 +462,7 @@ export class PdfWriter {
     let chunk: string[] = [];
     let height = 0;
     for (const line of lines.length > 0 ? lines : ['']) {
-      const text = printable(line.replace(/\t/g, '    '));
+      const text = cleanText(line);
       const lineHeight = doc.heightOfString(text || ' ', options);
       const full = doc.y + 2 * CODE_PAD + height + lineHeight > this.bottom();
       // A line taller than a whole sheet goes where it starts (pdfkit flows it on).
@@ -278,12 +482,25 @@ export class PdfWriter {
     const doc = this.document;
     const text = lines.map((line) => line || ' ').join('\n');
     const [x, y] = [this.left(indent), doc.y];
+    doc.font(FONT.code).fontSize(SIZE.code);
     const height = doc.heightOfString(text, options) + 2 * CODE_PAD;
     doc.rect(x, y, this.width(indent), height).fill(COLOR.codeBackground);
-    doc.font(FONT.code).fontSize(SIZE.code).fillColor(COLOR.text);
-    doc.text(text, x + CODE_PAD, y + CODE_PAD, options);
+    doc.fillColor(COLOR.text);
+    const segments = fontSegments(text, { code: true });
+    if (segments.length === 1 && segments[0].font === FONT.code) {
+      doc.font(FONT.code).text(text, x + CODE_PAD, y + CODE_PAD, options);
+    } else {
+      // Characters Courier lacks print in the proportional fonts, in the same flow.
+      segments.forEach((segment, i) => {
+        this.font(segment.font);
+        doc.fontSize(SIZE.code);
+        const continued = { ...options, continued: i < segments.length - 1 };
+        if (i === 0) doc.text(segment.text, x + CODE_PAD, y + CODE_PAD, continued);
+        else doc.text(segment.text, continued);
+      });
+    }
     doc.x = MARGIN;
-    doc.y = y + height;
+    doc.y = Math.max(doc.y + CODE_PAD, y + height);
   }
 
   /** Quotes and hints: indented, with a bar on the left (when they end on the sheet they began). */
@@ -315,14 +532,22 @@ export class PdfWriter {
     const doc = this.document;
     const columns = Math.max(header?.length ?? 0, ...rows.map((row) => row.length));
     if (columns === 0) return;
-    const cells = (row: string[]) =>
-      Array.from({ length: columns }, (_, i) => printable(row[i] ?? ''));
-    const data: (string | PDFKit.Mixins.CellOptions)[][] = rows.map(cells);
+    // A cell prints in one font: the standard one, or the embedded one its text needs.
+    const cell = (raw: string, bold: boolean): PDFKit.Mixins.CellOptions => {
+      const text = cleanText(raw);
+      const segments = fontSegments(text, { bold });
+      const font =
+        segments.find((s) => !s.font.startsWith('Helvetica'))?.font ?? standardFontOf({ bold });
+      useFont(this.document, font, this.fonts);
+      return { text, font: { src: font } };
+    };
+    const cells = (row: string[], bold = false) =>
+      Array.from({ length: columns }, (_, i) => cell(row[i] ?? '', bold));
+    const data: (string | PDFKit.Mixins.CellOptions)[][] = rows.map((row) => cells(row));
     if (header) {
       data.unshift(
-        cells(header).map((text) => ({
-          text,
-          font: { src: FONT.bold },
+        cells(header, true).map((options) => ({
+          ...options,
           backgroundColor: COLOR.codeBackground,
         })),
       );
@@ -350,7 +575,12 @@ export class PdfWriter {
       const [width, height] = [image.width * scale, image.height * scale];
       this.ensureSpace(height);
       const y = doc.y;
-      doc.image(image as unknown as Buffer, this.left(indent), y, { width, height });
+      if (image.svg !== undefined) {
+        SVGtoPDF(doc, image.svg, this.left(indent), y, { ...SVG_OPTIONS, width, height });
+      } else {
+        doc.image(image as unknown as Buffer, this.left(indent), y, { width, height });
+      }
+      doc.x = MARGIN;
       doc.y = y + height + 4;
     }
     const text =
@@ -361,13 +591,15 @@ export class PdfWriter {
     this.space(GAP);
   }
 
-  /** The image of a file opened once per PDF (its bytes are embedded once); null if unusable. */
-  private opened(fileId: string): OpenedImage | null {
-    const known = this.images.get(fileId);
+  /** An image opened once per PDF (its bytes are embedded once); null if unusable. */
+  private opened(key: string): OpenedImage | null {
+    const known = this.images.get(key);
     if (known !== undefined) return known;
-    const file = this.files.image(fileId);
+    const file = this.files.image(key);
     let image: OpenedImage | null = null;
-    if (file) {
+    if (file?.type === 'image/svg+xml') {
+      image = svgImage(file.data.toString('utf8'));
+    } else if (file) {
       try {
         image = (this.document as DocumentWithImages).openImage(file.data);
       } catch {
@@ -375,7 +607,7 @@ export class PdfWriter {
       }
     }
     if (image && !(image.width > 0 && image.height > 0)) image = null;
-    this.images.set(fileId, image);
+    this.images.set(key, image);
     return image;
   }
 
@@ -403,39 +635,53 @@ export class PdfWriter {
   }
 }
 
-function fontOf(run: TextRun, bold: boolean, italic: boolean): string {
-  const b = bold || run.bold === true;
-  const i = italic || run.italic === true;
-  if (run.code) {
-    return b && i ? FONT.codeBoldItalic : b ? FONT.codeBold : i ? FONT.codeItalic : FONT.code;
-  }
-  return b && i ? FONT.boldItalic : b ? FONT.bold : i ? FONT.italic : FONT.regular;
+/** What pdfkit keeps of an embedded font but @types/pdfkit does not declare. */
+interface EmbeddedFontState {
+  unicode?: number[][];
 }
 
-/** Windows-1252 characters beyond Latin-1 that the standard fonts have (pdfkit's WIN_ANSI_MAP). */
-const WIN_ANSI_EXTRA = new Set(
-  '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ'.split('').map((char) => char.codePointAt(0)),
-);
-
 /**
- * Text the standard fonts can show: Windows-1252 as is; accented letters outside it without
- * their accents; tabs as spaces; control and format characters and emoji dropped; anything
- * else as "?".
+ * Right-to-left text is stored in visual order, and text extraction reverses it back to reading
+ * order; a ligature (Arabic lam-alef) maps to several characters, which are reversed along with
+ * the rest, so they are recorded here in visual order too.
  */
-export function printable(text: string): string {
-  let out = '';
-  for (const char of text.normalize('NFC')) {
-    const code = char.codePointAt(0)!;
-    if (code === 0x0a) out += '\n';
-    else if (code === 0x09) out += '    ';
-    else if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += char;
-    else if (WIN_ANSI_EXTRA.has(code)) out += char;
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
-    else if (/\p{M}|\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Cf}/u.test(char)) continue;
-    else {
-      const base = char.normalize('NFKD').replace(/\p{M}/gu, '');
-      out += base !== '' && [...base].every((c) => c.codePointAt(0)! <= 0xff) ? base : '?';
-    }
+function visualOrderLigatures(doc: PDFKit.PDFDocument, fonts: Set<string>): void {
+  const families = (doc as unknown as { _fontFamilies?: Record<string, EmbeddedFontState> })
+    ._fontFamilies;
+  for (const name of fonts) {
+    if (!isRightToLeftFont(name)) continue;
+    const unicode = families?.[name]?.unicode;
+    unicode?.forEach((codePoints, gid) => {
+      if (Array.isArray(codePoints) && codePoints.length > 1) {
+        unicode[gid] = [...codePoints].reverse();
+      }
+    });
   }
-  return out;
+}
+
+function styleOf(run: TextRun, style: { bold?: boolean; italic?: boolean }): FontStyle {
+  return {
+    bold: style.bold === true || run.bold === true,
+    italic: style.italic === true || run.italic === true,
+    code: run.code === true,
+  };
+}
+
+/** An SVG image and its size in pixels: its width and height, or else its viewBox's. */
+function svgImage(svg: string): OpenedImage | null {
+  const root = /<svg\b[^>]*>/i.exec(svg)?.[0];
+  if (!root) return null;
+  const attribute = (name: string) =>
+    new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, 'i').exec(root)?.[1];
+  const pixels = (value: string | undefined) => {
+    const match = value !== undefined ? /^\s*([\d.]+)\s*(px)?\s*$/.exec(value) : null;
+    return match ? Number(match[1]) : undefined;
+  };
+  const box = attribute('viewBox')
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  const width = pixels(attribute('width')) ?? (box?.length === 4 ? box[2] : 300);
+  const height = pixels(attribute('height')) ?? (box?.length === 4 ? box[3] : 150);
+  return Number.isFinite(width) && Number.isFinite(height) ? { width, height, svg } : null;
 }

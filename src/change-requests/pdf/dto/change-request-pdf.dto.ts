@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 
@@ -70,3 +70,11 @@ export class ChangeRequestPdfDownloadQueryDto {
   @IsString()
   signature?: string;
 }
+
+/** `getSpacePDF`: what to print, as for a change request. */
+export class SpacePdfQueryDto extends ChangeRequestPdfQueryDto {}
+
+/** The query of a signed space PDF URL (the space is in the path). */
+export class SpacePdfDownloadQueryDto extends OmitType(ChangeRequestPdfDownloadQueryDto, [
+  'space',
+] as const) {}
