@@ -84,7 +84,7 @@ export class PageContentQueryDto extends IntersectionType(RevisionQueryDto, Docu
       '(`../install/README.md#step-2`, `.gitbook/assets/logo.png`); other refs in the stable ' +
       'form. `stable`: every ref by its identifiers: `/pages/<pageId>[#anchor]`, ' +
       '`/spaces/<spaceId>/pages/<pageId>`, `/files/<fileId>`, `/reusable-contents/<id>`, ' +
-      '`/users/<userId>`, `/spaces/<spaceId>`, `/collections/<id>`, `/openapi/<spec>`. Both ' +
+      '`/users/<userId>`, `/spaces/<spaceId>`, `/collections/<id>`. Both ' +
       'forms are read back to the same refs when the markdown is written into the space.',
   })
   @IsOptional()
