@@ -303,9 +303,9 @@ async function main() {
 async function bootEngine(env) {
   const { loadConfig } = require(path.join(DIST, 'platform', 'config', 'app-config'));
   const { createApp } = require(path.join(DIST, 'setup'));
-  const { ContentEngine } = require(path.join(DIST, 'content', 'content-engine'));
-  const { ContentWriter } = require(path.join(DIST, 'content', 'writes', 'content-writer'));
-  const { SearchIndexer } = require(path.join(DIST, 'content', 'search', 'search-indexer'));
+  const { ContentEngine } = require(path.join(DIST, 'content-engine', 'content-engine'));
+  const { ContentWriter } = require(path.join(DIST, 'content-engine', 'writes', 'content-writer'));
+  const { SearchIndexer } = require(path.join(DIST, 'content-engine', 'search', 'search-indexer'));
   const { DataSource } = require('typeorm');
   const config = loadConfig(
     { ...process.env, ...env },
@@ -358,7 +358,7 @@ async function bootEngine(env) {
  */
 class BufferedStore {
   constructor(inner) {
-    const { canonicalJson } = require(path.join(DIST, 'content', 'tree', 'object-store'));
+    const { canonicalJson } = require(path.join(DIST, 'content-engine', 'tree', 'object-store'));
     const { sha256Hex } = require(path.join(DIST, 'platform', 'ids', 'ids'));
     this.inner = inner;
     this.canonicalJson = canonicalJson;
@@ -407,7 +407,7 @@ class BufferedStore {
  * the revision inserted and the space moved to it with a compare-and-swap.
  */
 async function generate(engine, spaceId, userId) {
-  const { commit } = require(path.join(DIST, 'content', 'tree', 'commit'));
+  const { commit } = require(path.join(DIST, 'content-engine', 'tree', 'commit'));
   const { newId } = require(path.join(DIST, 'platform', 'ids', 'ids'));
   const started = performance.now();
   const pageIds = [];
