@@ -1,5 +1,6 @@
 import { BlockSegment, BlockTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment } from './document';
+import { parseLength } from './figures';
 
 /**
  * Block-tag segments to document blocks; the markdown between tags is parsed by `blocksOf`.
@@ -75,12 +76,25 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
   const container = CONTAINERS[tag.name];
   if (container) return [containerBlock(tag, container, ctx)];
   switch (tag.name) {
-    case 'hint':
-      return [block(ctx, 'hint', { style: tag.attrs.style }, content())];
+    case 'hint': {
+      const icon = tag.attrs.icon !== undefined ? { icon: tag.attrs.icon } : {};
+      return [block(ctx, 'hint', { style: tag.attrs.style, ...icon }, content())];
+    }
+    case 'if':
+      return [block(ctx, 'if', { condition: tag.attrs.condition }, content())];
     case 'embed':
       return [block(ctx, 'embed', { url: tag.attrs.url })];
-    case 'file':
-      return [block(ctx, 'file', { ref: urlRef(tag.attrs.src) })];
+    case 'file': {
+      // The caption is the text between the tags, as it is.
+      const caption = tag.body !== '' ? { caption: tag.body } : {};
+      return [block(ctx, 'file', { ref: urlRef(tag.attrs.src), ...caption })];
+    }
+    case 'drawing':
+      return [
+        block(ctx, 'drawing', tag.attrs.src !== undefined ? { ref: urlRef(tag.attrs.src) } : {}),
+      ];
+    case 'include':
+      return [block(ctx, 'reusable-content', { ref: urlRef(tag.attrs.src) })];
     case 'content-ref':
       return [block(ctx, 'content-ref', { ref: urlRef(tag.attrs.url) })];
     case 'code':
@@ -105,7 +119,11 @@ function containerBlock(
 ): DocumentBlock {
   const items = tag.children.map((child) => {
     const isItem = child.kind === 'tag' && child.name === spec.item;
-    const data = isItem && spec.item === 'tab' ? { title: child.attrs.title ?? '' } : {};
+    const data: Record<string, unknown> = {};
+    if (isItem && spec.item === 'tab') data.title = child.attrs.title ?? '';
+    if (isItem && spec.item === 'column' && child.attrs.width !== undefined) {
+      data.width = parseLength(child.attrs.width);
+    }
     const nodes = blocksFromSegments(isItem ? child.children : [child], ctx, true);
     return block(ctx, spec.itemType, data, nodes);
   });
@@ -141,7 +159,7 @@ function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
     nodes,
   });
   return {
-    ...block(ctx, 'expandable', {}),
+    ...block(ctx, 'expandable', tag.attrs.open === 'true' ? { defaultExpanded: true } : {}),
     fragments: [
       fragment('expandable-title', [title]),
       fragment('expandable-body', blocksFromSegments(tag.children, ctx, true)),
