@@ -13,7 +13,7 @@ import type {
 } from 'mdast';
 import { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document';
 import { imageData, parseFigures, parseInlineImg } from './figures';
-import { fromBlockEscapeHatch, InlineToken, restoreRaw } from './inline-syntax';
+import { fromBlockEscapeHatch, InlineToken, restoreRaw, restoreText } from './inline-syntax';
 import { InlinePiece, inlinesFromMdast, leaf, textNode } from './inlines-from-mdast';
 import { tableFromMdast } from './tables';
 
@@ -88,7 +88,7 @@ function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock
       return [
         codeBlock(
           restoreRaw(node.value, ctx.tokens),
-          node.lang ? restoreRaw(node.lang, ctx.tokens) : undefined,
+          node.lang ? restoreText(node.lang, ctx.tokens) : undefined,
           ctx,
         ),
       ];
@@ -189,9 +189,9 @@ function imagesOnly(nodes: PhrasingContent[], ctx: FromMdastContext): Image[] | 
 export function asImage(node: PhrasingContent, ctx: FromMdastContext): Image | undefined {
   const restore = (image: Image): Image => ({
     ...image,
-    url: restoreRaw(image.url, ctx.tokens),
-    alt: image.alt ? restoreRaw(image.alt, ctx.tokens) : image.alt,
-    title: image.title ? restoreRaw(image.title, ctx.tokens) : image.title,
+    url: restoreText(image.url, ctx.tokens),
+    alt: image.alt ? restoreText(image.alt, ctx.tokens) : image.alt,
+    title: image.title ? restoreText(image.title, ctx.tokens) : image.title,
   });
   if (node.type === 'image') return restore(node);
   if (node.type !== 'imageReference') return undefined;

@@ -12,7 +12,9 @@ import type { DocumentMark, MarkType } from './document';
  */
 
 export type InlineToken =
-  { kind: 'math'; formula: string; raw: string } | { kind: 'emoji'; code: string; raw: string };
+  | { kind: 'math'; formula: string; raw: string }
+  | { kind: 'emoji'; code: string; raw: string }
+  | { kind: 'text'; text: string; raw: string };
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
@@ -93,12 +95,41 @@ function emojiCode(name: string): string | undefined {
   return EMOJI_CODE.test(name) ? name : undefined;
 }
 
-/** What text must escape so that it does not read back as math or an emoji (remark `unsafe`). */
+/**
+ * What text must escape so that it does not read back as something else (remark `unsafe`):
+ * math, emoji, block tags, and GFM's literal autolinks (`https://…`, `www.…`, `a@b.c`).
+ */
+const IN_TEXT = {
+  inConstruct: 'phrasing' as const,
+  notInConstruct: [
+    'autolink' as const,
+    'destinationLiteral' as const,
+    'destinationRaw' as const,
+    'reference' as const,
+    'titleQuote' as const,
+    'titleApostrophe' as const,
+  ],
+};
+
 export const INLINE_UNSAFE = [
-  { character: '$', after: '\\$' },
-  { character: '$', before: '\\$' },
-  { character: '%', before: '\\{' },
   {
+    ...IN_TEXT,
+    character: ':',
+    before: '[hH][tT][tT][pP][sS]?',
+    after: '//',
+  },
+  { ...IN_TEXT, character: '.', before: '[wW]{3}' },
+  {
+    ...IN_TEXT,
+    character: '@',
+    before: '[A-Za-z0-9.+_-]',
+    after: '[A-Za-z0-9_-]',
+  },
+  { ...IN_TEXT, character: '$', after: '\\$' },
+  { ...IN_TEXT, character: '$', before: '\\$' },
+  { ...IN_TEXT, character: '%', before: '\\{' },
+  {
+    ...IN_TEXT,
     character: ':',
     after: `(?:${Object.keys(EMOJI).join('|')}|[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*):`,
   },
@@ -112,7 +143,10 @@ export function protectInlineSyntax(markdown: string): { text: string; tokens: I
   const tokens: InlineToken[] = [];
   const text = markdown.replace(INLINE_SYNTAX, (raw, formula?: string, name?: string) => {
     let token: InlineToken | undefined;
-    if (formula !== undefined) token = { kind: 'math', formula, raw };
+    // GFM finds literal autolinks in text after escapes are gone: `https\://`, `www\.` and
+    // `a\@b` are set aside too.
+    if (/^\\[:.@]$/.test(raw)) token = { kind: 'text', text: raw[1], raw };
+    else if (formula !== undefined) token = { kind: 'math', formula, raw };
     else if (name !== undefined) {
       const code = emojiCode(name);
       if (code) token = { kind: 'emoji', code, raw };
@@ -124,10 +158,20 @@ export function protectInlineSyntax(markdown: string): { text: string; tokens: I
   return { text, tokens };
 }
 
-/** A value with its placeholders turned back into the source they replaced. */
+/** A raw value (code, HTML) with its placeholders turned back into the source they replaced. */
 export function restoreRaw(value: string, tokens: InlineToken[]): string {
   if (!value.includes(OPEN)) return value;
   return value.replace(PLACEHOLDER, (raw, index: string) => tokens[Number(index)]?.raw ?? raw);
+}
+
+/** A value markdown unescapes (URLs, titles, alt text) with its placeholders put back. */
+export function restoreText(value: string, tokens: InlineToken[]): string {
+  if (!value.includes(OPEN)) return value;
+  return value.replace(PLACEHOLDER, (raw, index: string) => {
+    const token = tokens[Number(index)];
+    if (!token) return raw;
+    return token.kind === 'text' ? token.text : token.raw;
+  });
 }
 
 /** Text cut at its placeholders: strings and the tokens between them. */
@@ -154,11 +198,19 @@ export const HTML_MARK_TAGS: Partial<Record<MarkType, string>> = {
   color: 'mark',
 };
 
+/** Also read: the HTML GitBook writes inside `<summary>` and `<figcaption>`. */
 const MARK_OF_TAG: Record<string, MarkType> = {
   kbd: 'keyboard',
   sup: 'superscript',
   sub: 'subscript',
   mark: 'color',
+  strong: 'bold',
+  b: 'bold',
+  em: 'italic',
+  i: 'italic',
+  s: 'strikethrough',
+  del: 'strikethrough',
+  code: 'code',
 };
 
 /**
@@ -184,9 +236,9 @@ export function htmlMarkClose(mark: DocumentMark): string {
 
 /** The mark an opening tag stands for (`<sup>` → superscript). */
 export function markOfOpeningTag(html: string): DocumentMark | undefined {
-  const match = /^<(kbd|sup|sub|mark)(?:\s+style="([^"]*)")?\s*>$/i.exec(html.trim());
-  if (!match) return undefined;
-  const type = MARK_OF_TAG[match[1].toLowerCase()];
+  const match = /^<([a-z]+)(?:\s+style="([^"]*)")?\s*>$/i.exec(html.trim());
+  const type = match && MARK_OF_TAG[match[1].toLowerCase()];
+  if (!match || !type || (match[2] !== undefined && type !== 'color')) return undefined;
   if (type !== 'color') return { object: 'mark', type };
   const style = unescapeAttribute(match[2] ?? '');
   const property = (name: string) =>

@@ -21,6 +21,7 @@ import {
   markOfOpeningTag,
   openingTagName,
   restoreRaw,
+  restoreText,
   splitTokens,
   unescapeAttribute,
 } from './inline-syntax';
@@ -233,6 +234,7 @@ function annotation(
 function textPieces(value: string, marks: DocumentMark[], ctx: FromMdastContext): InlinePiece[] {
   return splitTokens(value, ctx.tokens).map((part) => {
     if (typeof part === 'string') return leaf(part.replace(/[ \t]*\r?\n[ \t]*/g, ' '), marks);
+    if (part.kind === 'text') return leaf(part.text, marks);
     if (part.kind === 'math') return inline(ctx, 'inline-math', { formula: part.formula });
     return inline(ctx, 'emoji', { code: part.code });
   });
@@ -285,8 +287,8 @@ function link(
   marks: DocumentMark[],
   ctx: FromMdastContext,
 ): DocumentInline {
-  const ref = { kind: 'url', url: restoreRaw(rawUrl, ctx.tokens) };
+  const ref = { kind: 'url', url: restoreText(rawUrl, ctx.tokens) };
   if (children.length === 0) return inline(ctx, 'mention', { ref });
-  const title = rawTitle ? { title: restoreRaw(rawTitle, ctx.tokens) } : {};
+  const title = rawTitle ? { title: restoreText(rawTitle, ctx.tokens) } : {};
   return inline(ctx, 'link', { ref, ...title }, inlinesFromMdast(children, ctx, marks));
 }

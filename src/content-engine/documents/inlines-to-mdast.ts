@@ -180,7 +180,12 @@ export function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   let i = 0;
   while (i < leaves.length) {
-    const wrapping = marksOf(leaves[i]).filter(wraps);
+    // HTML marks first: on a tie they go outside, where they need no flanking characters.
+    const marks = marksOf(leaves[i]).filter(wraps);
+    const wrapping = [
+      ...marks.filter((m) => !WRAPPING[m.type as MarkType]),
+      ...marks.filter((m) => WRAPPING[m.type as MarkType]),
+    ];
     if (wrapping.length === 0) {
       out.push(...bareLeaf(leaves[i]));
       i++;

@@ -9,7 +9,7 @@ import {
 } from './document';
 import type { FromMdastContext } from './from-mdast';
 import { block } from './from-mdast';
-import { restoreRaw } from './inline-syntax';
+import { restoreText } from './inline-syntax';
 import { inlinesFromMdast } from './inlines-from-mdast';
 import { compareOrderIndex, orderIndex } from './order-index';
 
@@ -28,7 +28,7 @@ export function tableFromMdast(node: Table, ctx: FromMdastContext): DocumentBloc
   const headerCells = header?.children ?? [];
   const columns: TableTextColumn[] = headerCells.map((cell, i) => ({
     id: ctx.newKey(),
-    title: restoreRaw(plainText(cell.children), ctx.tokens).trim(),
+    title: restoreText(plainText(cell.children), ctx.tokens).trim(),
     type: 'text',
     textAlignment: node.align?.[i] ?? 'left',
   }));
