@@ -3,9 +3,10 @@ import { HINT_STYLES } from './document';
 /*
  * GitBook's block tags are not markdown, so they are found on the text before it is parsed: the
  * markdown is cut into plain segments and tag segments (whose content is cut the same way), and
- * each plain segment is parsed on its own. A tag is recognized on its own line, indented by at
- * most three spaces, outside fenced code, and only when it is closed; anything else stays text.
- * Only top-level tags are recognized: a tag inside a list item or a quote stays text.
+ * each plain segment is parsed on its own. A tag is recognized on its own line, not indented,
+ * outside fenced code, and only when it is closed; anything else stays text. A tag indented
+ * inside a list item (as GitBook writes a hint in a numbered step) is found when the item's
+ * content is read again on its own (from-mdast.ts); a tag inside a quote stays text.
  *
  * Tags: Liquid-style `{% name attr="value" %}…{% endname %}` (and the void `{% embed %}` and
  * `{% file %}`), plus the two HTML/TeX forms of the dialect, `<details>…</details>` (whose
@@ -58,15 +59,15 @@ const TAGS: Record<string, TagSpec> = {
   'openapi-webhook': { optionallyClosed: true, valid: has('spec', 'name', 'method') },
 };
 
-const LIQUID_OPEN = /^ {0,3}\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
-const LIQUID_CLOSE = /^ {0,3}\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
+const LIQUID_OPEN = /^\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const LIQUID_CLOSE = /^\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
 const ATTRIBUTE = /([A-Za-z][\w-]*)="([^"]*)"/g;
-const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*$/i;
-const INCLUDE = /^ {0,3}\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
-const DETAILS_CLOSE = /^ {0,3}<\/details>\s*$/i;
+const DETAILS_OPEN = /^<details( open)?>\s*$/i;
+const INCLUDE = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
+const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const SUMMARY = /^ {0,3}<summary>(.*)<\/summary>\s*$/i;
-const MATH_FENCE = /^ {0,3}\$\$\s*$/;
-const MATH_LINE = /^ {0,3}\$\$((?:(?!\$\$).)*\S(?:(?!\$\$).)*)\$\$\s*$/;
+const MATH_FENCE = /^\$\$\s*$/;
+const MATH_LINE = /^\$\$((?:(?!\$\$).)*\S(?:(?!\$\$).)*)\$\$\s*$/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Tracks whether a line is inside fenced code, where tags are only text. */

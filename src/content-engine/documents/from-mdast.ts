@@ -5,6 +5,7 @@ import type {
   Html,
   Image,
   List,
+  ListItem,
   Nodes,
   Paragraph,
   PhrasingContent,
@@ -40,6 +41,8 @@ export interface FromMdastContext {
   source: string;
   /** Blocks of another piece of markdown (figure captions). */
   blocksOf: (markdown: string) => DocumentBlock[];
+  /** Blocks of a piece of markdown with block tags (list items); at least a paragraph. */
+  documentBlocksOf: (markdown: string) => DocumentBlock[];
   /** Footnotes being converted, against definitions that refer to themselves. */
   openFootnotes?: Set<string>;
 }
@@ -252,13 +255,40 @@ function listFromMdast(node: List, ctx: FromMdastContext): DocumentBlock {
     block(
       ctx,
       'list-item',
-      blocksOrEmptyParagraph(item.children, ctx),
+      listItemBlocks(item, ctx),
       typeof item.checked === 'boolean' ? { checked: item.checked } : {},
     ),
   );
   if (tasks) return block(ctx, 'list-tasks', items);
   if (node.ordered) return block(ctx, 'list-ordered', items, { start: node.start ?? 1 });
   return block(ctx, 'list-unordered', items);
+}
+
+/** A line that may be a block tag once the list item's indentation is gone. */
+const TAG_LINE = /^\s*(?:\{%|\$\$|<\/?details)/m;
+
+/**
+ * A list item's blocks. Block tags are cut before parsing, at the start of a line only, so a
+ * tag inside a list item (indented) reaches remark as text: an item with such lines is read
+ * again, its content without the indentation, tags and all.
+ */
+function listItemBlocks(item: ListItem, ctx: FromMdastContext): DocumentBlock[] {
+  const first = item.children[0]?.position?.start;
+  const start = item.position?.start;
+  const end = item.position?.end.offset;
+  if (first?.offset === undefined || start?.offset === undefined || end === undefined) {
+    return blocksOrEmptyParagraph(item.children, ctx);
+  }
+  const source = restoreRaw(ctx.source.slice(first.offset, end), ctx.tokens);
+  if (!TAG_LINE.test(source)) return blocksOrEmptyParagraph(item.children, ctx);
+  // The item's content column: after its marker and the spaces that follow it.
+  const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}(?! )| )?/.exec(ctx.source.slice(start.offset));
+  const indent = start.column - 1 + (marker?.[0].length ?? 2);
+  const content = source
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : line.replace(new RegExp(`^ {0,${indent}}`), '')))
+    .join('\n');
+  return ctx.documentBlocksOf(content);
 }
 
 export function codeBlock(

@@ -305,6 +305,34 @@ describe('documents as GitBook makes them', () => {
     await expectDocumentRoundTrip(doc(paragraph(value)));
   });
 
+  it('list items holding blocks written as tags', async () => {
+    const markdown = await expectDocumentRoundTrip(
+      doc(
+        block(
+          'list-ordered',
+          [
+            block('list-item', [
+              paragraph('Step'),
+              block('hint', [paragraph('Careful.')], { style: 'warning' }),
+              { ...block('math', undefined, { formula: 'x^2' }), isVoid: true },
+            ]),
+          ],
+          { start: 1 },
+        ),
+      ),
+    );
+    expect(markdown).toBe(
+      '1. Step\n\n   {% hint style="warning" %}\n   Careful.\n   {% endhint %}\n\n   $$\n   x^2\n   $$\n',
+    );
+  });
+
+  it('a quote holding a hint goes through the escape hatch', async () => {
+    const markdown = await expectDocumentRoundTrip(
+      doc(block('blockquote', [block('hint', [paragraph('In a quote.')], { style: 'info' })])),
+    );
+    expect(markdown).toMatch(/^<!-- bindery:block /);
+  });
+
   it('blocks markdown has no form for go through the escape hatch', async () => {
     await expectDocumentRoundTrip(
       doc(

@@ -86,6 +86,8 @@ export async function markdownToDocument(
       tokens,
       source,
       blocksOf: (markdown) => blocksOf(markdown),
+      documentBlocksOf: (markdown) =>
+        blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, true),
     };
     return (nonEmpty ? blocksOrEmptyParagraph : blocksFromMdast)(root.children, ctx);
   };

@@ -135,7 +135,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'code':
       return [codeToMdast(block, ctx)];
     case 'blockquote':
-      return [{ type: 'blockquote', children: flow(childBlocks(block), ctx) }];
+      return blockquoteToMdast(block, ctx);
     case 'divider':
       return [{ type: 'thematicBreak' }];
     case 'images':
@@ -197,6 +197,17 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     default:
       return undefined;
   }
+}
+
+/**
+ * Block tags are not read inside quotes (behind `>`), so a quote holding a block written as a
+ * tag (GitBook's editor makes none) has no markdown form.
+ */
+function blockquoteToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const children = flow(childBlocks(block), ctx);
+  const text = ctx.stringify({ type: 'root', children });
+  if (/^\s*(?:\{%|\$\$|<\/?details)/m.test(text)) return undefined;
+  return [{ type: 'blockquote', children }];
 }
 
 function flow(blocks: DocumentBlock[], ctx: ToMdastContext): BlockContent[] {
