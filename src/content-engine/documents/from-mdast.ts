@@ -142,17 +142,19 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
     });
     return [{ ...block(ctx, 'images', images, figures.data), isVoid: false }];
   }
-  const inlineImage = parseInlineImg(value);
-  if (inlineImage) {
-    // An `<img>` alone on its line is an HTML block to markdown, an inline image to GitBook.
-    const image: DocumentInline = {
+  if (/^<p><\/p>$/i.test(value.trim())) return [block(ctx, 'paragraph', inlinesFromMdast([], ctx))];
+  // `<img>` tags alone on their line are an HTML block to markdown, inline images to GitBook.
+  const tags = value.trim().match(/<img\s[^>]*>/gi) ?? [];
+  if (tags.length > 0 && tags.join('') === value.trim()) {
+    const images = tags.map((tag): DocumentInline => ({
       object: 'inline',
       key: ctx.newKey(),
       type: 'inline-image',
-      data: inlineImage,
+      data: parseInlineImg(tag)!,
       isVoid: true,
-    };
-    return [block(ctx, 'paragraph', [image])];
+    }));
+    const empty = () => ({ object: 'text' as const, key: ctx.newKey(), leaves: [leaf('', [])] });
+    return [block(ctx, 'paragraph', [empty(), ...images.flatMap((image) => [image, empty()])])];
   }
   return [textParagraph(value, ctx)];
 }

@@ -60,6 +60,8 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
     }
   }
   flush();
+  // A hard break ends a line, and none follows the last: a final one is `<br>`.
+  if (out[out.length - 1]?.type === 'break') out[out.length - 1] = html('<br>');
   // A line that is only `$$…$$` would read back as a math block: an empty comment ends it.
   return out.flatMap((node, i) => {
     const alone =

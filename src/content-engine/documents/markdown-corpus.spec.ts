@@ -155,7 +155,9 @@ describe('documents as GitBook makes them', () => {
         ),
       ],
     };
-    const markdown = await expectDocumentRoundTrip(doc(paragraph(text('Some '), annotation)));
+    const markdown = await expectDocumentRoundTrip(
+      doc(paragraph(text('Some '), annotation, text(''))),
+    );
     expect(markdown).toBe(
       'Some <span>annotated **words**</span>[^1]\n\n[^1]: The *note*.\n\n    Second paragraph.\n',
     );
@@ -167,8 +169,12 @@ describe('documents as GitBook makes them', () => {
       return { name, fragment: fragment(name, [paragraph(...nodes)]) };
     };
     const a = cell(text(leaf('bold', 'bold'), ' and ', leaf('x', 'code')));
-    const b = cell(inline('link', { ref: url('other.md') }, [text('Other')]));
-    const c = cell(inline('inline-image', { ref: url('.gitbook/assets/logo.png'), alt: 'Logo' }));
+    const b = cell(text(''), inline('link', { ref: url('other.md') }, [text('Other')]), text(''));
+    const c = cell(
+      text(''),
+      inline('inline-image', { ref: url('.gitbook/assets/logo.png'), alt: 'Logo' }),
+      text(''),
+    );
     const table: DocumentBlock = {
       object: 'block',
       key: newKey(),
@@ -255,7 +261,7 @@ describe('documents as GitBook makes them', () => {
           inline('mention', { ref: url('https://app.example.com/u/ada') }),
           text('.'),
         ),
-        paragraph(inline('inline-math', { formula: 'x^2' })),
+        paragraph(text(''), inline('inline-math', { formula: 'x^2' }), text('')),
       ),
     );
   });
@@ -301,8 +307,35 @@ describe('documents as GitBook makes them', () => {
     ' leading and trailing spaces ',
     'line\n{% hint style="info" %}\n$$\n$$x$$\n# h',
     'CJK 日本語 한국어 中文, RTL עברית العربية, Кириллица, emoji 🎉👩‍💻',
+    'ends with a break\n',
+    '\nstarts with a break',
+    'two\n\nbreaks',
+    '\ttab and   spaces',
   ])('text stays text: %j', async (value) => {
     await expectDocumentRoundTrip(doc(paragraph(value)));
+  });
+
+  it('empty paragraphs and paragraphs of inline images alone', async () => {
+    const image = (data: Record<string, unknown>) => inline('inline-image', data);
+    const markdown = await expectDocumentRoundTrip(
+      doc(
+        paragraph('Before'),
+        paragraph(''),
+        paragraph(
+          text(''),
+          image({ ref: url('.gitbook/assets/logo.png'), alt: 'A' }),
+          text(''),
+          image({ ref: url('https://example.com/b.png') }),
+          text(''),
+        ),
+        block('list-unordered', [block('list-item', [paragraph('')])]),
+      ),
+    );
+    expect(markdown).toBe(
+      'Before\n\n<p></p>\n\n' +
+        '<img src=".gitbook/assets/logo.png" alt="A"><img src="https://example.com/b.png" alt="">' +
+        '\n\n-\n',
+    );
   });
 
   it('list items holding blocks written as tags', async () => {

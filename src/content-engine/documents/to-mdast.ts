@@ -10,7 +10,7 @@ import type {
 } from 'mdast';
 import { formatTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './document';
-import { captionFragment, figuresHtml, formatLength, needsFigures } from './figures';
+import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
 import { blockEscapeHatch } from './inline-syntax';
 import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
 import { tableToMdast } from './tables';
@@ -123,6 +123,15 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
 function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   switch (block.type) {
     case 'paragraph':
+      // An empty paragraph is `<p></p>`: markdown has no empty paragraphs.
+      if (isEmptyParagraph(block)) return [html('<p></p>')];
+      if (onlyInlineImages(block)) {
+        const images = (block.nodes ?? []).filter((node) => node.object === 'inline');
+        const tags = images.map((image) =>
+          imgTag(image.data ?? {}, (r) => refUrl(r, inlineContext(ctx)), true),
+        );
+        return [html(tags.join(''))];
+      }
       return [{ type: 'paragraph', children: inlines(block.nodes, ctx) }];
     case 'heading-1':
     case 'heading-2':
@@ -210,8 +219,36 @@ function blockquoteToMdast(block: DocumentBlock, ctx: ToMdastContext): RootConte
   return [{ type: 'blockquote', children }];
 }
 
+function isEmptyParagraph(block: DocumentBlock): boolean {
+  return (
+    block.type === 'paragraph' &&
+    Object.keys(block.data ?? {}).length === 0 &&
+    (block.nodes ?? []).every(
+      (node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text === ''),
+    )
+  );
+}
+
+/**
+ * Blocks inside a container. A container holding only an empty paragraph is written empty:
+ * reading gives an empty container that paragraph.
+ */
 function flow(blocks: DocumentBlock[], ctx: ToMdastContext): BlockContent[] {
+  if (blocks.length === 1 && isEmptyParagraph(blocks[0])) return [];
   return blocks.flatMap((block) => blockToMdast(block, ctx)) as BlockContent[];
+}
+
+/** A paragraph of inline images alone, which markdown would read as an images block. */
+function onlyInlineImages(block: DocumentBlock): boolean {
+  const nodes = block.nodes ?? [];
+  return (
+    nodes.some((node) => node.object === 'inline') &&
+    nodes.every((node) =>
+      node.object === 'text'
+        ? node.leaves.every((leaf) => leaf.text === '')
+        : node.object === 'inline' && node.type === 'inline-image',
+    )
+  );
 }
 
 /** `# Title`; deeper headings (`data.level`, 4 to 6) as read; GitBook's anchor after the text. */
