@@ -366,6 +366,21 @@ describe('documents as GitBook makes them', () => {
     expect(markdown).toMatch(/^<!-- bindery:block /);
   });
 
+  it('blocks whose ref the caller cannot name keep it through the escape hatch', async () => {
+    const markdown = await expectDocumentRoundTrip(
+      doc(
+        {
+          ...block('reusable-content', undefined, {
+            ref: { kind: 'reusable-content', reusableContent: 'rc1' },
+          }),
+          isVoid: true,
+        },
+        { ...block('file', undefined, { ref: { kind: 'file', file: 'f1' } }), isVoid: true },
+      ),
+    );
+    expect(markdown.match(/<!-- bindery:block /g)).toHaveLength(2);
+  });
+
   it('blocks markdown has no form for go through the escape hatch', async () => {
     await expectDocumentRoundTrip(
       doc(

@@ -167,25 +167,22 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'embed':
       return [html(formatTag('embed', { url: stringData(block, 'url') ?? '' }))];
     case 'file':
-      return [fileToMdast(block, ctx)];
-    case 'drawing':
-      return [
-        html(
-          formatTag('drawing', {
-            src: block.data?.ref ? refUrl(block.data.ref, inlineContext(ctx)) : undefined,
-          }),
-        ),
-      ];
+      return fileToMdast(block, ctx);
+    case 'drawing': {
+      if (!block.data?.ref) return [html(formatTag('drawing'))];
+      const src = blockRefUrl(block, ctx);
+      return src === undefined ? undefined : [html(formatTag('drawing', { src }))];
+    }
     case 'reusable-content': {
-      const url = refUrl(block.data?.ref, inlineContext(ctx));
-      return url.includes('"') ? undefined : [html(`{% include "${url}" %}`)];
+      const url = blockRefUrl(block, ctx);
+      return url === undefined || url.includes('"') ? undefined : [html(`{% include "${url}" %}`)];
     }
     case 'if': {
       const condition = stringData(block, 'condition');
       return condition === undefined ? undefined : [tagged('if', { condition }, block, ctx)];
     }
     case 'content-ref':
-      return [contentRefToMdast(block, ctx)];
+      return contentRefToMdast(block, ctx);
     case 'expandable':
       return [expandableToMdast(block, ctx)];
     case 'math': {
@@ -338,11 +335,23 @@ function containerToMdast(
   return html(`${formatTag(name)}\n${body}{% end${name} %}`);
 }
 
+/**
+ * The target of a block's ref; undefined when the caller cannot name it, so that the block
+ * takes the escape hatch and keeps its ref rather than being written with an empty target.
+ */
+function blockRefUrl(block: DocumentBlock, ctx: ToMdastContext): string | undefined {
+  const ref = block.data?.ref;
+  if (!ref || typeof ref !== 'object') return undefined;
+  return ctx.refToUrl(ref as ContentRef);
+}
+
 /** `{% file src="…" %}`, closed around the caption when there is one (as GitBook writes it). */
-function fileToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
-  const tag = formatTag('file', { src: refUrl(block.data?.ref, inlineContext(ctx)) });
+function fileToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const src = blockRefUrl(block, ctx);
+  if (src === undefined) return undefined;
+  const tag = formatTag('file', { src });
   const caption = stringData(block, 'caption');
-  return html(caption === undefined ? tag : `${tag}\n${caption}\n{% endfile %}`);
+  return [html(caption === undefined ? tag : `${tag}\n${caption}\n{% endfile %}`)];
 }
 
 function linkParagraph(url: string, text: string, ctx: ToMdastContext): string {
@@ -359,10 +368,11 @@ function linkParagraph(url: string, text: string, ctx: ToMdastContext): string {
     .trimEnd();
 }
 
-function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
-  const url = refUrl(block.data?.ref, inlineContext(ctx));
+function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const url = blockRefUrl(block, ctx);
+  if (url === undefined) return undefined;
   const card = url === '' ? '[]()' : linkParagraph(url, url, ctx);
-  return html(`${formatTag('content-ref', { url })}\n${card}\n{% endcontent-ref %}`);
+  return [html(`${formatTag('content-ref', { url })}\n${card}\n{% endcontent-ref %}`)];
 }
 
 /**
