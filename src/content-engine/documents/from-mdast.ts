@@ -153,8 +153,7 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
       data: parseInlineImg(tag)!,
       isVoid: true,
     }));
-    const empty = () => ({ object: 'text' as const, key: ctx.newKey(), leaves: [leaf('', [])] });
-    return [block(ctx, 'paragraph', [empty(), ...images.flatMap((image) => [image, empty()])])];
+    return [block(ctx, 'paragraph', images)];
   }
   return [textParagraph(value, ctx)];
 }

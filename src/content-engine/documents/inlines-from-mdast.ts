@@ -87,21 +87,16 @@ function groupPieces(
     if (leaves.length > 0) out.push(textNode(leaves, ctx));
     leaves = [];
   };
-  // As GitBook's editor keeps them: a text node (empty if need be) before, between and after
-  // inlines.
-  const empty = () => textNode([leaf('', [])], ctx);
   for (const piece of pieces) {
     if (piece.object === 'inline') {
       flush();
-      if (out[out.length - 1]?.object !== 'text') out.push(empty());
       out.push(piece);
     } else {
       appendLeaf(leaves, piece);
     }
   }
   flush();
-  if (out[out.length - 1]?.object !== 'text') out.push(empty());
-  return out;
+  return out.length > 0 ? out : [textNode([leaf('', [])], ctx)];
 }
 
 function sameMarks(a: DocumentLeaf, b: DocumentLeaf): boolean {

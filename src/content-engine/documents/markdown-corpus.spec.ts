@@ -131,10 +131,30 @@ const fragment = (name: string, nodes: DocumentBlock[], type?: string): Document
 const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 const url = (target: string) => ({ kind: 'url', url: target });
 
+/**
+ * GitBook's editor puts a text node, empty if need be, before, between and after inlines;
+ * markdown has nothing to keep an empty one by, so they are left out of the comparison.
+ */
+function withoutEmptyTexts<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const hasInline = value.some((node: DocumentNode) => node?.object === 'inline');
+    return value
+      .filter(
+        (node: DocumentNode) =>
+          !hasInline || node?.object !== 'text' || node.leaves.some((l) => l.text !== ''),
+      )
+      .map(withoutEmptyTexts) as T;
+  }
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([field, child]) => [field, withoutEmptyTexts(child)]),
+  ) as T;
+}
+
 async function expectDocumentRoundTrip(document: JSONDocument): Promise<string> {
   const markdown = await documentToMarkdown(document);
   const again = await markdownToDocument(markdown);
-  expect(normalizeKeys(again)).toEqual(normalizeKeys(document));
+  expect(normalizeKeys(again)).toEqual(normalizeKeys(withoutEmptyTexts(document)));
   expect(await documentToMarkdown(again)).toBe(markdown);
   return markdown;
 }
