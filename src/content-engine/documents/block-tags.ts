@@ -41,7 +41,9 @@ const has =
 /** The Liquid-style tags of the dialect; other `{% … %}` lines stay text. */
 const TAGS: Record<string, TagSpec> = {
   hint: { valid: (attrs) => HINT_STYLES.some((style) => style === attrs.style) },
-  if: { valid: has('condition') },
+  prompt: { valid: has('description') },
+  updates: {},
+  update: { valid: has('date') },
   tabs: {},
   tab: {},
   stepper: {},
@@ -64,6 +66,7 @@ const LIQUID_CLOSE = /^\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
 const ATTRIBUTE = /([A-Za-z][\w-]*)="([^"]*)"/g;
 const DETAILS_OPEN = /^<details( open)?>\s*$/i;
 const INCLUDE = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
+const IF_OPEN = /^\{%\s*if\s+(.*?)\s*%\}\s*$/;
 const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const SUMMARY = /^ {0,3}<summary>(.*)<\/summary>\s*$/i;
 const MATH_FENCE = /^\$\$\s*$/;
@@ -118,8 +121,19 @@ function opening(line: string): Opening | undefined {
   }
   // GitBook's reusable content, `{% include "path" %}`, has a bare value.
   const include = INCLUDE.exec(line);
-  if (include)
+  if (include) {
     return { name: 'include', attrs: { src: include[1] }, void: true, optionallyClosed: false };
+  }
+  // Adaptive content, `{% if visitor.claims.plan === "pro" %}`: the expression is bare.
+  const condition = IF_OPEN.exec(line);
+  if (condition && condition[1] !== '') {
+    return {
+      name: 'if',
+      attrs: { expression: condition[1] },
+      void: false,
+      optionallyClosed: false,
+    };
+  }
   const match = LIQUID_OPEN.exec(line);
   const spec = match && TAGS[match[1]];
   if (!match || !spec) return undefined;

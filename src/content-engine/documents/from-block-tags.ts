@@ -18,7 +18,25 @@ const CONTAINERS: Record<string, { item: string; type: string; itemType: string 
   tabs: { item: 'tab', type: 'tabs', itemType: 'tabs-item' },
   stepper: { item: 'step', type: 'stepper', itemType: 'stepper-step' },
   columns: { item: 'column', type: 'columns', itemType: 'column' },
+  updates: { item: 'update', type: 'updates', itemType: 'update' },
 };
+
+/** The data of a container item from its tag's attributes. */
+function itemData(item: string, attrs: Record<string, string>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (item === 'tab') data.title = attrs.title ?? '';
+  if (item === 'column' && attrs.width !== undefined) data.width = parseLength(attrs.width);
+  if (item === 'update') {
+    data.date = attrs.date;
+    if (attrs.tags !== undefined) {
+      data.tags = attrs.tags
+        .split(',')
+        .filter((tag) => tag !== '')
+        .map((tag) => ({ kind: 'tag', tag }));
+    }
+  }
+  return data;
+}
 
 const BOOLEAN_CODE_ATTRS = ['lineNumbers', 'fullWidth', 'expandable'] as const;
 
@@ -81,7 +99,9 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
       return [block(ctx, 'hint', { style: tag.attrs.style, ...icon }, content())];
     }
     case 'if':
-      return [block(ctx, 'if', { condition: tag.attrs.condition }, content())];
+      return [block(ctx, 'if', { expression: tag.attrs.expression }, content())];
+    case 'prompt':
+      return promptFromTag(tag, ctx);
     case 'embed':
       return [block(ctx, 'embed', { url: tag.attrs.url })];
     case 'file': {
@@ -119,15 +139,12 @@ function containerBlock(
 ): DocumentBlock {
   const items = tag.children.map((child) => {
     const isItem = child.kind === 'tag' && child.name === spec.item;
-    const data: Record<string, unknown> = {};
-    if (isItem && spec.item === 'tab') data.title = child.attrs.title ?? '';
-    if (isItem && spec.item === 'column' && child.attrs.width !== undefined) {
-      data.width = parseLength(child.attrs.width);
-    }
+    const data = isItem ? itemData(spec.item, child.attrs) : {};
     const nodes = blocksFromSegments(isItem ? child.children : [child], ctx, true);
     return block(ctx, spec.itemType, data, nodes);
   });
-  return block(ctx, spec.type, {}, items);
+  const data = tag.attrs.format !== undefined ? { format: tag.attrs.format } : {};
+  return block(ctx, spec.type, data, items);
 }
 
 /** `{% code %}` options go onto the fenced code it wraps; other content is kept as it is. */
@@ -146,6 +163,20 @@ function codeFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] 
   const count = Number(collapsedLineCount);
   if (Number.isInteger(count) && count >= 1) data.collapsedLineCount = count;
   return [{ ...blocks[0], data }];
+}
+
+/** `{% prompt description="…" %}` around one fenced code block; other content is kept. */
+function promptFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
+  const blocks = blocksFromSegments(tag.children, ctx);
+  if (blocks.length !== 1 || blocks[0].type !== 'code') return blocks;
+  const { description, icon, openInAIProviders, defaultExpanded } = tag.attrs;
+  const data: Record<string, unknown> = { description };
+  if (icon !== undefined) data.icon = icon;
+  if (openInAIProviders === 'true' || openInAIProviders === 'false') {
+    data.openInAIProviders = openInAIProviders === 'true';
+  }
+  if (defaultExpanded !== undefined) data.defaultExpanded = defaultExpanded;
+  return [block(ctx, 'prompt', data, blocks)];
 }
 
 function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {

@@ -93,7 +93,10 @@ const DATA_KEYS: Record<string, string[]> = {
   'reusable-content': ['ref'],
   expandable: ['defaultExpanded'],
   math: ['formula'],
-  if: ['condition'],
+  if: ['expression'],
+  prompt: ['description', 'icon', 'openInAIProviders', 'defaultExpanded'],
+  updates: ['format'],
+  update: ['date', 'tags'],
   images: ['align', 'fullWidth', 'withFrame'],
   image: ['ref', 'refDark', 'alt', 'title', 'width', 'height'],
   table: ['view', 'records', 'definition'],
@@ -178,9 +181,25 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
       return url === undefined || url.includes('"') ? undefined : [html(`{% include "${url}" %}`)];
     }
     case 'if': {
-      const condition = stringData(block, 'condition');
-      return condition === undefined ? undefined : [tagged('if', { condition }, block, ctx)];
+      const expression = stringData(block, 'expression');
+      if (expression === undefined || !/^[^\n]*\S[^\n]*$/.test(expression)) return undefined;
+      if (expression.includes('%}') || expression !== expression.trim()) return undefined;
+      return [html(`{% if ${expression} %}\n${markdownOf(childBlocks(block), ctx)}{% endif %}`)];
     }
+    case 'prompt': {
+      const [code, ...rest] = childBlocks(block);
+      if (code?.type !== 'code' || rest.length > 0) return undefined;
+      const flag = block.data?.openInAIProviders;
+      const attrs = {
+        description: stringData(block, 'description') ?? '',
+        icon: stringData(block, 'icon'),
+        openInAIProviders: typeof flag === 'boolean' ? String(flag) : undefined,
+        defaultExpanded: stringData(block, 'defaultExpanded'),
+      };
+      return [tagged('prompt', attrs, block, ctx)];
+    }
+    case 'updates':
+      return updatesToMdast(block, ctx);
     case 'content-ref':
       return contentRefToMdast(block, ctx);
     case 'expandable':
@@ -323,16 +342,47 @@ function containerToMdast(
   name: string,
   itemName: string,
   ctx: ToMdastContext,
+  itemAttrs: (item: DocumentBlock) => Record<string, string | undefined> = (item) =>
+    itemName === 'tab'
+      ? { title: stringData(item, 'title') ?? '' }
+      : { width: formatLength(item.data?.width) },
+  attrs: Record<string, string | undefined> = {},
 ): RootContent {
-  const items = childBlocks(block).map((item) => {
-    const attrs: Record<string, string | undefined> =
-      itemName === 'tab'
-        ? { title: stringData(item, 'title') ?? '' }
-        : { width: formatLength(item.data?.width) };
-    return taggedText(itemName, attrs, item, ctx);
-  });
+  const items = childBlocks(block).map((item) => taggedText(itemName, itemAttrs(item), item, ctx));
   const body = items.length > 0 ? `${items.join('\n\n')}\n` : '';
-  return html(`${formatTag(name)}\n${body}{% end${name} %}`);
+  return html(`${formatTag(name, attrs)}\n${body}{% end${name} %}`);
+}
+
+/** `{% updates format %}` around `{% update date tags="slug,slug" %}` items. */
+function updatesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const items = childBlocks(block);
+  const tagsOf = (item: DocumentBlock) => item.data?.tags;
+  const expressible = items.every((item) => {
+    const tags = tagsOf(item);
+    return (
+      item.type === 'update' &&
+      typeof item.data?.date === 'string' &&
+      (tags === undefined ||
+        (Array.isArray(tags) &&
+          tags.every(
+            (tag: { kind?: unknown; tag?: unknown; space?: unknown }) =>
+              tag?.kind === 'tag' &&
+              typeof tag.tag === 'string' &&
+              /^[^,\s]+$/.test(tag.tag) &&
+              Object.keys(tag).length === 2,
+          )))
+    );
+  });
+  if (!expressible) return undefined;
+  const itemAttrs = (item: DocumentBlock) => {
+    const tags = tagsOf(item) as { tag: string }[] | undefined;
+    return { date: stringData(item, 'date'), tags: tags?.map((tag) => tag.tag).join(',') };
+  };
+  return [
+    containerToMdast(block, 'updates', 'update', ctx, itemAttrs, {
+      format: stringData(block, 'format'),
+    }),
+  ];
 }
 
 /**
