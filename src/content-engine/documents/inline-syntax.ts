@@ -16,9 +16,11 @@ export type InlineToken =
   | { kind: 'emoji'; code: string; raw: string }
   | { kind: 'text'; text: string; raw: string };
 
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
-const PLACEHOLDER = /\uE000(\d+)\uE001/g;
+// Placeholders begin and end with punctuation (⸨ ⸩), as what they replace does, so that the
+// emphasis next to them parses the same; the private-use characters make them unique.
+const OPEN = '\u2E28\uE000';
+const CLOSE = '\uE001\u2E29';
+const PLACEHOLDER = /\u2E28\uE000(\d+)\uE001\u2E29/g;
 
 /**
  * Common shortcodes (GitHub's names) and their codepoints, as GitBook's `emoji` inline stores

@@ -49,7 +49,7 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
   const out: PhrasingContent[] = [];
   let leaves: DocumentLeaf[] = [];
   const flush = () => {
-    out.push(...leavesToMdast(leaves));
+    out.push(...leavesToMdast(mergeLeaves(leaves)));
     leaves = [];
   };
   for (const node of nodes) {
@@ -70,6 +70,22 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
       (i === out.length - 1 || out[i + 1].type === 'break');
     return alone ? [node, html('<!---->')] : [node];
   });
+}
+
+/**
+ * Adjacent leaves of the same marks as one: markdown is escaped per text node, and one run
+ * of text must be written the same however the document splits it.
+ */
+function mergeLeaves(leaves: DocumentLeaf[]): DocumentLeaf[] {
+  const merged: DocumentLeaf[] = [];
+  const key = (leaf: DocumentLeaf) => marksOf(leaf).map(markKey).join();
+  for (const leaf of leaves) {
+    const last = merged[merged.length - 1];
+    if (last && key(last) === key(leaf))
+      merged[merged.length - 1] = { ...last, text: last.text + leaf.text };
+    else if (leaf.text !== '') merged.push(leaf);
+  }
+  return merged;
 }
 
 const LINK_KEYS = new Set(['ref', 'title']);
@@ -149,7 +165,7 @@ function annotationToMdast(inline: DocumentInline, ctx: InlineContext): Phrasing
   const reference: PhrasingContent = { type: 'footnoteReference', identifier: label, label };
   const text = leaves.map((l) => l.text).join('');
   if (text === label && leaves.every((l) => l.marks.length === 0)) return [reference];
-  return [html('<span>'), ...leavesToMdast(leaves), html('</span>'), reference];
+  return [html('<span>'), ...leavesToMdast(mergeLeaves(leaves)), html('</span>'), reference];
 }
 
 const WRAPPING: Partial<Record<MarkType, 'strong' | 'emphasis' | 'delete'>> = {

@@ -152,8 +152,8 @@ function alignment(textAlignment: unknown): AlignType {
   return textAlignment === 'center' || textAlignment === 'right' ? textAlignment : null;
 }
 
-/** A table row is one line: hard breaks in a cell are `<br>`. */
-function withHtmlBreaks(nodes: PhrasingContent[]): PhrasingContent[] {
+/** A table row or a heading is one line: hard breaks in it are `<br>`. */
+export function withHtmlBreaks(nodes: PhrasingContent[]): PhrasingContent[] {
   return nodes.map((node): PhrasingContent => {
     if (node.type === 'break') return { type: 'html', value: '<br>' };
     if ('children' in node) {

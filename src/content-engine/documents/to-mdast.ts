@@ -13,7 +13,7 @@ import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './doc
 import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
 import { blockEscapeHatch } from './inline-syntax';
 import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
-import { tableToMdast } from './tables';
+import { tableToMdast, withHtmlBreaks } from './tables';
 
 /**
  * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
@@ -275,7 +275,7 @@ function headingToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[
     if (level !== 4 && level !== 5 && level !== 6) return undefined;
     depth = level;
   }
-  const children = inlines(block.nodes, ctx);
+  const children = withHtmlBreaks(inlines(block.nodes, ctx));
   const id = block.data?.id;
   if (id !== undefined) {
     if (typeof id !== 'string' || !/^[-a-z0-9.+_]+$/.test(id)) return undefined;
