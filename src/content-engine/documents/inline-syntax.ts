@@ -270,7 +270,16 @@ export function unescapeAttribute(value: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
+    .replace(/&#96;/g, '`')
     .replace(/&amp;/g, '&');
+}
+
+/**
+ * Text between HTML tags, read raw: `<` cannot open a tag, and a backtick cannot open a code
+ * span that would swallow the closing tag.
+ */
+export function escapeHtmlText(value: string): string {
+  return escapeAttribute(value).replace(/`/g, '&#96;');
 }
 
 /** The attributes of an HTML start tag, unescaped. */

@@ -18,6 +18,7 @@ import {
 import {
   closingTagName,
   fromInlineEscapeHatch,
+  htmlAttributes,
   markOfOpeningTag,
   openingTagName,
   restoreRaw,
@@ -180,12 +181,28 @@ function htmlElement(
   }
   const mark = markOfOpeningTag(html);
   if (mark) return { pieces: piecesOf(inner, [...marks, mark], ctx), end: close };
-  if (name === 'code' && /^<code class="expression">$/.test(html)) {
-    const start = nodes[at].position?.end.offset;
-    const end = nodes[close].position?.start.offset;
-    if (start === undefined || end === undefined) return undefined;
-    const expression = unescapeAttribute(restoreRaw(ctx.source.slice(start, end), ctx.tokens));
-    return { pieces: [inline(ctx, 'expression', { expression })], end: close };
+  // Elements whose content is read raw, as it was written (escaped HTML text).
+  const start = nodes[at].position?.end.offset;
+  const end = nodes[close].position?.start.offset;
+  const raw = () => unescapeAttribute(restoreRaw(ctx.source.slice(start, end), ctx.tokens));
+  if (name === 'code' && /^<code class="expression">$/.test(html) && start !== undefined) {
+    return { pieces: [inline(ctx, 'expression', { expression: raw() })], end: close };
+  }
+  const icon = /^<i class="fa-([a-z0-9-]+)">$/.exec(html);
+  if (icon && close === at + 1) {
+    return { pieces: [inline(ctx, 'icon', { icon: icon[1] })], end: close };
+  }
+  const attrs = name === 'a' ? htmlAttributes(html.slice(2, -1)) : {};
+  const button = /^button (primary|secondary)$/.exec(attrs.class ?? '');
+  if (button && attrs.href !== undefined && start !== undefined) {
+    const data: Record<string, unknown> = {
+      label: raw(),
+      kind: button[1],
+      ref: { kind: 'url', url: attrs.href },
+    };
+    if (attrs['data-icon'] !== undefined) data.icon = attrs['data-icon'];
+    if (attrs['data-size'] !== undefined) data.size = attrs['data-size'];
+    return { pieces: [inline(ctx, 'button', data)], end: close };
   }
   const reference = nodes[close + 1];
   if (name === 'span' && html === '<span>' && reference?.type === 'footnoteReference') {

@@ -13,6 +13,7 @@ import { imgTag, inlineImageNeedsHtml } from './figures';
 import {
   emojiShortcode,
   escapeAttribute,
+  escapeHtmlText,
   HTML_MARK_TAGS,
   htmlMarkClose,
   htmlMarkOpen,
@@ -134,14 +135,50 @@ function inlineToMdast(inline: DocumentInline, ctx: InlineContext): PhrasingCont
     case 'expression': {
       const expression = stringData(inline, 'expression');
       return expression !== undefined
-        ? [html(`<code class="expression">${escapeAttribute(expression)}</code>`)]
+        ? [html(`<code class="expression">${escapeHtmlText(expression)}</code>`)]
         : hatch(inline);
     }
+    case 'icon': {
+      const icon = stringData(inline, 'icon');
+      const plain = Object.keys(inline.data ?? {}).length === 1;
+      return icon && plain && /^[a-z0-9-]+$/.test(icon)
+        ? [html(`<i class="fa-${icon}"></i>`)]
+        : hatch(inline);
+    }
+    case 'button':
+      return buttonToMdast(inline, ctx);
     case 'annotation':
       return annotationToMdast(inline, ctx);
     default:
       return hatch(inline);
   }
+}
+
+const BUTTON_KEYS = new Set(['label', 'kind', 'ref', 'icon', 'size']);
+
+/** GitBook's button, `<a href="…" class="button primary" data-icon="…">label</a>`. */
+function buttonToMdast(inline: DocumentInline, ctx: InlineContext): PhrasingContent[] {
+  const data = inline.data ?? {};
+  const label = stringData(inline, 'label');
+  const kind = stringData(inline, 'kind');
+  const ref = data.ref as ContentRef | undefined;
+  const url = ref ? ctx.refToUrl(ref) : undefined;
+  const fits =
+    label !== undefined &&
+    (kind === 'primary' || kind === 'secondary') &&
+    url !== undefined &&
+    Object.keys(data).every((key) => BUTTON_KEYS.has(key)) &&
+    ['icon', 'size'].every((key) => data[key] === undefined || typeof data[key] === 'string');
+  if (!fits) return hatch(inline);
+  const icon = stringData(inline, 'icon');
+  const size = stringData(inline, 'size');
+  const attrs = [
+    `href="${escapeAttribute(url)}"`,
+    `class="button ${kind}"`,
+    ...(icon !== undefined ? [`data-icon="${escapeAttribute(icon)}"`] : []),
+    ...(size !== undefined ? [`data-size="${escapeAttribute(size)}"`] : []),
+  ];
+  return [html(`<a ${attrs.join(' ')}>${escapeHtmlText(label)}</a>`)];
 }
 
 /**

@@ -728,23 +728,23 @@ describe('markdown ⇄ document', () => {
   });
 
   it('keeps unknown inlines through the escape hatch and drops unknown marks', async () => {
-    const button: DocumentInline = {
+    const unknown: DocumentInline = {
       object: 'inline',
       key: newKey(),
-      type: 'button',
-      data: { label: 'Go', kind: 'primary', ref: { kind: 'url', url: 'https://x.y' } },
+      type: 'made-up',
+      data: { label: 'Go', ref: { kind: 'url', url: 'https://x.y' } },
       isVoid: true,
     };
-    const document = doc(paragraph(text(leaf('key', 'made-up' as MarkType), ' '), button));
+    const document = doc(paragraph(text(leaf('key', 'made-up' as MarkType), ' '), unknown));
     const markdown = await documentToMarkdown(document);
     expect(markdown).toBe(
       'key <span data-bindery-inline="{&quot;object&quot;:&quot;inline&quot;,&quot;type&quot;:' +
-        '&quot;button&quot;,&quot;data&quot;:{&quot;label&quot;:&quot;Go&quot;,&quot;kind&quot;:' +
-        '&quot;primary&quot;,&quot;ref&quot;:{&quot;kind&quot;:&quot;url&quot;,&quot;url&quot;:' +
-        '&quot;https://x.y&quot;}},&quot;isVoid&quot;:true}"></span>\n',
+        '&quot;made-up&quot;,&quot;data&quot;:{&quot;label&quot;:&quot;Go&quot;,&quot;ref&quot;:' +
+        '{&quot;kind&quot;:&quot;url&quot;,&quot;url&quot;:&quot;https://x.y&quot;}},' +
+        '&quot;isVoid&quot;:true}"></span>\n',
     );
     expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(
-      normalizeKeys(doc(paragraph(text('key '), button))),
+      normalizeKeys(doc(paragraph(text('key '), unknown))),
     );
   });
 
