@@ -14,7 +14,8 @@ import type {
 } from 'mdast';
 import { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document';
 import { imageData, parseFigures, parseInlineImg } from './figures';
-import { fromBlockEscapeHatch, InlineToken, restoreRaw, restoreText } from './inline-syntax';
+import { fromBlockEscapeHatch, restoreRaw, restoreText } from './inline-syntax';
+import { asImage, block, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
 import { InlinePiece, inlinesFromMdast, leaf, textNode } from './inlines-from-mdast';
 import { tableFromMdast } from './tables';
 
@@ -31,22 +32,6 @@ import { tableFromMdast } from './tables';
  * - List looseness is dropped; HTML comments are dropped, other HTML is kept as text.
  * - Footnotes are annotations (see inlines-from-mdast.ts).
  */
-export interface FromMdastContext {
-  newKey: () => string;
-  definitions: Map<string, Definition>;
-  footnotes: Map<string, FootnoteDefinition>;
-  /** Inline math and emoji found before parsing (inline-syntax.ts). */
-  tokens: InlineToken[];
-  /** The parsed source, for raw content between HTML tags. */
-  source: string;
-  /** Blocks of another piece of markdown (figure captions). */
-  blocksOf: (markdown: string) => DocumentBlock[];
-  /** Blocks of a piece of markdown with block tags (list items); at least a paragraph. */
-  documentBlocksOf: (markdown: string) => DocumentBlock[];
-  /** Footnotes being converted, against definitions that refer to themselves. */
-  openFootnotes?: Set<string>;
-}
-
 export function definitionsOf(root: Root): {
   definitions: Map<string, Definition>;
   footnotes: Map<string, FootnoteDefinition>;
@@ -68,15 +53,6 @@ export function definitionsOf(root: Root): {
 
 export function blocksFromMdast(nodes: RootContent[], ctx: FromMdastContext): DocumentBlock[] {
   return nodes.flatMap((node) => blockFromMdast(node, ctx));
-}
-
-export function block(
-  ctx: FromMdastContext,
-  type: string,
-  nodes: DocumentBlock['nodes'],
-  data: Record<string, unknown> = {},
-): DocumentBlock {
-  return { object: 'block', key: ctx.newKey(), type, data, nodes };
 }
 
 function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock[] {
@@ -111,22 +87,6 @@ function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock
       if ('children' in node) return blocksFromMdast(node.children as RootContent[], ctx);
       return 'value' in node ? [textParagraph(String(node.value), ctx)] : [];
   }
-}
-
-export function isHtmlComment(html: string): boolean {
-  return /^<!--[\s\S]*-->$/.test(html.trim());
-}
-
-/** Fresh keys for a node read from the escape hatch (keys must be unique in a document). */
-export function rekey<T>(value: T, newKey: () => string): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => rekey(item, newKey)) as T;
-  if (!value || typeof value !== 'object') return value;
-  const node = value as Record<string, unknown>;
-  const isNode = ['block', 'inline', 'text', 'fragment'].includes(String(node.object));
-  const entries = Object.entries(node)
-    .filter(([field]) => field !== 'key')
-    .map(([field, child]) => [field, field === 'data' ? child : rekey(child, newKey)]);
-  return Object.fromEntries(isNode ? [['key', newKey()], ...entries] : entries) as T;
 }
 
 function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
@@ -188,20 +148,6 @@ function imagesOnly(nodes: PhrasingContent[], ctx: FromMdastContext): Image[] | 
     else if (node.type !== 'text' || node.value.trim() !== '') return undefined;
   }
   return images.length > 0 ? images : undefined;
-}
-
-export function asImage(node: PhrasingContent, ctx: FromMdastContext): Image | undefined {
-  const restore = (image: Image): Image => ({
-    ...image,
-    url: restoreText(image.url, ctx.tokens),
-    alt: image.alt ? restoreText(image.alt, ctx.tokens) : image.alt,
-    title: image.title ? restoreText(image.title, ctx.tokens) : image.title,
-  });
-  if (node.type === 'image') return restore(node);
-  if (node.type !== 'imageReference') return undefined;
-  const definition = ctx.definitions.get(node.identifier);
-  if (!definition) return undefined;
-  return restore({ type: 'image', url: definition.url, alt: node.alt, title: definition.title });
 }
 
 function imageBlock(
@@ -314,4 +260,4 @@ export function codeBlock(
   };
 }
 
-export type { InlinePiece };
+export type { FromMdastContext, InlinePiece };

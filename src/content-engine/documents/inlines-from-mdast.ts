@@ -8,13 +8,7 @@ import {
   MarkType,
 } from './document';
 import { imageData, parseInlineImg } from './figures';
-import {
-  asImage,
-  blocksOrEmptyParagraph,
-  FromMdastContext,
-  isHtmlComment,
-  rekey,
-} from './from-mdast';
+import { asImage, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
 import {
   closingTagName,
   fromInlineEscapeHatch,
@@ -221,13 +215,12 @@ function annotation(
 ): DocumentInline {
   const definition = ctx.footnotes.get(reference.identifier);
   const open = ctx.openFootnotes ?? new Set<string>();
-  let body = [] as ReturnType<typeof blocksOrEmptyParagraph>;
+  let body = ctx.flow([], ctx);
   if (definition && !open.has(reference.identifier)) {
     open.add(reference.identifier);
-    body = blocksOrEmptyParagraph(definition.children, { ...ctx, openFootnotes: open });
+    body = ctx.flow(definition.children, { ...ctx, openFootnotes: open });
     open.delete(reference.identifier);
   }
-  if (body.length === 0) body = blocksOrEmptyParagraph([], ctx);
   const leaves: DocumentLeaf[] = [];
   annotated.forEach((piece) => appendLeaf(leaves, { ...piece }));
   return {

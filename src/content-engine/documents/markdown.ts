@@ -86,6 +86,7 @@ export async function markdownToDocument(
       tokens,
       source,
       blocksOf: (markdown) => blocksOf(markdown),
+      flow: blocksOrEmptyParagraph,
       documentBlocksOf: (markdown) =>
         blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, true),
     };

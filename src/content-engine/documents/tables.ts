@@ -7,8 +7,7 @@ import {
   TableRecord,
   TableTextColumn,
 } from './document';
-import type { FromMdastContext } from './from-mdast';
-import { block } from './from-mdast';
+import { block, FromMdastContext } from './from-mdast-context';
 import { restoreText } from './inline-syntax';
 import { inlinesFromMdast } from './inlines-from-mdast';
 import { compareOrderIndex, orderIndex } from './order-index';
