@@ -331,6 +331,13 @@ describe('documents as GitBook makes them', () => {
     '\nstarts with a break',
     'two\n\nbreaks',
     '\ttab and   spaces',
+    '<p></p>',
+    '<figure><img src="x.png" alt=""></figure>',
+    '<!-- bindery:block {"object":"block","type":"divider"} -->',
+    '<span data-bindery-inline="{}"></span> <i class="fa-check"></i>',
+    '<a href="x" class="button primary">b</a> <code class="expression">x</code>',
+    '<span>x</span>[^1] <mark style="color:red;">m</mark>',
+    '⸨\uE0000\uE001⸩ placeholders-like text',
   ])('text stays text: %j', async (value) => {
     await expectDocumentRoundTrip(doc(paragraph(value)));
   });
