@@ -3,9 +3,10 @@ import { HINT_STYLES } from './document';
 /*
  * GitBook's block tags are not markdown, so they are found on the text before it is parsed: the
  * markdown is cut into plain segments and tag segments (whose content is cut the same way), and
- * each plain segment is parsed on its own. A tag is recognized on its own line, indented by at
- * most three spaces, outside fenced code, and only when it is closed; anything else stays text.
- * Only top-level tags are recognized: a tag inside a list item or a quote stays text.
+ * each plain segment is parsed on its own. A tag is recognized on its own line, not indented,
+ * outside fenced code, and only when it is closed; anything else stays text. A tag indented
+ * inside a list item (as GitBook writes a hint in a numbered step) is found when the item's
+ * content is read again on its own (from-mdast.ts); a tag inside a quote stays text.
  *
  * Tags: Liquid-style `{% name attr="value" %}…{% endname %}` (and the void `{% embed %}` and
  * `{% file %}`), plus the two HTML/TeX forms of the dialect, `<details>…</details>` (whose
@@ -40,6 +41,9 @@ const has =
 /** The Liquid-style tags of the dialect; other `{% … %}` lines stay text. */
 const TAGS: Record<string, TagSpec> = {
   hint: { valid: (attrs) => HINT_STYLES.some((style) => style === attrs.style) },
+  prompt: { valid: has('description') },
+  updates: {},
+  update: { valid: has('date') },
   tabs: {},
   tab: {},
   stepper: {},
@@ -49,20 +53,24 @@ const TAGS: Record<string, TagSpec> = {
   code: {},
   'content-ref': { valid: has('url') },
   embed: { void: true, valid: has('url') },
-  file: { void: true, valid: has('src') },
+  file: { optionallyClosed: true, valid: has('src') },
+  drawing: { void: true },
+  include: { void: true, valid: has('src') },
   'openapi-operation': { optionallyClosed: true, valid: has('spec', 'path', 'method') },
   'openapi-schemas': { optionallyClosed: true, valid: has('spec', 'schemas') },
   'openapi-webhook': { optionallyClosed: true, valid: has('spec', 'name', 'method') },
 };
 
-const LIQUID_OPEN = /^ {0,3}\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
-const LIQUID_CLOSE = /^ {0,3}\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
+const LIQUID_OPEN = /^\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+const LIQUID_CLOSE = /^\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
 const ATTRIBUTE = /([A-Za-z][\w-]*)="([^"]*)"/g;
-const DETAILS_OPEN = /^ {0,3}<details>\s*$/i;
-const DETAILS_CLOSE = /^ {0,3}<\/details>\s*$/i;
+const DETAILS_OPEN = /^<details( open)?>\s*$/i;
+const INCLUDE = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
+const IF_OPEN = /^\{%\s*if\s+(.*?)\s*%\}\s*$/;
+const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const SUMMARY = /^ {0,3}<summary>(.*)<\/summary>\s*$/i;
-const MATH_FENCE = /^ {0,3}\$\$\s*$/;
-const MATH_LINE = /^ {0,3}\$\$(.*\S.*)\$\$\s*$/;
+const MATH_FENCE = /^\$\$\s*$/;
+const MATH_LINE = /^\$\$((?:(?!\$\$).)*\S(?:(?!\$\$).)*)\$\$\s*$/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Tracks whether a line is inside fenced code, where tags are only text. */
@@ -106,8 +114,25 @@ interface Opening {
 }
 
 function opening(line: string): Opening | undefined {
-  if (DETAILS_OPEN.test(line)) {
-    return { name: 'details', attrs: {}, void: false, optionallyClosed: false };
+  const details = DETAILS_OPEN.exec(line);
+  if (details) {
+    const attrs: Record<string, string> = details[1] ? { open: 'true' } : {};
+    return { name: 'details', attrs, void: false, optionallyClosed: false };
+  }
+  // GitBook's reusable content, `{% include "path" %}`, has a bare value.
+  const include = INCLUDE.exec(line);
+  if (include) {
+    return { name: 'include', attrs: { src: include[1] }, void: true, optionallyClosed: false };
+  }
+  // Adaptive content, `{% if visitor.claims.plan === "pro" %}`: the expression is bare.
+  const condition = IF_OPEN.exec(line);
+  if (condition && condition[1] !== '') {
+    return {
+      name: 'if',
+      attrs: { expression: condition[1] },
+      void: false,
+      optionallyClosed: false,
+    };
   }
   const match = LIQUID_OPEN.exec(line);
   const spec = match && TAGS[match[1]];
@@ -157,11 +182,11 @@ function findMathClose(lines: string[], from: number): number {
 }
 
 /** `<details>` content: the summary line (first non-blank line) becomes an attribute. */
-function detailsTag(lines: string[]): BlockTag {
+function detailsTag(open: Record<string, string>, lines: string[]): BlockTag {
   const first = lines.findIndex((line) => line.trim() !== '');
   const summary = first >= 0 ? SUMMARY.exec(lines[first]) : null;
   const body = summary ? lines.slice(first + 1) : lines;
-  return tag('details', summary ? { summary: summary[1].trim() } : {}, body);
+  return tag('details', summary ? { ...open, summary: summary[1].trim() } : open, body);
 }
 
 function tag(name: string, attrs: Record<string, string>, lines: string[]): BlockTag {
@@ -224,7 +249,9 @@ export function splitBlockTags(markdown: string): BlockSegment[] {
       continue;
     }
     const inner = lines.slice(i + 1, close);
-    push(open.name === 'details' ? detailsTag(inner) : tag(open.name, open.attrs, inner));
+    push(
+      open.name === 'details' ? detailsTag(open.attrs, inner) : tag(open.name, open.attrs, inner),
+    );
     i = close;
   }
   flush();

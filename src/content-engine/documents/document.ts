@@ -29,7 +29,16 @@ export interface DocumentMark {
 }
 
 /** The marks markdown expresses, in the order a leaf lists them (equal formatting compares equal). */
-export const MARK_ORDER: readonly MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
+export const MARK_ORDER: readonly MarkType[] = [
+  'bold',
+  'italic',
+  'strikethrough',
+  'code',
+  'keyboard',
+  'superscript',
+  'subscript',
+  'color',
+];
 
 export interface DocumentLeaf {
   object: 'leaf';
@@ -99,7 +108,10 @@ export type BlockType =
   | 'openapi-operation'
   | 'openapi-schemas'
   | 'openapi-webhook'
-  | 'integration';
+  | 'integration'
+  | 'prompt'
+  | 'updates'
+  | 'update';
 
 export interface DocumentBlock {
   object: 'block';

@@ -1,5 +1,6 @@
 import { BlockSegment, BlockTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment } from './document';
+import { parseLength } from './figures';
 
 /**
  * Block-tag segments to document blocks; the markdown between tags is parsed by `blocksOf`.
@@ -17,7 +18,25 @@ const CONTAINERS: Record<string, { item: string; type: string; itemType: string 
   tabs: { item: 'tab', type: 'tabs', itemType: 'tabs-item' },
   stepper: { item: 'step', type: 'stepper', itemType: 'stepper-step' },
   columns: { item: 'column', type: 'columns', itemType: 'column' },
+  updates: { item: 'update', type: 'updates', itemType: 'update' },
 };
+
+/** The data of a container item from its tag's attributes. */
+function itemData(item: string, attrs: Record<string, string>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (item === 'tab') data.title = attrs.title ?? '';
+  if (item === 'column' && attrs.width !== undefined) data.width = parseLength(attrs.width);
+  if (item === 'update') {
+    data.date = attrs.date;
+    if (attrs.tags !== undefined) {
+      data.tags = attrs.tags
+        .split(',')
+        .filter((tag) => tag !== '')
+        .map((tag) => ({ kind: 'tag', tag }));
+    }
+  }
+  return data;
+}
 
 const BOOLEAN_CODE_ATTRS = ['lineNumbers', 'fullWidth', 'expandable'] as const;
 
@@ -75,12 +94,27 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
   const container = CONTAINERS[tag.name];
   if (container) return [containerBlock(tag, container, ctx)];
   switch (tag.name) {
-    case 'hint':
-      return [block(ctx, 'hint', { style: tag.attrs.style }, content())];
+    case 'hint': {
+      const icon = tag.attrs.icon !== undefined ? { icon: tag.attrs.icon } : {};
+      return [block(ctx, 'hint', { style: tag.attrs.style, ...icon }, content())];
+    }
+    case 'if':
+      return [block(ctx, 'if', { expression: tag.attrs.expression }, content())];
+    case 'prompt':
+      return promptFromTag(tag, ctx);
     case 'embed':
       return [block(ctx, 'embed', { url: tag.attrs.url })];
-    case 'file':
-      return [block(ctx, 'file', { ref: urlRef(tag.attrs.src) })];
+    case 'file': {
+      // The caption is the text between the tags, as it is.
+      const caption = tag.body !== '' ? { caption: tag.body } : {};
+      return [block(ctx, 'file', { ref: urlRef(tag.attrs.src), ...caption })];
+    }
+    case 'drawing':
+      return [
+        block(ctx, 'drawing', tag.attrs.src !== undefined ? { ref: urlRef(tag.attrs.src) } : {}),
+      ];
+    case 'include':
+      return [block(ctx, 'reusable-content', { ref: urlRef(tag.attrs.src) })];
     case 'content-ref':
       return [block(ctx, 'content-ref', { ref: urlRef(tag.attrs.url) })];
     case 'code':
@@ -105,11 +139,12 @@ function containerBlock(
 ): DocumentBlock {
   const items = tag.children.map((child) => {
     const isItem = child.kind === 'tag' && child.name === spec.item;
-    const data = isItem && spec.item === 'tab' ? { title: child.attrs.title ?? '' } : {};
+    const data = isItem ? itemData(spec.item, child.attrs) : {};
     const nodes = blocksFromSegments(isItem ? child.children : [child], ctx, true);
     return block(ctx, spec.itemType, data, nodes);
   });
-  return block(ctx, spec.type, {}, items);
+  const data = tag.attrs.format !== undefined ? { format: tag.attrs.format } : {};
+  return block(ctx, spec.type, data, items);
 }
 
 /** `{% code %}` options go onto the fenced code it wraps; other content is kept as it is. */
@@ -130,6 +165,20 @@ function codeFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] 
   return [{ ...blocks[0], data }];
 }
 
+/** `{% prompt description="…" %}` around one fenced code block; other content is kept. */
+function promptFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
+  const blocks = blocksFromSegments(tag.children, ctx);
+  if (blocks.length !== 1 || blocks[0].type !== 'code') return blocks;
+  const { description, icon, openInAIProviders, defaultExpanded } = tag.attrs;
+  const data: Record<string, unknown> = { description };
+  if (icon !== undefined) data.icon = icon;
+  if (openInAIProviders === 'true' || openInAIProviders === 'false') {
+    data.openInAIProviders = openInAIProviders === 'true';
+  }
+  if (defaultExpanded !== undefined) data.defaultExpanded = defaultExpanded;
+  return [block(ctx, 'prompt', data, blocks)];
+}
+
 function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
   const summary = ctx.blocksOf(tag.attrs.summary ?? '', true);
   const title = summary[0].type === 'paragraph' ? summary[0] : ctx.blocksOf('', true)[0];
@@ -141,7 +190,7 @@ function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
     nodes,
   });
   return {
-    ...block(ctx, 'expandable', {}),
+    ...block(ctx, 'expandable', tag.attrs.open === 'true' ? { defaultExpanded: true } : {}),
     fragments: [
       fragment('expandable-title', [title]),
       fragment('expandable-body', blocksFromSegments(tag.children, ctx, true)),

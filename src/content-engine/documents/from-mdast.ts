@@ -1,29 +1,23 @@
 import type {
   Definition,
+  FootnoteDefinition,
   Heading,
+  Html,
   Image,
   List,
+  ListItem,
   Nodes,
   Paragraph,
   PhrasingContent,
   Root,
   RootContent,
-  Table,
-  TableCell,
 } from 'mdast';
-import {
-  DocumentBlock,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentMark,
-  DocumentText,
-  MARK_ORDER,
-  MarkType,
-  TableGridView,
-  TableRecord,
-  TableTextColumn,
-} from './document';
-import { orderIndex } from './order-index';
+import { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document';
+import { imageData, parseFigures, parseInlineImg } from './figures';
+import { fromBlockEscapeHatch, restoreRaw, restoreText } from './inline-syntax';
+import { asImage, block, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
+import { InlinePiece, inlinesFromMdast, leaf, textNode } from './inlines-from-mdast';
+import { tableFromMdast } from './tables';
 
 /**
  * mdast (CommonMark + GFM) to document blocks. Choices where markdown and documents differ:
@@ -33,37 +27,32 @@ import { orderIndex } from './order-index';
  * - Reference-style links and images are resolved against their definitions.
  * - A paragraph holding only images is an `images` block; an image among text is an
  *   `inline-image`.
- * - Headings deeper than 3 become heading-3; list looseness and image titles are dropped;
- *   table cells keep their plain text; HTML comments are dropped, other HTML is kept as text.
+ * - Headings deeper than 3 are heading-3 with their depth in `data.level` (GitBook has three
+ *   levels; the depth is kept so that the markdown reads back the same).
+ * - List looseness is dropped; HTML comments are dropped, other HTML is kept as text.
+ * - Footnotes are annotations (see inlines-from-mdast.ts).
  */
-export interface FromMdastContext {
-  newKey: () => string;
+export function definitionsOf(root: Root): {
   definitions: Map<string, Definition>;
-}
-
-export function definitionsOf(root: Root): Map<string, Definition> {
+  footnotes: Map<string, FootnoteDefinition>;
+} {
   const definitions = new Map<string, Definition>();
+  const footnotes = new Map<string, FootnoteDefinition>();
   const visit = (node: Nodes) => {
     if (node.type === 'definition' && !definitions.has(node.identifier)) {
       definitions.set(node.identifier, node);
     }
+    if (node.type === 'footnoteDefinition' && !footnotes.has(node.identifier)) {
+      footnotes.set(node.identifier, node);
+    }
     if ('children' in node) node.children.forEach(visit);
   };
   visit(root);
-  return definitions;
+  return { definitions, footnotes };
 }
 
 export function blocksFromMdast(nodes: RootContent[], ctx: FromMdastContext): DocumentBlock[] {
   return nodes.flatMap((node) => blockFromMdast(node, ctx));
-}
-
-function block(
-  ctx: FromMdastContext,
-  type: string,
-  nodes: DocumentBlock['nodes'],
-  data: Record<string, unknown> = {},
-): DocumentBlock {
-  return { object: 'block', key: ctx.newKey(), type, data, nodes };
 }
 
 function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock[] {
@@ -75,7 +64,13 @@ function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock
     case 'list':
       return [listFromMdast(node, ctx)];
     case 'code':
-      return [codeBlock(node.value, node.lang ?? undefined, ctx)];
+      return [
+        codeBlock(
+          restoreRaw(node.value, ctx.tokens),
+          node.lang ? restoreText(node.lang, ctx.tokens) : undefined,
+          ctx,
+        ),
+      ];
     case 'blockquote':
       return [block(ctx, 'blockquote', blocksOrEmptyParagraph(node.children, ctx))];
     case 'thematicBreak':
@@ -83,7 +78,7 @@ function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock
     case 'table':
       return [tableFromMdast(node, ctx)];
     case 'html':
-      return isHtmlComment(node.value) ? [] : [textParagraph(node.value, ctx)];
+      return htmlBlock(node, ctx);
     case 'definition':
     case 'footnoteDefinition':
     case 'yaml':
@@ -94,8 +89,33 @@ function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock
   }
 }
 
-function isHtmlComment(html: string): boolean {
-  return /^<!--[\s\S]*-->$/.test(html.trim());
+function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
+  const value = restoreRaw(node.value, ctx.tokens);
+  const hatched = fromBlockEscapeHatch(value);
+  if (hatched) return [rekey(hatched as unknown as DocumentBlock, ctx.newKey)];
+  if (isHtmlComment(value)) return [];
+  const figures = parseFigures(value);
+  if (figures) {
+    const images = figures.figures.map((figure) => {
+      const captions = figure.captions.flatMap((caption) => ctx.blocksOf(caption));
+      return imageBlock(figure.data, ctx, captions);
+    });
+    return [{ ...block(ctx, 'images', images, figures.data), isVoid: false }];
+  }
+  if (/^<p><\/p>$/i.test(value.trim())) return [block(ctx, 'paragraph', inlinesFromMdast([], ctx))];
+  // `<img>` tags alone on their line are an HTML block to markdown, inline images to GitBook.
+  const tags = value.trim().match(/<img\s[^>]*>/gi) ?? [];
+  if (tags.length > 0 && tags.join('') === value.trim()) {
+    const images = tags.map((tag): DocumentInline => ({
+      object: 'inline',
+      key: ctx.newKey(),
+      type: 'inline-image',
+      data: parseInlineImg(tag)!,
+      isVoid: true,
+    }));
+    return [block(ctx, 'paragraph', images)];
+  }
+  return [textParagraph(value, ctx)];
 }
 
 export function blocksOrEmptyParagraph(
@@ -113,7 +133,7 @@ function textParagraph(text: string, ctx: FromMdastContext): DocumentBlock {
 function paragraphFromMdast(node: Paragraph, ctx: FromMdastContext): DocumentBlock {
   const images = imagesOnly(node.children, ctx);
   if (images) {
-    const children = images.map((image) => imageBlock(image, ctx));
+    const children = images.map((image) => imageBlock(imageData(image), ctx));
     return { ...block(ctx, 'images', children), isVoid: false };
   }
   return block(ctx, 'paragraph', inlinesFromMdast(node.children, ctx));
@@ -130,42 +150,60 @@ function imagesOnly(nodes: PhrasingContent[], ctx: FromMdastContext): Image[] | 
   return images.length > 0 ? images : undefined;
 }
 
-function asImage(node: PhrasingContent, ctx: FromMdastContext): Image | undefined {
-  if (node.type === 'image') return node;
-  if (node.type !== 'imageReference') return undefined;
-  const definition = ctx.definitions.get(node.identifier);
-  if (!definition) return undefined;
-  return { type: 'image', url: definition.url, alt: node.alt, title: definition.title };
+function imageBlock(
+  data: Record<string, unknown>,
+  ctx: FromMdastContext,
+  caption: DocumentBlock[] = [],
+): DocumentBlock {
+  const fragments: DocumentFragment[] =
+    caption.length > 0
+      ? [
+          {
+            object: 'fragment',
+            key: ctx.newKey(),
+            fragment: 'caption',
+            type: 'caption',
+            nodes: caption,
+          },
+        ]
+      : [];
+  return { object: 'block', key: ctx.newKey(), type: 'image', data, isVoid: true, fragments };
 }
 
-function imageData(image: Image): Record<string, unknown> {
-  return { ref: { kind: 'url', url: image.url }, ...(image.alt ? { alt: image.alt } : {}) };
-}
-
-function imageBlock(image: Image, ctx: FromMdastContext): DocumentBlock {
-  return {
-    object: 'block',
-    key: ctx.newKey(),
-    type: 'image',
-    data: imageData(image),
-    isVoid: true,
-    fragments: [],
-  };
-}
+/** GitBook's heading anchor, ` <a href="#id" id="id"></a>` at the end of the heading. */
+const HEADING_ANCHOR = /^<a href="#([^"]*)" id="\1">(<\/a>)?$/;
 
 function headingFromMdast(node: Heading, ctx: FromMdastContext): DocumentBlock {
   const level = Math.min(node.depth, 3);
-  return block(ctx, `heading-${level}`, inlinesFromMdast(node.children, ctx));
+  const data: Record<string, unknown> = node.depth > 3 ? { level: node.depth } : {};
+  let children = node.children;
+  const last = children.length - 1;
+  const closed = children[last]?.type === 'html' && (children[last] as Html).value === '</a>';
+  const anchor = children[closed ? last - 1 : last];
+  const match = anchor?.type === 'html' ? HEADING_ANCHOR.exec(anchor.value) : null;
+  const at = closed ? last - 1 : last;
+  const before = children[at - 1];
+  if (
+    match &&
+    Boolean(match[2]) !== closed &&
+    before?.type === 'text' &&
+    before.value.endsWith(' ')
+  ) {
+    data.id = match[1];
+    children = [...children.slice(0, at - 1), { ...before, value: before.value.slice(0, -1) }];
+  }
+  return block(ctx, `heading-${level}`, inlinesFromMdast(children, ctx), data);
 }
 
 function listFromMdast(node: List, ctx: FromMdastContext): DocumentBlock {
   const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+  // A list mixing task items and plain items stays one task list; plain items have no `checked`.
   const items = node.children.map((item) =>
     block(
       ctx,
       'list-item',
-      blocksOrEmptyParagraph(item.children, ctx),
-      tasks ? { checked: item.checked === true } : {},
+      listItemBlocks(item, ctx),
+      typeof item.checked === 'boolean' ? { checked: item.checked } : {},
     ),
   );
   if (tasks) return block(ctx, 'list-tasks', items);
@@ -173,195 +211,53 @@ function listFromMdast(node: List, ctx: FromMdastContext): DocumentBlock {
   return block(ctx, 'list-unordered', items);
 }
 
+/** A line that may be a block tag once the list item's indentation is gone. */
+const TAG_LINE = /^\s*(?:\{%|\$\$|<\/?details)/m;
+
+/**
+ * A list item's blocks. Block tags are cut before parsing, at the start of a line only, so a
+ * tag inside a list item (indented) reaches remark as text: an item with such lines is read
+ * again, its content without the indentation, tags and all.
+ */
+function listItemBlocks(item: ListItem, ctx: FromMdastContext): DocumentBlock[] {
+  const first = item.children[0]?.position?.start;
+  const start = item.position?.start;
+  const end = item.position?.end.offset;
+  if (first?.offset === undefined || start?.offset === undefined || end === undefined) {
+    return blocksOrEmptyParagraph(item.children, ctx);
+  }
+  const source = restoreRaw(ctx.source.slice(first.offset, end), ctx.tokens);
+  if (!TAG_LINE.test(source)) return blocksOrEmptyParagraph(item.children, ctx);
+  // The item's content column: after its marker and the spaces that follow it.
+  const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}(?! )| )?/.exec(ctx.source.slice(start.offset));
+  const indent = start.column - 1 + (marker?.[0].length ?? 2);
+  const content = source
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : line.replace(new RegExp(`^ {0,${indent}}`), '')))
+    .join('\n');
+  return ctx.documentBlocksOf(content);
+}
+
 export function codeBlock(
   value: string,
   syntax: string | undefined,
-  ctx: FromMdastContext,
+  ctx: { newKey: () => string },
 ): DocumentBlock {
-  const lines = value
-    .split('\n')
-    .map((line) => block(ctx, 'code-line', [textNode([leaf(line, [])], ctx)]));
-  return block(ctx, 'code', lines, syntax ? { syntax } : {});
-}
-
-function tableFromMdast(node: Table, ctx: FromMdastContext): DocumentBlock {
-  const [header, ...rows] = node.children;
-  const headerCells = header?.children ?? [];
-  const columns: TableTextColumn[] = headerCells.map((cell, i) => ({
-    id: ctx.newKey(),
-    title: cellText(cell),
-    type: 'text',
-    textAlignment: node.align?.[i] ?? 'left',
+  const key = ctx.newKey;
+  const lines = value.split('\n').map((line): DocumentBlock => ({
+    object: 'block',
+    key: key(),
+    type: 'code-line',
+    data: {},
+    nodes: [{ object: 'text', key: key(), leaves: [leaf(line, [])] } as DocumentText],
   }));
-  const records: Record<string, TableRecord> = {};
-  rows.forEach((row, i) => {
-    const values: Record<string, string> = {};
-    columns.forEach((column, c) => {
-      values[column.id] = row.children[c] ? cellText(row.children[c]) : '';
-    });
-    records[ctx.newKey()] = { orderIndex: orderIndex(i), values };
-  });
-  const view: TableGridView = {
-    type: 'grid',
-    columns: columns.map((c) => c.id),
-    hideHeader: false,
-  };
-  const definition = Object.fromEntries(columns.map((column) => [column.id, column]));
   return {
     object: 'block',
-    key: ctx.newKey(),
-    type: 'table',
-    data: { view, records, definition },
-    isVoid: true,
-    fragments: [],
+    key: key(),
+    type: 'code',
+    data: syntax ? { syntax } : {},
+    nodes: lines,
   };
 }
 
-function cellText(cell: TableCell): string {
-  return plainText(cell.children).trim();
-}
-
-function plainText(nodes: PhrasingContent[]): string {
-  return nodes
-    .map((node) => {
-      if (node.type === 'break') return ' ';
-      if (node.type === 'image') return node.alt ?? '';
-      if ('children' in node) return plainText(node.children);
-      return 'value' in node ? node.value.replace(/\n/g, ' ') : '';
-    })
-    .join('');
-}
-
-function leaf(text: string, marks: MarkType[]): DocumentLeaf {
-  const ordered = MARK_ORDER.filter((mark) => marks.includes(mark));
-  return {
-    object: 'leaf',
-    text,
-    marks: ordered.map((type): DocumentMark => ({ object: 'mark', type })),
-  };
-}
-
-function textNode(leaves: DocumentLeaf[], ctx: FromMdastContext): DocumentText {
-  return { object: 'text', key: ctx.newKey(), leaves };
-}
-
-type InlinePiece = DocumentLeaf | DocumentInline;
-
-/** Inline content: leaves grouped into text nodes between inlines; never empty. */
-export function inlinesFromMdast(
-  nodes: PhrasingContent[],
-  ctx: FromMdastContext,
-): (DocumentText | DocumentInline)[] {
-  const pieces = nodes.flatMap((node) => piecesFromMdast(node, [], ctx));
-  const out: (DocumentText | DocumentInline)[] = [];
-  let leaves: DocumentLeaf[] = [];
-  const flush = () => {
-    if (leaves.length > 0) out.push(textNode(leaves, ctx));
-    leaves = [];
-  };
-  for (const piece of pieces) {
-    if (piece.object === 'inline') {
-      flush();
-      out.push(piece);
-    } else {
-      appendLeaf(leaves, piece);
-    }
-  }
-  flush();
-  return out.length > 0 ? out : [textNode([leaf('', [])], ctx)];
-}
-
-function sameMarks(a: DocumentLeaf, b: DocumentLeaf): boolean {
-  return a.marks.map((m) => m.type).join() === b.marks.map((m) => m.type).join();
-}
-
-function appendLeaf(leaves: DocumentLeaf[], next: DocumentLeaf): void {
-  const last = leaves[leaves.length - 1];
-  if (last && sameMarks(last, next)) last.text += next.text;
-  else if (next.text !== '') leaves.push(next);
-}
-
-const MARK_OF: Partial<Record<PhrasingContent['type'], MarkType>> = {
-  strong: 'bold',
-  emphasis: 'italic',
-  delete: 'strikethrough',
-};
-
-function piecesFromMdast(
-  node: PhrasingContent,
-  marks: MarkType[],
-  ctx: FromMdastContext,
-): InlinePiece[] {
-  switch (node.type) {
-    case 'text':
-      return [leaf(node.value.replace(/[ \t]*\r?\n[ \t]*/g, ' '), marks)];
-    case 'break':
-      return [leaf('\n', marks)];
-    case 'inlineCode':
-      return [leaf(node.value, [...marks, 'code'])];
-    case 'html':
-      return isHtmlComment(node.value) ? [] : [leaf(node.value, marks)];
-    case 'strong':
-    case 'emphasis':
-    case 'delete':
-      return node.children.flatMap((child) =>
-        piecesFromMdast(child, [...marks, MARK_OF[node.type]!], ctx),
-      );
-    case 'link':
-      return [link(node.url, node.children, marks, ctx)];
-    case 'linkReference': {
-      const definition = ctx.definitions.get(node.identifier);
-      if (definition) return [link(definition.url, node.children, marks, ctx)];
-      return node.children.flatMap((child) => piecesFromMdast(child, marks, ctx));
-    }
-    case 'image':
-    case 'imageReference': {
-      const image = asImage(node, ctx);
-      return image ? [inlineImage(image, ctx)] : [leaf(node.alt ?? '', marks)];
-    }
-    case 'footnoteReference':
-      return [leaf(`[^${node.label ?? node.identifier}]`, marks)];
-    default:
-      return [];
-  }
-}
-
-function link(
-  url: string,
-  children: PhrasingContent[],
-  marks: MarkType[],
-  ctx: FromMdastContext,
-): DocumentInline {
-  const nodes = inlinesFromMdast(
-    children.flatMap((child) => wrapMarks(child, marks)),
-    ctx,
-  );
-  return {
-    object: 'inline',
-    key: ctx.newKey(),
-    type: 'link',
-    data: { ref: { kind: 'url', url } },
-    nodes,
-  };
-}
-
-/** Re-applies the marks around a link to its content, where documents keep them. */
-function wrapMarks(node: PhrasingContent, marks: MarkType[]): PhrasingContent[] {
-  const byMark = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' } as const;
-  let wrapped: PhrasingContent = node;
-  for (const mark of [...marks].reverse()) {
-    if (mark === 'code') continue;
-    wrapped = { type: byMark[mark as keyof typeof byMark], children: [wrapped] } as PhrasingContent;
-  }
-  return [wrapped];
-}
-
-function inlineImage(image: Image, ctx: FromMdastContext): DocumentInline {
-  return {
-    object: 'inline',
-    key: ctx.newKey(),
-    type: 'inline-image',
-    data: imageData(image),
-    isVoid: true,
-  };
-}
+export type { FromMdastContext, InlinePiece };

@@ -11,6 +11,7 @@ import {
 import { splitBlockTags } from './block-tags';
 import { documentToMarkdown, markdownToDocument } from './markdown';
 import { orderIndex } from './order-index';
+import { normalizeKeys } from '../../../test/fixtures/markdown/normalize-document';
 
 // Builders for documents in the shape the converter produces (keys are random, as in GitBook).
 const leaf = (text: string, ...marks: MarkType[]): DocumentLeaf => ({
@@ -58,59 +59,6 @@ const voidBlock = (type: string, data: Record<string, unknown>): DocumentBlock =
 });
 const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
-/**
- * Renames node keys, table column ids and record ids in order of appearance (columns in view
- * order, records by orderIndex), so documents built with different keys compare equal.
- */
-function normalizeKeys(document: JSONDocument): unknown {
-  const names = new Map<string, string>();
-  const rename = (id: string) => {
-    if (!names.has(id)) names.set(id, `k${names.size}`);
-    return names.get(id)!;
-  };
-  const table = (data: Record<string, unknown>) => {
-    const view = data.view as { columns: string[] };
-    const definition = data.definition as Record<string, { id: string }>;
-    const records = Object.entries(
-      data.records as Record<string, { orderIndex: string; values: Record<string, unknown> }>,
-    ).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : 1));
-    const columns = view.columns.map(rename);
-    return {
-      ...data,
-      view: { ...view, columns },
-      definition: Object.fromEntries(
-        view.columns.map((id) => [rename(id), { ...definition[id], id: rename(id) }]),
-      ),
-      records: Object.fromEntries(
-        records.map(([id, record]) => [
-          rename(id),
-          {
-            ...record,
-            values: Object.fromEntries(
-              Object.entries(record.values).map(([column, value]) => [rename(column), value]),
-            ),
-          },
-        ]),
-      ),
-    };
-  };
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (!value || typeof value !== 'object') return value;
-    const node = value as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.entries(node).map(([field, child]) => {
-        if (field === 'key') return [field, rename(String(child))];
-        if (field === 'data' && node.type === 'table') {
-          return [field, table(child as Record<string, unknown>)];
-        }
-        return [field, walk(child)];
-      }),
-    );
-  };
-  return walk(document);
-}
-
 /** markdown → document → markdown gives the markdown back, and the document is as expected. */
 async function expectMarkdownRoundTrip(markdown: string, expected?: JSONDocument) {
   const document = await markdownToDocument(markdown);
@@ -151,10 +99,14 @@ describe('markdown ⇄ document', () => {
     );
   });
 
-  it('headings deeper than 3 become heading-3', async () => {
-    const document = await markdownToDocument('#### Four\n\n###### Six\n');
-    expect(document.nodes.map((node) => node.type)).toEqual(['heading-3', 'heading-3']);
-    expect(await documentToMarkdown(document)).toBe('### Four\n\n### Six\n');
+  it('headings deeper than 3 become heading-3, keeping their depth in data.level', async () => {
+    await expectBothRoundTrips(
+      '#### Four\n\n###### Six\n',
+      doc(
+        block('heading-3', [text('Four')], { level: 4 }),
+        block('heading-3', [text('Six')], { level: 6 }),
+      ),
+    );
   });
 
   it('bold, italic, strikethrough and code marks, nested', async () => {
@@ -286,11 +238,11 @@ describe('markdown ⇄ document', () => {
     );
   });
 
-  it('GFM tables as grid tables of text columns', async () => {
+  it('GFM tables as grid tables of text columns, each cell a fragment as GitBook keeps them', async () => {
     const markdown = '| Name | Age |\n| ---- | :-: |\n| Ada  |  36 |\n| Bob  |     |\n';
     const document = await expectMarkdownRoundTrip(markdown);
     const [table] = document.nodes;
-    expect(table).toMatchObject({ type: 'table', isVoid: true, fragments: [] });
+    expect(table).toMatchObject({ type: 'table', isVoid: true });
     const data = table.data as {
       view: { type: string; columns: string[]; hideHeader: boolean };
       definition: Record<
@@ -305,11 +257,28 @@ describe('markdown ⇄ document', () => {
       [name]: { id: name, title: 'Name', type: 'text', textAlignment: 'left' },
       [age]: { id: age, title: 'Age', type: 'text', textAlignment: 'center' },
     });
-    expect(Object.values(data.records)).toEqual([
-      { orderIndex: 'a0', values: { [name]: 'Ada', [age]: '36' } },
-      { orderIndex: 'a1', values: { [name]: 'Bob', [age]: '' } },
-    ]);
+    const [ada, bob] = Object.values(data.records);
+    expect(ada.orderIndex).toBe('a0');
+    expect(bob).toEqual({ orderIndex: 'a1', values: { [name]: bob.values[name], [age]: '' } });
+    const cell = (value: string) => {
+      const fragment = table.fragments?.find((f) => f.fragment === value);
+      return fragment?.nodes.map((node) => node.nodes?.map((n) => (n as DocumentText).leaves));
+    };
+    expect(cell(ada.values[name])).toEqual([[[leaf('Ada')]]]);
+    expect(cell(ada.values[age])).toEqual([[[leaf('36')]]]);
+    expect(cell(bob.values[name])).toEqual([[[leaf('Bob')]]]);
     expect(await expectDocumentRoundTrip(document)).toBe(markdown);
+  });
+
+  it('writes plain string values that name no fragment as text', async () => {
+    const table = block('table', undefined, {
+      view: { type: 'grid', columns: ['c'], hideHeader: false },
+      definition: { c: { id: 'c', title: 'N', type: 'text', textAlignment: 'left' } },
+      records: { r1: { orderIndex: 'a0', values: { c: 'plain *text*' } } },
+    });
+    expect(await documentToMarkdown(doc({ ...table, isVoid: true, fragments: [] }))).toBe(
+      '| N              |\n| -------------- |\n| plain \\*text\\* |\n',
+    );
   });
 
   it('writes table records in orderIndex order, whatever the object order', async () => {
@@ -565,24 +534,26 @@ describe('markdown ⇄ document', () => {
       expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(normalizeKeys(document));
     });
 
-    it('writes blocks without their openapi ref or fields as unsupported', async () => {
-      const markdown = await documentToMarkdown(
-        doc(
-          voidBlock('openapi-operation', {
-            ref: { kind: 'url', url: 'x' },
-            path: '/',
-            method: 'get',
-          }),
-          voidBlock('openapi-webhook', { ref: pets, name: 'newPet' }),
-          voidBlock('openapi-schemas', { ref: pets, schemas: ['A'], grouped: true }),
-        ),
+    it('writes blocks without their openapi ref or fields through the escape hatch', async () => {
+      const document = doc(
+        voidBlock('openapi-operation', {
+          ref: { kind: 'url', url: 'x' },
+          path: '/',
+          method: 'get',
+        }),
+        voidBlock('openapi-webhook', { ref: pets, name: 'newPet' }),
+        voidBlock('openapi-schemas', { ref: pets, schemas: ['A'], grouped: true }),
       );
+      const markdown = await documentToMarkdown(document);
       expect(markdown).toBe(
-        '<!-- unsupported block: openapi-operation -->\n\n' +
-          '<!-- unsupported block: openapi-webhook -->\n\n' +
+        '<!-- bindery:block {"object":"block","type":"openapi-operation","data":' +
+          '{"ref":{"kind":"url","url":"x"},"path":"/","method":"get"},"isVoid":true} -->\n\n' +
+          '<!-- bindery:block {"object":"block","type":"openapi-webhook","data":' +
+          '{"ref":{"kind":"openapi","spec":"petstore"},"name":"newPet"},"isVoid":true} -->\n\n' +
           '{% openapi-schemas spec="petstore" schemas="A" grouped="true" %}\n' +
           '{% endopenapi-schemas %}\n',
       );
+      expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(normalizeKeys(document));
     });
   });
 
@@ -734,35 +705,47 @@ describe('markdown ⇄ document', () => {
     expect(await documentToMarkdown(doc())).toBe('');
   });
 
-  it('writes unsupported blocks as a comment that reading drops, and never throws', async () => {
+  it('writes blocks markdown cannot express through the escape hatch, and never throws', async () => {
     const document = doc(
       paragraph('Before'),
-      voidBlock('drawing', {}),
+      voidBlock('integration', { integration: 'x', block: 'y', props: { a: '-->' } }),
       voidBlock('openapi-operation', { ref: { kind: 'openapi', spec: 's' } }),
-      { object: 'block', type: 'made-up' },
+      { object: 'block', key: newKey(), type: 'made-up' },
       paragraph('After'),
     );
     const markdown = await documentToMarkdown(document);
     expect(markdown).toBe(
-      'Before\n\n<!-- unsupported block: drawing -->\n\n' +
-        '<!-- unsupported block: openapi-operation -->\n\n' +
-        '<!-- unsupported block: made-up -->\n\nAfter\n',
+      'Before\n\n' +
+        '<!-- bindery:block {"object":"block","type":"integration","data":' +
+        '{"integration":"x","block":"y","props":{"a":"--\\u003e"}},"isVoid":true} -->\n\n' +
+        '<!-- bindery:block {"object":"block","type":"openapi-operation","data":' +
+        '{"ref":{"kind":"openapi","spec":"s"}},"isVoid":true} -->\n\n' +
+        '<!-- bindery:block {"object":"block","type":"made-up"} -->\n\nAfter\n',
     );
     const again = await markdownToDocument(markdown);
-    expect(normalizeKeys(again)).toEqual(
-      normalizeKeys(doc(paragraph('Before'), paragraph('After'))),
-    );
+    expect(normalizeKeys(again)).toEqual(normalizeKeys(document));
+    expect(await documentToMarkdown(again)).toBe(markdown);
   });
 
-  it('keeps the text of unknown inlines and drops unknown marks', async () => {
-    const document = doc(
-      paragraph(
-        text(leaf('key', 'keyboard'), ' '),
-        { object: 'inline', key: newKey(), type: 'emoji', data: { code: '🎉' }, isVoid: true },
-        { object: 'inline', key: newKey(), type: 'annotation', nodes: [text('noted')] },
-      ),
+  it('keeps unknown inlines through the escape hatch and drops unknown marks', async () => {
+    const unknown: DocumentInline = {
+      object: 'inline',
+      key: newKey(),
+      type: 'made-up',
+      data: { label: 'Go', ref: { kind: 'url', url: 'https://x.y' } },
+      isVoid: true,
+    };
+    const document = doc(paragraph(text(leaf('key', 'made-up' as MarkType), ' '), unknown));
+    const markdown = await documentToMarkdown(document);
+    expect(markdown).toBe(
+      'key <span data-bindery-inline="{&quot;object&quot;:&quot;inline&quot;,&quot;type&quot;:' +
+        '&quot;made-up&quot;,&quot;data&quot;:{&quot;label&quot;:&quot;Go&quot;,&quot;ref&quot;:' +
+        '{&quot;kind&quot;:&quot;url&quot;,&quot;url&quot;:&quot;https://x.y&quot;}},' +
+        '&quot;isVoid&quot;:true}"></span>\n',
     );
-    expect(await documentToMarkdown(document)).toBe('key 🎉noted\n');
+    expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(
+      normalizeKeys(doc(paragraph(text('key '), unknown))),
+    );
   });
 
   it('gives every node a fresh key', async () => {

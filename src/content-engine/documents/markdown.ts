@@ -1,4 +1,4 @@
-import type { Root } from 'mdast';
+import type { FootnoteDefinition, Nodes, Root } from 'mdast';
 import { ContentRef, DocumentBlock, JSONDocument, newKey } from './document';
 import {
   blocksFromMdast,
@@ -8,6 +8,7 @@ import {
 } from './from-mdast';
 import { splitBlockTags } from './block-tags';
 import { blocksFromSegments } from './from-block-tags';
+import { INLINE_UNSAFE, protectInlineSyntax } from './inline-syntax';
 import { defaultRefToUrl, rootFromBlocks } from './to-mdast';
 
 /*
@@ -36,7 +37,14 @@ async function loadRemark(): Promise<Remark> {
   ]);
   const parser = unified().use(parse.default).use(gfm.default).freeze();
   const stringifier = unified()
-    .use(stringify.default, { bullet: '-', rule: '-', emphasis: '*', strong: '*', fences: true })
+    .use(stringify.default, {
+      bullet: '-',
+      rule: '-',
+      emphasis: '*',
+      strong: '*',
+      fences: true,
+      unsafe: INLINE_UNSAFE,
+    })
     .use(gfm.default)
     .freeze();
   return {
@@ -64,13 +72,44 @@ export async function markdownToDocument(
 ): Promise<JSONDocument> {
   const { parse } = await getRemark();
   const keys = options.newKey ?? newKey;
+  const footnotes = footnoteSource(markdown, parse);
   const blocksOf = (text: string, nonEmpty = false): DocumentBlock[] => {
-    const root = parse(text);
-    const ctx: FromMdastContext = { newKey: keys, definitions: definitionsOf(root) };
+    // Footnote references are only recognized next to their definitions, which GitBook writes
+    // at the end of the page: every piece is parsed with the page's definitions after it.
+    const { text: source, tokens } = protectInlineSyntax(
+      footnotes && text.includes('[^') ? `${text}\n\n${footnotes}` : text,
+    );
+    const root = parse(source);
+    const ctx: FromMdastContext = {
+      newKey: keys,
+      ...definitionsOf(root),
+      tokens,
+      source,
+      blocksOf: (markdown) => blocksOf(markdown),
+      flow: blocksOrEmptyParagraph,
+      documentBlocksOf: (markdown) =>
+        blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, true),
+    };
     return (nonEmpty ? blocksOrEmptyParagraph : blocksFromMdast)(root.children, ctx);
   };
   const nodes = blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf });
   return { object: 'document', data: {}, nodes };
+}
+
+/** The source of the footnote definitions of a page, one after another, or ''. */
+function footnoteSource(markdown: string, parse: Remark['parse']): string {
+  if (!markdown.includes('[^')) return '';
+  const definitions: string[] = [];
+  const visit = (node: Nodes) => {
+    if (node.type === 'footnoteDefinition') {
+      const { start, end } = node.position ?? {};
+      if (start?.offset !== undefined && end?.offset !== undefined) {
+        definitions.push(markdown.slice(start.offset, end.offset));
+      }
+    } else if ('children' in node) node.children.forEach(visit);
+  };
+  visit(parse(markdown));
+  return definitions.join('\n\n');
 }
 
 export interface DocumentToMarkdownOptions {
@@ -88,5 +127,8 @@ export async function documentToMarkdown(
 ): Promise<string> {
   const { stringify } = await getRemark();
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
-  return stringify(rootFromBlocks(document.nodes ?? [], { stringify, refToUrl }));
+  const footnotes: FootnoteDefinition[] = [];
+  const root = rootFromBlocks(document.nodes ?? [], { stringify, refToUrl, footnotes });
+  root.children.push(...footnotes);
+  return stringify(root);
 }

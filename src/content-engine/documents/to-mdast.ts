@@ -1,41 +1,33 @@
 import type {
-  AlignType,
   BlockContent,
+  FootnoteDefinition,
   Heading,
   Image,
   List,
   ListItem,
-  PhrasingContent,
   Root,
   RootContent,
-  TableCell,
-  TableRow,
 } from 'mdast';
 import { formatTag } from './block-tags';
-import {
-  ContentRef,
-  DocumentBlock,
-  DocumentFragment,
-  DocumentInline,
-  DocumentLeaf,
-  DocumentNode,
-  MARK_ORDER,
-  MarkType,
-  TableRecord,
-} from './document';
-import { compareOrderIndex } from './order-index';
+import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './document';
+import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
+import { blockEscapeHatch } from './inline-syntax';
+import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
+import { tableToMdast, withHtmlBreaks } from './tables';
 
 /**
  * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
- * tags, `<details>`, `$$`; see block-tags.ts) as raw HTML nodes, their content rendered with
- * `stringify`. Blocks it cannot express (drawings, integrations, …) become an HTML comment
- * naming the block type, `<!-- unsupported block: drawing -->`, which reading the markdown back
- * drops: the export never throws and shows where content was left out. Unknown inlines keep
- * their text; unknown marks are dropped.
+ * tags, `<details>`, `$$`, `<figure>`; see block-tags.ts and figures.ts) as raw HTML nodes,
+ * their content rendered with `stringify`. A block markdown cannot express (integrations, a
+ * table with column widths, data the dialect has no attribute for, unknown types) is written
+ * through the escape hatch, its JSON in an HTML comment (inline-syntax.ts), so that nothing is
+ * lost; unknown marks are dropped.
  */
 export interface ToMdastContext {
   stringify: (root: Root) => string;
   refToUrl: (ref: ContentRef) => string | undefined;
+  /** The document's footnotes (annotations), written after its last block. */
+  footnotes: FootnoteDefinition[];
 }
 
 /** Default link targets: URLs as they are, anchors as fragments, anything else empty. */
@@ -53,16 +45,101 @@ function childBlocks(block: DocumentBlock): DocumentBlock[] {
   return (block.nodes ?? []).filter((node): node is DocumentBlock => node.object === 'block');
 }
 
+function inlineContext(ctx: ToMdastContext): InlineContext {
+  return {
+    refToUrl: ctx.refToUrl,
+    footnotes: ctx.footnotes,
+    flow: (blocks) => flow(blocks, ctx),
+  };
+}
+
+function inlines(nodes: DocumentNode[] | undefined, ctx: ToMdastContext) {
+  return phrasing(nodes ?? [], inlineContext(ctx));
+}
+
+/** The data keys each block's markdown form writes; a block with others takes the hatch. */
+const DATA_KEYS: Record<string, string[]> = {
+  paragraph: [],
+  'heading-1': ['id'],
+  'heading-2': ['id'],
+  'heading-3': ['id', 'level'],
+  'list-ordered': ['start'],
+  'list-unordered': [],
+  'list-tasks': [],
+  'list-item': ['checked'],
+  blockquote: [],
+  divider: [],
+  code: [
+    'syntax',
+    'title',
+    'overflow',
+    'lineNumbers',
+    'fullWidth',
+    'expandable',
+    'collapsedLineCount',
+  ],
+  'code-line': [],
+  hint: ['style', 'icon'],
+  tabs: [],
+  'tabs-item': ['title'],
+  stepper: [],
+  'stepper-step': [],
+  columns: [],
+  column: ['width'],
+  embed: ['url'],
+  file: ['ref', 'caption'],
+  drawing: ['ref'],
+  'content-ref': ['ref'],
+  'reusable-content': ['ref'],
+  expandable: ['defaultExpanded'],
+  math: ['formula'],
+  if: ['expression'],
+  prompt: ['description', 'icon', 'openInAIProviders', 'defaultExpanded'],
+  updates: ['format'],
+  update: ['date', 'tags'],
+  images: ['align', 'fullWidth', 'withFrame'],
+  image: ['ref', 'refDark', 'alt', 'title', 'width', 'height'],
+  table: ['view', 'records', 'definition'],
+  'openapi-operation': ['ref', 'path', 'method'],
+  'openapi-webhook': ['ref', 'name', 'method'],
+  'openapi-schemas': ['ref', 'schemas', 'grouped'],
+};
+
+function expressible(block: DocumentBlock): boolean {
+  const keys = DATA_KEYS[block.type];
+  if (!keys) return false;
+  if (!Object.keys(block.data ?? {}).every((key) => keys.includes(key))) return false;
+  return childBlocks(block).every(expressible);
+}
+
+function hatch(block: DocumentBlock): RootContent {
+  return html(blockEscapeHatch(block));
+}
+
 function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] {
+  if (!expressible(block)) return [hatch(block)];
+  const written = blockForm(block, ctx);
+  return written ?? [hatch(block)];
+}
+
+/** The markdown form of a block, or undefined when it has none. */
+function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   switch (block.type) {
     case 'paragraph':
-      return [{ type: 'paragraph', children: phrasing(block.nodes ?? [], ctx) }];
+      // An empty paragraph is `<p></p>`: markdown has no empty paragraphs.
+      if (isEmptyParagraph(block)) return [html('<p></p>')];
+      if (onlyInlineImages(block)) {
+        const images = (block.nodes ?? []).filter((node) => node.object === 'inline');
+        const tags = images.map((image) =>
+          imgTag(image.data ?? {}, (r) => refUrl(r, inlineContext(ctx)), true),
+        );
+        return [html(tags.join(''))];
+      }
+      return [{ type: 'paragraph', children: inlines(block.nodes, ctx) }];
     case 'heading-1':
     case 'heading-2':
-    case 'heading-3': {
-      const depth = Number(block.type.slice(-1)) as Heading['depth'];
-      return [{ type: 'heading', depth, children: phrasing(block.nodes ?? [], ctx) }];
-    }
+    case 'heading-3':
+      return headingToMdast(block, ctx);
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks':
@@ -70,13 +147,20 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
     case 'code':
       return [codeToMdast(block, ctx)];
     case 'blockquote':
-      return [{ type: 'blockquote', children: flow(childBlocks(block), ctx) }];
+      return blockquoteToMdast(block, ctx);
     case 'divider':
       return [{ type: 'thematicBreak' }];
     case 'images':
-      return [{ type: 'paragraph', children: childBlocks(block).map((b) => image(b.data, ctx)) }];
+      return imagesToMdast(block, ctx);
     case 'hint':
-      return [tagged('hint', { style: stringData(block, 'style') ?? 'info' }, block, ctx)];
+      return [
+        tagged(
+          'hint',
+          { style: stringData(block, 'style') ?? 'info', icon: stringData(block, 'icon') },
+          block,
+          ctx,
+        ),
+      ];
     case 'tabs':
       return [containerToMdast(block, 'tabs', 'tab', ctx)];
     case 'stepper':
@@ -86,15 +170,49 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
     case 'embed':
       return [html(formatTag('embed', { url: stringData(block, 'url') ?? '' }))];
     case 'file':
-      return [html(formatTag('file', { src: refUrl(block.data?.ref, ctx) }))];
+      return fileToMdast(block, ctx);
+    case 'drawing': {
+      if (!block.data?.ref) return [html(formatTag('drawing'))];
+      const src = blockRefUrl(block, ctx);
+      return src === undefined ? undefined : [html(formatTag('drawing', { src }))];
+    }
+    case 'reusable-content': {
+      const url = blockRefUrl(block, ctx);
+      return url === undefined || url.includes('"') ? undefined : [html(`{% include "${url}" %}`)];
+    }
+    case 'if': {
+      const expression = stringData(block, 'expression');
+      if (expression === undefined || !/^[^\n]*\S[^\n]*$/.test(expression)) return undefined;
+      if (expression.includes('%}') || expression !== expression.trim()) return undefined;
+      return [html(`{% if ${expression} %}\n${markdownOf(childBlocks(block), ctx)}{% endif %}`)];
+    }
+    case 'prompt': {
+      const [code, ...rest] = childBlocks(block);
+      if (code?.type !== 'code' || rest.length > 0) return undefined;
+      const flag = block.data?.openInAIProviders;
+      const attrs = {
+        description: stringData(block, 'description') ?? '',
+        icon: stringData(block, 'icon'),
+        openInAIProviders: typeof flag === 'boolean' ? String(flag) : undefined,
+        defaultExpanded: stringData(block, 'defaultExpanded'),
+      };
+      return [tagged('prompt', attrs, block, ctx)];
+    }
+    case 'updates':
+      return updatesToMdast(block, ctx);
     case 'content-ref':
-      return [contentRefToMdast(block, ctx)];
+      return contentRefToMdast(block, ctx);
     case 'expandable':
       return [expandableToMdast(block, ctx)];
-    case 'math':
-      return [html(`$$\n${stringData(block, 'formula') ?? ''}\n$$`)];
-    case 'table':
-      return tableToMdast(block);
+    case 'math': {
+      const formula = stringData(block, 'formula') ?? '';
+      if (formula.split('\n').some((line) => /^\s*\$\$\s*$/.test(line))) return undefined;
+      return [html(`$$\n${formula}\n$$`)];
+    }
+    case 'table': {
+      const table = tableToMdast(block, (nodes) => inlines(nodes, ctx));
+      return table ? [table] : undefined;
+    }
     case 'openapi-operation':
       return openapiToMdast(block, ['path', 'method'], ctx);
     case 'openapi-webhook':
@@ -102,23 +220,85 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
     case 'openapi-schemas':
       return openapiToMdast(block, ['schemas', 'grouped'], ctx);
     default:
-      return [unsupported(block)];
+      return undefined;
   }
 }
 
+/**
+ * Block tags are not read inside quotes (behind `>`), so a quote holding a block written as a
+ * tag (GitBook's editor makes none) has no markdown form.
+ */
+function blockquoteToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const children = flow(childBlocks(block), ctx);
+  const text = ctx.stringify({ type: 'root', children });
+  if (/^\s*(?:\{%|\$\$|<\/?details)/m.test(text)) return undefined;
+  return [{ type: 'blockquote', children }];
+}
+
+function isEmptyParagraph(block: DocumentBlock): boolean {
+  return (
+    block.type === 'paragraph' &&
+    Object.keys(block.data ?? {}).length === 0 &&
+    (block.nodes ?? []).every(
+      (node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text === ''),
+    )
+  );
+}
+
+/**
+ * Blocks inside a container. A container holding only an empty paragraph is written empty:
+ * reading gives an empty container that paragraph.
+ */
 function flow(blocks: DocumentBlock[], ctx: ToMdastContext): BlockContent[] {
+  if (blocks.length === 1 && isEmptyParagraph(blocks[0])) return [];
   return blocks.flatMap((block) => blockToMdast(block, ctx)) as BlockContent[];
+}
+
+/** A paragraph of inline images alone, which markdown would read as an images block. */
+function onlyInlineImages(block: DocumentBlock): boolean {
+  const nodes = block.nodes ?? [];
+  return (
+    nodes.some((node) => node.object === 'inline') &&
+    nodes.every((node) =>
+      node.object === 'text'
+        ? node.leaves.every((leaf) => leaf.text === '')
+        : node.object === 'inline' && node.type === 'inline-image',
+    )
+  );
+}
+
+/** `# Title`; deeper headings (`data.level`, 4 to 6) as read; GitBook's anchor after the text. */
+function headingToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const level = block.data?.level;
+  let depth = Number(block.type.slice(-1));
+  if (level !== undefined) {
+    if (level !== 4 && level !== 5 && level !== 6) return undefined;
+    depth = level;
+  }
+  const children = withHtmlBreaks(inlines(block.nodes, ctx));
+  const id = block.data?.id;
+  if (id !== undefined) {
+    if (typeof id !== 'string' || !/^[-a-z0-9.+_]+$/.test(id)) return undefined;
+    children.push(
+      { type: 'text', value: ' ' },
+      { type: 'html', value: `<a href="#${id}" id="${id}"></a>` },
+    );
+  }
+  return [{ type: 'heading', depth: depth as Heading['depth'], children }];
 }
 
 function listToMdast(block: DocumentBlock, ctx: ToMdastContext): List {
   const tasks = block.type === 'list-tasks';
   const start = Number(block.data?.start ?? 1);
-  const children = childBlocks(block).map((item): ListItem => ({
-    type: 'listItem',
-    spread: false,
-    checked: tasks ? item.data?.checked === true : undefined,
-    children: flow(childBlocks(item), ctx),
-  }));
+  const children = childBlocks(block).map((item): ListItem => {
+    const checked = item.data?.checked;
+    return {
+      type: 'listItem',
+      spread: false,
+      checked: tasks && typeof checked === 'boolean' ? checked : undefined,
+      children: flow(childBlocks(item), ctx),
+    };
+  });
   const ordered = block.type === 'list-ordered';
   return { type: 'list', ordered, start: ordered ? start : undefined, spread: false, children };
 }
@@ -130,11 +310,6 @@ function html(value: string): RootContent {
 function stringData(block: DocumentBlock, name: string): string | undefined {
   const value = block.data?.[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-function refUrl(ref: unknown, ctx: ToMdastContext): string {
-  if (!ref || typeof ref !== 'object') return '';
-  return ctx.refToUrl(ref as ContentRef) ?? '';
 }
 
 /** Blocks as markdown text: '' or the text with a final newline. */
@@ -167,22 +342,87 @@ function containerToMdast(
   name: string,
   itemName: string,
   ctx: ToMdastContext,
+  itemAttrs: (item: DocumentBlock) => Record<string, string | undefined> = (item) =>
+    itemName === 'tab'
+      ? { title: stringData(item, 'title') ?? '' }
+      : { width: formatLength(item.data?.width) },
+  attrs: Record<string, string | undefined> = {},
 ): RootContent {
-  const items = childBlocks(block).map((item) => {
-    const attrs = itemName === 'tab' ? { title: stringData(item, 'title') ?? '' } : {};
-    return taggedText(itemName, attrs, item, ctx);
-  });
+  const items = childBlocks(block).map((item) => taggedText(itemName, itemAttrs(item), item, ctx));
   const body = items.length > 0 ? `${items.join('\n\n')}\n` : '';
-  return html(`${formatTag(name)}\n${body}{% end${name} %}`);
+  return html(`${formatTag(name, attrs)}\n${body}{% end${name} %}`);
 }
 
-function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
-  const url = refUrl(block.data?.ref, ctx);
-  const card = ctx.stringify({
-    type: 'root',
-    children: [{ type: 'paragraph', children: [{ type: 'link', url, children: cellText(url) }] }],
+/** `{% updates format %}` around `{% update date tags="slug,slug" %}` items. */
+function updatesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const items = childBlocks(block);
+  const tagsOf = (item: DocumentBlock) => item.data?.tags;
+  const expressible = items.every((item) => {
+    const tags = tagsOf(item);
+    return (
+      item.type === 'update' &&
+      typeof item.data?.date === 'string' &&
+      (tags === undefined ||
+        (Array.isArray(tags) &&
+          tags.every(
+            (tag: { kind?: unknown; tag?: unknown; space?: unknown }) =>
+              tag?.kind === 'tag' &&
+              typeof tag.tag === 'string' &&
+              /^[^,\s]+$/.test(tag.tag) &&
+              Object.keys(tag).length === 2,
+          )))
+    );
   });
-  return html(`${formatTag('content-ref', { url })}\n${card.trimEnd()}\n{% endcontent-ref %}`);
+  if (!expressible) return undefined;
+  const itemAttrs = (item: DocumentBlock) => {
+    const tags = tagsOf(item) as { tag: string }[] | undefined;
+    return { date: stringData(item, 'date'), tags: tags?.map((tag) => tag.tag).join(',') };
+  };
+  return [
+    containerToMdast(block, 'updates', 'update', ctx, itemAttrs, {
+      format: stringData(block, 'format'),
+    }),
+  ];
+}
+
+/**
+ * The target of a block's ref; undefined when the caller cannot name it, so that the block
+ * takes the escape hatch and keeps its ref rather than being written with an empty target.
+ */
+function blockRefUrl(block: DocumentBlock, ctx: ToMdastContext): string | undefined {
+  const ref = block.data?.ref;
+  if (!ref || typeof ref !== 'object') return undefined;
+  return ctx.refToUrl(ref as ContentRef);
+}
+
+/** `{% file src="…" %}`, closed around the caption when there is one (as GitBook writes it). */
+function fileToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const src = blockRefUrl(block, ctx);
+  if (src === undefined) return undefined;
+  const tag = formatTag('file', { src });
+  const caption = stringData(block, 'caption');
+  return [html(caption === undefined ? tag : `${tag}\n${caption}\n{% endfile %}`)];
+}
+
+function linkParagraph(url: string, text: string, ctx: ToMdastContext): string {
+  return ctx
+    .stringify({
+      type: 'root',
+      children: [
+        {
+          type: 'paragraph',
+          children: [{ type: 'link', url, children: [{ type: 'text', value: text }] }],
+        },
+      ],
+    })
+    .trimEnd();
+}
+
+function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const url = blockRefUrl(block, ctx);
+  if (url === undefined) return undefined;
+  const card = url === '' ? '[]()' : linkParagraph(url, url, ctx);
+  return [html(`${formatTag('content-ref', { url })}\n${card}\n{% endcontent-ref %}`)];
 }
 
 /**
@@ -194,9 +434,9 @@ function openapiToMdast(
   block: DocumentBlock,
   fields: readonly string[],
   ctx: ToMdastContext,
-): RootContent[] {
+): RootContent[] | undefined {
   const ref = block.data?.ref as ContentRef | undefined;
-  if (ref?.kind !== 'openapi' || typeof ref.spec !== 'string') return [unsupported(block)];
+  if (ref?.kind !== 'openapi' || typeof ref.spec !== 'string') return undefined;
   const attrs: Record<string, string | undefined> = { spec: ref.spec };
   for (const field of fields) {
     const value = block.data?.[field];
@@ -204,28 +444,10 @@ function openapiToMdast(
     else if (['string', 'boolean'].includes(typeof value)) attrs[field] = String(value);
   }
   const complete = fields.every((field) => field === 'grouped' || attrs[field] !== undefined);
-  if (!complete || Object.values(attrs).some((value) => value?.includes('\n'))) {
-    return [unsupported(block)];
-  }
+  if (!complete || Object.values(attrs).some((value) => value?.includes('\n'))) return undefined;
   const url = ctx.refToUrl(ref);
-  const link = url
-    ? ctx
-        .stringify({
-          type: 'root',
-          children: [
-            {
-              type: 'paragraph',
-              children: [{ type: 'link', url, children: cellText(`OpenAPI ${ref.spec}`) }],
-            },
-          ],
-        })
-        .trimEnd() + '\n'
-    : '';
+  const link = url ? `${linkParagraph(url, `OpenAPI ${ref.spec}`, ctx)}\n` : '';
   return [html(`${formatTag(block.type, attrs)}\n${link}{% end${block.type} %}`)];
-}
-
-function unsupported(block: DocumentBlock): RootContent {
-  return { type: 'html', value: `<!-- unsupported block: ${block.type} -->` };
 }
 
 function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
@@ -244,7 +466,8 @@ function expandableToMdast(block: DocumentBlock, ctx: ToMdastContext): RootConte
         .replace(/\s*\n\s*/g, ' ')
     : '';
   const body = markdownOf(fragmentBlocks(block, 'expandable-body'), ctx);
-  const parts = ['<details>', `<summary>${summary}</summary>`, ...(body ? [body.trimEnd()] : [])];
+  const open = block.data?.defaultExpanded === true ? '<details open>' : '<details>';
+  const parts = [open, `<summary>${summary}</summary>`, ...(body ? [body.trimEnd()] : [])];
   return html(`${parts.join('\n\n')}\n\n</details>`);
 }
 
@@ -276,44 +499,33 @@ function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
   return html(`${formatTag('code', attrs)}\n${fence}\n{% endcode %}`);
 }
 
-function tableToMdast(block: DocumentBlock): RootContent[] {
-  const data = block.data ?? {};
-  const definition = (data.definition ?? {}) as Record<string, Record<string, unknown>>;
-  const view = (data.view ?? {}) as { columns?: string[] };
-  const columns = view.columns ?? Object.keys(definition);
-  if (columns.length === 0) return [];
-  const records = Object.values((data.records ?? {}) as Record<string, TableRecord>).sort((a, b) =>
-    compareOrderIndex(a.orderIndex, b.orderIndex),
+function imagesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const images = childBlocks(block);
+  if (images.length === 0 || images.some((image) => image.type !== 'image')) return undefined;
+  const inline = inlineContext(ctx);
+  if (!needsFigures(block, images)) {
+    const children = images.map((image): Image => ({
+      type: 'image',
+      url: refUrl(image.data?.ref, inline),
+      alt: typeof image.data?.alt === 'string' ? image.data.alt : '',
+      title: typeof image.data?.title === 'string' ? image.data.title : null,
+    }));
+    return [{ type: 'paragraph', children }];
+  }
+  const captionsFit = images.every((image) =>
+    (captionFragment(image)?.nodes ?? []).every((node) => node.type === 'paragraph'),
   );
-  const row = (texts: string[]): TableRow => ({
-    type: 'tableRow',
-    children: texts.map((text): TableCell => ({ type: 'tableCell', children: cellText(text) })),
-  });
-  const header = row(columns.map((id) => String(definition[id]?.title ?? '')));
-  const body = records.map((record) => row(columns.map((id) => cellValue(record.values?.[id]))));
-  const align = columns.map((id) => alignment(definition[id]?.textAlignment));
-  return [{ type: 'table', align, children: [header, ...body] }];
-}
-
-function cellText(text: string): PhrasingContent[] {
-  return text === '' ? [] : [{ type: 'text', value: text.replace(/\s*\n\s*/g, ' ') }];
-}
-
-/** Cell values as text; values that are not scalars (files, users, refs) are left empty. */
-function cellValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
-
-function alignment(textAlignment: unknown): AlignType {
-  return textAlignment === 'center' || textAlignment === 'right' ? textAlignment : null;
-}
-
-function image(data: Record<string, unknown> | undefined, ctx: ToMdastContext): Image {
-  const ref = data?.ref as ContentRef | undefined;
-  const alt = typeof data?.alt === 'string' ? data.alt : '';
-  return { type: 'image', url: (ref && ctx.refToUrl(ref)) ?? '', alt };
+  if (!captionsFit) return undefined;
+  const captionOf = (caption: DocumentFragment) =>
+    caption.nodes.map((paragraph) =>
+      ctx
+        .stringify({
+          type: 'root',
+          children: [{ type: 'paragraph', children: inlines(paragraph.nodes, ctx) }],
+        })
+        .trim(),
+    );
+  return [html(figuresHtml(block, images, (ref) => refUrl(ref, inline), captionOf))];
 }
 
 function plainText(nodes: DocumentNode[]): string {
@@ -323,113 +535,4 @@ function plainText(nodes: DocumentNode[]): string {
       return plainText(node.nodes ?? []);
     })
     .join('');
-}
-
-/** Inline content: runs of leaves (across text nodes) and inlines. */
-function phrasing(nodes: DocumentNode[], ctx: ToMdastContext): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  let leaves: DocumentLeaf[] = [];
-  const flush = () => {
-    out.push(...leavesToMdast(leaves));
-    leaves = [];
-  };
-  for (const node of nodes) {
-    if (node.object === 'text') leaves.push(...node.leaves);
-    else if (node.object === 'inline') {
-      flush();
-      out.push(...inlineToMdast(node, ctx));
-    }
-  }
-  flush();
-  return out;
-}
-
-function inlineToMdast(inline: DocumentInline, ctx: ToMdastContext): PhrasingContent[] {
-  if (inline.type === 'link') {
-    const ref = inline.data?.ref as ContentRef | undefined;
-    const url = (ref && ctx.refToUrl(ref)) ?? '';
-    return [{ type: 'link', url, children: phrasing(inline.nodes ?? [], ctx) }];
-  }
-  if (inline.type === 'inline-image') return [image(inline.data, ctx)];
-  if (inline.type === 'emoji' && typeof inline.data?.code === 'string') {
-    return [{ type: 'text', value: inline.data.code }];
-  }
-  return phrasing(inline.nodes ?? [], ctx);
-}
-
-const WRAPPING: Partial<Record<MarkType, 'strong' | 'emphasis' | 'delete'>> = {
-  bold: 'strong',
-  italic: 'emphasis',
-  strikethrough: 'delete',
-};
-
-function markTypes(leaf: DocumentLeaf): MarkType[] {
-  return MARK_ORDER.filter((mark) => leaf.marks.some((m) => m.type === mark));
-}
-
-function withoutMark(leaf: DocumentLeaf, mark: MarkType): DocumentLeaf {
-  return { ...leaf, marks: leaf.marks.filter((m) => m.type !== mark) };
-}
-
-/**
- * Leaves to nested mdast: at each step the wrapping mark with the longest run from the current
- * leaf encloses that run, so shared formatting becomes one markdown span (`**a *b***`).
- * Code is innermost, as markdown code spans cannot contain formatting.
- */
-function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  let i = 0;
-  while (i < leaves.length) {
-    const wrapping = markTypes(leaves[i]).filter((mark) => WRAPPING[mark]);
-    if (wrapping.length === 0) {
-      out.push(...bareLeaf(leaves[i]));
-      i++;
-      continue;
-    }
-    let best = wrapping[0];
-    let end = i;
-    for (const mark of wrapping) {
-      let j = i;
-      while (j < leaves.length && markTypes(leaves[j]).includes(mark)) j++;
-      if (j > end) [best, end] = [mark, j];
-    }
-    out.push(...wrapRun(leaves.slice(i, end), best));
-    i = end;
-  }
-  return out;
-}
-
-/**
- * A run of leaves sharing `mark`, wrapped in its mdast node. Markdown cannot open or close
- * emphasis next to whitespace (`** a**` is not bold), so whitespace at the run's edges goes
- * outside, unformatted.
- */
-function wrapRun(run: DocumentLeaf[], mark: MarkType): PhrasingContent[] {
-  const first = run[0];
-  const last = run[run.length - 1];
-  const lead = markTypes(first).includes('code') ? '' : /^\s*/.exec(first.text)![0];
-  const trail = markTypes(last).includes('code') ? '' : /\s*$/.exec(last.text)![0];
-  const core = run.map((leaf) => withoutMark(leaf, mark));
-  const text = run.map((leaf) => leaf.text).join('');
-  if (text.trim() === '' && !run.some((leaf) => markTypes(leaf).includes('code'))) {
-    return bareLeaf(plain(text));
-  }
-  core[0] = { ...core[0], text: core[0].text.slice(lead.length) };
-  const end = core[core.length - 1];
-  core[core.length - 1] = { ...end, text: end.text.slice(0, end.text.length - trail.length) };
-  const wrapped = { type: WRAPPING[mark]!, children: leavesToMdast(core) } as PhrasingContent;
-  return [...bareLeaf(plain(lead)), wrapped, ...bareLeaf(plain(trail))];
-}
-
-function plain(text: string): DocumentLeaf {
-  return { object: 'leaf', text, marks: [] };
-}
-
-function bareLeaf(leaf: DocumentLeaf): PhrasingContent[] {
-  if (leaf.text === '') return [];
-  if (markTypes(leaf).includes('code')) return [{ type: 'inlineCode', value: leaf.text }];
-  return leaf.text.split('\n').flatMap((text, i): PhrasingContent[] => {
-    const parts: PhrasingContent[] = i > 0 ? [{ type: 'break' }] : [];
-    return text === '' ? parts : [...parts, { type: 'text', value: text }];
-  });
 }

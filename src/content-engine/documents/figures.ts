@@ -1,0 +1,183 @@
+import type { Image } from 'mdast';
+import { ContentRef, DocumentBlock, DocumentFragment, DocumentInline } from './document';
+import { escapeAttribute, htmlAttributes } from './inline-syntax';
+
+/*
+ * Images beyond `![alt](url "title")`: GitBook writes an image with a caption or a size as
+ * `<figure><img src="…" alt="…" width="…"><figcaption><p>caption</p></figcaption></figure>`,
+ * and an images block's alignment as a `<div align="…">` around its figures. The dark-mode
+ * source is `data-src-dark`, the width of full-width and framed blocks `data-full-width` and
+ * `data-with-frame`. Inline images with a caption, a size or a dark source are an `<img>` tag
+ * among text (`data-caption`, `data-size`). Captions are markdown inside `<p>`.
+ */
+
+export type Length = number | { unit: string; value: number };
+
+/** Image data keys markdown's `![alt](url "title")` expresses. */
+const PLAIN_IMAGE_KEYS = new Set(['ref', 'alt', 'title']);
+
+export function isUrlRef(ref: unknown): ref is { kind: 'url'; url: string } {
+  return (
+    !!ref &&
+    typeof ref === 'object' &&
+    (ref as ContentRef).kind === 'url' &&
+    typeof (ref as { url: unknown }).url === 'string'
+  );
+}
+
+export function imageData(image: Image): Record<string, unknown> {
+  return {
+    ref: { kind: 'url', url: image.url },
+    ...(image.alt ? { alt: image.alt } : {}),
+    ...(image.title ? { title: image.title } : {}),
+  };
+}
+
+export function captionFragment(image: DocumentBlock): DocumentFragment | undefined {
+  return image.fragments?.find((fragment) => fragment.fragment === 'caption');
+}
+
+/** Whether an images block needs the HTML form. */
+export function needsFigures(block: DocumentBlock, images: DocumentBlock[]): boolean {
+  if (Object.keys(block.data ?? {}).length > 0) return true;
+  return images.some(
+    (image) =>
+      Object.keys(image.data ?? {}).some((key) => !PLAIN_IMAGE_KEYS.has(key)) ||
+      (captionFragment(image)?.nodes.length ?? 0) > 0,
+  );
+}
+
+export function inlineImageNeedsHtml(inline: DocumentInline): boolean {
+  return Object.keys(inline.data ?? {}).some((key) => !PLAIN_IMAGE_KEYS.has(key));
+}
+
+export function formatLength(length: unknown): string | undefined {
+  if (typeof length === 'number') return String(length);
+  if (length && typeof length === 'object') {
+    const { unit, value } = length as { unit?: unknown; value?: unknown };
+    if (typeof unit === 'string' && typeof value === 'number') return `${value}${unit}`;
+  }
+  return typeof length === 'string' ? length : undefined;
+}
+
+export function parseLength(text: string): Length | string {
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text);
+  const match = /^(\d+(?:\.\d+)?)([a-z%]+)$/i.exec(text);
+  return match ? { unit: match[2], value: Number(match[1]) } : text;
+}
+
+function attributes(attrs: [string, string | undefined][]): string {
+  return attrs
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+}
+
+type RefToUrl = (ref: unknown) => string;
+
+/** `<img …>` for an image's data. */
+export function imgTag(data: Record<string, unknown>, refUrl: RefToUrl, inline: boolean): string {
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : undefined);
+  return `<img${attributes([
+    ['src', refUrl(data.ref)],
+    ['alt', text('alt') ?? ''],
+    ['title', text('title')],
+    ['width', formatLength(data.width)],
+    ['height', formatLength(data.height)],
+    ['data-src-dark', data.refDark ? refUrl(data.refDark) : undefined],
+    ...(inline
+      ? ([
+          ['data-caption', text('caption')],
+          ['data-size', text('size')],
+        ] as [string, string | undefined][])
+      : []),
+  ])}>`;
+}
+
+/** An images block as figures; `captionOf` gives a caption's paragraphs as inline markdown. */
+export function figuresHtml(
+  block: DocumentBlock,
+  images: DocumentBlock[],
+  refUrl: RefToUrl,
+  captionOf: (caption: DocumentFragment) => string[],
+): string {
+  const figures = images.map((image) => {
+    const caption = captionFragment(image);
+    const paragraphs = caption && caption.nodes.length > 0 ? captionOf(caption) : [];
+    const figcaption =
+      paragraphs.length > 0
+        ? `<figcaption>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</figcaption>`
+        : '';
+    return `<figure>${imgTag(image.data ?? {}, refUrl, false)}${figcaption}</figure>`;
+  });
+  const data = block.data ?? {};
+  if (Object.keys(data).length === 0) return figures.join('');
+  const flag = (key: string) => (typeof data[key] === 'boolean' ? String(data[key]) : undefined);
+  const div = `<div${attributes([
+    ['align', typeof data.align === 'string' ? data.align : undefined],
+    ['data-full-width', flag('fullWidth')],
+    ['data-with-frame', flag('withFrame')],
+  ])}>`;
+  return `${div}${figures.join('')}</div>`;
+}
+
+export interface ParsedFigure {
+  data: Record<string, unknown>;
+  /** The caption paragraphs' markdown. */
+  captions: string[];
+}
+
+function imageDataFromAttrs(
+  attrs: Record<string, string>,
+  inline: boolean,
+): Record<string, unknown> {
+  const data: Record<string, unknown> = { ref: { kind: 'url', url: attrs.src ?? '' } };
+  if (attrs['data-src-dark'] !== undefined) {
+    data.refDark = { kind: 'url', url: attrs['data-src-dark'] };
+  }
+  if (attrs.width !== undefined) data.width = parseLength(attrs.width);
+  if (attrs.height !== undefined) data.height = parseLength(attrs.height);
+  if (attrs.alt) data.alt = attrs.alt;
+  if (attrs.title !== undefined) data.title = attrs.title;
+  if (inline) {
+    if (attrs['data-caption'] !== undefined) data.caption = attrs['data-caption'];
+    if (attrs['data-size'] !== undefined) data.size = attrs['data-size'];
+  }
+  return data;
+}
+
+/** An inline `<img …>` tag's image data, or undefined. */
+export function parseInlineImg(html: string): Record<string, unknown> | undefined {
+  const tag = /^<img\s[^>]*>$/i.exec(html.trim());
+  return tag ? imageDataFromAttrs(htmlAttributes(tag[0].slice(4)), true) : undefined;
+}
+
+/** Figures (in an optional `<div>`) as images block data and images; undefined otherwise. */
+export function parseFigures(
+  html: string,
+): { data: Record<string, unknown>; figures: ParsedFigure[] } | undefined {
+  const text = html.trim();
+  const wrapped = /^<div(\s[^>]*)?>([\s\S]*)<\/div>$/i.exec(text);
+  const inner = wrapped ? wrapped[2] : text;
+  if (!/^(?:<figure>[\s\S]*?<\/figure>)+$/i.test(inner)) return undefined;
+  const data: Record<string, unknown> = {};
+  if (wrapped) {
+    const attrs = htmlAttributes(wrapped[1] ?? '');
+    if (attrs.align !== undefined) data.align = attrs.align;
+    if (attrs['data-full-width'] !== undefined) {
+      data.fullWidth = attrs['data-full-width'] === 'true';
+    }
+    if (attrs['data-with-frame'] !== undefined) {
+      data.withFrame = attrs['data-with-frame'] === 'true';
+    }
+  }
+  const figures: ParsedFigure[] = [];
+  for (const [, body] of inner.matchAll(/<figure>([\s\S]*?)<\/figure>/gi)) {
+    const img = /<img(\s[^>]*)?>/i.exec(body);
+    if (!img) return undefined;
+    const caption = /<figcaption>([\s\S]*)<\/figcaption>/i.exec(body)?.[1] ?? '';
+    const captions = [...caption.matchAll(/<p>([\s\S]*?)(?<!\\)<\/p>/gi)].map((p) => p[1]);
+    figures.push({ data: imageDataFromAttrs(htmlAttributes(img[1] ?? ''), false), captions });
+  }
+  return { data, figures };
+}
