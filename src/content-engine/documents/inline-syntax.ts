@@ -1,3 +1,4 @@
+import stringify from 'json-stable-stringify';
 import type { DocumentMark, MarkType } from './document';
 
 /*
@@ -301,9 +302,12 @@ export function htmlAttributes(tag: string): Record<string, string> {
 const BLOCK_HATCH = /^<!-- bindery:block (\{[\s\S]*\}) -->$/;
 const INLINE_HATCH = /^<span data-bindery-inline="([^"]*)">$/;
 
-/** A node's JSON without its keys, which reading gives anew. */
+/**
+ * A node's JSON without its keys, which reading gives anew; fields in sorted order, so that the
+ * text does not depend on the order a document was stored in.
+ */
 function keyless(node: object): string {
-  return JSON.stringify(node, (field, value: unknown) => (field === 'key' ? undefined : value));
+  return stringify(node, { replacer: (field, value) => (field === 'key' ? undefined : value) })!;
 }
 
 export function blockEscapeHatch(node: object): string {

@@ -546,10 +546,10 @@ describe('markdown ⇄ document', () => {
       );
       const markdown = await documentToMarkdown(document);
       expect(markdown).toBe(
-        '<!-- bindery:block {"object":"block","type":"openapi-operation","data":' +
-          '{"ref":{"kind":"url","url":"x"},"path":"/","method":"get"},"isVoid":true} -->\n\n' +
-          '<!-- bindery:block {"object":"block","type":"openapi-webhook","data":' +
-          '{"ref":{"kind":"openapi","spec":"petstore"},"name":"newPet"},"isVoid":true} -->\n\n' +
+        '<!-- bindery:block {"data":{"method":"get","path":"/","ref":{"kind":"url","url":"x"}},' +
+          '"isVoid":true,"object":"block","type":"openapi-operation"} -->\n\n' +
+          '<!-- bindery:block {"data":{"name":"newPet","ref":{"kind":"openapi","spec":"petstore"}},' +
+          '"isVoid":true,"object":"block","type":"openapi-webhook"} -->\n\n' +
           '{% openapi-schemas spec="petstore" schemas="A" grouped="true" %}\n' +
           '{% endopenapi-schemas %}\n',
       );
@@ -716,10 +716,10 @@ describe('markdown ⇄ document', () => {
     const markdown = await documentToMarkdown(document);
     expect(markdown).toBe(
       'Before\n\n' +
-        '<!-- bindery:block {"object":"block","type":"integration","data":' +
-        '{"integration":"x","block":"y","props":{"a":"--\\u003e"}},"isVoid":true} -->\n\n' +
-        '<!-- bindery:block {"object":"block","type":"openapi-operation","data":' +
-        '{"ref":{"kind":"openapi","spec":"s"}},"isVoid":true} -->\n\n' +
+        '<!-- bindery:block {"data":{"block":"y","integration":"x","props":{"a":"--\\u003e"}},' +
+        '"isVoid":true,"object":"block","type":"integration"} -->\n\n' +
+        '<!-- bindery:block {"data":{"ref":{"kind":"openapi","spec":"s"}},"isVoid":true,' +
+        '"object":"block","type":"openapi-operation"} -->\n\n' +
         '<!-- bindery:block {"object":"block","type":"made-up"} -->\n\nAfter\n',
     );
     const again = await markdownToDocument(markdown);
@@ -738,10 +738,10 @@ describe('markdown ⇄ document', () => {
     const document = doc(paragraph(text(leaf('key', 'made-up' as MarkType), ' '), unknown));
     const markdown = await documentToMarkdown(document);
     expect(markdown).toBe(
-      'key <span data-bindery-inline="{&quot;object&quot;:&quot;inline&quot;,&quot;type&quot;:' +
-        '&quot;made-up&quot;,&quot;data&quot;:{&quot;label&quot;:&quot;Go&quot;,&quot;ref&quot;:' +
-        '{&quot;kind&quot;:&quot;url&quot;,&quot;url&quot;:&quot;https://x.y&quot;}},' +
-        '&quot;isVoid&quot;:true}"></span>\n',
+      'key <span data-bindery-inline="{&quot;data&quot;:{&quot;label&quot;:&quot;Go&quot;,' +
+        '&quot;ref&quot;:{&quot;kind&quot;:&quot;url&quot;,&quot;url&quot;:&quot;https://x.y&quot;}},' +
+        '&quot;isVoid&quot;:true,&quot;object&quot;:&quot;inline&quot;,&quot;type&quot;:' +
+        '&quot;made-up&quot;}"></span>\n',
     );
     expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(
       normalizeKeys(doc(paragraph(text('key '), unknown))),
