@@ -8,6 +8,11 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  */
 
 const ROUNDS = 3;
+/**
+ * The first test sends 700 writes; on the embedded database (one connection) it takes about
+ * 23 s alone, and more when the run's other worker is busy: it gets more than Jest's default.
+ */
+const RACE_TIMEOUT_MS = 120_000;
 
 type Outcome = { status: number; body: unknown };
 
@@ -24,39 +29,43 @@ describe('concurrent writes', () => {
   });
   afterAll(() => t.close());
 
-  it('promotes and demotes members in parallel: every answer a 200, none lost', async () => {
-    const org = await t.factories.organization();
-    const members: TestUser[] = [];
-    for (let i = 0; i < 40; i++)
-      members.push(await t.factories.member(org, i < 10 ? 'admin' : 'read'));
-    const roles = ['admin', 'read', 'edit'] as const;
+  it(
+    'promotes and demotes members in parallel: every answer a 200, none lost',
+    async () => {
+      const org = await t.factories.organization();
+      const members: TestUser[] = [];
+      for (let i = 0; i < 40; i++)
+        members.push(await t.factories.member(org, i < 10 ? 'admin' : 'read'));
+      const roles = ['admin', 'read', 'edit'] as const;
 
-    for (let round = 0; round < ROUNDS; round++) {
-      // 234 role changes at once, several per member, by the owner (who stays admin).
-      const changes = Array.from({ length: 234 }, (_, i) => ({
-        member: members[(i * 7 + round) % members.length],
-        role: roles[(i + round) % roles.length],
-      }));
-      const outcomes = await Promise.all(
-        changes.map(({ member, role }) =>
-          org.owner.client.patch(`/v1/orgs/${org.id}/members/${member.id}`, { role }),
-        ),
-      );
-      const failed = outcomes.filter((res) => res.status !== 200).map((res) => res.body);
-      expect({ round, failed }).toEqual({ round, failed: [] });
+      for (let round = 0; round < ROUNDS; round++) {
+        // 234 role changes at once, several per member, by the owner (who stays admin).
+        const changes = Array.from({ length: 234 }, (_, i) => ({
+          member: members[(i * 7 + round) % members.length],
+          role: roles[(i + round) % roles.length],
+        }));
+        const outcomes = await Promise.all(
+          changes.map(({ member, role }) =>
+            org.owner.client.patch(`/v1/orgs/${org.id}/members/${member.id}`, { role }),
+          ),
+        );
+        const failed = outcomes.filter((res) => res.status !== 200).map((res) => res.body);
+        expect({ round, failed }).toEqual({ round, failed: [] });
 
-      // Each member holds one of the roles it was given: the last write of some order won.
-      const rows: { user_id: string; role: string }[] = await t.dataSource.query(
-        'SELECT user_id, role FROM organization_members WHERE organization_id = $1',
-        [org.id],
-      );
-      for (const member of members) {
-        const given = changes.filter((change) => change.member === member).map((c) => c.role);
-        const held = rows.find((row) => row.user_id === member.id)?.role;
-        expect(given).toContain(held);
+        // Each member holds one of the roles it was given: the last write of some order won.
+        const rows: { user_id: string; role: string }[] = await t.dataSource.query(
+          'SELECT user_id, role FROM organization_members WHERE organization_id = $1',
+          [org.id],
+        );
+        for (const member of members) {
+          const given = changes.filter((change) => change.member === member).map((c) => c.role);
+          const held = rows.find((row) => row.user_id === member.id)?.role;
+          expect(given).toContain(held);
+        }
       }
-    }
-  });
+    },
+    RACE_TIMEOUT_MS,
+  );
 
   it('refuses, under a race of demotions, to leave the organization without an admin', async () => {
     const org = await t.factories.organization();
