@@ -10,7 +10,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { inlineDisposition } from '../../spaces/files/files.controller';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
@@ -21,6 +20,7 @@ import {
   PdfUrlResponse,
 } from './dto/change-request-pdf.dto';
 import { PDF_URL_TTL_SECONDS } from './pdf-links';
+import { pdfResponse } from './pdf-response';
 
 /** PDF exports of a change request: the signed URL, and the PDF behind it. */
 @ApiTags('change-requests')
@@ -69,12 +69,6 @@ export class ChangeRequestPdfController {
     @Query() query: ChangeRequestPdfDownloadQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    const pdf = await this.pdfs.open(changeRequestId, query);
-    response.setHeader('Cache-Control', `private, max-age=${pdf.remainingSeconds}`);
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    return new StreamableFile(pdf.stream, {
-      type: 'application/pdf',
-      disposition: inlineDisposition(pdf.fileName),
-    });
+    return pdfResponse(await this.pdfs.open(changeRequestId, query), response);
   }
 }

@@ -12,7 +12,6 @@ import {
 import type { Response } from 'express';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
-import { inlineDisposition } from '../../spaces/files/files.controller';
 import type { SpaceAccess } from '../../spaces/space-access.resolver';
 import {
   PdfUrlResponse,
@@ -20,6 +19,7 @@ import {
   SpacePdfQueryDto,
 } from './dto/change-request-pdf.dto';
 import { PDF_URL_TTL_SECONDS } from './pdf-links';
+import { pdfResponse } from './pdf-response';
 import { SpacePdfService } from './space-pdf.service';
 
 /**
@@ -70,12 +70,6 @@ export class SpacePdfController {
     @Query() query: SpacePdfDownloadQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    const pdf = await this.pdfs.open(spaceId, query);
-    response.setHeader('Cache-Control', `private, max-age=${pdf.remainingSeconds}`);
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    return new StreamableFile(pdf.stream, {
-      type: 'application/pdf',
-      disposition: inlineDisposition(pdf.fileName),
-    });
+    return pdfResponse(await this.pdfs.open(spaceId, query), response);
   }
 }
