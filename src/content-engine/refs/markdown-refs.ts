@@ -167,22 +167,28 @@ function decode(segment: string): string {
  * (comments, reviews).
  */
 export function resolveStableRefs(document: JSONDocument): JSONDocument {
-  const visit = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(visit);
-    if (typeof value !== 'object' || value === null) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const ref = child as { kind?: unknown; url?: unknown } | null;
-      const stable =
-        key === 'ref' &&
-        ref?.kind === 'url' &&
-        typeof ref.url === 'string' &&
-        ref.url.startsWith('/')
-          ? stableRefOf(ref.url)
-          : undefined;
-      out[key] = stable ?? visit(child);
-    }
-    return out;
-  };
-  return visit(document) as JSONDocument;
+  return mapRefs(document, (ref) =>
+    ref.kind === 'url' && typeof ref.url === 'string' && ref.url.startsWith('/')
+      ? (stableRefOf(ref.url) ?? ref)
+      : ref,
+  );
+}
+
+/** A copy of `value` where every `ref` object (a ContentRef with `kind`) went through `map`. */
+export function mapRefs<T>(value: T, map: (ref: ContentRef) => ContentRef): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => mapRefs(item, map)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = key === 'ref' && isRef(child) ? map(child) : mapRefs(child, map);
+  }
+  return out as T;
+}
+
+function isRef(value: unknown): value is ContentRef {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string'
+  );
 }

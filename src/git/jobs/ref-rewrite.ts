@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
 import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
-import { refToMarkdownUrl, stableRefOf } from '../../content-engine/refs/markdown-refs';
+import { mapRefs, refToMarkdownUrl, stableRefOf } from '../../content-engine/refs/markdown-refs';
 
 /**
  * Relative links of an imported page, turned into content refs: to a page's file →
@@ -49,25 +49,6 @@ function decodeFragment(fragment: string): string {
   } catch {
     return fragment;
   }
-}
-
-/** A copy of `value` where every `ref` object (a ContentRef with `kind`) went through `map`. */
-function mapRefs<T>(value: T, map: (ref: ContentRef) => ContentRef): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => mapRefs(item, map)) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    out[key] = key === 'ref' && isRef(child) ? map(child) : mapRefs(child, map);
-  }
-  return out as T;
-}
-
-function isRef(value: unknown): value is ContentRef {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { kind?: unknown }).kind === 'string'
-  );
 }
 
 /** The link target of a content ref in the exported page at `from` (paths from planPaths). */
