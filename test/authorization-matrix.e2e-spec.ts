@@ -538,6 +538,7 @@ function changeRequestReadOperations(): Operation[] {
       '/content/files/:fileId/backlinks',
       (ctx) => `${at(ctx)}/content/files/${ctx.changeRequest.file}/backlinks`,
     ],
+    ['getChangeRequestConflicts', '/conflicts', (ctx) => `${at(ctx)}/conflicts`],
     ['getReviewsByChangeRequestId', '/reviews', (ctx) => `${at(ctx)}/reviews`],
     [
       'getChangeRequestReviewById',

@@ -193,6 +193,7 @@ const EXPECTED = [
   'DELETE /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> commentReply:delete (absent: proceeds)',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> space:view',
   'PUT /v1/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId -> commentReply:update',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/conflicts -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content -> space:edit',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/files -> space:view',
