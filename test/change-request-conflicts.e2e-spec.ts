@@ -56,6 +56,8 @@ const documentOf = (...texts: [key: string, text: string][]) => ({
 const textOf = (block: Block | null | undefined) =>
   (block?.nodes as { leaves: { text: string }[] }[] | undefined)?.[0].leaves[0].text ?? null;
 
+type Space = { spaceId: string; pageId: string; left: string; right: string };
+
 const BASE: [string, string][] = [
   ['p1', 'One.'],
   ['p2', 'Two.'],
@@ -113,40 +115,67 @@ describe('change request conflicts and their resolution', () => {
     return (res.body as { document: { nodes: Block[] } }).document.nodes;
   }
 
+  /** Titles of the pages under the top-level page `title` on the primary (undefined: no such page). */
+  async function childTitles(spaceId: string, title: string) {
+    const pages = await owner.get(`/v1/spaces/${spaceId}/content/pages`).expect(200);
+    const parent = (
+      pages.body as { pages: { title: string; pages: { title: string }[] }[] }
+    ).pages.find((page) => page.title === title);
+    return parent?.pages.map((page) => page.title);
+  }
+
   const texts = async (spaceId: string, pageId: string, cr?: string) =>
     (await blocks(spaceId, pageId, cr)).map((block) => textOf(block));
 
-  /** A space with one page of three keyed paragraphs, merged into the primary. */
-  async function spaceWithPage(organization: TestOrganization = org) {
+  /**
+   * A space with a page "Guide" of keyed paragraphs (`base`) and two empty pages after it,
+   * "Left" and "Right", merged into the primary.
+   */
+  async function spaceWithPage(
+    organization: TestOrganization = org,
+    base: [string, string][] = BASE,
+  ) {
     const { id: spaceId } = await t.factories.space(organization, { title: 'Handbook' });
     await t.factories.changeRequest(organization, spaceId, {
       subject: 'Start',
-      changes: [{ operation: 'insert_page', title: 'Guide', document: documentOf(...BASE) }],
+      changes: [
+        { operation: 'insert_page', title: 'Guide', document: documentOf(...base) },
+        { operation: 'insert_page', title: 'Left', document: {} },
+        { operation: 'insert_page', title: 'Right', document: {} },
+      ],
       merge: true,
     });
     const pages = await organization.owner.client
       .get(`/v1/spaces/${spaceId}/content/pages`)
       .expect(200);
-    const pageId = (pages.body as { pages: { id: string; title: string }[] }).pages.find(
-      (page) => page.title === 'Guide',
-    )!.id;
-    return { spaceId, pageId };
+    const byTitle = (title: string) =>
+      (pages.body as { pages: { id: string; title: string }[] }).pages.find(
+        (page) => page.title === title,
+      )!.id;
+    return { spaceId, pageId: byTitle('Guide'), left: byTitle('Left'), right: byTitle('Right') };
   }
 
   /**
    * A change request and the primary (through another change request, merged) that both
-   * changed the page: `ours` is written on the change request, `theirs` reaches the primary.
+   * changed the space: `ours` is written on the change request, `theirs` reaches the primary;
+   * changes without a `page` are on "Guide".
    */
-  async function conflicting(ours: object, theirs: object, organization: TestOrganization = org) {
-    const { spaceId, pageId } = await spaceWithPage(organization);
-    const cr = await t.factories.changeRequest(organization, spaceId, { subject: 'Mine' });
-    await write(spaceId, cr.id, [{ page: pageId, ...ours }]);
-    await t.factories.changeRequest(organization, spaceId, {
+  async function conflicting(
+    ours: object | ((space: Space) => object[]),
+    theirs: object | ((space: Space) => object[]),
+    base: [string, string][] = BASE,
+  ) {
+    const space = await spaceWithPage(org, base);
+    const changes = (side: object | ((space: Space) => object[])) =>
+      typeof side === 'function' ? side(space) : [{ page: space.pageId, ...side }];
+    const cr = await t.factories.changeRequest(org, space.spaceId, { subject: 'Mine' });
+    await write(space.spaceId, cr.id, changes(ours));
+    await t.factories.changeRequest(org, space.spaceId, {
       subject: 'Theirs',
-      changes: [{ page: pageId, ...theirs }],
+      changes: changes(theirs),
       merge: true,
     });
-    return { spaceId, pageId, cr: cr.id };
+    return { ...space, cr: cr.id };
   }
 
   /** Both sides rewrote paragraph p2 (and, with `both`, p1 too). */
@@ -376,6 +405,89 @@ describe('change request conflicts and their resolution', () => {
       expect(await texts(kept.spaceId, kept.pageId, kept.cr)).toEqual(['One.', 'Edited two.']);
       await mergesCleanly(kept.spaceId, kept.cr);
       expect(await texts(kept.spaceId, kept.pageId)).toEqual(['One.', 'Edited two.']);
+    });
+    it("keeps the primary's place for a block both sides moved", async () => {
+      const four: [string, string][] = [...BASE, ['p4', 'Four.']];
+      const order = (...keys: string[]) => ({
+        operation: 'update_page',
+        document: documentOf(...keys.map((key) => four.find(([k]) => k === key)!)),
+      });
+      const { spaceId, pageId, cr } = await conflicting(
+        order('p2', 'p3', 'p4', 'p1'),
+        order('p2', 'p3', 'p1', 'p4'),
+        four,
+      );
+      const listed = (await conflictsOf(spaceId, cr).expect(200)).body as { conflicts: Conflict[] };
+      expect(listed.conflicts).toMatchObject([{ kind: 'block-move', blockKeys: ['p1'] }]);
+      await resolve(spaceId, cr, [{ pageId, blockKey: 'p1', keep: 'primary' }]);
+      const expected = ['Two.', 'Three.', 'One.', 'Four.'];
+      expect(await texts(spaceId, pageId, cr)).toEqual(expected);
+      await mergesCleanly(spaceId, cr);
+      expect(await texts(spaceId, pageId)).toEqual(expected);
+    });
+
+    it("keeps one side's whole document when its header changed on both sides", async () => {
+      const withData = (data: object) => ({
+        operation: 'update_page',
+        document: { document: { ...documentOf(...BASE).document, data } },
+      });
+      const { spaceId, pageId, cr } = await conflicting(
+        withData({ schemaVersion: 1, origin: 'cr' }),
+        withData({ schemaVersion: 1, origin: 'primary' }),
+      );
+      const listed = (await conflictsOf(spaceId, cr).expect(200)).body as { conflicts: Conflict[] };
+      expect(listed.conflicts).toMatchObject([{ kind: 'document', blockKeys: [] }]);
+      await resolve(spaceId, cr, [{ pageId, kind: 'document', keep: 'primary' }]);
+      await mergesCleanly(spaceId, cr);
+      const page = await owner.get(`/v1/spaces/${spaceId}/content/page/${pageId}`).expect(200);
+      expect((page.body as { document: { data: object } }).document.data).toEqual({
+        schemaVersion: 1,
+        origin: 'primary',
+      });
+    });
+
+    it("keeps the change request's place for a page both sides moved", async () => {
+      const into = (parent: 'left' | 'right') => (space: Space) => [
+        { operation: 'update_page', page: space.pageId, into: space[parent] },
+      ];
+      const { spaceId, pageId, left, cr } = await conflicting(into('left'), into('right'));
+      const listed = (await conflictsOf(spaceId, cr).expect(200)).body as { conflicts: Conflict[] };
+      expect(listed.conflicts).toMatchObject([
+        { pageId, kind: 'move-move', page: { changeRequest: { parentId: left } } },
+      ]);
+      await resolve(spaceId, cr, [{ pageId, kind: 'move-move', keep: 'changeRequest' }]);
+      await mergesCleanly(spaceId, cr);
+      expect(await childTitles(spaceId, 'Left')).toEqual(['Guide']);
+      expect(await childTitles(spaceId, 'Right')).toEqual([]);
+    });
+
+    it('resolves a page added under a page the change request deleted, either way', async () => {
+      const deletedParent = () =>
+        conflicting(
+          (space) => [{ operation: 'delete_page', page: space.left }],
+          (space) => [{ operation: 'insert_page', title: 'Child', document: {}, into: space.left }],
+        );
+      const gone = await deletedParent();
+      const listed = (await conflictsOf(gone.spaceId, gone.cr).expect(200)).body as {
+        conflicts: Conflict[];
+      };
+      expect(listed.conflicts).toMatchObject([{ kind: 'parent-deleted' }]);
+      const child = listed.conflicts[0].pageId;
+      await resolve(gone.spaceId, gone.cr, [
+        { pageId: child, kind: 'parent-deleted', keep: 'changeRequest' },
+      ]);
+      await mergesCleanly(gone.spaceId, gone.cr);
+      expect(await childTitles(gone.spaceId, 'Left')).toBeUndefined();
+
+      const back = await deletedParent();
+      const [conflict] = (
+        (await conflictsOf(back.spaceId, back.cr).expect(200)).body as { conflicts: Conflict[] }
+      ).conflicts;
+      await resolve(back.spaceId, back.cr, [
+        { pageId: conflict.pageId, kind: 'parent-deleted', keep: 'primary' },
+      ]);
+      await mergesCleanly(back.spaceId, back.cr);
+      expect(await childTitles(back.spaceId, 'Left')).toEqual(['Child']);
     });
   });
 

@@ -244,10 +244,12 @@ export class ChangeRequestsController {
       'extension) lists them, as `getChangeRequestConflicts` does. A merged change request is ' +
       'a 409.\n\nBindery: a body `{resolutions}` resolves the conflicts instead, one ' +
       'resolution per conflict: `pageId` with `blockKey` (a block conflict) or `kind` (a ' +
-      'page-level one: `metadata`, `document`, `delete-edit` or `move-move`), and what to keep: ' +
-      '`keep` (`changeRequest`, `primary` or `base`; `base` not for delete-edit and ' +
-      'move-move), `block` (a block merged by hand) or, for `metadata`, `fields` (a value for ' +
-      'each field in conflict). The change request then gets an `update` revision whose ' +
+      'page-level one: `metadata`, `document` (keeps one version of the document whole), ' +
+      '`delete-edit`, `parent-deleted` or `move-move`), and what to keep: `keep` ' +
+      "(`changeRequest`, `primary` or `base`; not `base` for the page's existence or place), " +
+      '`block` (a block merged by hand) or, for `metadata`, `fields` (a value for each field ' +
+      'in conflict). `cycle` and `insert-insert` conflicts need an edit of the change ' +
+      'request. The change request then gets an `update` revision whose ' +
       'parents are its head and the primary. A resolution naming no conflict, or conflicts ' +
       'left without one, is a 409 naming them, and nothing is written; a resolution that ' +
       'cannot settle the conflict it names is a 400. `If-Match` with the ETag the conflicts ' +

@@ -60,8 +60,9 @@ export class ConflictResolutionDto {
   @ApiPropertyOptional({
     enum: MERGE_CONFLICT_KINDS,
     description:
-      'A page-level conflict: its kind (`metadata`, `document`, `delete-edit` or `move-move` ' +
-      'can be resolved).',
+      'A page-level conflict: its kind. `metadata`, `document`, `delete-edit`, ' +
+      '`parent-deleted` and `move-move` can be resolved; `cycle` and `insert-insert` need an ' +
+      'edit of the change request.',
   })
   @IsOptional()
   @IsIn(MERGE_CONFLICT_KINDS)
@@ -71,8 +72,9 @@ export class ConflictResolutionDto {
     enum: SIDES,
     description:
       "Keep this version of what is in conflict: the change request's, the primary's or the " +
-      "merge base's (not for delete-edit and move-move). Null versions (a side deleted it) " +
-      'are kept as deletions.',
+      "merge base's. A block or page a version does not have is deleted. For `delete-edit`, " +
+      '`parent-deleted` and `move-move` the page (its existence and place, with its subtree ' +
+      'when it comes back) is kept as the change request or the primary has it, not the base.',
   })
   @IsOptional()
   @IsIn(SIDES)

@@ -24,7 +24,7 @@ export interface ConflictResolution {
   pageId: string;
   /** Names a block conflict (`block-edit`, `block-delete-edit`, `block-move`). */
   blockKey?: string;
-  /** Names a page-level conflict (`metadata`, `delete-edit`, `move-move`, `document`). */
+  /** Names a page-level conflict (one of RESOLVABLE_PAGE_KINDS). */
   kind?: MergeConflictKind;
   keep?: Side;
   /** The block as merged by hand (its key is `blockKey`). */
@@ -34,15 +34,21 @@ export interface ConflictResolution {
 }
 
 const BLOCK_KINDS: readonly MergeConflictKind[] = ['block-edit', 'block-delete-edit', 'block-move'];
-/** Page-level kinds a resolution can settle; the others need an edit of the change request. */
-const RESOLVABLE_PAGE_KINDS: readonly MergeConflictKind[] = [
-  'metadata',
-  'document',
+/** Kinds about a page's existence or place: the change request's or the primary's is kept. */
+const PAGE_PLACE_KINDS: readonly MergeConflictKind[] = [
   'delete-edit',
   'move-move',
+  'parent-deleted',
 ];
-/** Kinds about a page's existence or place: only a side that has a version of it can be kept. */
-const SIDE_ONLY_KINDS: readonly MergeConflictKind[] = ['delete-edit', 'move-move'];
+/**
+ * Page-level kinds a resolution can settle. The others (`cycle`, `insert-insert`) need an
+ * edit of the change request.
+ */
+export const RESOLVABLE_PAGE_KINDS: readonly MergeConflictKind[] = [
+  'metadata',
+  'document',
+  ...PAGE_PLACE_KINDS,
+];
 
 /** A resolution with the conflicts it settles (several when one block conflicts in content and place). */
 export interface MatchedResolution {
@@ -162,7 +168,7 @@ function checkFit(resolution: ConflictResolution, conflict: MergeConflict, index
       );
     }
   }
-  if (resolution.keep === 'base' && SIDE_ONLY_KINDS.includes(conflict.kind)) {
+  if (resolution.keep === 'base' && PAGE_PLACE_KINDS.includes(conflict.kind)) {
     throw invalidInput(
       `${at}.keep: the ${what} keeps the change request's or the primary's version.`,
     );

@@ -10,6 +10,7 @@ import {
   type MatchedResolution,
   type Side,
 } from './conflict-resolution';
+import type { TreePage } from '../../content-engine/tree/read';
 import type { SideTree } from './side-tree';
 
 /** The two versions a resolution writes on; the merge base stays as it is. */
@@ -26,9 +27,8 @@ const WRITTEN: readonly Written[] = ['changeRequest', 'primary'];
  *   version has none);
  * - `document`: both sides take the kept version's document whole;
  * - `metadata`: both sides take the kept values of the fields in conflict;
- * - `delete-edit`: the page goes from the other side too, or comes back there, with its
- *   subtree, as the kept side has it;
- * - `move-move`: the other side moves the page where the kept side has it.
+ * - `delete-edit`, `parent-deleted`, `move-move`: the other side takes the page (its
+ *   existence and place) as the kept side has it (keepPage).
  */
 export async function applyResolutions(
   store: ObjectStore,
@@ -93,9 +93,9 @@ class ResolutionWriter {
         return;
       }
       case 'delete-edit':
-        return this.keepExistence(pageId, keep as Written);
+      case 'parent-deleted':
       case 'move-move':
-        return this.keepPlace(pageId, keep as Written);
+        return this.keepPage(pageId, keep as Written);
       default:
         throw new Error(`No resolution for ${resolution.kind} conflicts`);
     }
@@ -124,18 +124,32 @@ class ResolutionWriter {
     }
   }
 
-  /** delete-edit: the other side deletes the page, or gets it back with its subtree. */
-  private async keepExistence(pageId: string, kept: Written): Promise<void> {
+  /**
+   * delete-edit, parent-deleted, move-move: the other side takes the page as the kept side
+   * has it. Kept there: the highest of the page and its ancestors that the other side lacks
+   * comes back there with its subtree (pages the other side has elsewhere move in), else the
+   * page moves where the kept side has it. Not kept there: the other side deletes it.
+   */
+  private async keepPage(pageId: string, kept: Written): Promise<void> {
     const other = otherThan(kept);
     const changes = this.pageChanges[other];
-    const subtree = await this.sides[kept].subtree(pageId);
-    if (subtree.length === 0) {
-      changes.push({ operation: 'delete_page', page: pageId });
+    const page = await this.sides[kept].page(pageId);
+    if (!page) {
+      if (await this.sides[other].page(pageId)) {
+        changes.push({ operation: 'delete_page', page: pageId });
+      }
       return;
     }
+    const top = await this.highestMissing(page, kept, other);
+    if (!top) {
+      const at = await this.placeOnOther(kept, other, pageId, page.parentId);
+      changes.push({ operation: 'move_page', page: pageId, into: page.parentId, at });
+      return;
+    }
+    const subtree = await this.sides[kept].subtree(top.id);
     for (const [i, { node, parentId }] of subtree.entries()) {
       // The top goes after its predecessor on the kept side; the rest follow in order.
-      const at = i === 0 ? await this.placeOnOther(kept, other, pageId, parentId) : undefined;
+      const at = i === 0 ? await this.placeOnOther(kept, other, top.id, parentId) : undefined;
       if (await this.sides[other].page(node.id)) {
         changes.push({ operation: 'move_page', page: node.id, into: parentId, at });
       } else {
@@ -145,13 +159,19 @@ class ResolutionWriter {
     }
   }
 
-  /** move-move: the other side moves the page where the kept side has it. */
-  private async keepPlace(pageId: string, kept: Written): Promise<void> {
-    const other = otherThan(kept);
-    const page = await this.sides[kept].page(pageId);
-    const into = page!.parentId;
-    const at = await this.placeOnOther(kept, other, pageId, into);
-    this.pageChanges[other].push({ operation: 'move_page', page: pageId, into, at });
+  /** The highest of the page and its ancestors (on `kept`) that `other` lacks, up to one it has. */
+  private async highestMissing(
+    page: TreePage,
+    kept: Written,
+    other: Written,
+  ): Promise<TreePage | undefined> {
+    let missing: TreePage | undefined;
+    for (let at: TreePage | undefined = page; at;) {
+      if (!(await this.sides[other].page(at.id))) missing = at;
+      else if (at !== page) break;
+      at = at.parentId === null ? undefined : await this.sides[kept].page(at.parentId);
+    }
+    return missing;
   }
 
   /** Where the page goes among `into`'s children on `other` to follow its predecessor on `kept`. */
