@@ -375,6 +375,15 @@ describe('change request conflicts and their resolution', () => {
           field === 'title' ? 'Guide (both)' : 'guide-both',
         ]),
       );
+      expectError(
+        await update(byHand.spaceId, byHand.cr, {
+          resolutions: [
+            { pageId: byHand.pageId, kind: 'metadata', fields: { ...fields, title: 5 } },
+          ],
+        }),
+        400,
+        'fields.title must be a non-empty string',
+      );
       await resolve(byHand.spaceId, byHand.cr, [
         { pageId: byHand.pageId, kind: 'metadata', fields },
       ]);

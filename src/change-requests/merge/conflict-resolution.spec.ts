@@ -1,6 +1,7 @@
 import type { DocumentBlock, JSONDocument, MergeConflict } from '../../content-engine/merge/types';
 import { DomainError } from '../../platform/errors/domain-error';
 import {
+  checkFieldValues,
   matchResolutions,
   metadataUpdate,
   placeAfterPredecessor,
@@ -43,8 +44,8 @@ describe('matchResolutions', () => {
     const byKey: ConflictResolution = { pageId: 'page', blockKey: 'b', keep: 'primary' };
     const byKind: ConflictResolution = { pageId: 'page', kind: 'metadata', keep: 'base' };
     expect(matchResolutions([edit, move, title], [byKey, byKind])).toEqual([
-      { resolution: byKey, conflicts: [edit, move] },
-      { resolution: byKind, conflicts: [title] },
+      { resolution: byKey, index: 0, conflicts: [edit, move] },
+      { resolution: byKind, index: 1, conflicts: [title] },
     ]);
   });
 
@@ -141,6 +142,28 @@ describe('withBlock', () => {
   it('gives a block merged by hand the key it resolves', () => {
     const merged = withBlock(doc('a', 'b'), 'b', block('other', 'hand'), doc(), false);
     expect(merged.nodes[1]).toEqual({ ...block('other', 'hand'), key: 'b' });
+  });
+});
+
+describe('checkFieldValues', () => {
+  const versions = [{ title: 'Base', hidden: false }, { title: 'Ours', hidden: true }, {}];
+  const problem = (fields: Record<string, unknown>) =>
+    refusal(() => checkFieldValues(fields, versions, 'resolutions[0]')).message;
+
+  it('takes values of the types the versions give, and null', () => {
+    expect(() =>
+      checkFieldValues({ title: 'Both', slug: 'both', hidden: null }, versions, 'r'),
+    ).not.toThrow();
+    expect(() => checkFieldValues({ emoji: '1f600' }, versions, 'r')).not.toThrow();
+  });
+
+  it('refuses a value of another type, an empty title and an invalid slug', () => {
+    expect(problem({ hidden: 'yes' })).toBe(
+      'resolutions[0].fields.hidden must be boolean or null.',
+    );
+    expect(problem({ title: '' })).toContain('fields.title must be a non-empty string');
+    expect(problem({ title: 5 })).toContain('fields.title must be a non-empty string');
+    expect(problem({ slug: 'Not A Slug' })).toContain('fields.slug must be a slug');
   });
 });
 

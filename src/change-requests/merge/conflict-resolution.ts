@@ -5,6 +5,7 @@ import type {
   MergeConflict,
   MergeConflictKind,
 } from '../../content-engine/merge/types';
+import { isValidSlug } from '../../content-engine/tree/slug';
 import { DomainError, invalidInput } from '../../platform/errors/domain-error';
 
 /**
@@ -53,6 +54,8 @@ export const RESOLVABLE_PAGE_KINDS: readonly MergeConflictKind[] = [
 /** A resolution with the conflicts it settles (several when one block conflicts in content and place). */
 export interface MatchedResolution {
   resolution: ConflictResolution;
+  /** Its place in the request's `resolutions`, to name it. */
+  index: number;
   conflicts: MergeConflict[];
 }
 
@@ -110,7 +113,7 @@ export function matchResolutions(
       settledBy.set(conflict, index);
       checkFit(resolution, conflict, index);
     }
-    return { resolution, conflicts: named };
+    return { resolution, index, conflicts: named };
   });
   const left = conflicts.filter((conflict) => !settledBy.has(conflict));
   if (left.length) {
@@ -222,6 +225,36 @@ const keysOf = (document: JSONDocument): string[] => document.nodes.map((node) =
 /** The block `key` of a document, or null when it has none. */
 export function blockOf(document: JSONDocument | null, key: string): DocumentBlock | null {
   return document?.nodes.find((node) => node.key === key) ?? null;
+}
+
+const jsonType = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+/**
+ * Refuses (400) hand-merged metadata values that no version could hold: each must be null or
+ * of the type the versions in conflict give it; a title a non-empty string, a slug a valid one.
+ */
+export function checkFieldValues(
+  fields: Record<string, unknown>,
+  versions: readonly Record<string, unknown>[],
+  at: string,
+): void {
+  for (const [name, value] of Object.entries(fields)) {
+    const path = `${at}.fields.${name}`;
+    if (name === 'title' && (typeof value !== 'string' || value.trim() === '')) {
+      throw invalidInput(`${path} must be a non-empty string.`);
+    }
+    if (name === 'slug' && (typeof value !== 'string' || !isValidSlug(value))) {
+      throw invalidInput(`${path} must be a slug: lowercase letters and digits joined by "-".`);
+    }
+    const types = new Set(
+      versions.map((meta) => jsonType(meta[name])).filter((type) => type !== 'undefined'),
+    );
+    types.delete('null');
+    if (value !== null && types.size > 0 && !types.has(jsonType(value))) {
+      throw invalidInput(`${path} must be ${[...types].join(' or ')} or null.`);
+    }
+  }
 }
 
 /**

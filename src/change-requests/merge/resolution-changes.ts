@@ -3,6 +3,8 @@ import { commit, TreeChangeError, type PageChange } from '../../content-engine/t
 import type { ObjectStore } from '../../content-engine/tree/object-store';
 import {
   blockOf,
+  checkFieldValues,
+  SIDES,
   metadataUpdate,
   placeAfterPredecessor,
   unresolvable,
@@ -70,7 +72,8 @@ class ResolutionWriter {
 
   constructor(private readonly sides: Record<Side, SideTree>) {}
 
-  async apply({ resolution, conflicts }: MatchedResolution): Promise<void> {
+  async apply({ resolution, conflicts, index }: MatchedResolution): Promise<void> {
+    const at = `resolutions[${index}]`;
     const { pageId, keep } = resolution;
     if (resolution.blockKey !== undefined) {
       const relocate = conflicts.some((conflict) => conflict.kind === 'block-move');
@@ -84,6 +87,14 @@ class ResolutionWriter {
         return;
       }
       case 'metadata': {
+        const versions = await Promise.all(SIDES.map((side) => this.sides[side].page(pageId)));
+        if (resolution.fields) {
+          checkFieldValues(
+            resolution.fields,
+            versions.map((page) => page?.meta ?? {}),
+            at,
+          );
+        }
         const kept = resolution.fields ?? (await this.sides[keep!].page(pageId))?.meta ?? {};
         for (const side of WRITTEN) {
           const page = await this.sides[side].page(pageId);
