@@ -1,18 +1,19 @@
-import type { JSONDocument } from '../../content-engine/documents/document';
+import type { DocumentBlock, JSONDocument } from '../../content-engine/documents/document';
 import { commit, TreeChangeError, type PageChange } from '../../content-engine/tree/commit';
 import type { ObjectStore } from '../../content-engine/tree/object-store';
+import type { TreePage } from '../../content-engine/tree/read';
 import {
   blockOf,
   checkFieldValues,
-  SIDES,
   metadataUpdate,
   placeAfterPredecessor,
+  SIDES,
   unresolvable,
   withBlock,
+  type ConflictResolution,
   type MatchedResolution,
   type Side,
 } from './conflict-resolution';
-import type { TreePage } from '../../content-engine/tree/read';
 import type { SideTree } from './side-tree';
 
 /** The two versions a resolution writes on; the merge base stays as it is. */
@@ -27,8 +28,7 @@ const WRITTEN: readonly Written[] = ['changeRequest', 'primary'];
  * - a block: each side's document gets the kept block in place (inserted where the kept
  *   version has it when the side lacks it, or for a move conflict; removed when the kept
  *   version has none);
- * - `document`: both sides take the kept version's document whole;
- * - `metadata`: both sides take the kept values of the fields in conflict;
+ * - `document` (keepDocument), `metadata` (resolveMetadata): both sides take what is kept;
  * - `delete-edit`, `parent-deleted`, `move-move`: the other side takes the page (its
  *   existence and place) as the kept side has it (keepPage).
  */
@@ -73,36 +73,16 @@ class ResolutionWriter {
   constructor(private readonly sides: Record<Side, SideTree>) {}
 
   async apply({ resolution, conflicts, index }: MatchedResolution): Promise<void> {
-    const at = `resolutions[${index}]`;
     const { pageId, keep } = resolution;
     if (resolution.blockKey !== undefined) {
       const relocate = conflicts.some((conflict) => conflict.kind === 'block-move');
       return this.resolveBlock(pageId, resolution.blockKey, resolution.block, keep, relocate);
     }
     switch (resolution.kind) {
-      case 'document': {
-        const kept = await this.sides[keep!].document(pageId);
-        const working = await this.working(pageId);
-        for (const side of WRITTEN) working[side] = kept ?? working[side];
-        return;
-      }
-      case 'metadata': {
-        const versions = await Promise.all(SIDES.map((side) => this.sides[side].page(pageId)));
-        if (resolution.fields) {
-          checkFieldValues(
-            resolution.fields,
-            versions.map((page) => page?.meta ?? {}),
-            at,
-          );
-        }
-        const kept = resolution.fields ?? (await this.sides[keep!].page(pageId))?.meta ?? {};
-        for (const side of WRITTEN) {
-          const page = await this.sides[side].page(pageId);
-          const meta = metadataUpdate(conflicts[0].fields ?? [], kept, page!.meta);
-          this.pageChanges[side].push({ operation: 'update_page', page: pageId, meta });
-        }
-        return;
-      }
+      case 'document':
+        return this.keepDocument(pageId, keep!);
+      case 'metadata':
+        return this.resolveMetadata(resolution, conflicts[0].fields ?? [], index);
       case 'delete-edit':
       case 'parent-deleted':
       case 'move-move':
@@ -112,10 +92,35 @@ class ResolutionWriter {
     }
   }
 
+  /** `document`: both sides take the kept version's document whole. */
+  private async keepDocument(pageId: string, keep: Side): Promise<void> {
+    const kept = await this.sides[keep].document(pageId);
+    const working = await this.working(pageId);
+    for (const side of WRITTEN) working[side] = kept ?? working[side];
+  }
+
+  /** `metadata`: both sides take the kept (or hand-merged) values of the fields in conflict. */
+  private async resolveMetadata(
+    { pageId, keep, fields: merged }: ConflictResolution,
+    fields: readonly string[],
+    index: number,
+  ): Promise<void> {
+    const [base, changeRequest, primary] = await Promise.all(
+      SIDES.map(async (side) => (await this.sides[side].page(pageId))?.meta ?? {}),
+    );
+    const metas = { base, changeRequest, primary };
+    if (merged) checkFieldValues(merged, [base, changeRequest, primary], `resolutions[${index}]`);
+    const kept = merged ?? metas[keep!];
+    for (const side of WRITTEN) {
+      const meta = metadataUpdate(fields, kept, metas[side]);
+      this.pageChanges[side].push({ operation: 'update_page', page: pageId, meta });
+    }
+  }
+
   private async resolveBlock(
     pageId: string,
     key: string,
-    block: JSONDocument['nodes'][number] | undefined,
+    block: DocumentBlock | undefined,
     keep: Side | undefined,
     relocate: boolean,
   ): Promise<void> {
