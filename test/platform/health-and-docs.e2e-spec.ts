@@ -25,6 +25,7 @@ const BINDERY_ONLY = new Set([
   'downloadFile',
   'downloadChangeRequestPDF',
   'downloadSpacePDF',
+  'getChangeRequestConflicts',
   'getPublishedOpenAPISpec',
 ]);
 
