@@ -88,8 +88,9 @@ describe('change request conflicts and their resolution', () => {
     await owner.post(`${crPath(spaceId, cr)}/content`, { changes }).expect(200);
   }
 
+  /** Without `body`, no body at all: GitBook's updateChangeRequest, an ordinary update. */
   const update = (spaceId: string, cr: string | number, body?: object, as: Client = owner) =>
-    as.post(`${crPath(spaceId, cr)}/update`, body ?? {});
+    as.post(`${crPath(spaceId, cr)}/update`, body);
 
   const merge = (spaceId: string, cr: string | number) =>
     owner.post(`${crPath(spaceId, cr)}/merge`, {});
