@@ -1,0 +1,358 @@
+import {
+  childRefs,
+  readPage,
+  readRoot,
+  type AnyRoot,
+  type ChildRef,
+  type FileNode,
+  type PageNode,
+  type PageType,
+  type ReusableContentNode,
+} from '../tree/format';
+import { getRequired, type ObjectStore } from '../tree/object-store';
+import { lookupParent } from '../tree/page-index';
+import { findPageById } from '../tree/read';
+import {
+  fileAttributes,
+  pageAttributes,
+  reusableContentAttributes,
+  variablesChange,
+  type ChangeAttributes,
+  type VariableChange,
+} from './change-attributes';
+
+/** A page as a change names it: what it is and where it sits in its tree. */
+export interface ChangedPage {
+  id: string;
+  type: PageType;
+  meta: PageNode['meta'];
+  /** Slugs from the top joined by `/`; null for links and computed pages. */
+  path: string | null;
+}
+
+/**
+ * What changed from one tree to another, in GitBook's semantic terms (`RevisionSemanticChange`).
+ * `page_moved`: the page has another parent (a top-level page has none: null). Reordering pages
+ * under the same parent is not a move.
+ */
+export type TreeChange =
+  | { type: 'page_created' | 'page_deleted'; page: ChangedPage }
+  | { type: 'page_edited'; page: ChangedPage; attributes: ChangeAttributes }
+  | {
+      type: 'page_moved';
+      page: ChangedPage;
+      parent: { before: ChangedPage | null; after: ChangedPage | null };
+    }
+  | { type: 'file_created' | 'file_deleted'; file: FileNode }
+  | { type: 'file_edited'; file: FileNode; before: FileNode; attributes: ChangeAttributes }
+  | {
+      type: 'reusable_content_created' | 'reusable_content_deleted';
+      reusableContent: ReusableContentNode;
+    }
+  | {
+      type: 'reusable_content_edited';
+      reusableContent: ReusableContentNode;
+      attributes: ChangeAttributes;
+    }
+  | { type: 'variables_edited'; variables: Record<string, VariableChange> };
+
+/** The root of a tree without anything: what a revision without a parent is compared with. */
+const EMPTY_ROOT: AnyRoot = {
+  version: 2,
+  pages: [],
+  files: [],
+  reusableContents: [],
+  variables: {},
+  index: null,
+};
+
+/** Where a page sits: its entry in its parent's list, its parent (null: top level), its path. */
+interface Place {
+  ref: ChildRef;
+  parent: ChangedPage | null;
+  path: string | null;
+}
+
+interface Side {
+  hash: string | null;
+  root: AnyRoot;
+}
+
+const pathUnder = (parent: string | null, slug: string | undefined): string | null =>
+  parent === null || slug === undefined ? null : parent ? `${parent}/${slug}` : slug;
+
+const changedPage = (node: PageNode, path: string | null): ChangedPage => ({
+  id: node.id,
+  type: node.type,
+  meta: node.meta,
+  path,
+});
+
+/**
+ * The semantic changes from tree `fromRoot` (null: an empty tree) to tree `toRoot`: pages
+ * first, in the order they are met walking the later tree, then files, reusable contents and
+ * variables.
+ *
+ * The cost follows the size of the change, not of the space: both trees are walked together from
+ * the top, and a child with the same id and hash under the same parent is an identical subtree,
+ * skipped unread. Only the pages on the paths to what changed are read, plus the subtrees that
+ * were created or deleted. A page met on one side only is matched up with its other place when
+ * the walk finds it; one the walk does not reach (it moved from, or into, a subtree that also
+ * moved) is found by id through the page index. The root lists top-level pages, files and
+ * reusable contents flat: those lists are compared in memory, by id and hash.
+ */
+export async function treeChanges(
+  store: ObjectStore,
+  fromRoot: string | null,
+  toRoot: string,
+): Promise<TreeChange[]> {
+  if (fromRoot === toRoot) return [];
+  const [from, to] = await Promise.all([
+    fromRoot === null ? EMPTY_ROOT : readRoot(store, fromRoot),
+    readRoot(store, toRoot),
+  ]);
+  const diff = new TreeDiff(store, { hash: fromRoot, root: from }, { hash: toRoot, root: to });
+  await diff.pages();
+  return [
+    ...diff.changes,
+    ...(await fileChanges(store, from, to)),
+    ...(await reusableContentChanges(store, from, to)),
+    ...variableChanges(from, to),
+  ];
+}
+
+class TreeDiff {
+  readonly changes: TreeChange[] = [];
+  /** Pages of the later tree met where the earlier tree did not have them. */
+  private readonly arrived = new Map<string, Place>();
+  /** Pages of the earlier tree not found where the later tree has them. */
+  private readonly left = new Map<string, Place>();
+  /** Pages whose two places have been compared (or that exist on one side only). */
+  private readonly settled = new Set<string>();
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly from: Side,
+    private readonly to: Side,
+  ) {}
+
+  async pages(): Promise<void> {
+    const [now, before] = await Promise.all([
+      childRefs(this.store, this.to.root.pages),
+      childRefs(this.store, this.from.root.pages),
+    ]);
+    await this.walk(now, before, null, null);
+    while (this.arrived.size > 0 || this.left.size > 0) {
+      if (!(await this.settleKnown())) await this.settleOneByIndex();
+    }
+  }
+
+  /** Children of the same page (or the top level) on both sides. */
+  private async walk(
+    refs: ChildRef[],
+    oldRefs: ChildRef[],
+    parent: ChangedPage | null,
+    oldParent: ChangedPage | null,
+  ): Promise<void> {
+    const oldById = new Map(oldRefs.map((ref) => [ref.id, ref]));
+    for (const ref of refs) {
+      const old = oldById.get(ref.id);
+      oldById.delete(ref.id);
+      if (this.settled.has(ref.id)) continue;
+      const place = { ref, parent, path: pathUnder(parent === null ? '' : parent.path, ref.slug) };
+      if (!old) {
+        this.arrived.set(ref.id, place);
+      } else if (old.hash !== ref.hash) {
+        const oldPath = pathUnder(oldParent === null ? '' : oldParent.path, old.slug);
+        await this.compare({ ref: old, parent: oldParent, path: oldPath }, place);
+      }
+    }
+    for (const old of oldById.values()) {
+      if (this.settled.has(old.id)) continue;
+      this.left.set(old.id, {
+        ref: old,
+        parent: oldParent,
+        path: pathUnder(oldParent === null ? '' : oldParent.path, old.slug),
+      });
+    }
+  }
+
+  /** The same page at its two places: moved, edited, and what changed below it. */
+  private async compare(old: Place, now: Place): Promise<void> {
+    this.settled.add(now.ref.id);
+    const node = await readPage(this.store, now.ref.hash);
+    const page = changedPage(node, now.path);
+    if ((old.parent?.id ?? null) !== (now.parent?.id ?? null)) {
+      this.changes.push({
+        type: 'page_moved',
+        page,
+        parent: { before: old.parent, after: now.parent },
+      });
+    }
+    if (old.ref.hash === now.ref.hash) return;
+    const before = await readPage(this.store, old.ref.hash);
+    const attributes = pageAttributes(before, node);
+    if (Object.keys(attributes).length > 0) {
+      this.changes.push({ type: 'page_edited', page, attributes });
+    }
+    await this.walk(node.pages, before.pages, page, changedPage(before, old.path));
+  }
+
+  /**
+   * Pairs pages that arrived with the same pages that left; a page the other tree does not
+   * have at all is created (or deleted), and its children are looked at in turn. Answers
+   * whether anything was settled.
+   */
+  private async settleKnown(): Promise<boolean> {
+    let progressed = false;
+    for (const [id, now] of [...this.arrived]) {
+      const old = this.left.get(id);
+      if (!old) continue;
+      this.arrived.delete(id);
+      this.left.delete(id);
+      await this.compare(old, now);
+      progressed = true;
+    }
+    for (const [id, now] of [...this.arrived]) {
+      if (this.left.has(id) || (await has(this.store, this.from, id))) continue;
+      this.arrived.delete(id);
+      await this.oneSided('page_created', now, this.arrived);
+      progressed = true;
+    }
+    for (const [id, old] of [...this.left]) {
+      if (this.arrived.has(id) || (await has(this.store, this.to, id))) continue;
+      this.left.delete(id);
+      await this.oneSided('page_deleted', old, this.left);
+      progressed = true;
+    }
+    return progressed;
+  }
+
+  /** A page on one side only; its children, met on that side only too, are queued. */
+  private async oneSided(
+    type: 'page_created' | 'page_deleted',
+    place: Place,
+    queue: Map<string, Place>,
+  ): Promise<void> {
+    this.settled.add(place.ref.id);
+    const node = await readPage(this.store, place.ref.hash);
+    const page = changedPage(node, place.path);
+    this.changes.push({ type, page });
+    for (const child of node.pages) {
+      if (!this.settled.has(child.id)) {
+        queue.set(child.id, { ref: child, parent: page, path: pathUnder(place.path, child.slug) });
+      }
+    }
+  }
+
+  /**
+   * Pages that moved into one another's former subtrees (A above B becoming B above A) wait for
+   * each other: one of them is found on its other side by id, which unblocks the rest.
+   */
+  private async settleOneByIndex(): Promise<void> {
+    const [arrived] = this.arrived;
+    if (arrived) {
+      const [id, now] = arrived;
+      this.arrived.delete(id);
+      await this.compare(await locate(this.store, this.from, id), now);
+      return;
+    }
+    const [id, old] = [...this.left][0];
+    this.left.delete(id);
+    await this.compare(old, await locate(this.store, this.to, id));
+  }
+}
+
+/** Whether the tree has the page (its page index says; a version 1 tree is searched). */
+async function has(store: ObjectStore, side: Side, pageId: string): Promise<boolean> {
+  if (side.hash === null) return false;
+  if (side.root.version === 2) {
+    return (await lookupParent(store, side.root.index, pageId)) !== undefined;
+  }
+  return (await findPageById(store, side.hash, pageId)) !== undefined;
+}
+
+/** Where a page the tree has sits in it (read down from the top). */
+async function locate(store: ObjectStore, side: Side, pageId: string): Promise<Place> {
+  const page = side.hash === null ? undefined : await findPageById(store, side.hash, pageId);
+  if (!page) throw new Error(`Tree ${side.hash} has no page ${pageId} although its index does`);
+  const parentPage =
+    page.parentId === null ? undefined : await findPageById(store, side.hash!, page.parentId);
+  const siblings = parentPage ? parentPage.pages : await childRefs(store, side.root.pages);
+  const ref = siblings.find((sibling) => sibling.id === pageId)!;
+  const parent = parentPage
+    ? { id: parentPage.id, type: parentPage.type, meta: parentPage.meta, path: parentPage.path }
+    : null;
+  return { ref, parent, path: page.path };
+}
+
+/**
+ * Lists of objects by hash (files, reusable contents) compared by id: only the objects whose
+ * hash is on one side only are read.
+ */
+async function changedObjects<T extends { id: string }>(
+  store: ObjectStore,
+  before: readonly string[],
+  after: readonly string[],
+): Promise<{ created: T[]; deleted: T[]; edited: { before: T; after: T }[] }> {
+  const [beforeSet, afterSet] = [new Set(before), new Set(after)];
+  const [gone, come] = await Promise.all([
+    Promise.all(before.filter((hash) => !afterSet.has(hash)).map((h) => getRequired<T>(store, h))),
+    Promise.all(after.filter((hash) => !beforeSet.has(hash)).map((h) => getRequired<T>(store, h))),
+  ]);
+  const goneById = new Map(gone.map((object) => [object.id, object]));
+  const comeIds = new Set(come.map((object) => object.id));
+  return {
+    created: come.filter((object) => !goneById.has(object.id)),
+    edited: come.flatMap((object) => {
+      const previous = goneById.get(object.id);
+      return previous ? [{ before: previous, after: object }] : [];
+    }),
+    deleted: gone.filter((object) => !comeIds.has(object.id)),
+  };
+}
+
+async function fileChanges(store: ObjectStore, from: AnyRoot, to: AnyRoot): Promise<TreeChange[]> {
+  const { created, edited, deleted } = await changedObjects<FileNode>(store, from.files, to.files);
+  const changes: TreeChange[] = created.map((file) => ({ type: 'file_created', file }));
+  for (const { before, after } of edited) {
+    const attributes = fileAttributes(before, after);
+    if (Object.keys(attributes).length > 0) {
+      changes.push({ type: 'file_edited', file: after, before, attributes });
+    }
+  }
+  return [...changes, ...deleted.map((file): TreeChange => ({ type: 'file_deleted', file }))];
+}
+
+async function reusableContentChanges(
+  store: ObjectStore,
+  from: AnyRoot,
+  to: AnyRoot,
+): Promise<TreeChange[]> {
+  const { created, edited, deleted } = await changedObjects<ReusableContentNode>(
+    store,
+    from.reusableContents,
+    to.reusableContents,
+  );
+  const changes: TreeChange[] = created.map((reusableContent) => ({
+    type: 'reusable_content_created',
+    reusableContent,
+  }));
+  for (const { before, after } of edited) {
+    const attributes = reusableContentAttributes(before, after);
+    if (Object.keys(attributes).length > 0) {
+      changes.push({ type: 'reusable_content_edited', reusableContent: after, attributes });
+    }
+  }
+  return [
+    ...changes,
+    ...deleted.map(
+      (reusableContent): TreeChange => ({ type: 'reusable_content_deleted', reusableContent }),
+    ),
+  ];
+}
+
+function variableChanges(from: AnyRoot, to: AnyRoot): TreeChange[] {
+  const variables = variablesChange(from.variables, to.variables);
+  return Object.keys(variables).length > 0 ? [{ type: 'variables_edited', variables }] : [];
+}
