@@ -60,7 +60,11 @@ export function pageAttributes(before: PageNode, after: PageNode): ChangeAttribu
  */
 export function fileAttributes(before: FileNode, after: FileNode): ChangeAttributes {
   const value = (file: FileNode) => (name: string) => file[name as keyof FileNode];
-  return changed(['name', 'blob', 'size', 'contentType', 'dimensions'], value(before), value(after));
+  return changed(
+    ['name', 'blob', 'size', 'contentType', 'dimensions'],
+    value(before),
+    value(after),
+  );
 }
 
 /** What changed of a reusable content (`RevisionReusableContentChangeAttributes`). */

@@ -95,9 +95,9 @@ describe('treeChanges', () => {
   });
 
   it('reports a change of a flag alone as no edit', async () => {
-    expect(await changesTo([{ operation: 'update_page', page: 'b1', meta: { hidden: true } }])).toEqual(
-      [],
-    );
+    expect(
+      await changesTo([{ operation: 'update_page', page: 'b1', meta: { hidden: true } }]),
+    ).toEqual([]);
   });
 
   it('deletes a subtree page by page', async () => {
@@ -116,10 +116,7 @@ describe('treeChanges', () => {
         { operation: 'move_page', page: 'b21', into: 'a' },
         { operation: 'move_page', page: 'c', into: null, at: 0 },
       ]),
-    ).toEqual([
-      'page_moved b2 b>- configure',
-      'page_moved b21 b2>a getting-started/options',
-    ]);
+    ).toEqual(['page_moved b2 b>- configure', 'page_moved b21 b2>a getting-started/options']);
   });
 
   it('untangles pages moved under one another', async () => {

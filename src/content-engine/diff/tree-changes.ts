@@ -346,9 +346,10 @@ async function reusableContentChanges(
   }
   return [
     ...changes,
-    ...deleted.map(
-      (reusableContent): TreeChange => ({ type: 'reusable_content_deleted', reusableContent }),
-    ),
+    ...deleted.map((reusableContent): TreeChange => ({
+      type: 'reusable_content_deleted',
+      reusableContent,
+    })),
   ];
 }
 
