@@ -1,5 +1,6 @@
 import { canonicalJson } from '../tree/object-store';
-import type { FileNode, PageNode, PageType, ReusableContentNode, RootNode } from '../tree/format';
+import type { FileObject } from '../reads/content-reader';
+import type { PageNode, PageType, ReusableContentNode, RootNode } from '../tree/format';
 
 /** A value before and after a change; a side without the value has no key. */
 export interface ChangeAttribute {
@@ -58,8 +59,8 @@ export function pageAttributes(before: PageNode, after: PageNode): ChangeAttribu
  * What changed of a file (`RevisionFileChangeAttributes`); new bytes are a new `downloadURL`,
  * reported under the name `blob` for the caller to present.
  */
-export function fileAttributes(before: FileNode, after: FileNode): ChangeAttributes {
-  const value = (file: FileNode) => (name: string) => file[name as keyof FileNode];
+export function fileAttributes(before: FileObject, after: FileObject): ChangeAttributes {
+  const value = (file: FileObject) => (name: string) => file[name];
   return changed(
     ['name', 'blob', 'size', 'contentType', 'dimensions'],
     value(before),

@@ -4,11 +4,11 @@ import {
   readRoot,
   type AnyRoot,
   type ChildRef,
-  type FileNode,
   type PageNode,
   type PageType,
   type ReusableContentNode,
 } from '../tree/format';
+import type { FileObject } from '../reads/content-reader';
 import { getRequired, type ObjectStore } from '../tree/object-store';
 import { lookupParent } from '../tree/page-index';
 import { findPageById } from '../tree/read';
@@ -43,8 +43,8 @@ export type TreeChange =
       page: ChangedPage;
       parent: { before: ChangedPage | null; after: ChangedPage | null };
     }
-  | { type: 'file_created' | 'file_deleted'; file: FileNode }
-  | { type: 'file_edited'; file: FileNode; before: FileNode; attributes: ChangeAttributes }
+  | { type: 'file_created' | 'file_deleted'; file: FileObject }
+  | { type: 'file_edited'; file: FileObject; before: FileObject; attributes: ChangeAttributes }
   | {
       type: 'reusable_content_created' | 'reusable_content_deleted';
       reusableContent: ReusableContentNode;
@@ -313,7 +313,11 @@ async function changedObjects<T extends { id: string }>(
 }
 
 async function fileChanges(store: ObjectStore, from: AnyRoot, to: AnyRoot): Promise<TreeChange[]> {
-  const { created, edited, deleted } = await changedObjects<FileNode>(store, from.files, to.files);
+  const { created, edited, deleted } = await changedObjects<FileObject>(
+    store,
+    from.files,
+    to.files,
+  );
   const changes: TreeChange[] = created.map((file) => ({ type: 'file_created', file }));
   for (const { before, after } of edited) {
     const attributes = fileAttributes(before, after);
