@@ -153,6 +153,20 @@ describe('treeChanges', () => {
     ]);
   });
 
+  it('reads only the two roots and the page that changed in a long flat list', async () => {
+    const flat = await commit(
+      store,
+      await empty(),
+      Array.from({ length: 200 }, (_, i) => page(`p${i}`, `Page ${i}`)),
+    );
+    const next = await commit(store, flat, [
+      { operation: 'update_page', page: 'p100', meta: { emoji: '1f4d8' } },
+    ]);
+    store.resetCounters();
+    expect(summary(await treeChanges(store, flat, next))).toEqual(['page_edited p100 emoji']);
+    expect(store.reads).toBe(4);
+  });
+
   it('reads only the pages on the path to a change', async () => {
     const next = await commit(store, root, [
       { operation: 'update_page', page: 'b21', meta: { title: 'Renamed' } },

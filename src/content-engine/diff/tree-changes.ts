@@ -81,6 +81,8 @@ interface Side {
 const pathUnder = (parent: string | null, slug: string | undefined): string | null =>
   parent === null || slug === undefined ? null : parent ? `${parent}/${slug}` : slug;
 
+const sameEntry = (a: ChildRef, b: ChildRef): boolean => a.id === b.id && a.hash === b.hash;
+
 const changedPage = (node: PageNode, path: string | null): ChangedPage => ({
   id: node.id,
   type: node.type,
@@ -154,8 +156,15 @@ class TreeDiff {
     parent: ChangedPage | null,
     oldParent: ChangedPage | null,
   ): Promise<void> {
-    const oldById = new Map(oldRefs.map((ref) => [ref.id, ref]));
-    for (const ref of refs) {
+    // Siblings mostly keep their order: the identical entries at both ends are skipped without
+    // a map, so a one-page change in a long list (the root's, of a flat space) costs a scan.
+    let [start, end, oldEnd] = [0, refs.length, oldRefs.length];
+    while (start < end && start < oldEnd && sameEntry(refs[start], oldRefs[start])) start++;
+    while (end > start && oldEnd > start && sameEntry(refs[end - 1], oldRefs[oldEnd - 1])) {
+      [end, oldEnd] = [end - 1, oldEnd - 1];
+    }
+    const oldById = new Map(oldRefs.slice(start, oldEnd).map((ref) => [ref.id, ref]));
+    for (const ref of refs.slice(start, end)) {
       const old = oldById.get(ref.id);
       oldById.delete(ref.id);
       if (this.settled.has(ref.id)) continue;
