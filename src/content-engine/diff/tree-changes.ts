@@ -189,7 +189,11 @@ class TreeDiff {
   /** The same page at its two places: moved, edited, and what changed below it. */
   private async compare(old: Place, now: Place): Promise<void> {
     this.settled.add(now.ref.id);
-    const node = await readPage(this.store, now.ref.hash);
+    // Both sides in one go: a batching store reads them in one query.
+    const [node, before] = await Promise.all([
+      readPage(this.store, now.ref.hash),
+      old.ref.hash === now.ref.hash ? null : readPage(this.store, old.ref.hash),
+    ]);
     const page = changedPage(node, now.path);
     if ((old.parent?.id ?? null) !== (now.parent?.id ?? null)) {
       this.changes.push({
@@ -198,8 +202,7 @@ class TreeDiff {
         parent: { before: old.parent, after: now.parent },
       });
     }
-    if (old.ref.hash === now.ref.hash) return;
-    const before = await readPage(this.store, old.ref.hash);
+    if (before === null) return;
     const attributes = pageAttributes(before, node);
     if (Object.keys(attributes).length > 0) {
       this.changes.push({ type: 'page_edited', page, attributes });
