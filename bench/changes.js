@@ -25,7 +25,15 @@ const {
   checkInterrupted,
   api,
 } = require('./lib');
-const { DIST, startBindery, bootApp, BufferedStore, moveSpaceTo, percentile } = require('./engine');
+const {
+  DIST,
+  startBindery,
+  bootApp,
+  BufferedStore,
+  moveSpaceTo,
+  onePageChangeRequest,
+  percentile,
+} = require('./engine');
 
 const SHAPES = (process.env.BENCH_CHANGES_SHAPES || '20x20x25,10000').split(',').map(parseShape);
 const CHANGE_REQUESTS = Math.ceil(positiveNumber('BENCH_CHANGES_CRS', 20));
@@ -185,23 +193,14 @@ async function measure(server, engine, spaceId, shape, generation) {
   for (let i = 0; i < CHANGE_REQUESTS; i++) {
     checkInterrupted('measuring');
     const pageId = generation.leafIds[(i * 7919) % generation.leafIds.length];
-    const cr = await api(baseUrl, 'POST', base, token, { subject: `Bench ${i + 1}` }, 201);
-    await api(
+    const { cr } = await onePageChangeRequest({
       baseUrl,
-      'POST',
-      `${base}/${cr.id}/content`,
       token,
-      {
-        changes: [
-          {
-            operation: 'update_page',
-            page: pageId,
-            document: { markdown: `The body of page ${i}, edited.\n\nAnd a new paragraph.\n` },
-          },
-        ],
-      },
-      200,
-    );
+      spaceId,
+      pageId,
+      subject: `Bench ${i + 1}`,
+      markdown: `The body of page ${i}, edited.\n\nAnd a new paragraph.\n`,
+    });
     for (const [route, pathname] of [
       ['changes', `${base}/${cr.id}/changes`],
       ['pageDiff', `${base}/${cr.id}/changes/pages/${pageId}`],

@@ -32,7 +32,15 @@ const {
   expectOk,
   summarize,
 } = require('./lib');
-const { DIST, startBindery, bootApp, BufferedStore, moveSpaceTo, percentile } = require('./engine');
+const {
+  DIST,
+  startBindery,
+  bootApp,
+  BufferedStore,
+  moveSpaceTo,
+  onePageChangeRequest,
+  percentile,
+} = require('./engine');
 
 const SHAPE = parseShape(process.env.BENCH_CONTENT_SHAPE || '20x20x25');
 const DURATION = positiveNumber('BENCH_DURATION', 10);
@@ -386,25 +394,14 @@ async function onePageMerge({
   const leaves = generation.leafIds;
   const pageId = leaves[Math.floor(rng() * leaves.length)];
   const base = `/v1/spaces/${spaceId}/change-requests`;
-  const cr = await api(baseUrl, 'POST', base, token, { subject: `Bench merge ${n + 1}` }, 201);
-  const writeStarted = performance.now();
-  await api(
+  const { cr, writeMs } = await onePageChangeRequest({
     baseUrl,
-    'POST',
-    `${base}/${cr.id}/content`,
     token,
-    {
-      changes: [
-        {
-          operation: 'update_page',
-          page: pageId,
-          document: { markdown: `${sentence(rng)}\n\n${sentence(rng)} (merge ${n + 1})\n` },
-        },
-      ],
-    },
-    200,
-  );
-  const writeMs = performance.now() - writeStarted;
+    spaceId,
+    pageId,
+    subject: `Bench merge ${n + 1}`,
+    markdown: `${sentence(rng)}\n\n${sentence(rng)} (merge ${n + 1})\n`,
+  });
   if (primaryMoved) await onePageEdit(engine, spaceId, userId, generation, 1000 + n);
   const started = performance.now();
   const outcome = await api(baseUrl, 'POST', `${base}/${cr.id}/merge`, token, {}, 200);

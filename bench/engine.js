@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { performance } = require('node:perf_hooks');
 const {
   ROOT,
   RESULTS_DIR,
@@ -176,10 +177,31 @@ async function moveSpaceTo(manager, { spaceId, parent, tree, userId }) {
   return revisionId;
 }
 
+/**
+ * A change request that rewrites one page's body (`update_page` with markdown), over HTTP;
+ * answers it and how long the content write took.
+ */
+async function onePageChangeRequest({ baseUrl, token, spaceId, pageId, subject, markdown }) {
+  const base = `/v1/spaces/${spaceId}/change-requests`;
+  const cr = await api(baseUrl, 'POST', base, token, { subject }, 201);
+  const started = performance.now();
+  const changes = [{ operation: 'update_page', page: pageId, document: { markdown } }];
+  await api(baseUrl, 'POST', `${base}/${cr.id}/content`, token, { changes }, 200);
+  return { cr, writeMs: performance.now() - started };
+}
+
 /** Nearest-rank percentile. */
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-module.exports = { DIST, startBindery, bootApp, BufferedStore, moveSpaceTo, percentile };
+module.exports = {
+  DIST,
+  startBindery,
+  bootApp,
+  BufferedStore,
+  moveSpaceTo,
+  onePageChangeRequest,
+  percentile,
+};

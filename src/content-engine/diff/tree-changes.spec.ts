@@ -1,5 +1,5 @@
 import { commit, type PageChange } from '../tree/commit';
-import type { RootNode } from '../tree/format';
+import { emptyRoot, type RootNode } from '../tree/format';
 import { MemoryObjectStore } from '../tree/object-store';
 import { treeChanges, type TreeChange } from './tree-changes';
 
@@ -36,15 +36,7 @@ describe('treeChanges', () => {
   let store: MemoryObjectStore;
   let root: string;
 
-  const empty = () =>
-    store.put('tree', {
-      version: 2,
-      pages: [],
-      files: [],
-      reusableContents: [],
-      variables: {},
-      index: null,
-    } satisfies RootNode);
+  const empty = () => store.put('tree', emptyRoot());
 
   beforeEach(async () => {
     store = new MemoryObjectStore();

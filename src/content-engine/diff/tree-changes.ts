@@ -1,5 +1,6 @@
 import {
   childRefs,
+  emptyRoot,
   readPage,
   readRoot,
   type AnyRoot,
@@ -56,16 +57,6 @@ export type TreeChange =
     }
   | { type: 'variables_edited'; variables: Record<string, VariableChange> };
 
-/** The root of a tree without anything: what a revision without a parent is compared with. */
-const EMPTY_ROOT: AnyRoot = {
-  version: 2,
-  pages: [],
-  files: [],
-  reusableContents: [],
-  variables: {},
-  index: null,
-};
-
 /** Where a page sits: its entry in its parent's list, its parent (null: top level), its path. */
 interface Place {
   ref: ChildRef;
@@ -110,7 +101,8 @@ export async function treeChanges(
 ): Promise<TreeChange[]> {
   if (fromRoot === toRoot) return [];
   const [from, to] = await Promise.all([
-    fromRoot === null ? EMPTY_ROOT : readRoot(store, fromRoot),
+    // A revision without a parent is compared with an empty tree.
+    fromRoot === null ? emptyRoot() : readRoot(store, fromRoot),
     readRoot(store, toRoot),
   ]);
   const diff = new TreeDiff(store, { hash: fromRoot, root: from }, { hash: toRoot, root: to });
