@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import type { ChangeRequestBody, SpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms, GITBOOK_0201 } from './helpers/conformance';
-import { commitOnSpace } from './helpers/content';
+import { addReusableContentOnSpace, commitOnSpace } from './helpers/content';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
 
@@ -294,6 +294,27 @@ describe('semantic changes', () => {
         more: 0,
       });
       expect(res.body).not.toHaveProperty('mergedFrom');
+    });
+
+    it('lists a reusable content added', async () => {
+      const space = await t.factories.space(org);
+      // Bindery has no API that writes reusable contents yet: add one through the engine.
+      const revision = await addReusableContentOnSpace(t, space.id, {
+        id: 'rc-terms',
+        title: 'Terms',
+        document: { object: 'document', data: {}, nodes: [] },
+      });
+      const res = await owner.get(revisionChanges(space.id, revision.id)).expect(200);
+      expectConforms(res, 'getRevisionSemanticChanges', GITBOOK_0201);
+      expect(res.body).toEqual({
+        changes: [
+          {
+            type: 'reusable_content_created',
+            reusableContent: { id: 'rc-terms', title: 'Terms', document: expect.any(String) },
+          },
+        ],
+        more: 0,
+      });
     });
 
     it('answers 400 for bad parameters and 404 for an unknown revision or another space', async () => {
