@@ -111,6 +111,24 @@ describe('treeChanges', () => {
     ).toEqual(['page_moved b2 b>- configure', 'page_moved b21 b2>a getting-started/options']);
   });
 
+  it('tells a page moved into a new page, or out of a deleted one, from created and deleted ones', async () => {
+    expect(
+      await changesTo([
+        page('n', 'New'),
+        { operation: 'move_page', page: 'a', into: 'n' },
+        { operation: 'move_page', page: 'b21', into: null },
+        { operation: 'delete_page', page: 'b' },
+      ]),
+    ).toEqual([
+      'page_created n new',
+      'page_deleted b guides',
+      'page_moved a ->n new/getting-started',
+      'page_deleted b1 guides/install',
+      'page_deleted b2 guides/configure',
+      'page_moved b21 b2>- options',
+    ]);
+  });
+
   it('untangles pages moved under one another', async () => {
     // b above b2 becomes b2 above b.
     expect(

@@ -83,8 +83,9 @@ const changedPage = (node: PageNode, path: string | null): ChangedPage => ({
 
 /**
  * The semantic changes from tree `fromRoot` (null: an empty tree) to tree `toRoot`: pages
- * first, in the order they are met walking the later tree, then files, reusable contents and
- * variables.
+ * first (those met walking both trees, in the later tree's order, then those found on one side
+ * of that walk only, level by level: created, deleted, moved), then files, reusable contents
+ * and variables.
  *
  * The cost follows the size of the change, not of the space: both trees are walked together from
  * the top, and a child with the same id and hash under the same parent is an identical subtree,
@@ -217,36 +218,40 @@ class TreeDiff {
       await this.compare(old, now);
       progressed = true;
     }
-    for (const [id, now] of [...this.arrived]) {
-      if (this.left.has(id) || (await has(this.store, this.from, id))) continue;
-      this.arrived.delete(id);
-      await this.oneSided('page_created', now, this.arrived);
-      progressed = true;
-    }
-    for (const [id, old] of [...this.left]) {
-      if (this.arrived.has(id) || (await has(this.store, this.to, id))) continue;
-      this.left.delete(id);
-      await this.oneSided('page_deleted', old, this.left);
-      progressed = true;
-    }
-    return progressed;
+    const created = await this.oneSided('page_created', this.arrived, this.left, this.from);
+    const deleted = await this.oneSided('page_deleted', this.left, this.arrived, this.to);
+    return progressed || created || deleted;
   }
 
-  /** A page on one side only; its children, met on that side only too, are queued. */
+  /**
+   * The pages of `queue` that the `other` tree does not have at all (not waiting in `others`
+   * either): each is created (or deleted), and its children, on that side only too, are queued.
+   * A level at a time: their index lookups and their reads go together. Answers whether there
+   * were any.
+   */
   private async oneSided(
     type: 'page_created' | 'page_deleted',
-    place: Place,
     queue: Map<string, Place>,
-  ): Promise<void> {
-    this.settled.add(place.ref.id);
-    const node = await readPage(this.store, place.ref.hash);
-    const page = changedPage(node, place.path);
-    this.changes.push({ type, page });
-    for (const child of node.pages) {
-      if (!this.settled.has(child.id)) {
-        queue.set(child.id, { ref: child, parent: page, path: pathUnder(place.path, child.slug) });
-      }
+    others: Map<string, Place>,
+    other: Side,
+  ): Promise<boolean> {
+    const waiting = [...queue.values()].filter((place) => !others.has(place.ref.id));
+    const known = await Promise.all(waiting.map((place) => has(this.store, other, place.ref.id)));
+    const places = waiting.filter((_, i) => !known[i]);
+    for (const place of places) {
+      queue.delete(place.ref.id);
+      this.settled.add(place.ref.id);
     }
+    const nodes = await Promise.all(places.map((place) => readPage(this.store, place.ref.hash)));
+    nodes.forEach((node, i) => {
+      const page = changedPage(node, places[i].path);
+      this.changes.push({ type, page });
+      for (const child of node.pages) {
+        if (this.settled.has(child.id)) continue;
+        queue.set(child.id, { ref: child, parent: page, path: pathUnder(page.path, child.slug) });
+      }
+    });
+    return places.length > 0;
   }
 
   /**

@@ -94,7 +94,8 @@ export class RevisionSemanticChangesResponse {
   @ApiProperty({
     type: [RevisionSemanticChangeResponse],
     description:
-      'Pages (in the order of the later tree), then files, reusable contents and variables.',
+      'Pages (those edited in place in the order of the later tree, then the created, ' +
+      'deleted and moved ones, level by level), then files, reusable contents and variables.',
   })
   changes!: RevisionSemanticChangeResponse[];
   @ApiProperty({ description: 'How many changes were left out over `limit` (0: none).' })
