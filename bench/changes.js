@@ -5,7 +5,9 @@
  * 10,000 pages side by side at the top level) a space is generated in-process through the
  * tree's `commit()`; then change requests, each editing one random page over HTTP, are asked
  * for their semantic changes (getChangeRequestChanges) and their page diff
- * (getChangeRequestPageDiff), one request at a time. See bench/README.md, "Changes benchmark".
+ * (getChangeRequestPageDiff), one request at a time, beside getChangeRequestById as a baseline
+ * (the same token, access and change request lookups, no content). See bench/README.md,
+ * "Changes benchmark".
  *
  * Env: DATABASE_URL (PostgreSQL server for a throwaway database; unset = embedded PGlite in
  * this process), BENCH_CHANGES_SHAPES (comma-separated; `AxBxC` pages per level or `N` flat,
@@ -59,6 +61,7 @@ async function main() {
   cleanups.push(() => bindery.close());
   const { DataSource } = require('typeorm');
   const engine = {
+    app: bindery.app,
     dataSource: bindery.app.get(DataSource),
     content: bindery.app.get(
       require(path.join(DIST, 'content-engine', 'content-engine')).ContentEngine,
@@ -188,6 +191,7 @@ async function measure(server, engine, spaceId, shape, generation) {
   const samples = {
     changes: { first: [], repeated: [] },
     pageDiff: { first: [], repeated: [] },
+    changeRequest: { first: [], repeated: [] },
   };
   let last;
   for (let i = 0; i < CHANGE_REQUESTS; i++) {
@@ -204,6 +208,8 @@ async function measure(server, engine, spaceId, shape, generation) {
     for (const [route, pathname] of [
       ['changes', `${base}/${cr.id}/changes`],
       ['pageDiff', `${base}/${cr.id}/changes/pages/${pageId}`],
+      // The baseline: the change request itself (the same access checks and lookups).
+      ['changeRequest', `${base}/${cr.id}`],
     ]) {
       for (let r = 0; r < REQUESTS; r++) {
         const { ms, body } = await timed(pathname);
@@ -233,6 +239,7 @@ async function measure(server, engine, spaceId, shape, generation) {
     generationMs: generation.ms,
     changes: routeStats(samples.changes, stats),
     pageDiff: routeStats(samples.pageDiff, stats),
+    changeRequest: routeStats(samples.changeRequest, stats),
     reads,
   };
   result.met = result.changes.all.p95Ms <= TARGET_P95_MS;
@@ -271,7 +278,24 @@ async function objectReads(engine, spaceId, changeRequestId) {
   };
   const started = performance.now();
   const changes = await treeChanges(counting, row.base, row.head);
-  return { objects, bytes, changes: changes.length, uncachedMs: performance.now() - started };
+  const uncachedMs = performance.now() - started;
+  // The same diff through the reads' cache, as the server runs it once the objects are cached.
+  const { ContentReader } = require(path.join(DIST, 'content-engine', 'reads', 'content-reader'));
+  const reader = engine.app.get(ContentReader);
+  const cached = [];
+  for (let i = 0; i < 50; i++) {
+    const at = performance.now();
+    await treeChanges(reader.objects, row.base, row.head);
+    if (i >= 10) cached.push(performance.now() - at);
+  }
+  return {
+    objects,
+    bytes,
+    changes: changes.length,
+    uncachedMs,
+    cachedP50Ms: percentile(cached, 50),
+    cachedP95Ms: percentile(cached, 95),
+  };
 }
 
 function printReport(report) {
@@ -287,6 +311,7 @@ function printReport(report) {
     for (const [name, route] of [
       ['getChangeRequestChanges', shape.changes],
       ['getChangeRequestPageDiff', shape.pageDiff],
+      ['getChangeRequestById (baseline)', shape.changeRequest],
     ]) {
       log(line(name, route.all));
       log(line('  first request of each', route.first));
@@ -294,7 +319,8 @@ function printReport(report) {
     }
     log(
       `  tree diff, uncached, in process: ${shape.reads.objects} objects read ` +
-        `(${kb(shape.reads.bytes)}) in ${ms(shape.reads.uncachedMs)}`,
+        `(${kb(shape.reads.bytes)}) in ${ms(shape.reads.uncachedMs)}; cached p50 ` +
+        `${ms(shape.reads.cachedP50Ms)}, p95 ${ms(shape.reads.cachedP95Ms)}`,
     );
     log(
       `  target p95 ≤ ${TARGET_P95_MS} ms for getChangeRequestChanges: ${shape.met ? 'PASS' : 'MISS'}`,
