@@ -166,10 +166,10 @@ function relaxEmptyDocument(spec: OpenApiDocument): void {
 }
 
 /**
- * Spec defect (0.146 and 0.201): a `page_edited` change's `attributes` are `oneOf` the document, group and
- * link attribute sets, which all allow `title` and `emoji` and none of which forbids other
- * properties, so every set of attributes matches two or three of them: read literally, no
- * `page_edited` conforms. The variants are read as `anyOf`; each is still checked as written.
+ * Spec defect (0.146 and 0.201): a `page_edited` change's `attributes` are `oneOf` the
+ * document, group and link attribute sets, which all allow `title` and `emoji` and none of which
+ * forbids other properties, so every set of attributes matches two or three of them: read
+ * literally, no `page_edited` conforms. The variants are read as `anyOf`; each is still checked as written.
  */
 function relaxPageEditedAttributes(spec: OpenApiDocument): void {
   const schemas = spec.components.schemas as Record<
