@@ -1,6 +1,6 @@
 import type { DocumentBlock } from '../documents/document';
-import { blockStats, diffBlocks } from './block-diff';
-import { inlineDiff, plainText } from './inline-diff';
+import { blockStats, diffBlocks, MAX_BLOCK_EDITS } from './block-diff';
+import { inlineDiff, MAX_INLINE_EDITS, plainText } from './inline-diff';
 
 const paragraph = (key: string | undefined, text: string): DocumentBlock => ({
   object: 'block',
@@ -86,6 +86,37 @@ describe('diffBlocks', () => {
     ]);
   });
 
+  it('past the edit budget, pairs the blocks without keys by type alone', () => {
+    // The same block X moves from first to last while every other block is rewritten.
+    const shape = (count: number) => {
+      const rewritten = (text: string) =>
+        Array.from({ length: count }, (_, i) => paragraph(undefined, `${text} ${i}`));
+      const x = paragraph(undefined, 'X');
+      return { before: [x, ...rewritten('Old')], after: [...rewritten('New'), x] };
+    };
+    const small = shape(3);
+    expect(diffBlocks(small.before, small.after).map((entry) => entry.status)).toEqual([
+      'added',
+      'added',
+      'added',
+      // Nothing else stayed, so X's order relative to the others did not change.
+      'unchanged',
+      'removed',
+      'removed',
+      'removed',
+    ]);
+    // 2 × MAX_BLOCK_EDITS edits: X is no longer found, and every block is an edit of another.
+    const large = shape(MAX_BLOCK_EDITS);
+    const entries = diffBlocks(large.before, large.after);
+    expect(blockStats(entries)).toEqual({
+      added: 0,
+      removed: 0,
+      changed: MAX_BLOCK_EDITS + 1,
+      moved: 0,
+      unchanged: 0,
+    });
+  });
+
   it('treats a repeated key as no key', () => {
     const before = [paragraph('k', 'First'), paragraph('k', 'Second')];
     expect(outline(before, [paragraph('k', 'Second')])).toEqual(['removed k', 'unchanged k']);
@@ -121,6 +152,16 @@ describe('plainText', () => {
       ],
     };
     expect(plainText(list)).toBe('One\nTwo');
+  });
+
+  it('replaces a text rewritten past the edit budget whole', () => {
+    const words = (prefix: string) =>
+      Array.from({ length: MAX_INLINE_EDITS }, (_, i) => `${prefix}${i}`).join(' ');
+    const [before, after] = [words('old'), words('new')];
+    expect(inlineDiff(before, after)).toEqual([
+      { op: 'delete', text: before },
+      { op: 'insert', text: after },
+    ]);
   });
 
   it('diffs whitespace too', () => {

@@ -4,6 +4,12 @@ import { reordered } from '../merge/sequence';
 import { canonicalJson } from '../tree/object-store';
 import { inlineDiff, plainText, type InlineSegment } from './inline-diff';
 
+/**
+ * Most edits the alignment of blocks without matching keys looks for: its cost grows with the
+ * edits times the number of blocks.
+ */
+export const MAX_BLOCK_EDITS = 1000;
+
 export const BLOCK_STATUSES = ['added', 'removed', 'changed', 'moved', 'unchanged'] as const;
 export type BlockStatus = (typeof BLOCK_STATUSES)[number];
 
@@ -62,10 +68,15 @@ function pairBlocks(
     const { key: _key, ...rest } = block;
     return canonicalJson(rest);
   };
-  const parts = diffArrays(
+  const [oldContents, newContents] = [
     restOld.map((i) => content(before[i])),
     restNew.map((i) => content(after[i])),
-  );
+  ];
+  // Past the edit budget, the blocks left are one run of replacements.
+  const parts = diffArrays(oldContents, newContents, { maxEditLength: MAX_BLOCK_EDITS }) ?? [
+    { value: oldContents, count: oldContents.length, added: false, removed: true },
+    { value: newContents, count: newContents.length, added: true, removed: false },
+  ];
   // Old and new blocks of the current run of replacements (jsdiff lists either side first).
   let [o, n] = [0, 0];
   let [removed, added]: number[][] = [[], []];

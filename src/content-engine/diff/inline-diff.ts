@@ -20,11 +20,25 @@ export function plainText(node: DocumentNode): string {
 }
 
 /**
+ * Most token edits jsdiff looks for in one block: its cost grows with the edits times the
+ * text's length, and a block rewritten at greater length reads as well replaced whole.
+ */
+export const MAX_INLINE_EDITS = 500;
+
+/**
  * The word-level differences from `before` to `after` (jsdiff's `diffWordsWithSpace`: words and
- * the whitespace between them are tokens, so a changed space or line break shows too).
+ * the whitespace between them are tokens, so a changed space or line break shows too). Past
+ * MAX_INLINE_EDITS the old text is deleted and the new one inserted, whole.
  */
 export function inlineDiff(before: string, after: string): InlineSegment[] {
-  return diffWordsWithSpace(before, after).map((part) => ({
+  const parts = diffWordsWithSpace(before, after, { maxEditLength: MAX_INLINE_EDITS });
+  if (!parts) {
+    return [
+      ...(before ? [{ op: 'delete' as const, text: before }] : []),
+      ...(after ? [{ op: 'insert' as const, text: after }] : []),
+    ];
+  }
+  return parts.map((part) => ({
     op: part.added ? 'insert' : part.removed ? 'delete' : 'equal',
     text: part.value,
   }));

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BLOCK_STATUSES, type BlockStatus } from '../../../content-engine/diff/block-diff';
+import { MAX_INLINE_EDITS } from '../../../content-engine/diff/inline-diff';
 import type { DocumentBlock } from '../../../content-engine/documents/document';
 import { RevisionPageResponse } from '../../../spaces/content/dto/content.response';
 
@@ -39,7 +40,9 @@ export class BlockDiffEntryResponse {
   @ApiPropertyOptional({ description: 'A changed block that also moved.' }) moved?: true;
   @ApiPropertyOptional({
     type: [InlineSegmentResponse],
-    description: "A changed block's text, word by word: what stayed, what came, what went.",
+    description:
+      `A changed block's text, word by word: what stayed, what came, what went (past ` +
+      `${MAX_INLINE_EDITS} word edits, the old text deleted and the new one inserted, whole).`,
   })
   inline?: InlineSegmentResponse[];
 }
