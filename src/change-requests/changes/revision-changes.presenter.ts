@@ -58,7 +58,7 @@ export class RevisionChangesPresenter {
       },
       ...(before ? { before } : {}),
       ...(after ? { after } : {}),
-      attributes: pageAttributes(diff.attributes),
+      attributes: presentedPageAttributes(diff.attributes),
       blocks: diff.blocks,
       stats: diff.stats,
     };
@@ -73,7 +73,7 @@ export class RevisionChangesPresenter {
         return {
           type: change.type,
           page: changedPage(change.page),
-          attributes: pageAttributes(change.attributes),
+          attributes: presentedPageAttributes(change.attributes),
         };
       case 'page_moved': {
         const { before, after } = change.parent;
@@ -142,7 +142,7 @@ function changedPage(page: ChangedPage): ChangedRevisionPageResponse {
 }
 
 /** A page's layout and cover as page reads show them (GitBook's defaults filled in). */
-function pageAttributes(attributes: ChangeAttributes): ChangeAttributes {
+function presentedPageAttributes(attributes: ChangeAttributes): ChangeAttributes {
   const shown = { ...attributes };
   const eachSide = (name: string, present: (value: object) => object) => {
     const attribute = shown[name];
