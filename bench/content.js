@@ -18,30 +18,30 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const {
-  ROOT,
   RESULTS_DIR,
-  BINDERY_MAIN,
   positiveNumber,
   log,
   sleep,
   cleanups,
   runMain,
   checkInterrupted,
-  createPostgresDatabase,
-  startEmbeddedDatabase,
-  startChild,
-  waitForHealth,
   cpuSeconds,
-  freePort,
   api,
   expectOk,
   summarize,
 } = require('./lib');
+const {
+  DIST,
+  startBindery,
+  bootApp,
+  BufferedStore,
+  moveSpaceTo,
+  onePageChangeRequest,
+  percentile,
+} = require('./engine');
 
-const DIST = path.join(ROOT, 'dist', 'src');
 const SHAPE = parseShape(process.env.BENCH_CONTENT_SHAPE || '20x20x25');
 const DURATION = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONTENT_CONNECTIONS', 16));
@@ -54,8 +54,6 @@ const SEARCH_WARMUP_REQUESTS = 30;
 const HEADINGS_PER_PAGE = 9;
 const TARGETS = { editBytes: 64 * 1024, editObjects: 10, searchP95Ms: 50, mergeMs: 100 };
 const SETTLE_MS = 1000;
-/** Rows per bulk INSERT of generated objects. */
-const INSERT_BATCH = 1000;
 
 function parseShape(raw) {
   const levels = raw.split('x').map(Number);
@@ -72,55 +70,11 @@ async function main() {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const loadAtStart = os.loadavg();
 
-  // 1. Database.
-  const database = process.env.DATABASE_URL
-    ? await createPostgresDatabase(process.env.DATABASE_URL)
-    : await startEmbeddedDatabase(
-        'embedded PGlite (in memory, served from this bench process): every query is serialized ' +
-          'through one WASM engine that shares the process with the generator and autocannon; ' +
-          'set DATABASE_URL for a real PostgreSQL run',
-      );
-  log(`Database: ${database.description}`);
-
-  // 2. Bindery (a child process, for the HTTP measurements).
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-content-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    DATABASE_URL: database.url,
-    // The embedded server shares one backend session between connections (see run.js).
-    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DATA_DIR: dataDir,
-  };
-  const port = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-content-bindery.log`);
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
+  // 1.–3. A database, Bindery on it, a user and an organization; an empty space through the API.
+  const { database, env, bindery, binderyLog, baseUrl, token, userId, org } = await startBindery({
+    stamp,
+    name: 'content',
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(bindery, `${baseUrl}/health`, 60_000);
-  log(`Bindery ready on ${baseUrl} (log: ${binderyLog})`);
-
-  // 3. A user, an organization and an empty space through the API.
-  const created = await api(
-    baseUrl,
-    'POST',
-    '/v1/admin/users',
-    adminToken,
-    { email: `bench-content-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
-    201,
-  );
-  const token = created.token;
-  const userId = created.user.id;
-  const org = await api(baseUrl, 'POST', '/v1/orgs', token, { title: 'Content Bench' }, 201);
   const space = await api(
     baseUrl,
     'POST',
@@ -301,18 +255,12 @@ async function main() {
  * the engine's services (ContentEngine, ContentWriter, SearchIndexer) and its DataSource.
  */
 async function bootEngine(env) {
-  const { loadConfig } = require(path.join(DIST, 'platform', 'config', 'app-config'));
-  const { createApp } = require(path.join(DIST, 'setup'));
   const { ContentEngine } = require(path.join(DIST, 'content-engine', 'content-engine'));
   const { ContentWriter } = require(path.join(DIST, 'content-engine', 'writes', 'content-writer'));
   const { SearchIndexer } = require(path.join(DIST, 'content-engine', 'search', 'search-indexer'));
   const { DataSource } = require('typeorm');
-  const config = loadConfig(
-    { ...process.env, ...env },
-    // The child serves the API and runs the jobs; this one only writes content.
-    { JOBS_IN_PROCESS: false, DATABASE_POOL_SIZE: 4 },
-  );
-  const bindery = await createApp(config);
+  // The child serves the API and runs the jobs; this one only writes content.
+  const bindery = await bootApp(env);
   const indexer = bindery.app.get(SearchIndexer);
   // Times the re-index that commitOnPrimary runs through its primary-moved listener.
   const reindex = indexer.reindex;
@@ -349,56 +297,6 @@ async function bootEngine(env) {
     return result;
   };
   return engine;
-}
-
-/**
- * An object store that keeps what is put in memory and writes it in bulk at the end (`flush`):
- * the generation's ~21,000 objects in a few INSERTs rather than one each. Same hashes as the
- * engine's (SHA-256 of canonical JSON).
- */
-class BufferedStore {
-  constructor(inner) {
-    const { canonicalJson } = require(path.join(DIST, 'content-engine', 'tree', 'object-store'));
-    const { sha256Hex } = require(path.join(DIST, 'platform', 'ids', 'ids'));
-    this.inner = inner;
-    this.canonicalJson = canonicalJson;
-    this.sha256Hex = sha256Hex;
-    this.pending = new Map();
-  }
-
-  get(hash) {
-    const pending = this.pending.get(hash);
-    return pending ? Promise.resolve(JSON.parse(pending.json)) : this.inner.get(hash);
-  }
-
-  put(kind, data) {
-    const json = this.canonicalJson(data);
-    const hash = this.sha256Hex(json);
-    if (!this.pending.has(hash)) this.pending.set(hash, { kind, json });
-    return Promise.resolve(hash);
-  }
-
-  async flush(manager) {
-    const entries = [...this.pending.entries()];
-    let bytes = 0;
-    for (let i = 0; i < entries.length; i += INSERT_BATCH) {
-      const batch = entries.slice(i, i + INSERT_BATCH);
-      await manager.query(
-        `INSERT INTO content_objects (hash, kind, data, created_at)
-         SELECT h, k, d::jsonb, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS t(h, k, d)
-         ON CONFLICT (hash) DO NOTHING`,
-        [
-          batch.map(([hash]) => hash),
-          batch.map(([, o]) => o.kind),
-          batch.map(([, o]) => o.json),
-          new Date(),
-        ],
-      );
-      for (const [, object] of batch) bytes += Buffer.byteLength(object.json);
-    }
-    this.pending.clear();
-    return { objects: entries.length, bytes };
-  }
 }
 
 /**
@@ -450,20 +348,12 @@ async function generate(engine, spaceId, userId) {
     const tree = await commit(store, row.tree, changes);
     const commitDone = performance.now();
     const written = await store.flush(manager);
-    const revisionId = newId();
-    const now = new Date();
-    await manager.query(
-      `INSERT INTO revisions (id, space_id, parents, type, tree, author_id, git, created_at)
-       VALUES ($1, $2, $3, 'edits', $4, $5, NULL, $6)`,
-      [revisionId, spaceId, [row.revision_id], tree, userId, now],
-    );
-    const moved = await manager.query(
-      'UPDATE spaces SET revision_id = $1, updated_at = $2 WHERE id = $3 AND revision_id = $4 RETURNING id',
-      [revisionId, now, spaceId, row.revision_id],
-    );
-    // TypeORM answers an UPDATE on PostgreSQL with [rows, affected].
-    const affected = Array.isArray(moved[0]) ? moved[1] : moved.length;
-    if (affected !== 1) throw new Error('the space moved during the generation');
+    const revisionId = await moveSpaceTo(manager, {
+      spaceId,
+      parent: row.revision_id,
+      tree,
+      userId,
+    });
     return {
       revisionId,
       tree,
@@ -504,25 +394,14 @@ async function onePageMerge({
   const leaves = generation.leafIds;
   const pageId = leaves[Math.floor(rng() * leaves.length)];
   const base = `/v1/spaces/${spaceId}/change-requests`;
-  const cr = await api(baseUrl, 'POST', base, token, { subject: `Bench merge ${n + 1}` }, 201);
-  const writeStarted = performance.now();
-  await api(
+  const { cr, writeMs } = await onePageChangeRequest({
     baseUrl,
-    'POST',
-    `${base}/${cr.id}/content`,
     token,
-    {
-      changes: [
-        {
-          operation: 'update_page',
-          page: pageId,
-          document: { markdown: `${sentence(rng)}\n\n${sentence(rng)} (merge ${n + 1})\n` },
-        },
-      ],
-    },
-    200,
-  );
-  const writeMs = performance.now() - writeStarted;
+    spaceId,
+    pageId,
+    subject: `Bench merge ${n + 1}`,
+    markdown: `${sentence(rng)}\n\n${sentence(rng)} (merge ${n + 1})\n`,
+  });
   if (primaryMoved) await onePageEdit(engine, spaceId, userId, generation, 1000 + n);
   const started = performance.now();
   const outcome = await api(baseUrl, 'POST', `${base}/${cr.id}/merge`, token, {}, 200);
@@ -919,12 +798,6 @@ function printReport(report) {
 
 function median(values) {
   return percentile(values, 50);
-}
-
-/** Nearest-rank percentile. */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function timed(fn) {

@@ -437,6 +437,16 @@ function contentReadOperations(): Operation[] {
       file,
     ],
     ['getRevisionById', '/revisions/:revisionId', revision],
+    [
+      'getRevisionSemanticChanges',
+      '/revisions/:revisionId/changes',
+      (ctx) => `${revision(ctx)}/changes`,
+    ],
+    [
+      'getRevisionPageDiff',
+      '/revisions/:revisionId/changes/pages/:pageId',
+      (ctx) => `${revision(ctx)}/changes/pages/${ctx.content.page}`,
+    ],
     ['listPagesInRevisionById', '/revisions/:revisionId/pages', (ctx) => `${revision(ctx)}/pages`],
     [
       'getPageInRevisionById',
@@ -552,6 +562,12 @@ function changeRequestReadOperations(): Operation[] {
     ],
     ['getContributorsByChangeRequestId', '/contributors', (ctx) => `${at(ctx)}/contributors`],
     ['getChangeRequestPDF', '/pdf', (ctx) => `${at(ctx)}/pdf`], // answers {url}; stores nothing
+    ['getChangeRequestChanges', '/changes', (ctx) => `${at(ctx)}/changes`],
+    [
+      'getChangeRequestPageDiff',
+      '/changes/pages/:pageId',
+      (ctx) => `${at(ctx)}/changes/pages/${ctx.changeRequest.page}`,
+    ],
   ];
   return reads.map(([name, route, path]): Operation => ({
     name,

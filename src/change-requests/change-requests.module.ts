@@ -10,6 +10,10 @@ import { ChangeRequestAccessPolicy } from './change-request-access';
 import { ChangeRequestTransfersRegistration } from './content-transfers.registration';
 import { ChangeRequestsRepository } from './change-requests.repository';
 import { ChangeRequestsService } from './change-requests.service';
+import { ChangeRequestChangesController } from './changes/change-request-changes.controller';
+import { RevisionChangesController } from './changes/revision-changes.controller';
+import { RevisionChangesPresenter } from './changes/revision-changes.presenter';
+import { RevisionChanges } from './changes/revision-changes.service';
 import { ChangeRequestContentController } from './content/change-request-content.controller';
 import { ChangeRequestContentWritesController } from './content-writes/change-request-content-writes.controller';
 import { ChangeRequestContentWritesPresenter } from './content-writes/change-request-content-writes.presenter';
@@ -57,6 +61,8 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestReviewsController,
     ChangeRequestContentController,
     ChangeRequestContentWritesController,
+    ChangeRequestChangesController,
+    RevisionChangesController,
     ChangeRequestPdfController,
     SpacePdfController,
     SpaceTemplatesController,
@@ -82,6 +88,8 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestContentWritesPresenter,
     MergedChangeRequestsRegistration,
     TemplateApplication,
+    RevisionChanges,
+    RevisionChangesPresenter,
   ],
   exports: [
     ChangeRequestsService,

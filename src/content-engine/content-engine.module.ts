@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentEngine } from './content-engine';
 import { ContentObjectsRepository } from './content-objects.repository';
+import { ContentDiff } from './diff/content-diff';
 import { ContentObject } from './entities/content-object.entity';
 import { Revision } from './entities/revision.entity';
 import { FileDownloads } from './files/file-downloads';
@@ -41,6 +42,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
   providers: [
     ContentEngine,
     ContentReader,
+    ContentDiff,
     SearchIndexer,
     SearchIndexListener,
     FileDownloads,
@@ -48,6 +50,14 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     ...WRITES,
     ...GC,
   ],
-  exports: [ContentEngine, ContentReader, SearchIndexer, FileDownloads, ...REPOSITORIES, ...WRITES],
+  exports: [
+    ContentEngine,
+    ContentReader,
+    ContentDiff,
+    SearchIndexer,
+    FileDownloads,
+    ...REPOSITORIES,
+    ...WRITES,
+  ],
 })
 export class ContentEngineModule {}

@@ -7,20 +7,8 @@ import { ContentObjectsRepository } from './content-objects.repository';
 import { CONTENT_GC_GRACE_MS } from './gc/content-garbage-collector';
 import { Revision, RevisionType } from './entities/revision.entity';
 import { commit, type PageChange } from './tree/commit';
-import { TREE_FORMAT_VERSION, type RootNode } from './tree/format';
+import { emptyRoot } from './tree/format';
 import type { ObjectStore } from './tree/object-store';
-
-/** The root of a tree without pages, files or variables (format 2). */
-function emptyRoot(): RootNode {
-  return {
-    version: TREE_FORMAT_VERSION,
-    pages: [],
-    files: [],
-    reusableContents: [],
-    variables: {},
-    index: null,
-  };
-}
 
 /** What a new space starts with: one empty page (GitBook's default) or nothing at all. */
 export type InitialContent = 'page' | 'empty';

@@ -113,6 +113,7 @@ function loadSpec(spec: GitbookSpec): LoadedSpec {
     readFileSync(require.resolve(`${spec}/spec/openapi.json`), 'utf8'),
   ) as OpenApiDocument;
   relaxEmptyDocument(document);
+  relaxPageEditedAttributes(document);
   applySeedRenames(document);
   const result = { document, operations: locateOperations(document), validators: new Map() };
   loaded.set(spec, result);
@@ -162,6 +163,29 @@ function relaxEmptyDocument(spec: OpenApiDocument): void {
     title: 'Empty',
     not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] },
   };
+}
+
+/**
+ * Spec defect (0.146 and 0.201): a `page_edited` change's `attributes` are `oneOf` the
+ * document, group and link attribute sets, which all allow `title` and `emoji` and none of which
+ * forbids other properties, so every set of attributes matches two or three of them: read
+ * literally, no `page_edited` conforms. The variants are read as `anyOf`; each is still checked as written.
+ */
+function relaxPageEditedAttributes(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<
+    string,
+    { properties?: Record<string, { oneOf?: JsonObject[]; anyOf?: JsonObject[] }> }
+  >;
+  const edited = schemas.RevisionSemanticChangePageEdited;
+  if (!edited) return;
+  const attributes = edited.properties?.attributes;
+  if (!attributes?.oneOf || attributes.oneOf.length !== 3) {
+    throw new Error(
+      "GitBook's page_edited attributes changed: revisit relaxPageEditedAttributes()",
+    );
+  }
+  attributes.anyOf = attributes.oneOf;
+  delete attributes.oneOf;
 }
 
 function locateOperations(document: OpenApiDocument): Map<string, LocatedOperation> {

@@ -16,10 +16,13 @@ const NEWER_THAN_0146 = new Set([
   'listRevisionPageMetaLinks',
   'listSpacePageMetaLinks',
   'listChangeRequestPageMetaLinks',
+  'getChangeRequestChanges',
+  'getRevisionSemanticChanges',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
- * of change requests and spaces point at, and the published document of a public OpenAPI specification.
+ * of change requests and spaces point at, the published document of a public OpenAPI
+ * specification, and the block-level diffs of a page (of a change request, of a revision).
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
@@ -27,6 +30,8 @@ const BINDERY_ONLY = new Set([
   'downloadSpacePDF',
   'getChangeRequestConflicts',
   'getPublishedOpenAPISpec',
+  'getChangeRequestPageDiff',
+  'getRevisionPageDiff',
 ]);
 
 describe('health and API document', () => {

@@ -120,6 +120,11 @@ export class ContentReader {
     this.store = new CachedObjectStore(database, { maxEntries: READ_CACHE_ENTRIES });
   }
 
+  /** The objects these reads go through (cached by hash, batched), for the engine's other reads. */
+  get objects(): ObjectStore {
+    return this.store;
+  }
+
   /** A revision of `spaceId` by id; 404 for an unknown one or another space's. */
   async readRevision(spaceId: string, revisionId: string): Promise<ReadRevision> {
     let revision = this.revisions.get(revisionId);

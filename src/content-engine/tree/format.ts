@@ -120,6 +120,18 @@ export interface RootNodeV1 {
   variables: Record<string, string | number | boolean>;
 }
 
+/** The root of a tree without pages, files or variables (format 2). */
+export function emptyRoot(): RootNode {
+  return {
+    version: TREE_FORMAT_VERSION,
+    pages: [],
+    files: [],
+    reusableContents: [],
+    variables: {},
+    index: null,
+  };
+}
+
 /** A root as read: version 2, or version 1 (which has no index and child hashes only). */
 export type AnyRoot = RootNode | RootNodeV1;
 
