@@ -87,18 +87,14 @@ export class SearchService {
     if (request.spaceId !== undefined) {
       return this.searchOrganizationSpace(organizationId, viewer, request, request.spaceId);
     }
-    const after = spaceCursor(request.page, 'org-search');
-    const scope = this.search.organizationScope(viewer);
-    const exact = this.planner.exact(request.query, await this.search.languages(scope));
-    if (!exact) return { items: [], count: 0 };
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const { result: spaces, q } = await this.planner.withTypos(
-      scope,
-      exact,
-      after?.corrected ?? false,
-      (query) => this.search.rankedSpaces(scope, query, after, limit + 1),
-      pagesFound,
+    const found = await this.rankedSpaces(
+      this.search.organizationScope(viewer),
+      request,
+      'org-search',
     );
+    if (!found) return { items: [], count: 0 };
+    const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections = await this.search.sectionsOfSpaces(
       shown.map((space) => space.id),
@@ -125,19 +121,11 @@ export class SearchService {
     spaceIds: string[],
     request: SearchRequest,
   ): Promise<Page<ScoredSearchSpaceResultResponse>> {
-    const after = spaceCursor(request.page, 'spaces-search');
-    if (spaceIds.length === 0) return { items: [], count: 0 };
-    const scope = this.search.liveSpacesScope(spaceIds);
-    const exact = this.planner.exact(request.query, await this.search.languages(scope));
-    if (!exact) return { items: [], count: 0 };
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const { result: spaces, q } = await this.planner.withTypos(
-      scope,
-      exact,
-      after?.corrected ?? false,
-      (query) => this.search.rankedSpaces(scope, query, after, limit + 1),
-      pagesFound,
-    );
+    const scope = this.search.liveSpacesScope(spaceIds);
+    const found = await this.rankedSpaces(scope, request, 'spaces-search');
+    if (!found) return { items: [], count: 0 };
+    const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections =
       shown.length === 0
@@ -169,6 +157,30 @@ export class SearchService {
     return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
       encodeCursor([last.rank, last.id, q.corrected], 'spaces-search'),
     );
+  }
+
+  /**
+   * One more than `limit` of the spaces of `scope` with matches after the cursor (`cursor`
+   * names its kind), best first, and the query that found them (corrected for typos when the
+   * exact one found little); null when the query has no term.
+   */
+  private async rankedSpaces(
+    scope: SearchScope,
+    request: SearchRequest,
+    cursor: string,
+  ): Promise<{ spaces: MatchedSpaceRow[]; q: SearchQuery } | null> {
+    const after = spaceCursor(request.page, cursor);
+    const exact = this.planner.exact(request.query, await this.search.languages(scope));
+    if (!exact) return null;
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const { result: spaces, q } = await this.planner.withTypos(
+      scope,
+      exact,
+      after?.corrected ?? false,
+      (query) => this.search.rankedSpaces(scope, query, after, limit + 1),
+      pagesFound,
+    );
+    return { spaces, q };
   }
 
   /** Organization search paging into one space: that space, with a page of its pages. */
