@@ -49,12 +49,22 @@ export function foldText(text: string, language: string | null = null): string {
 export function foldWithSources(text: string, language: string | null = null): FoldedText {
   const out: string[] = [];
   const sources: number[] = [];
-  let offset = 0;
   let accentable = false;
-  for (const char of text) {
+  for (let offset = 0; offset < text.length;) {
+    const code = text.charCodeAt(offset);
+    if (code < 0x80) {
+      // ASCII, most of most texts: only case to fold.
+      out.push(code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[offset]);
+      sources.push(offset);
+      accentable = (code | 32) >= 97 && (code | 32) <= 122;
+      offset += 1;
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(offset)!);
+    const mark = COMBINING_MARK.test(char);
     // A decomposed accent (e + U+0301) goes with the letter before it.
-    const folded = accentable && COMBINING_MARK.test(char) ? '' : foldChar(char);
-    if (!COMBINING_MARK.test(char)) accentable = ACCENTED_BASE.test(char);
+    const folded = accentable && mark ? '' : foldChar(char);
+    if (!mark) accentable = ACCENTED_BASE.test(char);
     out.push(folded);
     for (let unit = 0; unit < folded.length; unit++) sources.push(offset);
     offset += char.length;
@@ -62,15 +72,28 @@ export function foldWithSources(text: string, language: string | null = null): F
   const folded = out.join('');
   if (language !== 'de') return { text: folded, sources };
   const dropped = new Set<number>();
-  const text_ = folded.replace(GERMAN_DIGRAPH, (_match, at: number) => {
+  const german = folded.replace(GERMAN_DIGRAPH, (_match, at: number) => {
     dropped.add(at);
     return '';
   });
-  return { text: text_, sources: sources.filter((_source, i) => !dropped.has(i)) };
+  return { text: german, sources: sources.filter((_source, i) => !dropped.has(i)) };
 }
+
+/** Folded forms of the non-ASCII characters met so far: a text repeats few of them. */
+const FOLDED = new Map<string, string>();
 
 /** One character's folded form ('' when it is an accent alone). */
 function foldChar(char: string): string {
+  let folded = FOLDED.get(char);
+  if (folded === undefined) {
+    folded = foldUncached(char);
+    // Bounded: a text in a large alphabet (CJK) must not grow it without end.
+    if (FOLDED.size < 50_000) FOLDED.set(char, folded);
+  }
+  return folded;
+}
+
+function foldUncached(char: string): string {
   const lower = char.normalize('NFKC').toLowerCase();
   const special = SPECIAL[lower];
   if (special !== undefined) return special;
