@@ -9,6 +9,7 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { performance } = require('node:perf_hooks');
 const { URL } = require('node:url');
 const { Client } = require('pg');
 
@@ -268,7 +269,20 @@ function summarize(target, result, { durationS, connections }) {
   };
 }
 
+/** Runs `fn`, answering its value and how long it took. */
+async function timed(fn) {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - started };
+}
+
+const ms = (value) => `${value.toFixed(1)} ms`;
+const s = (value) => `${(value / 1000).toFixed(1)} s`;
+
 module.exports = {
+  timed,
+  ms,
+  s,
   summarize,
   ROOT,
   RESULTS_DIR,
