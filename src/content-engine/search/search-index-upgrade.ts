@@ -46,12 +46,21 @@ export class SearchIndexUpgrade implements OnModuleInit {
     this.jobs.schedule(SEARCH_INDEX_UPGRADE_QUEUE, SEARCH_INDEX_UPGRADE_CRON);
   }
 
-  /** Rebuilds up to SPACES_PER_RUN outdated spaces; answers how many. */
+  /**
+   * Rebuilds up to SPACES_PER_RUN outdated spaces; answers how many. A space that fails (purged
+   * meanwhile, say) is logged and left for the next run, not the end of this one.
+   */
   async upgrade(): Promise<number> {
     const spaceIds = await this.index.findOutdatedSpaces(SEARCH_ANALYZER, SPACES_PER_RUN);
+    let rebuilt = 0;
     for (const spaceId of spaceIds) {
-      await this.dataSource.transaction((manager) => this.indexer.rebuild(manager, spaceId));
+      try {
+        await this.dataSource.transaction((manager) => this.indexer.rebuild(manager, spaceId));
+        rebuilt += 1;
+      } catch (error) {
+        this.logger.warn({ err: error, spaceId }, 'Search index rebuild failed');
+      }
     }
-    return spaceIds.length;
+    return rebuilt;
   }
 }

@@ -95,7 +95,8 @@ export class SearchIndexer {
 
   /** Rebuilds the space's rows from its current primary revision. */
   async rebuild(manager: EntityManager, spaceId: string): Promise<ReindexResult> {
-    const head = await this.heads.spaces.findHead(spaceId, '', manager);
+    // Held until the transaction ends: a commit's re-index of the same pages cannot interleave.
+    const head = await this.heads.spaces.findHead(spaceId, 'FOR SHARE', manager);
     const [primary] = head ? await this.revisions.findTrees([head.revisionId], manager) : [];
     if (!primary) throw new Error(`Space ${spaceId} has no primary revision`);
     return this.reindex(manager, spaceId, null, primary.tree);

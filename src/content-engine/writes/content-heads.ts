@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-/** How a space's row is locked when its head is read for a write: '' for no lock. */
-export type SpaceHeadLock = 'FOR KEY SHARE' | '';
+/**
+ * How a space's row is locked when its head is read for a write: '' for no lock; `FOR SHARE`
+ * also waits for, and holds off, moves of the primary (their compare-and-swap updates the row).
+ */
+export type SpaceHeadLock = 'FOR KEY SHARE' | 'FOR SHARE' | '';
 
 /**
  * What the writer needs of a space's row: its primary revision and whether it may change; and
