@@ -23,7 +23,6 @@ const autocannon = require('autocannon');
 const {
   ROOT,
   RESULTS_DIR,
-  BINDERY_MAIN,
   positiveNumber,
   log,
   sleep,
@@ -32,16 +31,14 @@ const {
   checkInterrupted,
   createPostgresDatabase,
   startEmbeddedDatabase,
-  startChild,
-  waitForHealth,
   cpuSeconds,
-  freePort,
   api,
   expectOk,
   summarize,
   timed,
   ms,
   s,
+  startBindery,
 } = require('./lib');
 const {
   between,
@@ -97,30 +94,13 @@ async function main() {
   log(`Database: ${database.description}`);
 
   // 2. Bindery (a child process, for the HTTP measurements).
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-content-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    DATABASE_URL: database.url,
-    // The embedded server shares one backend session between connections (see run.js).
-    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DATA_DIR: dataDir,
-  };
-  const port = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-content-bindery.log`);
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(bindery, `${baseUrl}/health`, 60_000);
+  const {
+    env,
+    baseUrl,
+    adminToken,
+    child: bindery,
+    logFile: binderyLog,
+  } = await startBindery(database, 'content', stamp);
   log(`Bindery ready on ${baseUrl} (log: ${binderyLog})`);
 
   // 3. A user, an organization and an empty space through the API.

@@ -23,7 +23,6 @@ const { randomBytes } = require('node:crypto');
 const {
   ROOT,
   RESULTS_DIR,
-  BINDERY_MAIN,
   positiveNumber,
   log,
   cleanups,
@@ -31,13 +30,11 @@ const {
   checkInterrupted,
   createPostgresDatabase,
   startEmbeddedDatabase,
-  startChild,
-  waitForHealth,
-  freePort,
   api,
   timed,
   ms,
   s,
+  startBindery,
 } = require('./lib');
 const { between, median, mulberry32, pageTitle, percentile, sentence } = require('./text');
 
@@ -100,28 +97,7 @@ async function main() {
   }
   log(`Database: ${database.description}`);
 
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-search-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    DATABASE_URL: database.url,
-    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DATA_DIR: dataDir,
-  };
-  const port = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-search-bindery.log`);
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(bindery, `${baseUrl}/health`, 60_000);
+  const { env, baseUrl, adminToken } = await startBindery(database, 'search', stamp);
   const created = await api(
     baseUrl,
     'POST',
@@ -189,7 +165,7 @@ async function bootEngine(env) {
   const search = (file) => require(path.join(DIST, 'content-engine', 'search', file));
   const { SearchIndexRepository } = search('search-index.repository');
   const { SEARCH_ANALYZER } = search('search-indexer');
-  const { indexText } = search('search-terms');
+  const { addPageSections, emptyColumns } = search('section-columns');
   const { DataSource } = require('typeorm');
   const config = loadConfig(
     { ...process.env, ...env },
@@ -200,7 +176,8 @@ async function bootEngine(env) {
     dataSource: bindery.app.get(DataSource),
     index: bindery.app.get(SearchIndexRepository),
     analyzer: SEARCH_ANALYZER,
-    indexText,
+    addPageSections,
+    emptyColumns,
     close: () => bindery.close(),
   };
 }
@@ -232,36 +209,15 @@ function pageSections(n) {
 }
 
 function columnsOf(engine, pages) {
-  const columns = {
-    pageIds: [],
-    sectionIds: [],
-    documentHashes: [],
-    pageTitles: [],
-    leadTerms: [],
-    paths: [],
-    sectionTitles: [],
-    titleTerms: [],
-    bodies: [],
-    bodyTerms: [],
-    ancestors: [],
-    positions: [],
-  };
+  const columns = engine.emptyColumns();
   for (const page of pages) {
-    page.sections.forEach((section, position) => {
-      const title = section.title || page.title;
-      columns.pageIds.push(page.id);
-      columns.sectionIds.push(section.id);
-      columns.documentHashes.push(null);
-      columns.pageTitles.push(page.title);
-      columns.leadTerms.push(position === 0 ? engine.indexText(page.title, 'en') : '');
-      columns.paths.push(page.path);
-      columns.sectionTitles.push(title);
-      columns.titleTerms.push(engine.indexText(title, 'en'));
-      columns.bodies.push(section.body);
-      columns.bodyTerms.push(engine.indexText(section.body, 'en'));
-      columns.ancestors.push(JSON.stringify([{ title: `Part ${page.id.length}` }]));
-      columns.positions.push(position);
-    });
+    const ancestors = [{ title: `Part ${Number(page.id.slice(5)) % 100}` }];
+    engine.addPageSections(
+      columns,
+      { ...page, documentHash: null, ancestors },
+      page.sections,
+      'en',
+    );
   }
   return columns;
 }

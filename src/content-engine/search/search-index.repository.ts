@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SectionColumns } from './section-columns';
 
 /** Positions kept per lexeme and weight in a page's `page_search` vector. */
 const PAGE_POSITIONS = 2;
@@ -71,29 +72,6 @@ const DELETE_PAGES_SQL = `
    GROUP BY w)
   UPDATE search_lexicon l SET pages = l.pages - words.n
     FROM words WHERE l.space_id = $1 AND l.word = words.w`;
-
-/**
- * Sections of whole pages, column by column (the same index in every array is one section):
- * what `insertPages` writes. A page's sections are all in the same batch.
- */
-export interface SectionColumns {
-  pageIds: string[];
-  sectionIds: string[];
-  documentHashes: (string | null)[];
-  pageTitles: string[];
-  /** The page title on its lead section, '' on the others, analysed (`indexText`). */
-  leadTerms: string[];
-  paths: string[];
-  sectionTitles: string[];
-  /** The section titles, analysed. */
-  titleTerms: string[];
-  bodies: string[];
-  /** The bodies, analysed. */
-  bodyTerms: string[];
-  /** Each section's page's ancestors, as JSON. */
-  ancestors: string[];
-  positions: number[];
-}
 
 /** How a space's index was written (`search_index_state`). */
 export interface IndexState {

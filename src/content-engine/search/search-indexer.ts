@@ -9,9 +9,9 @@ import { CachedObjectStore } from '../tree/object-store';
 import { ContentHeads } from '../writes/content-heads';
 import { documentSections } from './document-sections';
 import { indexChanges, type IndexedPage } from './index-diff';
-import { SearchIndexRepository, type SectionColumns } from './search-index.repository';
+import { SearchIndexRepository } from './search-index.repository';
 import { textSearchConfig } from './search-languages';
-import { indexText } from './search-terms';
+import { addPageSections, emptyColumns } from './section-columns';
 
 /**
  * The version of how text is analysed for the index (folding, segmentation, stemming by
@@ -27,8 +27,6 @@ export interface ReindexResult {
   removed: number;
 }
 
-/** Longest body stored per section; a section longer than this is searchable by its start only. */
-const MAX_BODY = 100_000;
 /** Sections per insert, at least: a batch ends after the page that reaches it. */
 const INSERT_BATCH = 500;
 const READ_BATCH = 500;
@@ -113,20 +111,7 @@ export class SearchIndexer {
       manager,
       pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null),
     );
-    const batch: SectionColumns = {
-      pageIds: [],
-      sectionIds: [],
-      documentHashes: [],
-      pageTitles: [],
-      leadTerms: [],
-      paths: [],
-      sectionTitles: [],
-      titleTerms: [],
-      bodies: [],
-      bodyTerms: [],
-      ancestors: [],
-      positions: [],
-    };
+    const batch = emptyColumns();
     const flush = async () => {
       if (batch.pageIds.length === 0) return;
       await this.index.insertPages(spaceId, this.clock.now(), config, batch, manager);
@@ -134,24 +119,7 @@ export class SearchIndexer {
     };
     for (const page of pages) {
       const document = page.documentHash === null ? null : documents.get(page.documentHash);
-      const ancestors = JSON.stringify(page.ancestors);
-      for (const [position, section] of documentSections(document).entries()) {
-        batch.pageIds.push(page.id);
-        batch.sectionIds.push(section.id);
-        batch.documentHashes.push(page.documentHash);
-        batch.pageTitles.push(page.title);
-        const title = section.title || page.title;
-        const body = section.body.slice(0, MAX_BODY);
-        // The page title counts for the lead section only, so a title match is one hit.
-        batch.leadTerms.push(position === 0 ? indexText(page.title, language) : '');
-        batch.paths.push(page.path);
-        batch.sectionTitles.push(title);
-        batch.titleTerms.push(indexText(title, language));
-        batch.bodies.push(body);
-        batch.bodyTerms.push(indexText(body, language));
-        batch.ancestors.push(ancestors);
-        batch.positions.push(position);
-      }
+      addPageSections(batch, page, documentSections(document), language);
       // A page's sections go in one statement, which writes its page_search row from them.
       if (batch.pageIds.length >= INSERT_BATCH) await flush();
     }
