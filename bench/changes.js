@@ -29,13 +29,13 @@ const {
 } = require('./lib');
 const {
   DIST,
-  startBindery,
+  startBinderyWithOrganization,
   bootApp,
   BufferedStore,
   moveSpaceTo,
   onePageChangeRequest,
-  percentile,
 } = require('./engine');
+const { percentile } = require('./text');
 
 const SHAPES = (process.env.BENCH_CHANGES_SHAPES || '20x20x25,10000').split(',').map(parseShape);
 const CHANGE_REQUESTS = Math.ceil(positiveNumber('BENCH_CHANGES_CRS', 20));
@@ -56,7 +56,7 @@ async function main() {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const loadAtStart = os.loadavg();
-  const server = await startBindery({ stamp, name: 'changes' });
+  const server = await startBinderyWithOrganization({ stamp, name: 'changes' });
   const bindery = await bootApp(server.env);
   cleanups.push(() => bindery.close());
   const { DataSource } = require('typeorm');

@@ -5,22 +5,15 @@
  * Bindery's application booted in the bench process on the same database, to use the engine
  * directly; and an object store that writes generated content in bulk.
  */
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const {
   ROOT,
-  RESULTS_DIR,
-  BINDERY_MAIN,
   log,
-  cleanups,
   createPostgresDatabase,
   startEmbeddedDatabase,
-  startChild,
-  waitForHealth,
-  freePort,
+  startBindery,
+  createOrganization,
   api,
 } = require('./lib');
 
@@ -33,7 +26,7 @@ const INSERT_BATCH = 1000;
  * in this process), Bindery on it in a child process (`LOG_LEVEL=warn`, its log in
  * `bench/results/<stamp>-<name>-bindery.log`), and a user with its token and an organization.
  */
-async function startBindery({ stamp, name }) {
+async function startBinderyWithOrganization({ stamp, name }) {
   const database = process.env.DATABASE_URL
     ? await createPostgresDatabase(process.env.DATABASE_URL)
     : await startEmbeddedDatabase(
@@ -42,52 +35,10 @@ async function startBindery({ stamp, name }) {
           'set DATABASE_URL for a real PostgreSQL run',
       );
   log(`Database: ${database.description}`);
-
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bindery-bench-${name}-`));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    DATABASE_URL: database.url,
-    // The embedded server shares one backend session between connections (see run.js).
-    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DATA_DIR: dataDir,
-  };
-  const port = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-${name}-bindery.log`);
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(bindery, `${baseUrl}/health`, 60_000);
-  log(`Bindery ready on ${baseUrl} (log: ${binderyLog})`);
-
-  const created = await api(
-    baseUrl,
-    'POST',
-    '/v1/admin/users',
-    adminToken,
-    { email: `bench-${name}-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
-    201,
-  );
-  const org = await api(baseUrl, 'POST', '/v1/orgs', created.token, { title: 'Bench' }, 201);
-  return {
-    database,
-    env,
-    bindery,
-    binderyLog,
-    baseUrl,
-    token: created.token,
-    userId: created.user.id,
-    org,
-  };
+  const { env, baseUrl, adminToken, child, logFile } = await startBindery(database, name, stamp);
+  log(`Bindery ready on ${baseUrl} (log: ${logFile})`);
+  const { token, userId, org } = await createOrganization(baseUrl, adminToken, name);
+  return { database, env, bindery: child, binderyLog: logFile, baseUrl, token, userId, org };
 }
 
 /**
@@ -190,18 +141,11 @@ async function onePageChangeRequest({ baseUrl, token, spaceId, pageId, subject, 
   return { cr, writeMs: performance.now() - started };
 }
 
-/** Nearest-rank percentile. */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 module.exports = {
   DIST,
-  startBindery,
+  startBinderyWithOrganization,
   bootApp,
   BufferedStore,
   moveSpaceTo,
   onePageChangeRequest,
-  percentile,
 };

@@ -8,7 +8,9 @@ const { execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
+const { performance } = require('node:perf_hooks');
 const { URL } = require('node:url');
 const { Client } = require('pg');
 
@@ -268,7 +270,70 @@ function summarize(target, result, { durationS, connections }) {
   };
 }
 
+/**
+ * Bindery (`dist/src/main.js`) as a child process on `database`, with a fresh data folder and
+ * admin token, ready when this resolves: its `env` (for an application booted in the bench
+ * process on the same database), `baseUrl`, `adminToken`, `child` and `logFile`
+ * (`results/<stamp>-<name>-bindery.log`).
+ */
+async function startBindery(database, name, stamp) {
+  const adminToken = randomBytes(36).toString('base64url');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bindery-bench-${name}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const env = {
+    DATABASE_URL: database.url,
+    // The embedded server shares one backend session between connections (see run.js).
+    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
+    SEED_DEMO: 'false',
+    ADMIN_TOKEN: adminToken,
+    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATA_DIR: dataDir,
+  };
+  const port = await freePort();
+  const logFile = path.join(RESULTS_DIR, `${stamp}-${name}-bindery.log`);
+  const child = startChild('bindery', [BINDERY_MAIN], logFile, {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(child, `${baseUrl}/health`, 60_000);
+  return { env, baseUrl, adminToken, child, logFile };
+}
+
+/** A user made through the admin API (its token and id) and an organization of theirs. */
+async function createOrganization(baseUrl, adminToken, name) {
+  const created = await api(
+    baseUrl,
+    'POST',
+    '/v1/admin/users',
+    adminToken,
+    { email: `bench-${name}-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
+    201,
+  );
+  const org = await api(baseUrl, 'POST', '/v1/orgs', created.token, { title: 'Bench' }, 201);
+  return { token: created.token, userId: created.user.id, org };
+}
+
+/** Runs `fn`, answering its value and how long it took. */
+async function timed(fn) {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - started };
+}
+
+const ms = (value) => `${value.toFixed(1)} ms`;
+const s = (value) => `${(value / 1000).toFixed(1)} s`;
+
 module.exports = {
+  startBindery,
+  createOrganization,
+  timed,
+  ms,
+  s,
   summarize,
   ROOT,
   RESULTS_DIR,

@@ -312,6 +312,39 @@ describe('site search (e2e)', () => {
       expect(found).toEqual(expected);
     });
 
+    it('finds words in every language, with typos, each page held to its space’s language', async () => {
+      const org = await t.factories.organization();
+      const site = await t.factories.site(org);
+      const spaces: Record<string, string> = {};
+      for (const [language, title, markdown] of [
+        ['fr', 'Paramètres', 'Les paramètres règlent la visibilité de l’espace.'],
+        ['ja', '検索', 'サイト内の全文検索を使うと、ページを素早く見つけられます。'],
+        ['en', 'Webhooks', 'Webhooks notify your server of changes.'],
+      ]) {
+        const { id } = await t.factories.space(org, { title: language, language });
+        await t.factories.siteSpace(org, site.id, { spaceId: id });
+        await write(org, id, title, markdown);
+        spaces[language] = id;
+      }
+      const search = async (query: string) => {
+        const res = await org.owner.client
+          .post(searchPath(org, site.id), { query, scope: { mode: 'all' } })
+          .expect(200);
+        expectConforms(res, 'searchSiteContent', GITBOOK_0201);
+        return res.body as PageOf<SpaceHit>;
+      };
+      const accents = await search('parametres');
+      expect(accents.items.map((space) => space.id)).toEqual([spaces.fr]);
+      // Unmarked: GitBook's renderer highlights the query in the body itself.
+      expect(accents.items[0].pages[0].sections[0].body).toBe(
+        'Les paramètres règlent la visibilité de l’espace.',
+      );
+      expect((await search('全文検索')).items.map((space) => space.id)).toEqual([spaces.ja]);
+      const typo = await search('webhok');
+      expect(typo.items.map((space) => space.id)).toEqual([spaces.en]);
+      expect(typo.items[0].pages[0].title).toBe('Webhooks');
+    });
+
     it('pages through spaces with `limit` and `next`, pages keeping their rank among all', async () => {
       const org = await t.factories.organization();
       const site = await t.factories.site(org);

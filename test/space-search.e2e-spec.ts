@@ -177,7 +177,8 @@ describe('Search (e2e)', () => {
               id: 'requirements',
               title: 'Requirements',
               path: 'guide/installation#requirements',
-              body: 'You need a database server and some patience.',
+              // The passage around the hit, the hit marked.
+              body: 'You need a database server and some **patience**.',
               urls: { app: `${appSpace}/guide/installation#requirements` },
             },
           ],

@@ -12,8 +12,11 @@ import { ContentReader } from './reads/content-reader';
 import { RevisionsRepository } from './revisions.repository';
 import { PageSearch } from './search/entities/page-search.entity';
 import { PageSection } from './search/entities/page-section.entity';
+import { SearchIndexState } from './search/entities/search-index-state.entity';
+import { SearchLexiconWord } from './search/entities/search-lexicon-word.entity';
 import { SearchIndexListener } from './search/search-index.listener';
 import { SearchIndexRepository } from './search/search-index.repository';
+import { SearchIndexUpgrade } from './search/search-index-upgrade';
 import { SearchIndexer } from './search/search-indexer';
 import { ContentHeads } from './writes/content-heads';
 import { ContentWriter } from './writes/content-writer';
@@ -38,13 +41,23 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
  * ContentHeads, where the spaces and change-requests modules register the heads they keep).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ContentObject, Revision, PageSection, PageSearch])],
+  imports: [
+    TypeOrmModule.forFeature([
+      ContentObject,
+      Revision,
+      PageSection,
+      PageSearch,
+      SearchLexiconWord,
+      SearchIndexState,
+    ]),
+  ],
   providers: [
     ContentEngine,
     ContentReader,
     ContentDiff,
     SearchIndexer,
     SearchIndexListener,
+    SearchIndexUpgrade,
     FileDownloads,
     ...REPOSITORIES,
     ...WRITES,

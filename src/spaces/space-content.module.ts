@@ -16,6 +16,8 @@ import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
 import { LinksService } from './links/links.service';
 import { OrganizationSearchController, SearchController } from './search/search.controller';
+import { SearchHits } from './search/search-hits';
+import { SearchPlanner } from './search/search-planner';
 import { SearchRepository } from './search/search.repository';
 import { SearchService } from './search/search.service';
 import { SpacesPresenter } from './spaces.presenter';
@@ -52,7 +54,15 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     FilesController,
     EmbedsController,
   ],
-  providers: [...READS, ...LINKS, SearchService, SearchRepository, EmbedsService],
+  providers: [
+    ...READS,
+    ...LINKS,
+    SearchService,
+    SearchRepository,
+    SearchPlanner,
+    SearchHits,
+    EmbedsService,
+  ],
   exports: [
     ContentEngineModule,
     ContentPresenter,

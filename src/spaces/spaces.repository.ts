@@ -93,14 +93,23 @@ export class SpacesRepository implements SpaceHeads, OnModuleInit {
     lock: SpaceHeadLock,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<SpaceHead | undefined> {
-    const rows: { revision_id: string; edit_mode: string; deleted_at: Date | null }[] =
-      await manager.query(
-        `SELECT revision_id, edit_mode, deleted_at FROM spaces WHERE id = $1 ${lock}`,
-        [spaceId],
-      );
+    const rows: {
+      revision_id: string;
+      edit_mode: string;
+      deleted_at: Date | null;
+      language: string | null;
+    }[] = await manager.query(
+      `SELECT revision_id, edit_mode, deleted_at, language FROM spaces WHERE id = $1 ${lock}`,
+      [spaceId],
+    );
     const row = rows[0];
     return (
-      row && { revisionId: row.revision_id, editMode: row.edit_mode, deletedAt: row.deleted_at }
+      row && {
+        revisionId: row.revision_id,
+        editMode: row.edit_mode,
+        deletedAt: row.deleted_at,
+        language: row.language,
+      }
     );
   }
 

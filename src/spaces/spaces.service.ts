@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CollectionAccess } from '../collections/collections.service';
 import { ContentTree } from '../collections/content-tree';
+import { SearchIndexer } from '../content-engine/search/search-indexer';
 import { ContentEngine } from '../content-engine/content-engine';
 import { PrimaryMovedListeners } from '../content-engine/writes/primary-moved-listeners';
 import { SpaceTemplates } from '../content-engine/writes/space-templates';
@@ -42,6 +43,7 @@ export class SpacesService {
     private readonly content: ContentEngine,
     private readonly templates: SpaceTemplates,
     private readonly primaryMoved: PrimaryMovedListeners,
+    private readonly searchIndex: SearchIndexer,
     private readonly clock: Clock,
     private readonly spaces: SpacesRepository,
     private readonly members: MembersRepository,
@@ -228,7 +230,13 @@ export class SpacesService {
     }
     if (Object.keys(changes).length === 0) return access;
     changes.updatedAt = this.clock.now();
-    await this.dataSource.manager.update(Space, { id: space.id }, changes);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Space, { id: space.id }, changes);
+      // The index folds and stems in the space's language: a new language rewrites it.
+      if (changes.language !== undefined && changes.language !== space.language) {
+        await this.searchIndex.rebuild(manager, space.id);
+      }
+    });
     // The default level may change the caller's own role.
     return this.access.reload(this.dataSource.manager, userId, space.id);
   }

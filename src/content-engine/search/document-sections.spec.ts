@@ -1,6 +1,5 @@
 import type { DocumentBlock, JSONDocument } from '../documents/document';
 import { documentSections } from './document-sections';
-import { searchTerms } from './search-terms';
 
 const text = (value: string) => ({
   object: 'text' as const,
@@ -119,22 +118,5 @@ describe('documentSections', () => {
         body: 'Bold and plain link\nfirst\nsecond\nconst a = 1;\ncall(a);\nMore\nHidden text',
       },
     ]);
-  });
-});
-
-describe('searchTerms', () => {
-  it('keeps words only, the last one as the prefix', () => {
-    expect(searchTerms('  install the  conf')).toEqual({ words: 'install the', prefix: 'conf' });
-    expect(searchTerms('café')).toEqual({ words: '', prefix: 'café' });
-  });
-
-  it('drops tsquery syntax so that input cannot change the query', () => {
-    expect(searchTerms("a & !b | c:* <-> 'd'")).toEqual({ words: 'a b c', prefix: 'd' });
-    expect(searchTerms('foo)(:*')).toEqual({ words: '', prefix: 'foo' });
-  });
-
-  it('answers null when there is no word', () => {
-    expect(searchTerms('!!! :* &')).toBeNull();
-    expect(searchTerms('')).toBeNull();
   });
 });

@@ -1,17 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SectionColumns } from './section-columns';
 
 /** Positions kept per lexeme and weight in a page's `page_search` vector. */
 const PAGE_POSITIONS = 2;
 
-/** The tables of the index, in the order their rows are deleted. */
-const SEARCH_TABLES = ['page_sections', 'page_search'] as const;
+/**
+ * Lexemes kept in the lexicon: three characters or more (shorter words are not corrected for
+ * typos, and CJK bigrams are two), at most 64 (longer ones are identifiers, hashes or URLs).
+ */
+const LEXICON_WORD = `length(w) BETWEEN 3 AND 64`;
 
 /**
- * Inserts a batch of whole pages' sections and each page's `page_search` row: every lexeme of
- * its sections once, with its first positions in each weight (the vector is written as text,
- * so the lexeme is quoted as tsvector input wants).
+ * Inserts a batch of whole pages' sections, each page's `page_search` row (every lexeme of its
+ * sections once, with its first positions in each weight; the vector is written as text, so
+ * the lexeme is quoted as tsvector input wants), and adds the pages' words to the space's
+ * lexicon. Sections arrive analysed (folded and segmented: `indexText`) in the `*_terms`
+ * columns; `$13` is the configuration that stems them. Each is indexed stemmed and unstemmed,
+ * so that a prefix also finds words the stemmer shortened.
  */
 const INSERT_SQL = `
   WITH sections AS (
@@ -19,18 +26,19 @@ const INSERT_SQL = `
                              section_title, body, tsv, ancestors, position, indexed_at)
   SELECT $1, r.page_id, r.section_id, r.document_hash, r.page_title, r.page_path,
          r.section_title, r.body,
-         setweight(to_tsvector('english', r.lead_title), 'A')
-           || setweight(to_tsvector('simple', r.lead_title), 'A')
-           || setweight(to_tsvector('english', r.section_title), 'B')
-           || setweight(to_tsvector('simple', r.section_title), 'B')
-           || setweight(to_tsvector('english', r.body), 'C')
-           || setweight(to_tsvector('simple', r.body), 'C'),
+         setweight(to_tsvector($13::regconfig, r.lead_terms), 'A')
+           || setweight(to_tsvector('simple', r.lead_terms), 'A')
+           || setweight(to_tsvector($13::regconfig, r.title_terms), 'B')
+           || setweight(to_tsvector('simple', r.title_terms), 'B')
+           || setweight(to_tsvector($13::regconfig, r.body_terms), 'C')
+           || setweight(to_tsvector('simple', r.body_terms), 'C'),
          r.ancestors::jsonb, r.position, $2
     FROM unnest($3::varchar[], $4::varchar[], $5::varchar[], $6::text[], $7::text[], $8::text[],
-                $9::text[], $10::text[], $11::text[], $12::int[])
-      AS r(page_id, section_id, document_hash, page_title, lead_title, page_path, section_title,
-           body, ancestors, position)
-  RETURNING page_id, position, tsv)
+                $9::text[], $10::text[], $11::text[], $12::int[], $14::text[], $15::text[])
+      AS r(page_id, section_id, document_hash, page_title, lead_terms, page_path, section_title,
+           body, ancestors, position, title_terms, body_terms)
+  RETURNING page_id, position, tsv),
+  pages AS (
   INSERT INTO page_search (space_id, page_id, tsv)
   SELECT $1, page_id, string_agg(entry, ' ')::tsvector
     FROM (SELECT page_id,
@@ -43,28 +51,38 @@ const INSERT_SQL = `
                          unnest(u.positions, u.weights) p(pos, weight)) occurrences
            WHERE n <= ${PAGE_POSITIONS}
            GROUP BY page_id, lexeme) entries
-   GROUP BY page_id`;
+   GROUP BY page_id
+  RETURNING tsv)
+  INSERT INTO search_lexicon (space_id, word, pages)
+  SELECT $1, w, count(*) FROM pages, unnest(tsvector_to_array(tsv)) w
+   WHERE ${LEXICON_WORD}
+   GROUP BY w
+  ON CONFLICT (space_id, word) DO UPDATE SET pages = search_lexicon.pages + excluded.pages`;
 
 /**
- * Sections of whole pages, column by column (the same index in every array is one section):
- * what `insertPages` writes. A page's sections are all in the same batch.
+ * Deletes pages' `page_search` rows and takes their words off the space's lexicon (a word
+ * left in no page keeps its row with 0 pages, read as absent, until the next rebuild).
  */
-export interface SectionColumns {
-  pageIds: string[];
-  sectionIds: string[];
-  documentHashes: (string | null)[];
-  pageTitles: string[];
-  /** The page title on its lead section, '' on the others. */
-  leadTitles: string[];
-  paths: string[];
-  sectionTitles: string[];
-  bodies: string[];
-  /** Each section's page's ancestors, as JSON. */
-  ancestors: string[];
-  positions: number[];
+const DELETE_PAGES_SQL = `
+  WITH gone AS (
+  DELETE FROM page_search WHERE space_id = $1 AND page_id = ANY($2::varchar[]) RETURNING tsv),
+  words AS (
+  SELECT w, count(*)::int AS n FROM gone, unnest(tsvector_to_array(tsv)) w
+   WHERE ${LEXICON_WORD}
+   GROUP BY w)
+  UPDATE search_lexicon l SET pages = l.pages - words.n
+    FROM words WHERE l.space_id = $1 AND l.word = words.w`;
+
+/** How a space's index was written (`search_index_state`). */
+export interface IndexState {
+  analyzer: number;
+  language: string | null;
 }
 
-/** The `page_sections` and `page_search` tables: the search index of primary revisions. */
+/**
+ * The `page_sections`, `page_search`, `search_lexicon` and `search_index_state` tables: the
+ * search index of primary revisions.
+ */
 @Injectable()
 export class SearchIndexRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -74,29 +92,32 @@ export class SearchIndexRepository {
     spaceId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    for (const table of SEARCH_TABLES) {
+    for (const table of ['page_sections', 'page_search', 'search_lexicon']) {
       await manager.query(`DELETE FROM ${table} WHERE space_id = $1`, [spaceId]);
     }
   }
 
-  /** Deletes the rows of the space's pages `pageIds`. */
+  /** Deletes the rows of the space's pages `pageIds`, and their words from its lexicon. */
   async deletePages(
     spaceId: string,
     pageIds: readonly string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    for (const table of SEARCH_TABLES) {
-      await manager.query(
-        `DELETE FROM ${table} WHERE space_id = $1 AND page_id = ANY($2::varchar[])`,
-        [spaceId, pageIds],
-      );
-    }
+    await manager.query(
+      `DELETE FROM page_sections WHERE space_id = $1 AND page_id = ANY($2::varchar[])`,
+      [spaceId, pageIds],
+    );
+    await manager.query(DELETE_PAGES_SQL, [spaceId, pageIds]);
   }
 
-  /** Inserts whole pages' sections and, from them, each page's `page_search` row. */
+  /**
+   * Inserts whole pages' sections and, from them, each page's `page_search` row and its words
+   * in the lexicon; `config` (a text-search configuration) stems them.
+   */
   async insertPages(
     spaceId: string,
     indexedAt: Date,
+    config: string,
     sections: SectionColumns,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
@@ -107,12 +128,61 @@ export class SearchIndexRepository {
       sections.sectionIds,
       sections.documentHashes,
       sections.pageTitles,
-      sections.leadTitles,
+      sections.leadTerms,
       sections.paths,
       sections.sectionTitles,
       sections.bodies,
       sections.ancestors,
       sections.positions,
+      config,
+      sections.titleTerms,
+      sections.bodyTerms,
     ]);
+  }
+
+  /** How the space's index was written; undefined when it never was (or before versions). */
+  async findState(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<IndexState | undefined> {
+    const rows: IndexState[] = await manager.query(
+      `SELECT analyzer, language FROM search_index_state WHERE space_id = $1`,
+      [spaceId],
+    );
+    return rows[0];
+  }
+
+  async saveState(
+    spaceId: string,
+    state: IndexState,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO search_index_state (space_id, analyzer, language) VALUES ($1, $2, $3)
+       ON CONFLICT (space_id) DO UPDATE SET analyzer = excluded.analyzer,
+                                            language = excluded.language`,
+      [spaceId, state.analyzer, state.language],
+    );
+  }
+
+  /**
+   * Up to `limit` live spaces whose index was not written by `analyzer` (older, or never
+   * recorded): what the upgrade job rebuilds. Reads `spaces`, owned by the spaces module, for
+   * the live spaces with a primary revision.
+   */
+  async findOutdatedSpaces(
+    analyzer: number,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT s.id FROM spaces s
+         LEFT JOIN search_index_state st ON st.space_id = s.id
+        WHERE s.deleted_at IS NULL
+          AND (st.analyzer IS NULL OR st.analyzer <> $1)
+        ORDER BY s.id LIMIT $2`,
+      [analyzer, limit],
+    );
+    return rows.map((row) => row.id);
   }
 }

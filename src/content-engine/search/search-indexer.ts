@@ -9,7 +9,16 @@ import { CachedObjectStore } from '../tree/object-store';
 import { ContentHeads } from '../writes/content-heads';
 import { documentSections } from './document-sections';
 import { indexChanges, type IndexedPage } from './index-diff';
-import { SearchIndexRepository, type SectionColumns } from './search-index.repository';
+import { SearchIndexRepository } from './search-index.repository';
+import { textSearchConfig } from './search-languages';
+import { addPageSections, emptyColumns } from './section-columns';
+
+/**
+ * The version of how text is analysed for the index (folding, segmentation, stemming by
+ * language, the lexicon). An index written by another version is rebuilt, not updated: bump
+ * it whenever `indexText` or the insert statement would write other rows for the same page.
+ */
+export const SEARCH_ANALYZER = 2;
 
 export interface ReindexResult {
   /** Pages whose sections were (re)written. */
@@ -18,8 +27,6 @@ export interface ReindexResult {
   removed: number;
 }
 
-/** Longest body stored per section; a section longer than this is searchable by its start only. */
-const MAX_BODY = 100_000;
 /** Sections per insert, at least: a batch ends after the page that reaches it. */
 const INSERT_BATCH = 500;
 const READ_BATCH = 500;
@@ -46,7 +53,9 @@ export class SearchIndexer {
   /**
    * Brings the space's rows from the tree `fromRootHash` (what they were indexed from; null =
    * unknown, rebuild everything) to the tree `toRootHash`. Run it in the transaction that moves
-   * the primary so that the index never describes another revision than the space's.
+   * the primary so that the index never describes another revision than the space's. Rows
+   * written by another analyzer version or for another language than the space's are
+   * rebuilt whole.
    */
   async reindex(
     manager: EntityManager,
@@ -54,10 +63,18 @@ export class SearchIndexer {
     fromRootHash: string | null,
     toRootHash: string,
   ): Promise<ReindexResult> {
-    if (fromRootHash === toRootHash) return { indexed: 0, removed: 0 };
+    const head = await this.heads.spaces.findHead(spaceId, '', manager);
+    const language = head?.language ?? null;
+    const state = await this.index.findState(spaceId, manager);
+    const current = state?.analyzer === SEARCH_ANALYZER && state.language === language;
+    const from = current ? fromRootHash : null;
+    if (from === toRootHash) return { indexed: 0, removed: 0 };
     const store = new CachedObjectStore(this.engine.objectStore(manager));
-    const { changed, removed } = await indexChanges(store, fromRootHash, toRootHash);
-    if (fromRootHash === null) {
+    const { changed, removed } = await indexChanges(store, from, toRootHash);
+    if (!current) {
+      await this.index.saveState(spaceId, { analyzer: SEARCH_ANALYZER, language }, manager);
+    }
+    if (from === null) {
       await this.index.deleteSpace(spaceId, manager);
     } else if (changed.length + removed.length > 0) {
       await this.index.deletePages(
@@ -66,7 +83,7 @@ export class SearchIndexer {
         manager,
       );
     }
-    await this.insert(manager, spaceId, changed);
+    await this.insert(manager, spaceId, language, changed);
     const reindexed = new Set(changed.map((page) => page.id));
     return {
       indexed: changed.length,
@@ -76,7 +93,8 @@ export class SearchIndexer {
 
   /** Rebuilds the space's rows from its current primary revision. */
   async rebuild(manager: EntityManager, spaceId: string): Promise<ReindexResult> {
-    const head = await this.heads.spaces.findHead(spaceId, '', manager);
+    // Held until the transaction ends: a commit's re-index of the same pages cannot interleave.
+    const head = await this.heads.spaces.findHead(spaceId, 'FOR SHARE', manager);
     const [primary] = head ? await this.revisions.findTrees([head.revisionId], manager) : [];
     if (!primary) throw new Error(`Space ${spaceId} has no primary revision`);
     return this.reindex(manager, spaceId, null, primary.tree);
@@ -85,45 +103,23 @@ export class SearchIndexer {
   private async insert(
     manager: EntityManager,
     spaceId: string,
+    language: string | null,
     pages: IndexedPage[],
   ): Promise<void> {
+    const config = textSearchConfig(language);
     const documents = await this.readDocuments(
       manager,
       pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null),
     );
-    const batch: SectionColumns = {
-      pageIds: [],
-      sectionIds: [],
-      documentHashes: [],
-      pageTitles: [],
-      leadTitles: [],
-      paths: [],
-      sectionTitles: [],
-      bodies: [],
-      ancestors: [],
-      positions: [],
-    };
+    const batch = emptyColumns();
     const flush = async () => {
       if (batch.pageIds.length === 0) return;
-      await this.index.insertPages(spaceId, this.clock.now(), batch, manager);
+      await this.index.insertPages(spaceId, this.clock.now(), config, batch, manager);
       for (const column of Object.values(batch) as unknown[][]) column.length = 0;
     };
     for (const page of pages) {
       const document = page.documentHash === null ? null : documents.get(page.documentHash);
-      const ancestors = JSON.stringify(page.ancestors);
-      for (const [position, section] of documentSections(document).entries()) {
-        batch.pageIds.push(page.id);
-        batch.sectionIds.push(section.id);
-        batch.documentHashes.push(page.documentHash);
-        batch.pageTitles.push(page.title);
-        // The page title counts for the lead section only, so a title match is one hit.
-        batch.leadTitles.push(position === 0 ? page.title : '');
-        batch.paths.push(page.path);
-        batch.sectionTitles.push(section.title || page.title);
-        batch.bodies.push(section.body.slice(0, MAX_BODY));
-        batch.ancestors.push(ancestors);
-        batch.positions.push(position);
-      }
+      addPageSections(batch, page, documentSections(document), language);
       // A page's sections go in one statement, which writes its page_search row from them.
       if (batch.pageIds.length >= INSERT_BATCH) await flush();
     }

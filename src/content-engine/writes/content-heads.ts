@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-/** How a space's row is locked when its head is read for a write: '' for no lock. */
-export type SpaceHeadLock = 'FOR KEY SHARE' | '';
+/**
+ * How a space's row is locked when its head is read for a write: '' for no lock; `FOR SHARE`
+ * also waits for, and holds off, moves of the primary (their compare-and-swap updates the row).
+ */
+export type SpaceHeadLock = 'FOR KEY SHARE' | 'FOR SHARE' | '';
 
-/** What the writer needs of a space's row: its primary revision and whether it may change. */
+/**
+ * What the writer needs of a space's row: its primary revision and whether it may change; and
+ * what the search index needs: its language (GitBook's code, or null).
+ */
 export interface SpaceHead {
   revisionId: string;
   editMode: string;
   deletedAt: Date | null;
+  language: string | null;
 }
 
 /** A space's primary revision (`spaces.revision_id`), as the spaces module keeps it. */

@@ -1,4 +1,10 @@
 import { PGlite } from '@electric-sql/pglite';
+// Contrib extensions that migrations create (search: trigram similarity, edit distance, the
+// space id in a trigram index). Their types resolve through tsconfig `paths`, as the package
+// declares them in `exports` only.
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { constants, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { EmbeddedServer } from './embedded-session';
 
@@ -36,7 +42,11 @@ export class EmbeddedDatabase {
       // Copy-on-write clones where the file system offers them (btrfs, XFS, APFS).
       cpSync(template.folder, dataDir, { recursive: true, mode: constants.COPYFILE_FICLONE });
     }
-    const db = await PGlite.create({ dataDir, loadDataDir: archive });
+    const db = await PGlite.create({
+      dataDir,
+      loadDataDir: archive,
+      extensions: { btree_gin, fuzzystrmatch, pg_trgm },
+    });
     const server = new EmbeddedServer(db);
     const url = `postgres://postgres@${await server.start()}/postgres?sslmode=disable`;
     return new EmbeddedDatabase(db, server, url);

@@ -29,7 +29,8 @@ export class SiteSearchController {
       'space (`id` is the space’s), best first. Members read every site space of any site of ' +
       "the organization; a site's token (`resolvePublishedContentByUrl`) only those of its own " +
       'site that its visitor may see. A site space the scope names that the caller cannot ' +
-      'see is 400, as an unknown one.',
+      'see is 400, as an unknown one. Each page is matched in its space’s language; section ' +
+      'bodies are passages starting near their hit, unmarked (the renderer highlights).',
   })
   @ApiOkResponse({ type: PageOf(ScoredSearchSpaceResultResponse) })
   @ApiBadRequestResponse({

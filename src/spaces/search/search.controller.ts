@@ -26,8 +26,10 @@ export class SearchController {
     operationId: 'searchSpaceContent',
     summary: 'Search content in a space',
     description:
-      'Pages of the space’s primary revision matching `query`, best first, each with its ' +
-      'matching sections (the page split at its headings).',
+      'Pages of the space’s primary revision matching `query` in the space’s language, best ' +
+      'first (pages found only through typo corrections after the others), each with its ' +
+      'matching sections (the page split at its headings). A section’s `body` is the passage ' +
+      'around its best hit, each hit marked `**hit**` (Markdown strong emphasis).',
   })
   @ApiOkResponse({ type: PageOf(SearchPageResultResponse) })
   @ApiBadRequestResponse({
@@ -58,7 +60,11 @@ export class OrganizationSearchController {
   @ApiOperation({
     operationId: 'searchOrganizationContent',
     summary: 'Search content in an organization',
-    description: 'Pages matching `query`, grouped by space, over the spaces the caller may read.',
+    description:
+      'Pages matching `query`, grouped by space, over the spaces the caller may read; spaces ' +
+      'ranked by their best page, each with its best 10 pages. With `spaceId` (a Bindery ' +
+      'extension), that space alone with a page of its matching pages. Section bodies are ' +
+      'passages around the hits, marked `**hit**`.',
   })
   @ApiOkResponse({ type: PageOf(SearchSpaceResultResponse) })
   @ApiBadRequestResponse({

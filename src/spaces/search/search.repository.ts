@@ -1,59 +1,66 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { SearchTerms } from '../../content-engine/search/search-terms';
 import type { PageAncestor } from '../../content-engine/search/entities/page-section.entity';
 import {
   type ContentViewer,
   visibleContentCondition,
 } from '../../platform/policy/content-access/granted-content';
+import { EXACT_TIER, type SearchQuery } from './search-query';
 
 /** Pages shown per space in an organization-wide search. */
 export const PAGES_PER_SPACE = 10;
+
+/** Corrections kept per query term. */
+const CORRECTIONS_PER_TERM = 3;
 /**
- * The tsquery of `:words` (whole words, stemmed) and `:prefix` (the last word, as a prefix of
- * a stemmed or an unstemmed word). Both parameters hold letters and digits only (searchTerms),
- * so the tsquery syntax around `:prefix` is ours alone.
+ * Trigram similarity a correction needs at least (pg_trgm's default, 0.3, misses two-letter
+ * swaps in short words: `recrod`/`record` is 0.27); the edit distance bound does the rest.
  */
-const TSQUERY = `(plainto_tsquery('english', :words)
-  && (to_tsquery('english', :prefix || ':*') || to_tsquery('simple', :prefix || ':*')))`;
+const CORRECTION_SIMILARITY = 0.2;
+
+/** The spaces searched: SQL answering their ids, with its parameters. */
+export interface SearchScope {
+  sql: string;
+  params: Record<string, unknown>;
+}
 
 /**
- * The tsqueries of the words one by one (the last as a prefix), for the sections to show of a
- * matching page: those that match any of the words.
+ * A page's rank: in a tier above every other when it matches the query without corrections
+ * (the tier only separates anything when corrections were added), in its space's language.
  */
-const ANY_WORD = `(ARRAY(SELECT plainto_tsquery('english', w)
-                     FROM unnest(string_to_array(:words, ' ')) w)
-  || (to_tsquery('english', :prefix || ':*') || to_tsquery('simple', :prefix || ':*')))`;
+const pageRank = (q: SearchQuery) => `(CASE WHEN pg.tsv @@ ${q.ownExact}
+  THEN ${EXACT_TIER} + ts_rank(pg.tsv, ${q.ownExact}) ELSE ts_rank(pg.tsv, ${q.own}) END)::real`;
 
 /**
- * Every matching page of the spaces `scope` (SQL of space ids), with its rank, from
- * `page_search` (one small vector per page): a page matches when all the words are on it.
+ * Every matching page of the spaces of `scope`, with its rank, from `page_search` (one small
+ * vector per page): a page matches when all the terms are on it, as its space's language
+ * analyses them (the GIN index is asked for the pages matching in any language of the spaces
+ * searched, then each page is held to its own).
  */
-const matchedPagesSql = (scope: string) => `
-  SELECT pg.space_id, pg.page_id, ts_rank(pg.tsv, q.query) AS rank
-    FROM page_search pg, (SELECT ${TSQUERY} AS query) q
-   WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query`;
+const matchedPagesSql = (scope: string, q: SearchQuery) => `
+  SELECT pg.space_id, pg.page_id, ${pageRank(q)} AS rank
+    FROM page_search pg
+    ${q.perLanguage ? 'JOIN spaces s ON s.id = pg.space_id' : ''},
+         (SELECT ${q.columns}) q
+   WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query
+     ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}`;
 
 /**
  * The sections of the pages `pages` (SQL of space_id, page_id, rank, and `pageColumns`) that
- * match any of the words, with their rank and their page's, in the order of their pages (best
+ * match any of the terms, with their rank and their page's, in the order of their pages (best
  * first), then best section first.
  */
-const sectionsSql = (pages: string, pageColumns = '') => `
+const sectionsSql = (q: SearchQuery, pages: string, pageColumns = '') => `
   WITH shown AS (${pages})
   SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path, ps.section_title,
          ps.body, ps.ancestors, ps.position, ts_rank(ps.tsv, q.query) AS rank,
          p.rank AS page_rank${pageColumns}
     FROM shown p
     JOIN page_sections ps ON ps.space_id = p.space_id AND ps.page_id = p.page_id,
-         (SELECT ${TSQUERY} AS query, ${ANY_WORD} AS words) q
-   WHERE ps.tsv @@ ANY(q.words)
+         (SELECT ${q.columns}) q
+   WHERE ps.tsv @@ q.any
    ORDER BY p.rank DESC, p.page_id DESC, rank DESC, ps.position`;
-
-/** The live spaces among `:spaceIds`: a search over a list of spaces never reads the trash. */
-const LIVE_AMONG = `SELECT s.id FROM spaces s
-  WHERE s.id = ANY(:spaceIds::varchar[]) AND s.deleted_at IS NULL`;
 
 export interface SectionRow {
   space_id: string;
@@ -75,37 +82,144 @@ export interface PositionedSectionRow extends SectionRow {
   page_position: string;
 }
 
-/** A matching page and its rank, with the number of matching pages of the space. */
+/** A matching page and its rank, with the number of matching pages searched. */
 export interface MatchedPageRow {
   page_id: string;
   rank: number;
   total: string;
 }
 
-/** A space with matches, its best page's rank, with the number of spaces with matches. */
+/**
+ * A space with matches, its best page's rank, with the number of spaces with matches and of
+ * matching pages in them all.
+ */
 export interface MatchedSpaceRow {
   id: string;
   title: string;
+  language: string | null;
   rank: number;
   total: string;
+  pages: string;
 }
 
 /**
- * The search reads: the content engine's search index (`page_search`, `page_sections`) joined
- * to the `spaces` searched. Statements take named parameters (`:name`), which the driver
- * numbers.
+ * The search reads: the content engine's search index (`page_search`, `page_sections`,
+ * `search_lexicon`) joined to the `spaces` searched. Statements take named parameters
+ * (`:name`), which the driver numbers.
  */
 @Injectable()
 export class SearchRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** One space (whatever its state: the caller was granted it). */
+  spaceScope(spaceId: string): SearchScope {
+    return { sql: 'SELECT :scopeSpaceId::varchar', params: { scopeSpaceId: spaceId } };
+  }
+
+  /** The live spaces among `spaceIds`: a search over a list of spaces never reads the trash. */
+  liveSpacesScope(spaceIds: string[]): SearchScope {
+    return {
+      sql: `SELECT s.id FROM spaces s
+             WHERE s.id = ANY(:scopeSpaceIds::varchar[]) AND s.deleted_at IS NULL`,
+      params: { scopeSpaceIds: spaceIds },
+    };
+  }
+
   /**
-   * Up to `limit` of the space's matching pages after `after` (rank, page id), best first, each
-   * with the number of matching pages.
+   * The organization's live spaces that `viewer` may see (or only `spaceId` among them), as
+   * the content-access rules decide for lists.
    */
-  matchedPagesInSpace(
-    spaceId: string,
-    terms: SearchTerms,
+  organizationScope(viewer: ContentViewer, spaceId?: string): SearchScope {
+    const visible = visibleContentCondition('space', 's.id', viewer);
+    return {
+      sql: `SELECT s.id FROM spaces s
+             WHERE s.organization_id = :scopeOrganizationId AND s.deleted_at IS NULL
+             ${spaceId !== undefined ? 'AND s.id = :scopeSpaceId' : ''}
+             ${visible ? `AND ${visible.sql}` : ''}`,
+      params: {
+        ...visible?.params,
+        scopeOrganizationId: viewer.organizationId,
+        ...(spaceId !== undefined ? { scopeSpaceId: spaceId } : {}),
+      },
+    };
+  }
+
+  /** The spaces of `scope`, with their title and language. */
+  spaces(
+    scope: SearchScope,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ id: string; title: string; language: string | null }[]> {
+    return this.query(
+      manager,
+      `SELECT id, title, language FROM spaces WHERE id IN (${scope.sql}) ORDER BY id`,
+      scope.params,
+    );
+  }
+
+  /** The languages of the spaces of `scope` (null: none set). */
+  async languages(
+    scope: SearchScope,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<(string | null)[]> {
+    const rows = await this.query<{ language: string | null }>(
+      manager,
+      `SELECT DISTINCT language FROM spaces WHERE id IN (${scope.sql})`,
+      scope.params,
+    );
+    return rows.map((row) => row.language);
+  }
+
+  /**
+   * For each of `terms`, up to CORRECTIONS_PER_TERM other words of the lexicons of the spaces
+   * of `scope` within `maxEdits` of it (Levenshtein; found by trigram similarity first, so
+   * through the trigram index), nearest and most similar first.
+   */
+  async corrections(
+    scope: SearchScope,
+    terms: { text: string; maxEdits: number }[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string[]>> {
+    // Reads search_lexicon, owned by the content engine: the words its index holds.
+    const rows = await manager.transaction(async (inner) => {
+      // Lowers the threshold of `%` for this transaction only.
+      await inner.query(`SELECT set_config('pg_trgm.similarity_threshold', $1, true)`, [
+        String(CORRECTION_SIMILARITY),
+      ]);
+      return this.query<{ term: string; word: string }>(
+        inner,
+        `SELECT t.term, c.word
+               FROM unnest(:terms::text[], :maxEdits::int[]) AS t(term, max_edits)
+               CROSS JOIN LATERAL (
+                 SELECT l.word, levenshtein_less_equal(l.word, t.term, t.max_edits) AS edits,
+                        similarity(l.word, t.term) AS similarity
+                   FROM search_lexicon l
+                  WHERE l.space_id IN (${scope.sql}) AND l.word % t.term AND l.pages > 0
+                    AND l.word <> t.term) c
+              WHERE c.edits <= t.max_edits
+              ORDER BY t.term, c.edits, c.similarity DESC, c.word`,
+        {
+          ...scope.params,
+          terms: terms.map((term) => term.text),
+          maxEdits: terms.map((term) => term.maxEdits),
+        },
+      );
+    });
+    const corrections = new Map<string, string[]>();
+    for (const row of rows) {
+      const words = corrections.get(row.term) ?? [];
+      if (words.length < CORRECTIONS_PER_TERM && !words.includes(row.word)) words.push(row.word);
+      corrections.set(row.term, words);
+    }
+    return corrections;
+  }
+
+  /**
+   * Up to `limit` of the matching pages of `scope` (one space) after `after` (rank, page id),
+   * best first, each with the number of matching pages.
+   */
+  matchedPages(
+    scope: SearchScope,
+    q: SearchQuery,
     after: { rank: number; pageId: string } | null,
     limit: number,
     manager: EntityManager = this.dataSource.manager,
@@ -114,14 +228,14 @@ export class SearchRepository {
     // written, for the space's matches.
     return this.query<MatchedPageRow>(
       manager,
-      `WITH pages AS (${matchedPagesSql(':spaceId')})
+      `WITH pages AS (${matchedPagesSql(scope.sql, q)})
        SELECT page_id, rank, (SELECT count(*) FROM pages) AS total FROM pages
         WHERE :first OR (rank, page_id) < (:afterRank::real, :afterPage)
         ORDER BY rank DESC, page_id DESC
         LIMIT :limit`,
       {
-        ...terms,
-        spaceId,
+        ...q.params,
+        ...scope.params,
         first: after === null,
         afterRank: after?.rank ?? 0,
         afterPage: after?.pageId ?? '',
@@ -130,25 +244,25 @@ export class SearchRepository {
     );
   }
 
-  /** The number of the space's matching pages. */
+  /** The number of matching pages of `scope`. */
   async countMatchedPages(
-    spaceId: string,
-    terms: SearchTerms,
+    scope: SearchScope,
+    q: SearchQuery,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<number> {
     // Reads page_search, owned by the content engine (as above).
     const rows = await this.query<{ total: string }>(
       manager,
-      `SELECT count(*) AS total FROM (${matchedPagesSql(':spaceId')}) m`,
-      { ...terms, spaceId },
+      `SELECT count(*) AS total FROM (${matchedPagesSql(scope.sql, q)}) m`,
+      { ...q.params, ...scope.params },
     );
     return Number(rows[0].total);
   }
 
-  /** The sections of the space's pages `pageIds` (of ranks `ranks`) that match any word. */
+  /** The sections of the space's pages `pageIds` (of ranks `ranks`) that match any term. */
   sectionsOfPages(
     spaceId: string,
-    terms: SearchTerms,
+    q: SearchQuery,
     pages: { pageIds: string[]; ranks: number[] },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<SectionRow[]> {
@@ -156,99 +270,41 @@ export class SearchRepository {
     // found, in one statement.
     return this.query<SectionRow>(
       manager,
-      sectionsSql(`SELECT :spaceId::varchar AS space_id, page_id, rank
-                     FROM unnest(:pageIds::varchar[], :ranks::real[]) AS r(page_id, rank)`),
-      { ...terms, spaceId, pageIds: pages.pageIds, ranks: pages.ranks },
-    );
-  }
-
-  /**
-   * Up to `limit` of the organization's live spaces that `viewer` may see and that have
-   * matching pages, after `after` (rank, space id), best first, each with the number of them.
-   */
-  matchedSpaces(
-    viewer: ContentViewer,
-    terms: SearchTerms,
-    after: { rank: number; spaceId: string } | null,
-    limit: number,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<MatchedSpaceRow[]> {
-    const visible = visibleContentCondition('space', 's.id', viewer);
-    const scope = `SELECT s.id FROM spaces s
-      WHERE s.organization_id = :organizationId AND s.deleted_at IS NULL
-      ${visible ? `AND ${visible.sql}` : ''}`;
-    return this.rankedSpaces(manager, scope, terms, after, limit, {
-      ...visible?.params,
-      organizationId: viewer.organizationId,
-    });
-  }
-
-  /**
-   * Up to `limit` of the live spaces among `spaceIds` that have matching pages, after `after`
-   * (rank, space id), best first, each with the number of them.
-   */
-  matchedSpacesAmong(
-    spaceIds: string[],
-    terms: SearchTerms,
-    after: { rank: number; spaceId: string } | null,
-    limit: number,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<MatchedSpaceRow[]> {
-    return this.rankedSpaces(manager, LIVE_AMONG, terms, after, limit, { spaceIds });
-  }
-
-  /**
-   * The matching sections of the best PAGES_PER_SPACE matching pages of each of `shownIds`,
-   * with each page's position among all the matching pages of the live spaces among
-   * `spaceIds` (best first), in one statement over all of them.
-   */
-  positionedSectionsOfSpaces(
-    spaceIds: string[],
-    shownIds: string[],
-    terms: SearchTerms,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<PositionedSectionRow[]> {
-    // Reads page_search and page_sections, owned by the content engine (as above).
-    return this.query<PositionedSectionRow>(
-      manager,
       sectionsSql(
-        `SELECT space_id, page_id, rank, page_position
-           FROM (SELECT m.*,
-                        row_number() OVER (ORDER BY rank DESC, space_id DESC, page_id DESC)
-                          AS page_position,
-                        row_number() OVER (PARTITION BY space_id
-                                           ORDER BY rank DESC, page_id DESC) AS n
-                   FROM (${matchedPagesSql(LIVE_AMONG)}) m) p
-          WHERE n <= ${PAGES_PER_SPACE} AND space_id = ANY(:shownIds::varchar[])`,
-        ', p.page_position',
+        q,
+        `SELECT :spaceId::varchar AS space_id, page_id, rank
+           FROM unnest(:pageIds::varchar[], :ranks::real[]) AS r(page_id, rank)`,
       ),
-      { ...terms, spaceIds, shownIds },
+      { ...q.params, spaceId, pageIds: pages.pageIds, ranks: pages.ranks },
     );
   }
 
-  /** Spaces of `scope` (SQL of space ids) ranked by their best matching page, as above. */
-  private rankedSpaces(
-    manager: EntityManager,
-    scope: string,
-    terms: SearchTerms,
+  /**
+   * Up to `limit` of the spaces of `scope` that have matching pages, after `after` (rank,
+   * space id), ranked by their best page, each with the number of them and of matching pages.
+   */
+  rankedSpaces(
+    scope: SearchScope,
+    q: SearchQuery,
     after: { rank: number; spaceId: string } | null,
     limit: number,
-    params: Record<string, unknown>,
+    manager: EntityManager = this.dataSource.manager,
   ): Promise<MatchedSpaceRow[]> {
     // Reads page_search, owned by the content engine: the spaces are ranked by their pages'
     // matches in one statement.
     return this.query<MatchedSpaceRow>(
       manager,
-      `WITH ranked AS (SELECT space_id, max(rank) AS rank
-                         FROM (${matchedPagesSql(scope)}) m GROUP BY space_id)
-       SELECT r.space_id AS id, s.title, r.rank, (SELECT count(*) FROM ranked) AS total
+      `WITH ranked AS (SELECT space_id, max(rank) AS rank, count(*) AS pages
+                         FROM (${matchedPagesSql(scope.sql, q)}) m GROUP BY space_id)
+       SELECT r.space_id AS id, s.title, s.language, r.rank, (SELECT count(*) FROM ranked) AS total,
+              (SELECT sum(pages) FROM ranked) AS pages
          FROM ranked r JOIN spaces s ON s.id = r.space_id
         WHERE :first OR (r.rank, r.space_id) < (:afterRank::real, :afterSpace)
         ORDER BY r.rank DESC, r.space_id DESC
         LIMIT :limit`,
       {
-        ...terms,
-        ...params,
+        ...q.params,
+        ...scope.params,
         first: after === null,
         afterRank: after?.rank ?? 0,
         afterSpace: after?.spaceId ?? '',
@@ -257,21 +313,54 @@ export class SearchRepository {
     );
   }
 
+  /**
+   * The matching sections of the best PAGES_PER_SPACE matching pages of each of `shownIds`,
+   * with each page's position among all the matching pages of `scope` (best first), in one
+   * statement over all of them.
+   */
+  positionedSectionsOfSpaces(
+    scope: SearchScope,
+    shownIds: string[],
+    q: SearchQuery,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PositionedSectionRow[]> {
+    // Reads page_search and page_sections, owned by the content engine (as above).
+    return this.query<PositionedSectionRow>(
+      manager,
+      sectionsSql(
+        q,
+        `SELECT space_id, page_id, rank, page_position
+           FROM (SELECT m.*,
+                        row_number() OVER (ORDER BY rank DESC, space_id DESC, page_id DESC)
+                          AS page_position,
+                        row_number() OVER (PARTITION BY space_id
+                                           ORDER BY rank DESC, page_id DESC) AS n
+                   FROM (${matchedPagesSql(scope.sql, q)}) m) p
+          WHERE n <= ${PAGES_PER_SPACE} AND space_id = ANY(:shownIds::varchar[])`,
+        ', p.page_position',
+      ),
+      { ...q.params, ...scope.params, shownIds },
+    );
+  }
+
   /** The matching sections of the best PAGES_PER_SPACE matching pages of each space. */
   sectionsOfSpaces(
     spaceIds: string[],
-    terms: SearchTerms,
+    q: SearchQuery,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<SectionRow[]> {
     // Reads page_search and page_sections, owned by the content engine (as above).
     return this.query<SectionRow>(
       manager,
-      sectionsSql(`SELECT space_id, page_id, rank
-                     FROM (SELECT m.*, row_number() OVER (PARTITION BY space_id
-                                                         ORDER BY rank DESC, page_id DESC) AS n
-                             FROM (${matchedPagesSql('SELECT unnest(:spaceIds::varchar[])')}) m) p
-                    WHERE n <= ${PAGES_PER_SPACE}`),
-      { ...terms, spaceIds },
+      sectionsSql(
+        q,
+        `SELECT space_id, page_id, rank
+           FROM (SELECT m.*, row_number() OVER (PARTITION BY space_id
+                                               ORDER BY rank DESC, page_id DESC) AS n
+                   FROM (${matchedPagesSql('SELECT unnest(:spaceIds::varchar[])', q)}) m) p
+          WHERE n <= ${PAGES_PER_SPACE}`,
+      ),
+      { ...q.params, spaceIds },
     );
   }
 

@@ -4,19 +4,27 @@ import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor, PageRequest } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import type { Role } from '../../platform/policy/roles';
-import { UrlBuilder } from '../../platform/urls/url-builder';
 import type {
   ScoredSearchPageResultResponse,
   ScoredSearchSectionResultResponse,
   ScoredSearchSpaceResultResponse,
   SearchPageResultResponse,
-  SearchSectionResultResponse,
 } from './dto/search-content.dto';
-import { searchTerms } from '../../content-engine/search/search-terms';
-import { PositionedSectionRow, SearchRepository, SectionRow } from './search.repository';
+import { SearchHits, type SpaceRef } from './search-hits';
+import { SearchPlanner } from './search-planner';
+import type { SearchQuery } from './search-query';
+import {
+  MatchedPageRow,
+  MatchedSpaceRow,
+  PositionedSectionRow,
+  SearchRepository,
+  type SearchScope,
+} from './search.repository';
 
 export interface SearchRequest extends PageRequest {
   query: string;
+  /** Organization search: page through this space's matching pages only. */
+  spaceId?: string;
 }
 
 /** A space with its best matching pages (GitBook's `SearchSpaceResult`). */
@@ -26,26 +34,24 @@ export interface SpaceSearchResult {
   pages: SearchPageResultResponse[];
 }
 
-/** Characters of a section's text shown in a hit. */
-const BODY_EXCERPT = 500;
-
-interface SpaceRef {
-  id: string;
-  organizationId: string;
-}
+/** A keyset position in a list of results, and whether its query was corrected for typos. */
+type After<K extends string> = ({ rank: number; corrected: boolean } & Record<K, string>) | null;
 
 /**
  * Full-text search over spaces' primary revisions (`page_search` and `page_sections`, kept by
- * the SearchIndexer). A page matches when every word of the query is on it, not necessarily
- * in one section. Hits are pages ranked by ts_rank over the page's vector (a match in the page
- * title weighs most, then in a heading, then in text), each with its sections that match any
- * of the words; only the shown pages' sections are read.
+ * the SearchIndexer), in the language of each space (folding, segmentation, stemming: see
+ * content-engine/search). A page matches when every term of the query is on it, not
+ * necessarily in one section. Hits are pages ranked by ts_rank over the page's vector (a match
+ * in the page title weighs most, then in a heading, then in text), exact matches above those
+ * only typo corrections find (SearchPlanner), each page with its sections that match any term,
+ * as excerpts around their hits (SearchHits); only the shown pages' sections are read.
  */
 @Injectable()
 export class SearchService {
   constructor(
-    private readonly urls: UrlBuilder,
     private readonly search: SearchRepository,
+    private readonly planner: SearchPlanner,
+    private readonly hits: SearchHits,
   ) {}
 
   /** A page of the space's matching pages, best first. */
@@ -53,208 +59,230 @@ export class SearchService {
     space: SpaceRef,
     request: SearchRequest,
   ): Promise<Page<SearchPageResultResponse>> {
-    const terms = searchTerms(request.query);
-    const after = request.page ? decodeCursor(request.page, 'space-search', 3) : null;
-    if (after && after[2] !== space.id) {
-      throw invalidInput('page is not a valid page identifier for this list.');
-    }
-    if (!terms) return { items: [], count: 0 };
-    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.search.matchedPagesInSpace(
-      space.id,
-      terms,
-      after && { rank: after[0] as number, pageId: after[1] as string },
-      limit + 1,
+    const after = pageCursor(request.page, 'space-search', space.id);
+    const exact = this.planner.exact(request.query, [space.language]);
+    if (!exact) return { items: [], count: 0 };
+    return this.pagesOf(
+      this.search.spaceScope(space.id),
+      space,
+      exact,
+      after,
+      request,
+      'space-search',
     );
-    const count =
-      rows.length > 0
-        ? Number(rows[0].total)
-        : after === null
-          ? 0
-          : await this.search.countMatchedPages(space.id, terms);
-    const pageRows = rows.slice(0, limit);
-    const sections = await this.search.sectionsOfPages(space.id, terms, {
-      pageIds: pageRows.map((row) => row.page_id),
-      ranks: pageRows.map((row) => row.rank),
-    });
-    const hits = this.pages(space, sections);
-    const page: Page<SearchPageResultResponse> = {
-      // Every word of a matching page is in one of its sections, so each page has a hit; the
-      // filter only guards against a word the parser splits in two across two sections.
-      items: pageRows.flatMap((row) => hits.get(row.page_id) ?? []),
-      count,
-    };
-    if (rows.length > limit) {
-      const last = pageRows[pageRows.length - 1];
-      page.next = { page: encodeCursor([last.rank, last.page_id, space.id], 'space-search') };
-    }
-    return page;
   }
 
   /**
-   * A page of the organization's live spaces with matches, best first, each with its best
-   * pages. Members with a role search every space; guests (no role) the spaces granted to them.
+   * A page of the organization's live spaces with matches, best first (by their best page),
+   * each with its best pages; with `spaceId`, that space alone (when the caller may read it)
+   * with a page of its matching pages, `limit` and `next` paging through them. Members with a
+   * role search every space; guests (no role) the spaces granted to them.
    */
   async searchOrganization(
     organizationId: string,
     caller: { userId: string; role: Role | null },
     request: SearchRequest,
   ): Promise<Page<SpaceSearchResult>> {
-    const terms = searchTerms(request.query);
-    const after = request.page ? decodeCursor(request.page, 'org-search', 2) : null;
-    if (!terms) return { items: [], count: 0 };
+    const viewer = { organizationId, userId: caller.userId, role: caller.role };
+    if (request.spaceId !== undefined) {
+      return this.searchOrganizationSpace(organizationId, viewer, request, request.spaceId);
+    }
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const spaces = await this.search.matchedSpaces(
-      { organizationId, userId: caller.userId, role: caller.role },
-      terms,
-      after && { rank: after[0] as number, spaceId: after[1] as string },
-      limit + 1,
+    const found = await this.rankedSpaces(
+      this.search.organizationScope(viewer),
+      request,
+      'org-search',
     );
+    if (!found) return { items: [], count: 0 };
+    const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections = await this.search.sectionsOfSpaces(
       shown.map((space) => space.id),
-      terms,
+      q,
     );
     const items = shown.map((space) => {
+      const ref = { id: space.id, organizationId, language: space.language };
       const own = sections.filter((row) => row.space_id === space.id);
-      return {
-        id: space.id,
-        title: space.title,
-        pages: [...this.pages({ id: space.id, organizationId }, own).values()],
-      };
+      return { id: space.id, title: space.title, pages: this.hits.pages(ref, own, q, 'markdown') };
     });
-    const page: Page<SpaceSearchResult> = {
-      items,
-      count: spaces.length > 0 ? Number(spaces[0].total) : 0,
-    };
-    if (spaces.length > limit) {
-      const last = shown[shown.length - 1];
-      page.next = { page: encodeCursor([last.rank, last.id], 'org-search') };
-    }
-    return page;
+    return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
+      encodeCursor([last.rank, last.id, q.corrected], 'org-search'),
+    );
   }
 
   /**
    * A page of the live spaces among `spaceIds` with matches, best first, each with its best
    * pages, in GitBook's newer result shape: scored spaces, pages and sections, and each page's
    * `rank` among all the matching pages of those spaces (so it holds across pages of results).
-   * Two statements whatever the number of spaces.
+   * Excerpts are not marked: the site renderer calling it highlights the query itself.
    */
   async searchSpaces(
     organizationId: string,
     spaceIds: string[],
     request: SearchRequest,
   ): Promise<Page<ScoredSearchSpaceResultResponse>> {
-    const terms = searchTerms(request.query);
-    const after = request.page ? decodeCursor(request.page, 'spaces-search', 2) : null;
-    if (!terms || spaceIds.length === 0) return { items: [], count: 0 };
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const spaces = await this.search.matchedSpacesAmong(
-      spaceIds,
-      terms,
-      after && { rank: after[0] as number, spaceId: after[1] as string },
-      limit + 1,
-    );
+    const scope = this.search.liveSpacesScope(spaceIds);
+    const found = await this.rankedSpaces(scope, request, 'spaces-search');
+    if (!found) return { items: [], count: 0 };
+    const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections =
       shown.length === 0
         ? []
         : await this.search.positionedSectionsOfSpaces(
-            spaceIds,
+            scope,
             shown.map((space) => space.id),
-            terms,
+            q,
           );
     const items = shown.map((space): ScoredSearchSpaceResultResponse => {
-      const ref = { id: space.id, organizationId };
+      const ref = { id: space.id, organizationId, language: space.language };
       const own = sections.filter((row) => row.space_id === space.id);
-      const pages = this.group(
+      const pages = this.hits.group(
         own,
         (row: PositionedSectionRow): ScoredSearchPageResultResponse => ({
-          ...this.pageHit(ref, row),
+          ...this.hits.pageHit(ref, row),
           description: '',
           score: row.page_rank,
           rank: Number(row.page_position),
           sections: [],
         }),
         (row): ScoredSearchSectionResultResponse => ({
-          ...this.section(ref, row),
+          ...this.hits.section(ref, row, q, 'none'),
           score: row.rank,
         }),
       );
-      return {
-        type: 'space',
-        id: space.id,
-        title: space.title,
-        score: space.rank,
-        pages: [...pages.values()],
-      };
+      return { type: 'space', id: space.id, title: space.title, score: space.rank, pages };
     });
-    const page: Page<ScoredSearchSpaceResultResponse> = {
-      items,
-      count: spaces.length > 0 ? Number(spaces[0].total) : 0,
-    };
-    if (spaces.length > limit) {
-      const last = shown[shown.length - 1];
-      page.next = { page: encodeCursor([last.rank, last.id], 'spaces-search') };
-    }
-    return page;
-  }
-
-  /** Matching sections grouped into page hits, in the order the rows first show each page. */
-  private pages(space: SpaceRef, rows: SectionRow[]): Map<string, SearchPageResultResponse> {
-    return this.group(
-      rows,
-      (row) => ({ ...this.pageHit(space, row), sections: [] }),
-      (row) => this.section(space, row),
+    return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
+      encodeCursor([last.rank, last.id, q.corrected], 'spaces-search'),
     );
   }
 
-  /** Rows grouped by page: `page` makes a page's hit from its first row, `section` each row's. */
-  private group<R extends SectionRow, P extends { sections?: S[] }, S>(
-    rows: R[],
-    page: (row: R) => P,
-    section: (row: R) => S,
-  ): Map<string, P> {
-    const hits = new Map<string, P>();
-    for (const row of rows) {
-      let hit = hits.get(row.page_id);
-      if (!hit) {
-        hit = page(row);
-        hits.set(row.page_id, hit);
-      }
-      (hit.sections ??= []).push(section(row));
-    }
-    return hits;
+  /**
+   * One more than `limit` of the spaces of `scope` with matches after the cursor (`cursor`
+   * names its kind), best first, and the query that found them (corrected for typos when the
+   * exact one found little); null when the query has no term.
+   */
+  private async rankedSpaces(
+    scope: SearchScope,
+    request: SearchRequest,
+    cursor: string,
+  ): Promise<{ spaces: MatchedSpaceRow[]; q: SearchQuery } | null> {
+    const after = spaceCursor(request.page, cursor);
+    const exact = this.planner.exact(request.query, await this.search.languages(scope));
+    if (!exact) return null;
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const { result: spaces, q } = await this.planner.withTypos(
+      scope,
+      exact,
+      after?.corrected ?? false,
+      (query) => this.search.rankedSpaces(scope, query, after, limit + 1),
+      pagesFound,
+    );
+    return { spaces, q };
   }
 
-  private pageHit(space: SpaceRef, row: SectionRow) {
+  /** Organization search paging into one space: that space, with a page of its pages. */
+  private async searchOrganizationSpace(
+    organizationId: string,
+    viewer: { organizationId: string; userId: string; role: Role | null },
+    request: SearchRequest,
+    spaceId: string,
+  ): Promise<Page<SpaceSearchResult>> {
+    const after = pageCursor(request.page, 'org-space-search', spaceId);
+    const scope = this.search.organizationScope(viewer, spaceId);
+    const [space] = await this.search.spaces(scope);
+    if (!space) return { items: [], count: 0 };
+    const exact = this.planner.exact(request.query, [space.language]);
+    if (!exact) return { items: [], count: 0 };
+    const ref = { id: space.id, organizationId, language: space.language };
+    const pages = await this.pagesOf(scope, ref, exact, after, request, 'org-space-search');
+    if (pages.count === 0) return { items: [], count: 0 };
     return {
-      id: row.page_id,
-      title: row.page_title,
-      path: row.page_path,
-      ancestors: row.ancestors,
-      urls: { app: this.pageUrl(space, row.page_path) },
+      items: [{ id: space.id, title: space.title, pages: pages.items }],
+      count: pages.count,
+      ...(pages.next ? { next: pages.next } : {}),
     };
   }
 
-  private section(space: SpaceRef, row: SectionRow): SearchSectionResultResponse {
-    const lead = row.section_id === '';
-    const path = lead ? row.page_path : `${row.page_path}#${row.section_id}`;
-    const pageUrl = this.pageUrl(space, row.page_path);
-    return {
-      id: lead ? row.page_id : row.section_id,
-      title: row.section_title,
-      path,
-      body: excerpt(row.body),
-      urls: { app: lead ? pageUrl : `${pageUrl}#${encodeURIComponent(row.section_id)}` },
-    };
-  }
-
-  private pageUrl(space: SpaceRef, path: string): string {
-    return this.urls.app('o', space.organizationId, 's', space.id, ...path.split('/'));
+  /** A page of the matching pages of `scope` (one space), with `next` as `cursor` names it. */
+  private async pagesOf(
+    scope: SearchScope,
+    space: SpaceRef,
+    exact: SearchQuery,
+    after: After<'pageId'>,
+    request: SearchRequest,
+    cursor: string,
+  ): Promise<Page<SearchPageResultResponse>> {
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+    const { result: rows, q } = await this.planner.withTypos(
+      scope,
+      exact,
+      after?.corrected ?? false,
+      (query) => this.search.matchedPages(scope, query, after, limit + 1),
+      (found: MatchedPageRow[]) => (found.length > 0 ? Number(found[0].total) : 0),
+    );
+    const count =
+      rows.length > 0
+        ? Number(rows[0].total)
+        : after === null
+          ? 0
+          : await this.search.countMatchedPages(scope, q);
+    const pageRows = rows.slice(0, limit);
+    const sections = await this.search.sectionsOfPages(space.id, q, {
+      pageIds: pageRows.map((row) => row.page_id),
+      ranks: pageRows.map((row) => row.rank),
+    });
+    const hits = new Map(
+      this.hits.pages(space, sections, q, 'markdown').map((hit) => [hit.id, hit]),
+    );
+    // Every term of a matching page is in one of its sections, so each page has a hit; the
+    // filter only guards against a word the parser splits in two across two sections.
+    const items = pageRows.flatMap((row) => hits.get(row.page_id) ?? []);
+    return withNext({ items, count }, rows, limit, (last) =>
+      encodeCursor([last.rank, last.page_id, space.id, q.corrected], cursor),
+    );
   }
 }
 
-function excerpt(body: string): string {
-  return body.length <= BODY_EXCERPT ? body : `${body.slice(0, BODY_EXCERPT - 1)}…`;
+/** Matching pages in all the spaces ranked. */
+const pagesFound = (spaces: MatchedSpaceRow[]) => (spaces.length > 0 ? Number(spaces[0].pages) : 0);
+const spacesFound = (spaces: MatchedSpaceRow[]) =>
+  spaces.length > 0 ? Number(spaces[0].total) : 0;
+
+/** `page` with `next` when `rows` (fetched with one more than `limit`) holds more. */
+function withNext<T, R>(
+  page: Page<T>,
+  rows: R[],
+  limit: number,
+  cursor: (last: R) => string,
+): Page<T> {
+  if (rows.length > limit) page.next = { page: cursor(rows[limit - 1]) };
+  return page;
+}
+
+/** A cursor over one space's pages: (rank, page id, space id, corrected). */
+function pageCursor(page: string | undefined, kind: string, spaceId: string): After<'pageId'> {
+  if (!page) return null;
+  const [rank, pageId, cursorSpace, corrected] = decodeCursor(page, kind, 4);
+  if (
+    cursorSpace !== spaceId ||
+    typeof rank !== 'number' ||
+    typeof pageId !== 'string' ||
+    typeof corrected !== 'boolean'
+  ) {
+    throw invalidInput('page is not a valid page identifier for this list.');
+  }
+  return { rank, pageId, corrected };
+}
+
+/** A cursor over spaces: (rank, space id, corrected). */
+function spaceCursor(page: string | undefined, kind: string): After<'spaceId'> {
+  if (!page) return null;
+  const [rank, spaceId, corrected] = decodeCursor(page, kind, 3);
+  if (typeof rank !== 'number' || typeof spaceId !== 'string' || typeof corrected !== 'boolean') {
+    throw invalidInput('page is not a valid page identifier for this list.');
+  }
+  return { rank, spaceId, corrected };
 }

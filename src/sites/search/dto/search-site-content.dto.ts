@@ -78,8 +78,11 @@ export class SearchSiteContentDto {
     minLength: 1,
     maxLength: 512,
     description:
-      'The text to search for. Words match whole words (English stemming); the last word also ' +
-      'matches as a prefix.',
+      'The text to search for. Words match whole words, folded (case, accents, ß = ss) and ' +
+      'stemmed in the language of each space; Chinese, Japanese, Korean and Thai are matched ' +
+      'inside sentences. The last word also matches as a prefix. When the words find fewer ' +
+      'than 3 pages, words within one or two typos of them are searched too, their hits ' +
+      'ranked below the exact ones. Section bodies are the passage around the hit, unmarked.',
   })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
-import { Chars } from '../../../platform/validation/chars';
+import { Chars, MaxChars } from '../../../platform/validation/chars';
 
 /** `query` (1..512 characters once trimmed) with `page` and `limit`. */
 export class SearchContentQueryDto extends PageQueryDto {
@@ -10,8 +10,11 @@ export class SearchContentQueryDto extends PageQueryDto {
     minLength: 1,
     maxLength: 512,
     description:
-      'The text to search for. Words match whole words (English stemming); the last word also ' +
-      'matches as a prefix.',
+      'The text to search for. Words match whole words, folded (case, accents, ß = ss) and ' +
+      'stemmed in the language of the space; Chinese, Japanese, Korean and Thai are matched ' +
+      'inside sentences. The last word also matches as a prefix. When the words find fewer ' +
+      'than 3 pages, words within one or two typos of them are searched too, their hits ' +
+      'ranked below the exact ones.',
   })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
@@ -34,7 +37,14 @@ export class SearchSectionResultResponse {
   @ApiProperty() title!: string;
   @ApiProperty({ description: 'The page’s path, with `#anchor` for a heading’s section.' })
   path!: string;
-  @ApiProperty({ description: 'Plain text of the section (at most 500 characters).' })
+  @ApiProperty({
+    description:
+      'The passage of the section around its best hit, at most 300 characters, `…` where it ' +
+      'cuts the text; in member searches (searchSpaceContent, searchOrganizationContent) each ' +
+      'hit is marked as Markdown strong emphasis, `**hit**`; searchSiteContent leaves hits ' +
+      'unmarked, as the site renderer highlights the query itself. A section found by its ' +
+      'title shows its opening text (its title when it has none).',
+  })
   body!: string;
   @ApiProperty({ type: SearchUrls }) urls!: SearchUrls;
 }
@@ -51,7 +61,21 @@ export class SearchPageResultResponse {
   @ApiProperty({ type: SearchUrls }) urls!: SearchUrls;
 }
 
-export class SearchOrganizationContentQueryDto extends SearchContentQueryDto {}
+/** `searchOrganizationContent`'s query, with Bindery's `spaceId` to page into one space. */
+export class SearchOrganizationContentQueryDto extends SearchContentQueryDto {
+  @ApiPropertyOptional({
+    maxLength: 64,
+    description:
+      'Bindery extension: search this space only (when the caller may read it), answering ' +
+      'it as the only item with a page of its matching pages: `limit` and `next` page ' +
+      'through them, and `count` is their number. Without it, each space shows its best 10 ' +
+      'pages.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(64)
+  spaceId?: string;
+}
 
 /** GitBook's `SearchSpaceResult`: a space with its best matching pages. */
 export class SearchSpaceResultResponse {
