@@ -507,6 +507,9 @@ describe('change request conflicts and their resolution', () => {
       const before = await changeRequest(spaceId, cr);
       const bad: [body: object, message: string][] = [
         [{ resolutions: 'all' }, 'resolutions'],
+        [{ resolutions: null }, 'resolutions'],
+        [{ resolutions: [{ pageId, blockKey: 'p2', block: null }] }, 'block'],
+        [{ resolutions: [{ pageId, kind: 'metadata', fields: null }] }, 'fields'],
         [{ resolutions: [{ blockKey: 'p2', keep: 'primary' }] }, 'pageId'],
         [{ resolutions: [{ pageId, blockKey: 'p2', keep: 'theirs' }] }, 'keep'],
         [{ resolutions: [{ pageId, blockKey: 'p2' }] }, 'one of keep, block or fields'],

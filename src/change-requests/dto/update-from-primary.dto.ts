@@ -16,6 +16,7 @@ import type { DocumentBlock } from '../../content-engine/documents/document';
 import { MERGE_CONFLICT_KINDS, type MergeConflictKind } from '../../content-engine/merge/types';
 import { ID_PATTERN } from '../../platform/ids/ids';
 import { MaxChars } from '../../platform/validation/chars';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { SIDES, type Side } from '../merge/conflict-resolution';
 
 /** Most resolutions in one update; a change request with more conflicts is resolved in several. */
@@ -85,7 +86,7 @@ export class ConflictResolutionDto {
     additionalProperties: true,
     description: 'A block conflict merged by hand: the block to keep (its key is `blockKey`).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsBlock()
   block?: DocumentBlock;
 
@@ -95,7 +96,7 @@ export class ConflictResolutionDto {
     description:
       'A metadata conflict merged by hand: a value for each field in conflict (null removes it).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   fields?: Record<string, unknown>;
 }
@@ -109,7 +110,7 @@ export class UpdateFromPrimaryDto {
       'Resolve the conflicts instead of answering them: one resolution per conflict. ' +
       'Absent or empty: an ordinary update.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_RESOLUTIONS)
   @ValidateNested({ each: true })
