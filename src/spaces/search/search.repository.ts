@@ -70,8 +70,10 @@ const TITLES = `ts_filter(pg.tsv, '{a}'::"char"[])`;
  * candidates are ranked instead: the first pages the title index finds with every term in
  * their title (`titled`; when there are more than :rankLimit of them, no other match is
  * read), then, if they are fewer, other matching pages (those `first` holds, by id).
- * The candidates depend only on the index (the statement runs without sequential scans:
- * `withIndexScans`), so that later pages of results page through the same list.
+ * The candidates are the same from one request to the next while the space's index does not
+ * change (the statement runs without sequential scans, `withIndexScans`, whose starting point
+ * varies), so that later pages of results page through the same list; should they change
+ * between two pages, the (rank, page id) cursor still shows no page twice.
  */
 export const rankedPagesCtes = (scope: string, q: SearchQuery) => `
   WITH titled AS MATERIALIZED (${matchingPagesSql(scope, q, TITLES, ':rankLimit::int + 1')}),
