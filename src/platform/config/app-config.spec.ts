@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       ['OUTBOUND_TIMEOUT_MS', 15000],
       ['OUTBOUND_MAX_BYTES', 20 * 1024 * 1024],
       ['JOBS_IN_PROCESS', true],
+      ['SEARCH_EXACT_RANK_LIMIT', 1000],
     ] as const)('%s defaults to %p', (name, expected) => {
       expect(config[name]).toStrictEqual(expected);
     });
@@ -222,6 +223,8 @@ describe('loadConfig', () => {
       ['RATE_LIMIT_PER_MINUTE', '-1'],
       ['OUTBOUND_TIMEOUT_MS', '99'],
       ['OUTBOUND_MAX_BYTES', '1023'],
+      ['SEARCH_EXACT_RANK_LIMIT', '0'],
+      ['SEARCH_EXACT_RANK_LIMIT', '100001'],
     ])('rejects %s=%p, naming the setting', (name, value) => {
       const error = configurationError(() => loadConfig({ [name]: value }));
       expect(error.name).toBe('ConfigurationError');

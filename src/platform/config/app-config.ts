@@ -257,6 +257,17 @@ export class AppConfig {
   @Max(300)
   PUBLISHED_LOOKUP_CACHE_SECONDS = 5;
 
+  /**
+   * Matching pages a search ranks exactly, at most. A query that matches more pages of a space
+   * ranks this many candidates (pages with its terms in their title first, then others) and
+   * reports their number as `count`; one that matches fewer ranks and counts every match.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  SEARCH_EXACT_RANK_LIMIT = 1000;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()

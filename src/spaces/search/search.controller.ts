@@ -29,7 +29,10 @@ export class SearchController {
       'Pages of the space’s primary revision matching `query` in the space’s language, best ' +
       'first (pages found only through typo corrections after the others), each with its ' +
       'matching sections (the page split at its headings). A section’s `body` is the passage ' +
-      'around its best hit, each hit marked `**hit**` (Markdown strong emphasis).',
+      'around its best hit, each hit marked `**hit**` (Markdown strong emphasis). `count` is ' +
+      'the number of matching pages when they are at most the instance’s rank limit ' +
+      '(SEARCH_EXACT_RANK_LIMIT, 1000 by default); when more match, that many candidates are ' +
+      'ranked (pages with the terms in their title first) and `count` is their number.',
   })
   @ApiOkResponse({ type: PageOf(SearchPageResultResponse) })
   @ApiBadRequestResponse({

@@ -6,6 +6,7 @@ import {
   type ContentViewer,
   visibleContentCondition,
 } from '../../platform/policy/content-access/granted-content';
+import { AppConfig } from '../../platform/config/app-config';
 import { EXACT_TIER, type SearchQuery } from './search-query';
 
 /** Pages shown per space in an organization-wide search. */
@@ -45,6 +46,59 @@ const matchedPagesSql = (scope: string, q: SearchQuery) => `
          (SELECT ${q.columns}) q
    WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query
      ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}`;
+
+/**
+ * Up to `limit` (SQL) of the pages of the spaces of `scope` whose `vector` (SQL over `pg`)
+ * matches the query, held to their space's language, in the order the index finds them.
+ */
+const matchingPagesSql = (scope: string, q: SearchQuery, vector: string, limit: string) => `
+  SELECT pg.space_id, pg.page_id
+    FROM page_search pg
+    ${q.perLanguage ? 'JOIN spaces s ON s.id = pg.space_id' : ''},
+         (SELECT ${q.columns}) q
+   WHERE pg.space_id IN (${scope}) AND ${vector} @@ q.query
+     ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}
+   LIMIT ${limit}`;
+
+/** A page's title (weight A of its vector): the index `IDX_page_search_titles`. */
+const TITLES = `ts_filter(pg.tsv, '{a}'::"char"[])`;
+
+/**
+ * CTEs ending in `ranked`: the pages of `scope` (one space) a search ranks, with their rank.
+ * When at most :rankLimit pages match, every one (`first` holds them all): ranking and count
+ * are exact. When more match, ranking them all would read every match's vector, so :rankLimit
+ * candidates are ranked instead: the first pages the title index finds with every term in
+ * their title (`titled`; when there are more than :rankLimit of them, no other match is
+ * read), then, if they are fewer, other matching pages (those `first` holds, by id).
+ * The candidates are the same from one request to the next while the space's index does not
+ * change (the statement runs without sequential scans, `withIndexScans`, whose starting point
+ * varies), so that later pages of results page through the same list; should they change
+ * between two pages, the (rank, page id) cursor still shows no page twice.
+ */
+export const rankedPagesCtes = (scope: string, q: SearchQuery) => `
+  WITH titled AS MATERIALIZED (${matchingPagesSql(scope, q, TITLES, ':rankLimit::int + 1')}),
+  first AS MATERIALIZED (
+    SELECT * FROM (${matchingPagesSql(scope, q, 'pg.tsv', ':rankLimit::int + 1')}) f
+     WHERE (SELECT count(*) FROM titled) <= :rankLimit::int),
+  large AS (SELECT (SELECT count(*) FROM titled) > :rankLimit::int
+                   OR (SELECT count(*) FROM first) > :rankLimit::int AS yes),
+  candidates AS (
+    SELECT space_id, page_id FROM first WHERE NOT (SELECT yes FROM large)
+    UNION ALL
+    (SELECT space_id, page_id
+       FROM (SELECT space_id, page_id, 0 AS tier FROM titled
+             UNION ALL
+             SELECT space_id, page_id, 1 AS tier FROM first
+              WHERE page_id NOT IN (SELECT page_id FROM titled)) c
+      WHERE (SELECT yes FROM large)
+      ORDER BY tier, page_id
+      LIMIT :rankLimit::int)),
+  ranked AS (
+    SELECT pg.space_id, pg.page_id, ${pageRank(q)} AS rank
+      FROM candidates c
+      JOIN page_search pg ON pg.space_id = c.space_id AND pg.page_id = c.page_id
+      ${q.perLanguage ? 'JOIN spaces s ON s.id = pg.space_id' : ''},
+           (SELECT ${q.columns}) q)`;
 
 /**
  * The sections of the pages `pages` (SQL of space_id, page_id, rank, and `pageColumns`) that
@@ -109,7 +163,10 @@ export interface MatchedSpaceRow {
  */
 @Injectable()
 export class SearchRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   /** One space (whatever its state: the caller was granted it). */
   spaceScope(spaceId: string): SearchScope {
@@ -214,8 +271,9 @@ export class SearchRepository {
   }
 
   /**
-   * Up to `limit` of the matching pages of `scope` (one space) after `after` (rank, page id),
-   * best first, each with the number of matching pages.
+   * Up to `limit` of the pages of `scope` (one space) that the search ranks (every matching
+   * page, or SEARCH_EXACT_RANK_LIMIT candidates when more match: `rankedPagesCtes`) after
+   * `after` (rank, page id), best first, each with the number of pages ranked.
    */
   matchedPages(
     scope: SearchScope,
@@ -226,35 +284,40 @@ export class SearchRepository {
   ): Promise<MatchedPageRow[]> {
     // Reads page_search, owned by the content engine: the search index is read as it was
     // written, for the space's matches.
-    return this.query<MatchedPageRow>(
-      manager,
-      `WITH pages AS (${matchedPagesSql(scope.sql, q)})
-       SELECT page_id, rank, (SELECT count(*) FROM pages) AS total FROM pages
+    return this.withIndexScans(manager, (inner) =>
+      this.query<MatchedPageRow>(
+        inner,
+        `${rankedPagesCtes(scope.sql, q)}
+       SELECT page_id, rank, (SELECT count(*) FROM ranked) AS total FROM ranked
         WHERE :first OR (rank, page_id) < (:afterRank::real, :afterPage)
         ORDER BY rank DESC, page_id DESC
         LIMIT :limit`,
-      {
-        ...q.params,
-        ...scope.params,
-        first: after === null,
-        afterRank: after?.rank ?? 0,
-        afterPage: after?.pageId ?? '',
-        limit,
-      },
+        {
+          ...q.params,
+          ...scope.params,
+          rankLimit: this.config.SEARCH_EXACT_RANK_LIMIT,
+          first: after === null,
+          afterRank: after?.rank ?? 0,
+          afterPage: after?.pageId ?? '',
+          limit,
+        },
+      ),
     );
   }
 
-  /** The number of matching pages of `scope`. */
+  /** The number of pages of `scope` (one space) that the search ranks (as `matchedPages`). */
   async countMatchedPages(
     scope: SearchScope,
     q: SearchQuery,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<number> {
     // Reads page_search, owned by the content engine (as above).
-    const rows = await this.query<{ total: string }>(
-      manager,
-      `SELECT count(*) AS total FROM (${matchedPagesSql(scope.sql, q)}) m`,
-      { ...q.params, ...scope.params },
+    const rows = await this.withIndexScans(manager, (inner) =>
+      this.query<{ total: string }>(
+        inner,
+        `${rankedPagesCtes(scope.sql, q)} SELECT count(*) AS total FROM ranked`,
+        { ...q.params, ...scope.params, rankLimit: this.config.SEARCH_EXACT_RANK_LIMIT },
+      ),
     );
     return Number(rows[0].total);
   }
@@ -362,6 +425,22 @@ export class SearchRepository {
       ),
       { ...q.params, spaceIds },
     );
+  }
+
+  /**
+   * Runs `read` in a transaction without sequential scans: a scan stopping at a limit then
+   * reads through the indexes, in the same order every time, rather than through the table
+   * from wherever a concurrent scan is (synchronized scans), and reads only matching rows
+   * (the planner, seeing a common word, would otherwise scan the table).
+   */
+  private withIndexScans<T>(
+    manager: EntityManager,
+    read: (inner: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    return manager.transaction(async (inner) => {
+      await inner.query(`SELECT set_config('enable_seqscan', 'off', true)`);
+      return read(inner);
+    });
   }
 
   private query<T>(
