@@ -105,6 +105,7 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     'guide/README.md': '# Guide\n\nThe guide.\n',
     'guide/extra.md': '# Extra\n\nMore of the guide, see [the orphan](../orphan.md).\n',
     'orphan.md': '# Orphan\n\nNot in the summary.\n',
+    'notes/deep.md': '# Deep\n\nIn a folder without README.md, see [the orphan](../orphan.md).\n',
     '.gitbook/assets/notes.md': 'an asset, not a page',
   };
 
@@ -116,7 +117,9 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     const info = await operate(spaceId, 'import', { url, ref: 'main' });
     expect(info.lastOperation).toMatchObject({
       status: 'complete',
-      warnings: ['Imported as hidden pages, not listed in the summary: guide/extra.md, orphan.md.'],
+      warnings: [
+        'Imported as hidden pages, not listed in the summary: guide/extra.md, notes/deep.md, orphan.md.',
+      ],
     });
     const tree = await pages(spaceId);
     expect(outline(tree)).toEqual([
@@ -127,9 +130,10 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
         path: 'guide/README.md',
         pages: [{ title: 'Extra', slug: 'extra', hidden: true, path: 'guide/extra.md', pages: [] }],
       },
+      { title: 'Deep', slug: 'deep', hidden: true, path: 'notes/deep.md', pages: [] },
       { title: 'Orphan', slug: 'orphan', hidden: true, path: 'orphan.md', pages: [] },
     ]);
-    const [, guide, orphan] = tree;
+    const [, guide, deep, orphan] = tree;
     expect(await markdown(spaceId, orphan.id)).toBe('Not in the summary.');
     // Links between orphans and other pages resolve like any other.
     const extra = await org.owner.client
@@ -139,6 +143,10 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     const files = (await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200)).body
       .files as { name: string }[];
     expect(files.map((file) => file.name)).toEqual(['notes.md']);
+    // Markdown reads place the page where its file is, as an export does.
+    expect(await markdown(spaceId, deep.id)).toBe(
+      'In a folder without README.md, see [the orphan](../orphan.md).',
+    );
   });
 
   it('import then export keeps their files at the same paths with the same content', async () => {
@@ -157,7 +165,13 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     expect(exported.lastOperation).toMatchObject({ kind: 'export', status: 'complete' });
     const files = server.git(repo, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n');
     expect(files).toEqual(
-      expect.arrayContaining(['README.md', 'guide/README.md', 'guide/extra.md', 'orphan.md']),
+      expect.arrayContaining([
+        'README.md',
+        'guide/README.md',
+        'guide/extra.md',
+        'notes/deep.md',
+        'orphan.md',
+      ]),
     );
     const show = (path: string) => server.git(repo, 'show', `main:${path}`);
     // The same title and body; the frontmatter says the page is hidden.
@@ -165,7 +179,10 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     expect(show('guide/extra.md')).toBe(
       '---\nhidden: true\n---\n\n# Extra\n\nMore of the guide, see [the orphan](../orphan.md).\n',
     );
-    expect(show('SUMMARY.md')).toContain('* [Orphan](orphan.md)');
+    expect(show('notes/deep.md')).toBe(
+      '---\nhidden: true\n---\n\n# Deep\n\nIn a folder without README.md, see [the orphan](../orphan.md).\n',
+    );
+    expect(show('SUMMARY.md')).toContain('* [Deep](notes/deep.md)\n* [Orphan](orphan.md)');
 
     // Reading the export back gives the same tree, nothing left to report.
     const before = outline(await pages(spaceId));
