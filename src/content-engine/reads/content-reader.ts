@@ -11,7 +11,12 @@ import { ContentObjectsRepository } from '../content-objects.repository';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
 import { dereferenceReusableContents } from '../documents/reusable-contents';
-import { planMarkdownPaths, type MarkdownPaths, type PathPage } from '../refs/markdown-paths';
+import {
+  keptPath,
+  planMarkdownPaths,
+  type MarkdownPaths,
+  type PathPage,
+} from '../refs/markdown-paths';
 import { refToMarkdownUrl, type MarkdownRefs } from '../refs/markdown-refs';
 import { Revision } from '../entities/revision.entity';
 import {
@@ -458,10 +463,12 @@ export class ContentReader {
 
 function pathPage(tree: PageTree): PathPage {
   const slug = tree.node.meta.slug;
+  const keep = keptPath(tree.node.meta);
   return {
     id: tree.node.id,
     type: tree.node.type,
     ...(typeof slug === 'string' ? { slug } : {}),
+    ...(keep ? { keep } : {}),
     pages: tree.pages.map(pathPage),
   };
 }

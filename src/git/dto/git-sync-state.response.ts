@@ -10,7 +10,8 @@ export class GitOperationResponse {
   @ApiPropertyOptional({ description: 'The commit imported or exported.' }) commit?: string;
   @ApiPropertyOptional({
     type: [String],
-    description: 'What a successful operation left out, e.g. files over the 1 MB file limit.',
+    description:
+      'What a successful operation left out or changed, e.g. files over the 1 MB file limit, or markdown files SUMMARY.md does not list, imported as hidden pages.',
   })
   warnings?: string[];
   @ApiProperty({ format: 'date-time' }) requestedAt!: string;

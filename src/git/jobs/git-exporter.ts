@@ -8,6 +8,7 @@ import type { JSONDocument } from '../../content-engine/documents/document';
 import { documentToMarkdown } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
 import { blobKeyOf } from '../../content-engine/files/file-content';
+import { keptPath } from '../../content-engine/refs/markdown-paths';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { ContentReader, type PageTree } from '../../content-engine/reads/content-reader';
 import { DomainError } from '../../platform/errors/domain-error';
@@ -55,7 +56,7 @@ export class GitExporter {
       this.reader.listPages(revision),
       this.reader.listAllFiles(revision),
     ]);
-    const pages = trees.flatMap((tree) => toLayoutPage(tree));
+    const pages = trees.flatMap((tree) => toLayoutPage(tree, job.directory));
     const files: LayoutFile[] = [];
     for (const file of fileObjects) {
       const data = file.blob ? await this.blobs.get(blobKeyOf(file.blob)) : null;
@@ -191,10 +192,14 @@ export class GitExporter {
   }
 }
 
-/** A page of the tree as the layout takes it (computed pages are not exported). */
-function toLayoutPage(tree: PageTree): LayoutPage[] {
+/**
+ * A page of the tree as the layout takes it (computed pages are not exported); a hidden page
+ * keeps its file in `directory`.
+ */
+function toLayoutPage(tree: PageTree, directory: string): LayoutPage[] {
   const { node } = tree;
   if (node.type === 'computed') return [];
+  const keep = keptPath(node.meta, directory);
   const meta: Record<string, unknown> = {};
   for (const key of FRONTMATTER_KEYS) {
     if (node.meta[key] !== undefined) meta[key] = node.meta[key];
@@ -207,7 +212,8 @@ function toLayoutPage(tree: PageTree): LayoutPage[] {
       ...(typeof node.meta.slug === 'string' ? { slug: node.meta.slug } : {}),
       meta,
       ...(node.type === 'link' ? { href: linkHref(node.meta) } : {}),
-      pages: tree.pages.flatMap((child) => toLayoutPage(child)),
+      ...(keep ? { keep } : {}),
+      pages: tree.pages.flatMap((child) => toLayoutPage(child, directory)),
     },
   ];
 }

@@ -79,6 +79,11 @@ export class GitImporter {
       (file) =>
         `Skipped ${repoPath(file.path)}: ${file.data.length} bytes, over the ${MAX_FILE_BYTES}-byte (1 MB) file limit.`,
     );
+    if (layout.orphans.length > 0) {
+      warnings.push(
+        `Imported as hidden pages, not listed in the summary: ${layout.orphans.map(repoPath).join(', ')}.`,
+      );
+    }
     const files: PreparedFile[] = kept.map((file) => ({
       id: file.id,
       name: file.name,

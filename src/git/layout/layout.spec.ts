@@ -179,4 +179,111 @@ describe('Git Sync layout', () => {
     expect(only).toMatchObject({ title: 'Title in summary', slug: 'page' });
     expect(only.markdown).toContain('# Another heading');
   });
+
+  describe('markdown files SUMMARY.md does not list', () => {
+    const read = (files: Record<string, string>) =>
+      readLayout(new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)])), newId);
+    const outline = (list: ReadLayoutPage[]): unknown[] =>
+      list.map((page) => ({
+        path: page.path,
+        ...(page.meta.hidden ? { hidden: true } : {}),
+        ...(page.pages.length > 0 ? { pages: outline(page.pages) } : {}),
+      }));
+
+    it('become hidden pages under the page of their folder README, else at the end of the top level', () => {
+      const layout = read({
+        'SUMMARY.md':
+          '* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n',
+        'README.md': '# Home\n',
+        'guide/README.md': '# Guide\n',
+        'guide/setup.md': '# Setup\n',
+        'guide/extra.md': '---\ndescription: More\n---\n\n# Extra\n\nExtra text.\n',
+        'zeta.md': '# Zeta\n',
+        'orphan.md': '# Orphan\n\nAlone.\n',
+        'notes/deep.md': '# Deep\n',
+        '.gitbook/assets/readme.md': 'an asset',
+        '.github/PULL_REQUEST_TEMPLATE.md': 'not a page',
+      });
+      expect(outline(layout.pages)).toEqual([
+        { path: 'README.md' },
+        {
+          path: 'guide/README.md',
+          pages: [{ path: 'guide/setup.md' }, { path: 'guide/extra.md', hidden: true }],
+        },
+        { path: 'notes/deep.md', hidden: true },
+        { path: 'orphan.md', hidden: true },
+        { path: 'zeta.md', hidden: true },
+      ]);
+      expect(layout.orphans).toEqual(['guide/extra.md', 'notes/deep.md', 'orphan.md', 'zeta.md']);
+      const extra = layout.pages[1].pages[1];
+      expect(extra).toMatchObject({
+        title: 'Extra',
+        slug: 'extra',
+        meta: { description: 'More', hidden: true },
+      });
+      expect(extra.markdown).toBe('Extra text.\n');
+      expect(layout.files.map((file) => file.path)).toEqual(['.gitbook/assets/readme.md']);
+    });
+
+    it('places an unlisted folder README before the files of its folder', () => {
+      const layout = read({
+        'SUMMARY.md': '* [Home](README.md)\n',
+        'README.md': '# Home\n',
+        'api/b.md': '# B\n',
+        'api/README.md': '# API\n',
+        'api/a.md': '# A\n',
+      });
+      expect(outline(layout.pages)).toEqual([
+        { path: 'README.md' },
+        {
+          path: 'api/README.md',
+          hidden: true,
+          pages: [
+            { path: 'api/a.md', hidden: true },
+            { path: 'api/b.md', hidden: true },
+          ],
+        },
+      ]);
+    });
+
+    it('are imported once, and not at all without SUMMARY.md (every file is a page)', () => {
+      const listed = read({
+        'SUMMARY.md': '* [Home](README.md)\n* [Page](page.md)\n',
+        'README.md': '# Home\n',
+        'page.md': '# Page\n',
+      });
+      expect(listed.orphans).toEqual([]);
+      expect(outline(listed.pages)).toEqual([{ path: 'README.md' }, { path: 'page.md' }]);
+      const folders = read({ 'README.md': '# Home\n', 'page.md': '# Page\n' });
+      expect(folders.orphans).toEqual([]);
+    });
+
+    it('are written back to their paths', () => {
+      const layout = read({
+        'SUMMARY.md': '* [Home](README.md)\n* [Guide](guide/README.md)\n',
+        'README.md': '# Home\n',
+        'guide/README.md': '# Guide\n',
+        'guide/extra.md': '# Extra\n\nExtra text.\n',
+        'orphan.md': '# Orphan\n\nAlone.\n',
+      });
+      const paths = planPaths(layout.pages, []);
+      expect([...paths.pages.values()]).toEqual([
+        'README.md',
+        'guide/README.md',
+        'guide/extra.md',
+        'orphan.md',
+      ]);
+      const written = renderLayout(layout.pages, [], paths);
+      expect(written.get('orphan.md')!.toString()).toBe(
+        '---\nhidden: true\n---\n\n# Orphan\n\nAlone.\n',
+      );
+      expect(written.get('guide/extra.md')!.toString()).toBe(
+        '---\nhidden: true\n---\n\n# Extra\n\nExtra text.\n',
+      );
+      // Listed now, hidden still: reading the export back gives the same tree.
+      const again = read(Object.fromEntries([...written].map(([k, v]) => [k, v.toString()])));
+      expect(again.orphans).toEqual([]);
+      expect(outline(again.pages)).toEqual(outline(layout.pages));
+    });
+  });
 });

@@ -44,6 +44,8 @@ export interface LayoutPage {
   meta: Record<string, unknown>;
   /** Link pages: where they point. */
   href?: string;
+  /** Hidden pages: the file to keep, when free (see keptPath in markdown-paths.ts). */
+  keep?: string;
   pages: LayoutPage[];
 }
 
