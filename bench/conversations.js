@@ -20,13 +20,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const {
   ROOT,
   RESULTS_DIR,
-  BINDERY_MAIN,
   positiveNumber,
   log,
   sleep,
@@ -35,11 +33,9 @@ const {
   checkInterrupted,
   createPostgresDatabase,
   startEmbeddedDatabase,
-  startChild,
-  waitForHealth,
+  startBindery,
+  createOrganization,
   cpuSeconds,
-  freePort,
-  api,
   expectOk,
   summarize,
 } = require('./lib');
@@ -82,31 +78,13 @@ async function main() {
   log(`Database: ${database.description}`);
 
   // 2. Bindery, with its jobs (the analysis) in process.
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-conversations-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    DATABASE_URL: database.url,
-    // The embedded server shares one backend session between connections (see run.js).
-    DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    // Required with DATABASE_URL (the bench's embedded server is reached through one too).
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    DATA_DIR: dataDir,
-    JOBS_IN_PROCESS: 'true',
-  };
-  const port = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-conversations-bindery.log`);
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(bindery, `${baseUrl}/health`, 60_000);
+  const {
+    env,
+    baseUrl,
+    adminToken,
+    child: bindery,
+    logFile: binderyLog,
+  } = await startBindery(database, 'conversations', stamp, { JOBS_IN_PROCESS: 'true' });
   log(`Bindery ready on ${baseUrl} (log: ${binderyLog})`);
 
   // The bench's own connection, to watch the analysis and EXPLAIN the lists.
@@ -115,20 +93,13 @@ async function main() {
   cleanups.push(() => db.end());
 
   // 3. A user and an organization (its creator is its admin) through the API.
-  const created = await api(
+  const { token, userId, org } = await createOrganization(
     baseUrl,
-    'POST',
-    '/v1/admin/users',
     adminToken,
-    {
-      email: `bench-conversations-${randomBytes(3).toString('hex')}@example.com`,
-      displayName: 'Bench',
-    },
-    201,
+    'conversations',
+    'Conversations Bench',
   );
-  const token = created.token;
-  const org = await api(baseUrl, 'POST', '/v1/orgs', token, { title: 'Conversations Bench' }, 201);
-  log(`Created user ${created.user.id}, organization ${org.id}`);
+  log(`Created user ${userId}, organization ${org.id}`);
 
   // 4. Generate, then ingest in batches of BATCH, one request at a time.
   const conversations = generateConversations(CONVERSATIONS, PROBLEM_COUNT);

@@ -276,7 +276,7 @@ function summarize(target, result, { durationS, connections }) {
  * process on the same database), `baseUrl`, `adminToken`, `child` and `logFile`
  * (`results/<stamp>-<name>-bindery.log`).
  */
-async function startBindery(database, name, stamp) {
+async function startBindery(database, name, stamp, extraEnv = {}) {
   const adminToken = randomBytes(36).toString('base64url');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bindery-bench-${name}-`));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -291,6 +291,7 @@ async function startBindery(database, name, stamp) {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DATA_DIR: dataDir,
+    ...extraEnv,
   };
   const port = await freePort();
   const logFile = path.join(RESULTS_DIR, `${stamp}-${name}-bindery.log`);
@@ -305,7 +306,7 @@ async function startBindery(database, name, stamp) {
 }
 
 /** A user made through the admin API (its token and id) and an organization of theirs. */
-async function createOrganization(baseUrl, adminToken, name) {
+async function createOrganization(baseUrl, adminToken, name, title = 'Bench') {
   const created = await api(
     baseUrl,
     'POST',
@@ -314,7 +315,7 @@ async function createOrganization(baseUrl, adminToken, name) {
     { email: `bench-${name}-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
     201,
   );
-  const org = await api(baseUrl, 'POST', '/v1/orgs', created.token, { title: 'Bench' }, 201);
+  const org = await api(baseUrl, 'POST', '/v1/orgs', created.token, { title }, 201);
   return { token: created.token, userId: created.user.id, org };
 }
 

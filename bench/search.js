@@ -19,7 +19,6 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { randomBytes } = require('node:crypto');
 const {
   ROOT,
   RESULTS_DIR,
@@ -35,6 +34,7 @@ const {
   ms,
   s,
   startBindery,
+  createOrganization,
 } = require('./lib');
 const { between, median, mulberry32, pageTitle, percentile, sentence } = require('./text');
 
@@ -98,16 +98,7 @@ async function main() {
   log(`Database: ${database.description}`);
 
   const { env, baseUrl, adminToken } = await startBindery(database, 'search', stamp);
-  const created = await api(
-    baseUrl,
-    'POST',
-    '/v1/admin/users',
-    adminToken,
-    { email: `bench-search-${randomBytes(3).toString('hex')}@example.com`, displayName: 'Bench' },
-    201,
-  );
-  const token = created.token;
-  const org = await api(baseUrl, 'POST', '/v1/orgs', token, { title: 'Search Bench' }, 201);
+  const { token, org } = await createOrganization(baseUrl, adminToken, 'search', 'Search Bench');
   const space = await api(
     baseUrl,
     'POST',
