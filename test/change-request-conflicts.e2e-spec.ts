@@ -4,6 +4,7 @@ import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
+import { changeRequestPath } from './helpers/content';
 
 interface Block {
   object: 'block';
@@ -81,25 +82,22 @@ describe('change request conflicts and their resolution', () => {
   });
   afterAll(() => t.close());
 
-  const crPath = (spaceId: string, cr: string | number) =>
-    `/v1/spaces/${spaceId}/change-requests/${cr}`;
-
   async function write(spaceId: string, cr: string, changes: object[]) {
-    await owner.post(`${crPath(spaceId, cr)}/content`, { changes }).expect(200);
+    await owner.post(`${changeRequestPath(spaceId, cr)}/content`, { changes }).expect(200);
   }
 
   /** Without `body`, no body at all: GitBook's updateChangeRequest, an ordinary update. */
   const update = (spaceId: string, cr: string | number, body?: object, as: Client = owner) =>
-    as.post(`${crPath(spaceId, cr)}/update`, body);
+    as.post(`${changeRequestPath(spaceId, cr)}/update`, body);
 
   const merge = (spaceId: string, cr: string | number) =>
-    owner.post(`${crPath(spaceId, cr)}/merge`, {});
+    owner.post(`${changeRequestPath(spaceId, cr)}/merge`, {});
 
   const conflictsOf = (spaceId: string, cr: string | number, as: Client = owner) =>
-    as.get(`${crPath(spaceId, cr)}/conflicts`);
+    as.get(`${changeRequestPath(spaceId, cr)}/conflicts`);
 
   async function changeRequest(spaceId: string, cr: string): Promise<ChangeRequestBody> {
-    return (await owner.get(crPath(spaceId, cr)).expect(200)).body as ChangeRequestBody;
+    return (await owner.get(changeRequestPath(spaceId, cr)).expect(200)).body as ChangeRequestBody;
   }
 
   async function primary(spaceId: string): Promise<string> {
@@ -110,7 +108,7 @@ describe('change request conflicts and their resolution', () => {
   /** The page's top-level blocks in the change request, or on the primary. */
   async function blocks(spaceId: string, pageId: string, cr?: string): Promise<Block[]> {
     const path = cr
-      ? `${crPath(spaceId, cr)}/content/page/${pageId}`
+      ? `${changeRequestPath(spaceId, cr)}/content/page/${pageId}`
       : `/v1/spaces/${spaceId}/content/page/${pageId}`;
     const res = await owner.get(path).expect(200);
     return (res.body as { document: { nodes: Block[] } }).document.nodes;
@@ -583,7 +581,7 @@ describe('change request conflicts and their resolution', () => {
   describe('If-Match and ETag', () => {
     it("GET carries the change request's head as ETag", async () => {
       const { spaceId, cr } = await editedTwice();
-      const res = await owner.get(crPath(spaceId, cr)).expect(200);
+      const res = await owner.get(changeRequestPath(spaceId, cr)).expect(200);
       expectConforms(res, 'getChangeRequestById');
       expect(res.headers.etag).toBe(`"${(res.body as ChangeRequestBody).revision}"`);
     });
@@ -594,19 +592,23 @@ describe('change request conflicts and their resolution', () => {
       await write(spaceId, cr.id, [
         { operation: 'update_page', page: pageId, document: documentOf(['p1', 'Reviewed.']) },
       ]);
-      const reviewed = (await owner.get(crPath(spaceId, cr.id)).expect(200)).headers.etag as string;
+      const reviewed = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200)).headers
+        .etag as string;
       await write(spaceId, cr.id, [
         { operation: 'update_page', page: pageId, document: documentOf(['p1', 'Not reviewed.']) },
       ]);
       const head = await primary(spaceId);
       const stale = await owner
-        .post(`${crPath(spaceId, cr.id)}/merge`, {})
+        .post(`${changeRequestPath(spaceId, cr.id)}/merge`, {})
         .set('If-Match', reviewed);
       expectError(stale, 412, 'If-Match');
       expect(await primary(spaceId)).toBe(head);
 
-      const current = (await owner.get(crPath(spaceId, cr.id)).expect(200)).headers.etag as string;
-      const res = await owner.post(`${crPath(spaceId, cr.id)}/merge`, {}).set('If-Match', current);
+      const current = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200)).headers
+        .etag as string;
+      const res = await owner
+        .post(`${changeRequestPath(spaceId, cr.id)}/merge`, {})
+        .set('If-Match', current);
       expect(res.status).toBe(200);
       expectConforms(res, 'mergeChangeRequest');
       expect(await texts(spaceId, pageId)).toEqual(['Not reviewed.']);
@@ -614,7 +616,8 @@ describe('change request conflicts and their resolution', () => {
 
     it('resolves only against the head If-Match names', async () => {
       const { spaceId, pageId, cr } = await editedTwice();
-      const seen = (await owner.get(crPath(spaceId, cr)).expect(200)).headers.etag as string;
+      const seen = (await owner.get(changeRequestPath(spaceId, cr)).expect(200)).headers
+        .etag as string;
       await write(spaceId, cr, [
         { operation: 'update_page', page: pageId, title: 'Moved on meanwhile' },
       ]);
@@ -622,7 +625,8 @@ describe('change request conflicts and their resolution', () => {
       const before = await changeRequest(spaceId, cr);
       expectError(await update(spaceId, cr, body).set('If-Match', seen), 412, 'If-Match');
       expect(await changeRequest(spaceId, cr)).toEqual(before);
-      const current = (await owner.get(crPath(spaceId, cr)).expect(200)).headers.etag as string;
+      const current = (await owner.get(changeRequestPath(spaceId, cr)).expect(200)).headers
+        .etag as string;
       const res = await update(spaceId, cr, body).set('If-Match', current);
       expect(res.body).toMatchObject({ result: 'update' });
     });

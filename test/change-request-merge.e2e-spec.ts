@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import type { ChangeRequestBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms } from './helpers/conformance';
-import { insertPage } from './helpers/content';
+import { insertPage, changeRequestPath } from './helpers/content';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
 
@@ -33,11 +33,8 @@ describe('change request merge and update', () => {
   });
   afterAll(() => t.close());
 
-  const crPath = (spaceId: string, cr?: string | number) =>
-    `/v1/spaces/${spaceId}/change-requests${cr === undefined ? '' : `/${cr}`}`;
-
   async function write(spaceId: string, cr: string, changes: object[], as: Client = owner) {
-    await as.post(`${crPath(spaceId, cr)}/content`, { changes }).expect(200);
+    await as.post(`${changeRequestPath(spaceId, cr)}/content`, { changes }).expect(200);
   }
 
   const editPage = (page: string, markdown: string) => ({
@@ -47,12 +44,12 @@ describe('change request merge and update', () => {
   });
 
   async function merge(spaceId: string, cr: string | number, as: Client = owner) {
-    return as.post(`${crPath(spaceId, cr)}/merge`, {});
+    return as.post(`${changeRequestPath(spaceId, cr)}/merge`, {});
   }
 
   async function markdownOf(spaceId: string, pageId: string, cr?: string): Promise<string> {
     const path = cr
-      ? `${crPath(spaceId, cr)}/content/page/${pageId}`
+      ? `${changeRequestPath(spaceId, cr)}/content/page/${pageId}`
       : `/v1/spaces/${spaceId}/content/page/${pageId}`;
     const res = await owner.get(`${path}?format=markdown`).expect(200);
     return (res.body as { markdown: string }).markdown;
@@ -111,7 +108,8 @@ describe('change request merge and update', () => {
       const merged = await revision(spaceId, outcome.revision);
       expect(merged.type).toBe('merge');
       expect(merged.parents[0]).toBe(before);
-      const after = (await owner.get(crPath(spaceId, cr.id)).expect(200)).body as ChangeRequestBody;
+      const after = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
+        .body as ChangeRequestBody;
       expect(after.status).toBe('merged');
       expect(after.revisionMerged).toBe(outcome.revision);
       expect(merged.parents[1]).toBe(after.revision);
@@ -132,8 +130,10 @@ describe('change request merge and update', () => {
       await write(spaceId, second.id, [editPage(pageIds[1], 'Edited second.\n')]);
       expect((await merge(spaceId, first.id)).body).toMatchObject({ result: 'merge' });
       expect(
-        ((await owner.get(crPath(spaceId, second.id)).expect(200)).body as ChangeRequestBody)
-          .outdated,
+        (
+          (await owner.get(changeRequestPath(spaceId, second.id)).expect(200))
+            .body as ChangeRequestBody
+        ).outdated,
       ).toBe(true);
       expect((await merge(spaceId, second.id)).body).toMatchObject({ result: 'merge' });
       expect(await markdownOf(spaceId, pageIds[0])).toContain('Edited first.');
@@ -158,7 +158,7 @@ describe('change request merge and update', () => {
       expect(outcome.conflicts?.map((conflict) => conflict.pageId)).toEqual([pageIds[3]]);
       expect(await primary(spaceId)).toBe(head);
       expect(await markdownOf(spaceId, pageIds[3])).toContain('Mine.');
-      const after = (await owner.get(crPath(spaceId, second.id)).expect(200))
+      const after = (await owner.get(changeRequestPath(spaceId, second.id)).expect(200))
         .body as ChangeRequestBody;
       expect(after.status).toBe('open');
       expect(after.revisionMerged).toBeUndefined();
@@ -203,7 +203,9 @@ describe('change request merge and update', () => {
       expectError(await merge(spaceId, cr.id), 409, 'merged');
 
       const archived = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
-      await owner.patch(crPath(spaceId, archived.id), { status: 'archived' }).expect(200);
+      await owner
+        .patch(changeRequestPath(spaceId, archived.id), { status: 'archived' })
+        .expect(200);
       expectError(await merge(spaceId, archived.id), 409, 'archived');
     });
 
@@ -235,7 +237,9 @@ describe('change request merge and update', () => {
       expectError(await merge(spaceId, cr.id, client), 403, 'require_at_least_one_review');
 
       const reviewer = await t.factories.asMember(rulesOrg, 'review');
-      await reviewer.post(`${crPath(spaceId, cr.id)}/reviews`, { status: 'approved' }).expect(201);
+      await reviewer
+        .post(`${changeRequestPath(spaceId, cr.id)}/reviews`, { status: 'approved' })
+        .expect(201);
       // The primary moves meanwhile (a space without rules of its own inherits them all).
       await client.patch(`/v1/spaces/${spaceId}`, { mergeRules: { type: 'none' } }).expect(200);
       const other = await t.factories.changeRequest(rulesOrg, spaceId, { subject: 'Edit' });
@@ -244,11 +248,15 @@ describe('change request merge and update', () => {
       await client.patch(`/v1/spaces/${spaceId}`, { mergeRules: { type: 'inherit' } }).expect(200);
 
       expectError(await merge(spaceId, cr.id, client), 409, 'require_up_to_date_change_request');
-      const update = await client.post(`${crPath(spaceId, cr.id)}/update`, {}).expect(200);
+      const update = await client
+        .post(`${changeRequestPath(spaceId, cr.id)}/update`, {})
+        .expect(200);
       expect((update.body as Outcome).result).toBe('update');
       // The approval was of the revision before the update.
       expectError(await merge(spaceId, cr.id, client), 403, 'require_at_least_one_review');
-      await reviewer.post(`${crPath(spaceId, cr.id)}/reviews`, { status: 'approved' }).expect(201);
+      await reviewer
+        .post(`${changeRequestPath(spaceId, cr.id)}/reviews`, { status: 'approved' })
+        .expect(201);
       const res = await merge(spaceId, cr.id, client);
       expect((res.body as Outcome).result).toBe('merge');
     });
@@ -272,7 +280,7 @@ describe('change request merge and update', () => {
 
   describe('POST .../update (updateChangeRequest)', () => {
     const update = (spaceId: string, cr: string | number, as: Client = owner) =>
-      as.post(`${crPath(spaceId, cr)}/update`, {});
+      as.post(`${changeRequestPath(spaceId, cr)}/update`, {});
 
     it("brings the primary's changes into the change request and makes it up to date", async () => {
       const { spaceId, pageIds } = await spaceWithPages();
@@ -282,7 +290,7 @@ describe('change request merge and update', () => {
       await write(spaceId, other.id, [editPage(pageIds[5], 'On the primary.\n')]);
       await merge(spaceId, other.id);
       const head = await primary(spaceId);
-      const before = (await owner.get(crPath(spaceId, cr.id)).expect(200))
+      const before = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
         .body as ChangeRequestBody;
       expect(before.outdated).toBe(true);
 
@@ -291,7 +299,8 @@ describe('change request merge and update', () => {
       expectConforms(res, 'updateChangeRequest');
       const outcome = res.body as Outcome;
       expect(outcome.result).toBe('update');
-      const after = (await owner.get(crPath(spaceId, cr.id)).expect(200)).body as ChangeRequestBody;
+      const after = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
+        .body as ChangeRequestBody;
       expect(after.revision).toBe(outcome.revision);
       expect(after.revisionMergedAncestor).toBe(head);
       expect(after.outdated).toBe(false);
@@ -313,7 +322,7 @@ describe('change request merge and update', () => {
       const { spaceId, pageIds } = await spaceWithPages();
       const cr = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, cr.id, [editPage(pageIds[0], 'Alone.\n')]);
-      const current = (await owner.get(crPath(spaceId, cr.id)).expect(200))
+      const current = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
         .body as ChangeRequestBody;
       const res = await update(spaceId, cr.id);
       expect(res.body).toEqual({ result: 'update', revision: current.revision });
@@ -326,13 +335,14 @@ describe('change request merge and update', () => {
       const other = await t.factories.changeRequest(org, spaceId, { subject: 'Edit' });
       await write(spaceId, other.id, [editPage(pageIds[4], 'Theirs.\n')]);
       await merge(spaceId, other.id);
-      const before = (await owner.get(crPath(spaceId, cr.id)).expect(200))
+      const before = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
         .body as ChangeRequestBody;
 
       const res = await update(spaceId, cr.id);
       expectConforms(res, 'updateChangeRequest');
       expect(res.body).toMatchObject({ result: 'conflicts', revision: before.revision });
-      const after = (await owner.get(crPath(spaceId, cr.id)).expect(200)).body as ChangeRequestBody;
+      const after = (await owner.get(changeRequestPath(spaceId, cr.id)).expect(200))
+        .body as ChangeRequestBody;
       expect(after).toEqual(before);
     });
 

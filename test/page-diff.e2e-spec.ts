@@ -3,6 +3,7 @@ import type { ChangeRequestBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
+import { changeRequestPath } from './helpers/content';
 
 interface BlockEntry {
   status: string;
@@ -51,16 +52,16 @@ describe('page diff', () => {
   });
   afterAll(() => t.close());
 
-  const crPath = (spaceId: string, cr: string | number = '') =>
-    `/v1/spaces/${spaceId}/change-requests${cr === '' ? '' : `/${cr}`}`;
   const crDiff = (spaceId: string, cr: string | number, pageId: string) =>
-    `${crPath(spaceId, cr)}/changes/pages/${pageId}`;
+    `${changeRequestPath(spaceId, cr)}/changes/pages/${pageId}`;
   const revisionDiff = (spaceId: string, revision: string, pageId: string) =>
     `/v1/spaces/${spaceId}/revisions/${revision}/changes/pages/${pageId}`;
 
   /** Writes into the change request; answers the ids of the pages it inserted and its head. */
   async function write(spaceId: string, cr: string, changes: object[]) {
-    const res = await owner.post(`${crPath(spaceId, cr)}/content?compat=false`, { changes });
+    const res = await owner.post(`${changeRequestPath(spaceId, cr)}/content?compat=false`, {
+      changes,
+    });
     expect(res.body).not.toHaveProperty('error');
     const body = res.body as {
       changeRequest: ChangeRequestBody;
@@ -70,7 +71,7 @@ describe('page diff', () => {
   }
 
   const newChangeRequest = async (spaceId: string) =>
-    (await owner.post(crPath(spaceId), {}).expect(201)).body as ChangeRequestBody;
+    (await owner.post(changeRequestPath(spaceId), {}).expect(201)).body as ChangeRequestBody;
 
   /** A space whose primary has the page Manual (blocks a, b, c, d); a change request on it. */
   async function manual() {
@@ -88,7 +89,7 @@ describe('page diff', () => {
         ),
       },
     ]);
-    await owner.post(`${crPath(space.id, first.id)}/merge`, {}).expect(200);
+    await owner.post(`${changeRequestPath(space.id, first.id)}/merge`, {}).expect(200);
     const cr = await newChangeRequest(space.id);
     return { spaceId: space.id, pageId: ids[0], cr };
   }

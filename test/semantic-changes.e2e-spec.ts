@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import type { ChangeRequestBody, SpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms, GITBOOK_0201 } from './helpers/conformance';
-import { addReusableContentOnSpace, commitOnSpace } from './helpers/content';
+import { addReusableContentOnSpace, commitOnSpace, changeRequestPath } from './helpers/content';
 import { expectError } from './helpers/content-grants';
 import type { TestOrganization } from './helpers/factories';
 
@@ -59,21 +59,22 @@ describe('semantic changes', () => {
   });
   afterAll(() => t.close());
 
-  const crPath = (spaceId: string, cr: string | number = '') =>
-    `/v1/spaces/${spaceId}/change-requests${cr === '' ? '' : `/${cr}`}`;
-  const crChanges = (spaceId: string, cr: string | number) => `${crPath(spaceId, cr)}/changes`;
+  const crChanges = (spaceId: string, cr: string | number) =>
+    `${changeRequestPath(spaceId, cr)}/changes`;
   const revisionChanges = (spaceId: string, revision: string) =>
     `/v1/spaces/${spaceId}/revisions/${revision}/changes`;
 
   /** Writes `changes` into the change request; answers what the write made. */
   async function write(spaceId: string, cr: string, changes: object[]): Promise<Written> {
-    const res = await owner.post(`${crPath(spaceId, cr)}/content?compat=false`, { changes });
+    const res = await owner.post(`${changeRequestPath(spaceId, cr)}/content?compat=false`, {
+      changes,
+    });
     expect(res.body).not.toHaveProperty('error');
     return res.body as Written;
   }
 
   async function newChangeRequest(spaceId: string): Promise<ChangeRequestBody> {
-    return (await owner.post(crPath(spaceId), {}).expect(201)).body as ChangeRequestBody;
+    return (await owner.post(changeRequestPath(spaceId), {}).expect(201)).body as ChangeRequestBody;
   }
 
   /**
@@ -93,7 +94,7 @@ describe('semantic changes', () => {
       { operation: 'insert_page', title: 'Install', into: guides, document: {} },
     ]);
     const install = below.changes[0].page.id;
-    await owner.post(`${crPath(space.id, first.id)}/merge`, {}).expect(200);
+    await owner.post(`${changeRequestPath(space.id, first.id)}/merge`, {}).expect(200);
     return { spaceId: space.id, first, ids: { guides, install, setup, old } };
   }
 
@@ -147,8 +148,8 @@ describe('semantic changes', () => {
       // The primary moves on; updating the change request brings that in without listing it.
       const other = await newChangeRequest(spaceId);
       await write(spaceId, other.id, [{ operation: 'insert_page', title: 'Other', document: {} }]);
-      await owner.post(`${crPath(spaceId, other.id)}/merge`, {}).expect(200);
-      await owner.post(`${crPath(spaceId, cr.id)}/update`, {}).expect(200);
+      await owner.post(`${changeRequestPath(spaceId, other.id)}/merge`, {}).expect(200);
+      await owner.post(`${changeRequestPath(spaceId, cr.id)}/update`, {}).expect(200);
 
       const res = await owner.get(crChanges(spaceId, cr.id)).expect(200);
       expectConforms(res, 'getChangeRequestChanges', GITBOOK_0201);
@@ -282,7 +283,7 @@ describe('semantic changes', () => {
           files: [{ name: 'a.txt', contentType: 'text/plain', base64: 'QQ==' }],
         },
       ]);
-      await owner.post(`${crPath(space.id, cr.id)}/merge`, {}).expect(200);
+      await owner.post(`${changeRequestPath(space.id, cr.id)}/merge`, {}).expect(200);
       // Bindery's API deletes files only through Git and merges: delete it through the engine.
       const deleted = await commitOnSpace(t, space.id, [
         { operation: 'delete_file', file: written.insertedFiles[0].id },

@@ -127,3 +127,7 @@ export async function insertGrant(
     ],
   );
 }
+
+/** The path of a space's change requests, or of one of them (by id or number). */
+export const changeRequestPath = (spaceId: string, changeRequest?: string | number) =>
+  `/v1/spaces/${spaceId}/change-requests${changeRequest === undefined ? '' : `/${changeRequest}`}`;
