@@ -8,6 +8,7 @@ import { MergedChangeRequests } from './content/merged-change-requests';
 import { PageMetaLinks } from './content/page-meta-links';
 import { RevisionContent } from './content/revision-content';
 import { SpaceContentController } from './content/space-content.controller';
+import { SpaceRedirects } from './content/space-redirects';
 import { TranslatedSpaces } from './content/translated-spaces';
 import { EmbedsController } from './embeds/embeds.controller';
 import { EmbedsService } from './embeds/embeds.service';
@@ -35,6 +36,9 @@ const READS = [
   TranslatedSpaces,
 ];
 
+/** The redirects a space asks for, made by the sites that publish it. */
+const PORTS = [SpaceRedirects];
+
 /** Links of a revision; locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
 
@@ -56,6 +60,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
   ],
   providers: [
     ...READS,
+    ...PORTS,
     ...LINKS,
     SearchService,
     SearchRepository,
@@ -68,6 +73,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     ContentPresenter,
     RevisionContent,
     MergedChangeRequests,
+    SpaceRedirects,
     TranslatedSpaces,
     PageMetaLinks,
     LinksService,
