@@ -37,6 +37,7 @@ import { SiteRedirectsController } from './redirects/site-redirects.controller';
 import { SiteRedirectsPresenter } from './redirects/site-redirects.presenter';
 import { SiteRedirectsRepository } from './redirects/site-redirects.repository';
 import { SiteRedirectsService } from './redirects/site-redirects.service';
+import { SpaceRedirectsRegistration } from './redirects/space-redirects.registration';
 import { SiteShareLinksController } from './share-links/share-links.controller';
 import { SiteShareLinksService } from './share-links/share-links.service';
 import { SiteShareLinksRepository } from './share-links/site-share-links.repository';
@@ -102,6 +103,7 @@ import {
     SiteRedirectsPresenter,
     SiteRedirectDestinations,
     AutomaticSiteRedirects,
+    SpaceRedirectsRegistration,
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
     PublishedSiteService,

@@ -5,6 +5,7 @@ import {
   leftPaths,
   sourceKey,
   sourceSegments,
+  spacePathSource,
 } from './redirect-source';
 
 describe('redirect sources', () => {
@@ -88,5 +89,35 @@ describe('redirect sources', () => {
       ),
     ).toEqual([['/three', 'c']]);
     expect(sources([], [{ pageId: 'a', from: 'a'.repeat(600), to: 'b' }])).toEqual([]);
+  });
+
+  it('makes a source of a path of a space under its site space', () => {
+    expect(spacePathSource([], 'old/page')).toEqual({
+      source: '/old/page',
+      key: '/old/page',
+      wildcardPrefix: null,
+    });
+    expect(spacePathSource(['v2'], '/Guides/Old Name/')).toEqual({
+      source: '/v2/Guides/Old%20Name',
+      key: '/v2/guides/old%20name',
+      wildcardPrefix: null,
+    });
+    // Text or URL-escaped text: both spell the same source.
+    expect(spacePathSource([], 'guides/été')?.source).toBe('/guides/%C3%A9t%C3%A9');
+    expect(spacePathSource([], 'guides/%C3%A9t%C3%A9')?.source).toBe('/guides/%C3%A9t%C3%A9');
+    expect(spacePathSource([], '100%')?.source).toBe('/100%25');
+    // A `*` is a character of the path, never a wildcard.
+    expect(spacePathSource([], 'old/*')).toEqual({
+      source: '/old/%2A',
+      key: '/old/%2A',
+      wildcardPrefix: null,
+    });
+  });
+
+  it('makes no source of a path without segments, with dot segments, or too long', () => {
+    for (const path of ['', '/', '//', 'a/../b', './a', 'a'.repeat(509)]) {
+      expect(spacePathSource(['v2'], path)).toBeNull();
+    }
+    expect(spacePathSource(['v2'], 'a'.repeat(508))).not.toBeNull();
   });
 });

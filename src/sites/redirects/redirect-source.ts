@@ -120,3 +120,23 @@ export function leftPaths(prefix: string[], changes: PagePathChange[]): LeftPath
     return taken.has(key) ? [] : [{ source, key, pageId: change.pageId }];
   });
 }
+
+/**
+ * The source, in a site, of a path of a space (`path`: segments separated by `/`, as text or
+ * URL-escaped: a segment that decodes is decoded first) shown under `prefix` (the segments of
+ * the site space in the site, encoded), with its key; null when the path has no segment, has a
+ * `.` or `..` segment (no browser asks for those), or the source would not be a valid one.
+ */
+export function spacePathSource(
+  prefix: string[],
+  path: string,
+): (SourceKey & { source: string }) | null {
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => encodeSourceSegment(decodeSegment(segment)));
+  if (segments.length === 0 || segments.some((segment) => /^\.\.?$/.test(segment))) return null;
+  const source = `/${[...prefix, ...segments].join('/')}`;
+  if (!isSourcePath(source)) return null;
+  return { source, ...sourceKey(source) };
+}

@@ -21,6 +21,23 @@ export interface PublishedSiteSpaceRow {
   site_space_id: string;
 }
 
+/** A live redirect to a page of a site space, as a space asks for it. */
+export interface SitePageRedirectRow {
+  id: string;
+  siteId: string;
+  siteSpaceId: string;
+  pageId: string;
+  source: string;
+  sourceKey: string;
+}
+
+/** A live redirect of a site space's, to delete: the site's, from `sourceKey`. */
+export interface SitePageRedirectKey {
+  siteId: string;
+  siteSpaceId: string;
+  sourceKey: string;
+}
+
 /** The fields of a redirect that an update writes. */
 export type SiteRedirectChanges = Pick<
   SiteRedirect,
@@ -145,6 +162,74 @@ export class SiteRedirectsRepository {
       .values(redirects)
       .orIgnore()
       .execute();
+  }
+
+  /**
+   * Writes live, not permanent redirects to these pages in one statement: inserted, or, where
+   * the site has a live redirect from that source already, that one sent to the page (its
+   * source as written, its other fields and its id kept); one already sent there is left as
+   * it is. At most one row per site and source key. Answers the sites written.
+   */
+  async upsertLiveToPages(
+    rows: SitePageRedirectRow[],
+    now: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const items = rows.map((row) => ({
+      id: row.id,
+      site_id: row.siteId,
+      source: row.source,
+      source_key: row.sourceKey,
+      destination: { kind: 'site-page', siteSpaceId: row.siteSpaceId, pageId: row.pageId },
+    }));
+    const written: { site_id: string }[] = await manager.query(
+      `INSERT INTO site_redirects AS redirect (id, site_id, source, source_key, wildcard_prefix,
+              draft, capture_wildcard, permanent, destination, created_at, updated_at, written_at)
+       SELECT item.id, item.site_id, item.source, item.source_key, NULL,
+              false, false, false, item.destination, $2::timestamptz, NULL, $2::timestamptz
+         FROM jsonb_to_recordset($1::jsonb)
+           AS item(id varchar, site_id varchar, source varchar, source_key varchar, destination jsonb)
+       ON CONFLICT (site_id, draft, source_key) DO UPDATE
+          SET destination = EXCLUDED.destination,
+              updated_at = EXCLUDED.written_at,
+              written_at = EXCLUDED.written_at
+        WHERE redirect.destination IS DISTINCT FROM EXCLUDED.destination
+       RETURNING redirect.site_id`,
+      [JSON.stringify(items), now],
+    );
+    return [...new Set(written.map((row) => row.site_id))];
+  }
+
+  /**
+   * Deletes, in one statement, the live redirects from these sources of their sites that send
+   * to a page of the site space named with them (one sent anywhere else stays). Answers the
+   * sites that lost one.
+   */
+  async deleteLiveToPages(
+    keys: SitePageRedirectKey[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const values = keys.map((key) => ({
+      site_id: key.siteId,
+      site_space_id: key.siteSpaceId,
+      source_key: key.sourceKey,
+    }));
+    // A DELETE ... RETURNING is answered as [rows, count].
+    const [deleted]: [{ site_id: string }[], number] = await manager.query(
+      `DELETE FROM site_redirects redirect
+        USING jsonb_to_recordset($1::jsonb)
+           AS gone(site_id varchar, site_space_id varchar, source_key varchar)
+        WHERE redirect.site_id = gone.site_id
+          AND NOT redirect.draft
+          AND redirect.source_key = gone.source_key
+          AND redirect.destination->>'kind' = 'site-page'
+          AND redirect.destination->>'siteSpaceId' = gone.site_space_id
+       RETURNING redirect.site_id`,
+      [JSON.stringify(values)],
+    );
+    return [...new Set(deleted.map((row) => row.site_id))];
   }
 
   async update(
