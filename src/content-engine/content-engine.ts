@@ -110,6 +110,21 @@ export class ContentEngine {
     });
   }
 
+  /** A new revision of `spaceId` on top of `parent` whose tree is `tree` (already stored). */
+  revisionWithTree(
+    manager: EntityManager,
+    input: { spaceId: string; parent: string; tree: string; authorId: string | null },
+  ): Promise<Revision> {
+    return this.insertRevision(manager, {
+      id: newId(),
+      spaceId: input.spaceId,
+      parents: [input.parent],
+      type: 'edits',
+      tree: input.tree,
+      authorId: input.authorId,
+    });
+  }
+
   /**
    * A first revision for `spaceId` with exactly the content of `source` (another space's): it
    * points at the same tree, so nothing is copied.

@@ -1,0 +1,94 @@
+import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { Space } from '../../spaces/entities/space.entity';
+
+/** The layout of a synced repository: content root, readme and summary files. */
+export interface SyncedLayout {
+  /** Relative to the synced directory; '' = the directory itself. */
+  root: string;
+  readme: string;
+  summary: string;
+}
+
+/**
+ * What a path of the repository held at the last sync (paths relative to the content root):
+ * a page's markdown file or a file. `oid` is the Git blob; `rendered` (pages) the SHA-256 of the
+ * file as Bindery writes that page, so that an export keeps a file whose page did not change
+ * byte for byte as the repository has it; `blob` (files) the SHA-256 of the file's bytes.
+ */
+export interface SyncedEntry {
+  kind: 'page' | 'file';
+  id: string;
+  oid: string;
+  rendered?: string;
+  blob?: string;
+}
+
+/** A redirect of `.gitbook.yaml`: a path of the space to the page of a file (or the raw target). */
+export interface SyncedRedirect {
+  source: string;
+  /** The target as written in `.gitbook.yaml` (relative to the content root). */
+  target: string;
+  /** The page of `target`, when there is one. */
+  pageId?: string;
+}
+
+/** An import that both sides changed and that conflicted: the change request holding it. */
+export interface SyncConflict {
+  commit: string;
+  /** The change request's id and number. */
+  id: string;
+  number: number;
+}
+
+/**
+ * The last sync of a space with a repository (one per space): made by every applied import and
+ * export of the space's primary content, read by the next one. A state for another URL or
+ * directory is not used (the next operation starts afresh and replaces it).
+ */
+@Entity('git_sync_states')
+export class GitSyncState {
+  @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_git_sync_states' })
+  spaceId!: string;
+
+  @OneToOne(() => Space, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_git_sync_states_space_id' })
+  space?: Space;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url!: string;
+
+  /** The project directory in the repository ('' = its root). */
+  @Column({ type: 'varchar', length: 1024 })
+  directory!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  ref!: string;
+
+  /** The commit synced. */
+  @Column({ type: 'varchar', length: 64 })
+  commit!: string;
+
+  /** The revision of the space whose content is that commit's. */
+  @Column({ type: 'varchar', length: 32 })
+  revisionId!: string;
+
+  @Column({ type: 'jsonb' })
+  layout!: SyncedLayout;
+
+  /** Path (relative to the content root) → what it held. */
+  @Column({ type: 'jsonb' })
+  entries!: Record<string, SyncedEntry>;
+
+  @Column({ type: 'jsonb' })
+  redirects!: SyncedRedirect[];
+
+  /** SHA-256 of the summary as Bindery writes it for the synced tree. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  summaryRendered!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  conflict!: SyncConflict | null;
+
+  @Column({ type: 'timestamptz' })
+  syncedAt!: Date;
+}
