@@ -70,46 +70,70 @@ export class ChangeRequestsService {
     if (input.template !== undefined) {
       throw invalidInput('template: applying a template to a change request is not supported yet.');
     }
+    return this.dataSource.transaction((manager) =>
+      this.insert(manager, access.id, userId, input, undefined),
+    );
+  }
+
+  /**
+   * Opens a change request whose content is already a revision of the space: `revision`, made
+   * on top of `revisionInitial` (its merge base), in the caller's transaction. A Git import
+   * that both sides changed is proposed this way.
+   */
+  openWithRevision(
+    manager: EntityManager,
+    spaceId: string,
+    userId: string,
+    input: { subject: string; revisionInitial: string; revision: string },
+  ): Promise<ChangeRequestView> {
+    return this.insert(manager, spaceId, userId, { subject: input.subject }, input);
+  }
+
+  private async insert(
+    manager: EntityManager,
+    spaceId: string,
+    userId: string,
+    input: Pick<CreateChangeRequestDto, 'status' | 'subject' | 'conversationsIssuesCluster'>,
+    revisions: { revisionInitial: string; revision: string } | undefined,
+  ): Promise<ChangeRequestView> {
     const status = input.status ?? 'open';
-    return this.dataSource.transaction(async (manager) => {
-      // Counting first locks the space row: concurrent creates in the space queue here, so each
-      // reads the numbers the previous ones committed.
-      const counted = COUNTED[status]!;
-      const locked = await this.spaces.adjustLiveCounters(
-        access.id,
-        { change_requests: 1, [counted]: 1 },
-        manager,
-      );
-      if (!locked) throw notFound('Space');
-      const { revisionId: primary, organizationId } = locked;
-      const next = await this.repository.nextNumber(access.id, manager);
-      const cluster = input.conversationsIssuesCluster ?? null;
-      if (cluster !== null) {
-        if (!(await this.repository.clusterExists(cluster, organizationId, manager))) {
-          throw invalidInput('conversationsIssuesCluster: no such cluster in this organization.');
-        }
+    // Counting first locks the space row: concurrent creates in the space queue here, so each
+    // reads the numbers the previous ones committed.
+    const counted = COUNTED[status]!;
+    const locked = await this.spaces.adjustLiveCounters(
+      spaceId,
+      { change_requests: 1, [counted]: 1 },
+      manager,
+    );
+    if (!locked) throw notFound('Space');
+    const { revisionId: primary, organizationId } = locked;
+    const next = await this.repository.nextNumber(spaceId, manager);
+    const cluster = input.conversationsIssuesCluster ?? null;
+    if (cluster !== null) {
+      if (!(await this.repository.clusterExists(cluster, organizationId, manager))) {
+        throw invalidInput('conversationsIssuesCluster: no such cluster in this organization.');
       }
-      const now = this.clock.now();
-      const id = newId();
-      await manager.insert(ChangeRequest, {
-        conversationsIssuesClusterId: cluster,
-        id,
-        spaceId: access.id,
-        organizationId,
-        number: next,
-        status,
-        subject: input.subject ?? '',
-        description: null,
-        createdBy: userId,
-        revisionInitial: primary,
-        revision: primary,
-        revisionMergedAncestor: null,
-        revisionMerged: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return this.load(manager, access.id, id);
+    }
+    const now = this.clock.now();
+    const id = newId();
+    await manager.insert(ChangeRequest, {
+      conversationsIssuesClusterId: cluster,
+      id,
+      spaceId,
+      organizationId,
+      number: next,
+      status,
+      subject: input.subject ?? '',
+      description: null,
+      createdBy: userId,
+      revisionInitial: revisions?.revisionInitial ?? primary,
+      revision: revisions?.revision ?? primary,
+      revisionMergedAncestor: null,
+      revisionMerged: null,
+      createdAt: now,
+      updatedAt: now,
     });
+    return this.load(manager, spaceId, id);
   }
 
   /** By id or by number in the space; 404 otherwise. */
