@@ -6,7 +6,7 @@ import { gitHttpBackend, startGitServer, type GitServer } from './helpers/git-se
 /**
  * Markdown files SUMMARY.md does not list, against a real Git server: an import makes them
  * hidden pages (under the page of their folder's README.md, else at the end of the top level)
- * and says so in the operation's warnings; an export writes them back to the same paths.
+ * and says so in the operation's warnings; an export leaves their files as they are.
  */
 
 // As in test/git.e2e-spec.ts: without git the file fails, unless BINDERY_TEST_SKIP_GIT=1.
@@ -149,10 +149,10 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     );
   });
 
-  it('import then export keeps their files at the same paths with the same content', async () => {
+  it('import then export leaves them, and every other file, as the repository has them', async () => {
     const repo = `orphans-${++counter}`;
     const url = server.createRepository(repo);
-    server.pushFiles(repo, 'refs/heads/main', repository);
+    const head = server.pushFiles(repo, 'refs/heads/main', repository);
     const spaceId = (await t.factories.space(org, { title: 'Round trip', empty: true })).id;
     expect((await operate(spaceId, 'import', { url, ref: 'main' })).lastOperation.status).toBe(
       'complete',
@@ -162,33 +162,40 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
       ref: 'main',
       commitMessage: 'Export',
     });
-    expect(exported.lastOperation).toMatchObject({ kind: 'export', status: 'complete' });
-    const files = server.git(repo, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n');
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'README.md',
-        'guide/README.md',
-        'guide/extra.md',
-        'notes/deep.md',
-        'orphan.md',
-      ]),
-    );
-    const show = (path: string) => server.git(repo, 'show', `main:${path}`);
-    // The same title and body; the frontmatter says the page is hidden.
-    expect(show('orphan.md')).toBe('---\nhidden: true\n---\n\n# Orphan\n\nNot in the summary.\n');
-    expect(show('guide/extra.md')).toBe(
-      '---\nhidden: true\n---\n\n# Extra\n\nMore of the guide, see [the orphan](../orphan.md).\n',
-    );
-    expect(show('notes/deep.md')).toBe(
-      '---\nhidden: true\n---\n\n# Deep\n\nIn a folder without README.md, see [the orphan](../orphan.md).\n',
-    );
-    expect(show('SUMMARY.md')).toContain('* [Deep](notes/deep.md)\n* [Orphan](orphan.md)');
+    expect(exported.lastOperation).toMatchObject({
+      kind: 'export',
+      status: 'complete',
+      commit: head,
+    });
+    // Nothing changed in the space: no commit, the orphans stay out of the summary.
+    expect(server.git(repo, 'rev-parse', 'main').trim()).toBe(head);
 
-    // Reading the export back gives the same tree, nothing left to report.
+    // A page added beside an orphan is written; the orphans still are not touched.
+    const tree = await pages(spaceId);
+    const guide = tree[1];
+    await t.factories.changeRequest(org, spaceId, {
+      changes: [
+        {
+          operation: 'insert_page',
+          title: 'Next',
+          into: guide.id,
+          document: { markdown: 'Then.' },
+        },
+      ],
+      merge: true,
+    });
+    await operate(spaceId, 'export', { url, ref: 'main', commitMessage: 'Add a page' });
+    const changed = server.git(repo, 'diff', '--name-only', 'main~1', 'main').trim().split('\n');
+    expect(changed).toEqual(['SUMMARY.md', 'guide/next.md']);
+    const show = (path: string) => server.git(repo, 'show', `main:${path}`);
+    expect(show('orphan.md')).toBe(repository['orphan.md']);
+    expect(show('guide/extra.md')).toBe(repository['guide/extra.md']);
+    expect(show('SUMMARY.md')).not.toContain('orphan.md');
+
+    // Reading the export back gives the same tree, orphans still hidden.
     const before = outline(await pages(spaceId));
     const again = await operate(spaceId, 'import', { url, ref: 'main' });
     expect(again.lastOperation.status).toBe('complete');
-    expect(again.lastOperation.warnings).toBeUndefined();
     expect(outline(await pages(spaceId))).toEqual(before);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { GitSyncState } from './entities/git-sync-state.entity';
 
 /** The operation a space's `git_syncs` row names, and where it stands. */
 export interface GitOperationRow {
@@ -8,7 +9,10 @@ export interface GitOperationRow {
   operationStatus: string;
 }
 
-/** The `git_syncs` table: a space's Git setup and its latest operation. */
+/**
+ * The `git_syncs` table (a space's Git setup and its latest operation) and `git_sync_states`
+ * (what its last sync left).
+ */
 @Injectable()
 export class GitSyncsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -66,5 +70,33 @@ export class GitSyncsRepository {
         WHERE space_id = $1 AND provider = 'github-legacy'`,
       [spaceId, updatedAt],
     );
+  }
+
+  /** Progress of the operation the row names: `done` files of `total`. */
+  async recordProgress(
+    spaceId: string,
+    operationId: string,
+    done: number,
+    total: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE git_syncs SET operation_done = $3, operation_total = $4
+        WHERE space_id = $1 AND operation_id = $2`,
+      [spaceId, operationId, done, total],
+    );
+  }
+
+  /** What the space's last sync left; undefined when it never synced. */
+  async findState(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<GitSyncState | undefined> {
+    return (await manager.findOneBy(GitSyncState, { spaceId })) ?? undefined;
+  }
+
+  /** Records a sync, replacing the previous one. */
+  async saveState(state: GitSyncState, manager: EntityManager = this.dataSource.manager) {
+    await manager.upsert(GitSyncState, state, ['spaceId']);
   }
 }

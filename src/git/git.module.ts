@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChangeRequestsModule } from '../change-requests/change-requests.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { SpaceContentModule } from '../spaces/space-content.module';
 import { GitSync } from './entities/git-sync.entity';
+import { GitSyncState } from './entities/git-sync-state.entity';
 import { GitSyncsRepository } from './git-syncs.repository';
 import { GitController } from './git.controller';
 import { GitPresenter } from './git.presenter';
@@ -17,7 +20,12 @@ import { CredentialsCipher } from './remote/credentials-cipher';
  * of its latest operation (`git/info`).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([GitSync]), ContentEngineModule],
+  imports: [
+    TypeOrmModule.forFeature([GitSync, GitSyncState]),
+    ContentEngineModule,
+    ChangeRequestsModule,
+    SpaceContentModule,
+  ],
   controllers: [GitController],
   providers: [
     GitService,

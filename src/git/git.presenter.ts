@@ -23,6 +23,12 @@ export class GitPresenter {
         ...(sync.operationError !== null ? { error: sync.operationError } : {}),
         ...(sync.operationCommit !== null ? { commit: sync.operationCommit } : {}),
         ...(sync.operationWarnings !== null ? { warnings: sync.operationWarnings } : {}),
+        ...(sync.operationChangeRequestId !== null
+          ? { changeRequest: sync.operationChangeRequestId }
+          : {}),
+        ...(sync.operationTotal !== null
+          ? { progress: { done: sync.operationDone ?? 0, total: sync.operationTotal } }
+          : {}),
         requestedAt: sync.operationRequestedAt.toISOString(),
         ...(sync.operationCompletedAt !== null
           ? { completedAt: sync.operationCompletedAt.toISOString() }

@@ -43,6 +43,17 @@ export interface GitServer {
     files: Record<string, string | Buffer>,
     message?: string,
   ): string;
+  /**
+   * Commits on top of `ref` of `<name>.git` the files given (path → text or bytes; null
+   * deletes it; a `{from}` moves the file at `from` there, as `git mv`), and pushes; returns
+   * the new commit.
+   */
+  editFiles(
+    name: string,
+    ref: string,
+    files: Record<string, string | Buffer | null | { from: string }>,
+    message?: string,
+  ): string;
   close(): Promise<void>;
 }
 
@@ -141,6 +152,30 @@ export async function startGitServer(
     },
     git(name, ...args) {
       return run(bare(name), args);
+    },
+    editFiles(name, ref, files, message = 'Edit') {
+      const work = mkdtempSync(join(tmpdir(), 'bindery-git-work-'));
+      try {
+        const branch = ref.replace(/^refs\/heads\//, '');
+        run(work, ['clone', '--quiet', '--branch', branch, bare(name), '.']);
+        for (const [path, content] of Object.entries(files)) {
+          if (content === null) {
+            run(work, ['rm', '--quiet', path]);
+          } else if (typeof content === 'object' && !Buffer.isBuffer(content)) {
+            mkdirSync(dirname(join(work, path)), { recursive: true });
+            run(work, ['mv', content.from, path]);
+          } else {
+            mkdirSync(dirname(join(work, path)), { recursive: true });
+            writeFileSync(join(work, path), content);
+          }
+        }
+        run(work, ['add', '--all']);
+        run(work, ['commit', '--quiet', '-m', message]);
+        run(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
+        return run(work, ['rev-parse', 'HEAD']).trim();
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
     },
     pushFiles(name, ref, files, message = 'Hand-made content') {
       const work = mkdtempSync(join(tmpdir(), 'bindery-git-work-'));

@@ -21,6 +21,8 @@ export interface SyncedEntry {
   oid: string;
   rendered?: string;
   blob?: string;
+  /** A page read from a file the summary did not list (kept out of it while hidden). */
+  orphan?: boolean;
 }
 
 /** A redirect of `.gitbook.yaml`: a path of the space to the page of a file (or the raw target). */

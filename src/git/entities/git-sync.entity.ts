@@ -82,6 +82,17 @@ export class GitSync {
   @Column({ type: 'jsonb', nullable: true })
   operationWarnings!: string[] | null;
 
+  /** An import that conflicted with the space's changes: the change request holding it. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  operationChangeRequestId!: string | null;
+
+  /** Progress of a running operation: files done of `operationTotal` (null before it knows). */
+  @Column({ type: 'integer', nullable: true })
+  operationDone!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  operationTotal!: number | null;
+
   @Column({ type: 'timestamptz' })
   operationRequestedAt!: Date;
 

@@ -1,39 +1,65 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { posix } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentEngine } from '../../content-engine/content-engine';
 import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import type { JSONDocument } from '../../content-engine/documents/document';
-import { documentToMarkdown } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
 import { blobKeyOf } from '../../content-engine/files/file-content';
-import { keptPath } from '../../content-engine/refs/markdown-paths';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
-import { ContentReader, type PageTree } from '../../content-engine/reads/content-reader';
-import { DomainError } from '../../platform/errors/domain-error';
+import {
+  ContentReader,
+  type FileObject,
+  type PageTree,
+} from '../../content-engine/reads/content-reader';
+import {
+  ASSETS_DIR,
+  DEFAULT_README,
+  DEFAULT_SUMMARY,
+} from '../../content-engine/refs/markdown-paths';
+import type { ObjectStore } from '../../content-engine/tree/object-store';
 import { ContentHeads } from '../../content-engine/writes/content-heads';
 import type { ContentChange } from '../../content-engine/writes/content-writer';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
-import type { ObjectStore } from '../../content-engine/tree/object-store';
 import { BlobStore } from '../../platform/blob-store/blob-store';
 import { Clock } from '../../platform/clock/clock';
-import { FRONTMATTER_KEYS, type LayoutFile, type LayoutPage } from '../layout/layout';
-import { planPaths, renderLayout } from '../layout/layout-writer';
+import { DomainError } from '../../platform/errors/domain-error';
+import { sha256Hex } from '../../platform/ids/ids';
+import type { SyncedEntry, SyncedLayout, SyncedRedirect } from '../entities/git-sync-state.entity';
+import { GitSyncsRepository } from '../git-syncs.repository';
+import { GITBOOK_YAML, type LayoutPage } from '../layout/layout';
+import { readLayoutConfig } from '../layout/layout-reader';
+import { renderSummary } from '../layout/layout-writer';
 import { RefNotFound } from '../remote/git-repository';
-import type { GitOutcome } from './git-importer';
-import { commitUrl, type GitOperationContext } from './git-job';
-import { refToRelativeUrl } from './ref-rewrite';
+import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { newSyncState, previousEntries, relativeTo, usableState } from '../sync/sync-state';
+import { planSyncedPaths } from '../sync/synced-paths';
+import { commitUrl, type GitOperationContext, type GitOutcome } from './git-job';
 
 /** The author and committer of exported commits. */
 const COMMITTER = { name: 'Bindery', email: 'bindery@localhost' };
 
+const DEFAULT_LAYOUT: SyncedLayout = { root: '', readme: DEFAULT_README, summary: DEFAULT_SUMMARY };
+
 /**
- * Exports the space's primary revision: renders it in the Git Sync layout, commits it with
- * `commitMessage` on top of the ref's head (or as its first commit), pushes, and records the
- * commit: a revision on top of the exported one whose pages carry their file's blob in `git`
- * and which records the commit (`createdByDocs: true`). When the primary moved meanwhile, the
- * exported revision only gets the commit in `git`. Files get their blob in `git` too.
+ * Exports the space's primary revision into the repository, as the changes since the last sync
+ * (src/git/sync):
+ *
+ * - the repository's layout stays: its root, readme and summary files, and the file of every
+ *   page and file it had; new pages go beside their parent's file. A space never synced gets
+ *   GitBook's default layout;
+ * - only what changed in the space since the last sync is written: a page whose file Bindery
+ *   would write as it did then keeps the repository's file as it is (edits made in Git
+ *   meanwhile included), and so do the summary, `.gitbook.yaml` and unchanged files; files of
+ *   pages and files deleted since are removed, and nothing else of the repository is touched;
+ * - no change, no commit.
+ *
+ * A commit is pushed on top of the ref's head (or as its first commit) and recorded: a revision
+ * on top of the exported one whose pages and files carry their new blob in `git`, with the
+ * commit (`createdByDocs: true`). When the primary moved meanwhile, the exported revision only
+ * gets the commit in `git`.
  */
 @Injectable()
 export class GitExporter {
@@ -45,6 +71,7 @@ export class GitExporter {
     private readonly reader: ContentReader,
     private readonly writer: ContentWriter,
     private readonly blobs: BlobStore,
+    private readonly syncs: GitSyncsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -56,15 +83,8 @@ export class GitExporter {
       this.reader.listPages(revision),
       this.reader.listAllFiles(revision),
     ]);
-    const pages = trees.flatMap((tree) => toLayoutPage(tree, job.directory));
-    const files: LayoutFile[] = [];
-    for (const file of fileObjects) {
-      const data = file.blob ? await this.blobs.get(blobKeyOf(file.blob)) : null;
-      if (data) files.push({ id: file.id, name: file.name, contentType: file.contentType, data });
-    }
-    const paths = planPaths(pages, files);
-    await this.renderBodies(trees, pages, paths);
-    const rendered = renderLayout(pages, files, paths);
+    // Files whose bytes Bindery holds (others cannot be written).
+    const files = fileObjects.filter((file): file is HeldFile => typeof file.blob === 'string');
 
     let parent: string | null = null;
     try {
@@ -72,16 +92,134 @@ export class GitExporter {
     } catch (error) {
       if (!(error instanceof RefNotFound)) throw error;
     }
+    const repository = parent
+      ? await workspace.listFiles(parent)
+      : new Map<string, { oid: string }>();
+    const inDirectory = (path: string) => posix.join(job.directory, path);
+    const configFile = repository.get(inDirectory(GITBOOK_YAML));
+    const configData = configFile ? await workspace.readBlob(configFile.oid) : undefined;
+
+    const state = usableState(await this.syncs.findState(job.spaceId), job);
+    const layout: SyncedLayout =
+      state?.layout ?? (configData ? readLayoutConfig(configData) : DEFAULT_LAYOUT);
+    const contentRoot = posix.join(job.directory, layout.root);
+    const inRoot = (path: string) => posix.join(contentRoot, path);
+    const pageNodes = new Map<string, { node: PageTree['node'] }>();
+    const indexNodes = (list: PageTree[]) =>
+      list.forEach((tree) => {
+        pageNodes.set(tree.node.id, tree);
+        indexNodes(tree.pages);
+      });
+    indexNodes(trees);
+    // Without a state, the paths the pages' `git` names, where the repository still has them.
+    const previous = new Map(
+      [
+        ...previousEntries(state, layout.root, {
+          directory: job.directory,
+          pages: pageNodes,
+          files: new Map(files.map((node) => [node.id, { node }])),
+        }),
+      ].filter(([path]) => state || repository.has(inRoot(path))),
+    );
+    const previousPaths = {
+      pages: new Map<string, string>(),
+      files: new Map<string, string>(),
+    };
+    for (const [path, entry] of previous) {
+      (entry.kind === 'page' ? previousPaths.pages : previousPaths.files).set(entry.id, path);
+    }
+    // Paths of the repository under the root that the last sync did not write: new names avoid them.
+    const occupied = new Set<string>();
+    for (const path of repository.keys()) {
+      const relative = relativeTo(path, contentRoot);
+      if (relative !== undefined && !previous.has(relative)) occupied.add(relative);
+    }
+
+    const pages = trees.flatMap((tree) => layoutPageOf(toLike(tree), job.directory));
+    const paths = planSyncedPaths(pages, files, previousPaths, occupied);
+    const total = paths.pages.size + files.length;
+    let done = 0;
+    await context.progress(0, total);
+
+    const writes = new Map<string, Buffer>();
+    const entries: Record<string, SyncedEntry> = {};
+    /** Paths kept as the repository has them, with the blob the last sync recorded. */
+    const keptOids = new Map<string, string>();
+    const documents = await this.loadDocuments(trees);
+    const byId = new Map<string, LayoutPage>();
+    const indexPages = (list: LayoutPage[]) =>
+      list.forEach((page) => {
+        byId.set(page.id, page);
+        indexPages(page.pages);
+      });
+    indexPages(pages);
+    for (const [pageId, path] of paths.pages) {
+      const page = byId.get(pageId)!;
+      const bytes = await renderPageFile(page, documents.get(pageId), path, paths);
+      const rendered = sha256Hex(bytes);
+      const entry = state?.entries[path];
+      const present = repository.get(inRoot(path));
+      if (entry?.kind === 'page' && entry.id === pageId && entry.rendered === rendered && present) {
+        keptOids.set(path, entry.oid);
+      } else {
+        writes.set(inRoot(path), bytes);
+      }
+      entries[path] = { kind: 'page', id: pageId, oid: '', rendered };
+      if (++done % 100 === 0) await context.progress(done, total);
+    }
+    for (const file of files) {
+      const path = paths.files.get(file.id)!;
+      const entry = state?.entries[path];
+      const present = repository.get(inRoot(path));
+      if (entry?.kind === 'file' && entry.id === file.id && entry.blob === file.blob && present) {
+        keptOids.set(path, entry.oid);
+      } else {
+        const data = await this.blobs.get(blobKeyOf(file.blob));
+        if (data) writes.set(inRoot(path), data);
+      }
+      entries[path] = { kind: 'file', id: file.id, oid: '', blob: file.blob };
+      if (++done % 100 === 0) await context.progress(done, total);
+    }
+    const orphans = new Set<string>();
+    for (const [pageId, path] of paths.pages) {
+      if (previous.get(path)?.orphan && previous.get(path)?.id === pageId) {
+        orphans.add(pageId);
+        entries[path].orphan = true;
+      }
+    }
+    const summary = renderSummary(summaryPages(pages, orphans), paths);
+    const summaryRendered = sha256Hex(summary);
+    if (state?.summaryRendered !== summaryRendered || !state) {
+      writes.set(inRoot(layout.summary), Buffer.from(summary));
+    }
+    const redirects = redirectsNow(state?.redirects ?? [], paths.pages);
+    const config = renderConfig(configData, layout, redirects, state !== undefined);
+    if (config) writes.set(inDirectory(GITBOOK_YAML), config);
+
+    // What the last sync wrote (or, never synced, the layout's files) and is no more.
+    const deletes = new Set<string>();
+    const written = new Set([...paths.pages.values(), ...paths.files.values()]);
+    for (const path of repository.keys()) {
+      const relative = relativeTo(path, contentRoot);
+      if (relative === undefined || written.has(relative) || writes.has(path)) continue;
+      if (state ? previous.has(relative) : isLayoutFile(relative)) deletes.add(path);
+    }
+
     const message = job.commitMessage ?? 'Update from Bindery';
     const pushed = await workspace.commitAndPush({
       target,
       parent,
-      directory: job.directory,
-      files: rendered,
+      writes,
+      deletes,
       message,
       author: { ...COMMITTER, timestamp: Math.floor(this.clock.now().getTime() / 1000) },
       force: job.force,
     });
+    for (const [path, entry] of Object.entries(entries)) {
+      entry.oid = keptOids.get(path) ?? pushed.files.get(inRoot(path)) ?? '';
+    }
+    await context.progress(total, total);
+
     const git: RevisionGit = {
       oid: pushed.oid,
       message,
@@ -89,137 +227,178 @@ export class GitExporter {
       url: commitUrl(job, pushed.oid),
       ref: job.ref,
     };
+    const gitOf = (path: string) => ({
+      oid: pushed.files.get(inRoot(path)) ?? '',
+      path: inRoot(path),
+    });
     const pageGit: ContentChange[] = [];
     for (const [pageId, path] of paths.pages) {
-      const oid = pushed.blobs.get(path);
-      if (oid) {
-        pageGit.push({
-          operation: 'update_page',
-          page: pageId,
-          meta: { git: { oid, path: posix.join(job.directory, path) } },
-        });
+      const now = gitOf(path);
+      const before = pageNodes.get(pageId)?.node.meta.git;
+      if (now.oid && (before?.oid !== now.oid || before.path !== now.path)) {
+        pageGit.push({ operation: 'update_page', page: pageId, meta: { git: now } });
       }
     }
-    // A file object cannot change in place: each is replaced by a copy carrying its blob, all
-    // removed first and added back in their order.
-    const exportedFiles = fileObjects.flatMap((file) => {
-      const path = paths.files.get(file.id);
-      const oid = path ? pushed.blobs.get(path) : undefined;
-      return path && oid ? [{ ...file, git: { oid, path: posix.join(job.directory, path) } }] : [];
-    });
+    // A file object cannot change in place: each is replaced by a copy carrying its blob.
+    const replacedFiles = new Map<string, HeldFile>();
+    for (const file of files) {
+      const now = gitOf(paths.files.get(file.id)!);
+      if (now.oid && (file.git?.oid !== now.oid || file.git.path !== now.path)) {
+        replacedFiles.set(file.id, { ...file, git: now });
+      }
+    }
     const changes = async ({ store }: { store: ObjectStore }): Promise<ContentChange[]> => {
+      // Files keep their order: every file from the first replaced one on is put back.
+      const first = fileObjects.findIndex((file) => replacedFiles.has(file.id));
+      const replaced = first < 0 ? [] : fileObjects.slice(first);
       const inserts: ContentChange[] = [];
-      for (const file of exportedFiles) {
-        inserts.push({ operation: 'insert_file', file: await store.put('file', file) });
+      for (const file of replaced) {
+        inserts.push({
+          operation: 'insert_file',
+          file: await store.put('file', replacedFiles.get(file.id) ?? file),
+        });
       }
       return [
         ...pageGit,
-        ...exportedFiles.map((file): ContentChange => ({
-          operation: 'delete_file',
-          file: file.id,
-        })),
+        ...replaced.map((file): ContentChange => ({ operation: 'delete_file', file: file.id })),
         ...inserts,
       ];
     };
     await this.dataSource.transaction(async (manager) => {
-      try {
-        const { revision: recorded } = await this.writer.commitOnPrimary(manager, {
-          spaceId: job.spaceId,
-          expectedRevisionId: revisionId,
-          authorId: job.authorId,
-          type: 'edits',
-          changes,
-        });
-        await manager.update(Revision, { id: recorded.id }, { git });
-      } catch (error) {
-        // The primary moved (or the space is locked): the exported revision keeps the commit.
-        if (!(error instanceof DomainError)) throw error;
-        await this.recordOnExported(manager, revisionId, git);
+      let synced = revisionId;
+      if (pushed.committed || pageGit.length > 0 || replacedFiles.size > 0) {
+        try {
+          const { revision: recorded } = await this.writer.commitOnPrimary(manager, {
+            spaceId: job.spaceId,
+            expectedRevisionId: revisionId,
+            authorId: job.authorId,
+            type: 'edits',
+            changes,
+          });
+          await manager.update(Revision, { id: recorded.id }, { git });
+          synced = recorded.id;
+        } catch (error) {
+          // The primary moved (or the space is locked): the exported revision keeps the commit.
+          if (!(error instanceof DomainError)) throw error;
+          await manager.update(Revision, { id: revisionId }, { git });
+        }
       }
+      await this.syncs.saveState(
+        newSyncState(job, {
+          commit: pushed.oid,
+          revisionId: synced,
+          layout,
+          entries,
+          redirects,
+          summaryRendered,
+          syncedAt: this.clock.now(),
+        }),
+        manager,
+      );
     });
     return { applied: true, commit: pushed.oid };
   }
 
-  /** Markdown of every document page, its links to pages and files as relative paths. */
-  private async renderBodies(
-    trees: PageTree[],
-    pages: LayoutPage[],
-    paths: ReturnType<typeof planPaths>,
-  ): Promise<void> {
-    const byId = new Map<string, LayoutPage>();
-    const index = (list: LayoutPage[]) =>
-      list.forEach((page) => {
-        byId.set(page.id, page);
-        index(page.pages);
-      });
-    index(pages);
-    const documents: { id: string; hash: string }[] = [];
+  /** The documents of the tree's document pages, by page id (one query for all). */
+  private async loadDocuments(trees: PageTree[]): Promise<Map<string, JSONDocument>> {
+    const wanted: { id: string; hash: string }[] = [];
     const collect = (list: PageTree[]) =>
       list.forEach((tree) => {
         if (tree.node.type === 'document' && tree.node.document) {
-          documents.push({ id: tree.node.id, hash: tree.node.document });
+          wanted.push({ id: tree.node.id, hash: tree.node.document });
         }
         collect(tree.pages);
       });
     collect(trees);
-    // One query for every document (the store batches the gets of one tick).
     const store = new BatchedObjectStore(
       this.dataSource.manager,
       (kind, data) => this.engine.put(this.dataSource.manager, kind, data),
       this.objects,
     );
-    const loaded = await Promise.all(documents.map(({ hash }) => store.get(hash)));
-    for (const [i, { id }] of documents.entries()) {
-      const page = byId.get(id);
-      const from = paths.pages.get(id);
-      const document = loaded[i] as JSONDocument | undefined;
-      if (!page || !from || !document) continue;
-      page.markdown = await documentToMarkdown(document, {
-        refToUrl: (ref) => refToRelativeUrl(ref, from, id, paths),
-      });
+    const loaded = await Promise.all(wanted.map(({ hash }) => store.get(hash)));
+    const documents = new Map<string, JSONDocument>();
+    for (const [i, { id }] of wanted.entries()) {
+      if (loaded[i]) documents.set(id, loaded[i] as JSONDocument);
     }
-  }
-
-  private async recordOnExported(manager: EntityManager, revisionId: string, git: RevisionGit) {
-    await manager.update(Revision, { id: revisionId }, { git });
+    return documents;
   }
 
   /** The space's primary revision, read through the head the spaces module keeps. */
-  private async primaryOf(spaceId: string): Promise<string> {
-    const space = await this.heads.spaces.findHead(spaceId, '', this.dataSource.manager);
+  private async primaryOf(spaceId: string, manager?: EntityManager): Promise<string> {
+    const space = await this.heads.spaces.findHead(spaceId, '', manager ?? this.dataSource.manager);
     if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
     return space.revisionId;
   }
 }
 
-/**
- * A page of the tree as the layout takes it (computed pages are not exported); a hidden page
- * keeps its file in `directory`.
- */
-function toLayoutPage(tree: PageTree, directory: string): LayoutPage[] {
-  const { node } = tree;
-  if (node.type === 'computed') return [];
-  const keep = keptPath(node.meta, directory);
-  const meta: Record<string, unknown> = {};
-  for (const key of FRONTMATTER_KEYS) {
-    if (node.meta[key] !== undefined) meta[key] = node.meta[key];
-  }
-  return [
-    {
-      id: node.id,
-      type: node.type,
-      title: typeof node.meta.title === 'string' ? node.meta.title : 'Untitled',
-      ...(typeof node.meta.slug === 'string' ? { slug: node.meta.slug } : {}),
-      meta,
-      ...(node.type === 'link' ? { href: linkHref(node.meta) } : {}),
-      ...(keep ? { keep } : {}),
-      pages: tree.pages.flatMap((child) => toLayoutPage(child, directory)),
-    },
-  ];
+/** A file whose bytes Bindery holds. */
+type HeldFile = FileObject & { blob: string };
+
+/** A page tree as layoutPageOf takes it. */
+function toLike(tree: PageTree): Parameters<typeof layoutPageOf>[0] {
+  return { ...tree.node, pages: tree.pages.map(toLike) };
 }
 
-function linkHref(meta: Record<string, unknown>): string {
-  if (typeof meta.href === 'string') return meta.href;
-  const target = meta.target as { kind?: string; url?: string } | undefined;
-  return target?.kind === 'url' && typeof target.url === 'string' ? target.url : '';
+/** Files a never-synced export replaces: markdown files and assets. */
+function isLayoutFile(path: string): boolean {
+  return /\.md$/i.test(path) || path.startsWith(`${ASSETS_DIR}/`);
+}
+
+/** The redirects of the last sync, each to the current file of its page. */
+function redirectsNow(
+  redirects: readonly SyncedRedirect[],
+  pagePaths: ReadonlyMap<string, string>,
+): SyncedRedirect[] {
+  return redirects.map((redirect) => {
+    const path = redirect.pageId ? pagePaths.get(redirect.pageId) : undefined;
+    return path ? { ...redirect, target: path } : redirect;
+  });
+}
+
+/**
+ * `.gitbook.yaml` to write, or undefined to keep the repository's: the one there, with its
+ * other keys as they are, when its `redirects` differ from `redirects`; GitBook's default one
+ * (with the redirects) when the repository has none and was never synced, or has redirects to
+ * write.
+ */
+function renderConfig(
+  existing: Buffer | undefined,
+  layout: SyncedLayout,
+  redirects: readonly SyncedRedirect[],
+  synced: boolean,
+): Buffer | undefined {
+  const wanted = Object.fromEntries(redirects.map(({ source, target }) => [source, target]));
+  let parsed: Record<string, unknown> | undefined;
+  if (existing) {
+    try {
+      const value: unknown = load(existing.toString('utf8'), { schema: CORE_SCHEMA, maxDepth: 10 });
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        parsed = value as Record<string, unknown>;
+      }
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (parsed) {
+    const current = readLayoutConfig(existing).redirects;
+    const same =
+      current.length === redirects.length &&
+      current.every(({ source, target }) => wanted[source] === target);
+    if (same) return undefined;
+    const next = { ...parsed };
+    if (redirects.length > 0) next.redirects = wanted;
+    else delete next.redirects;
+    return Buffer.from(dump(next, { lineWidth: -1 }));
+  }
+  if (synced && redirects.length === 0) return undefined;
+  return Buffer.from(
+    dump(
+      {
+        root: layout.root === '' ? './' : `./${layout.root}/`,
+        structure: { readme: layout.readme, summary: layout.summary },
+        ...(redirects.length > 0 ? { redirects: wanted } : {}),
+      },
+      { lineWidth: -1 },
+    ),
+  );
 }

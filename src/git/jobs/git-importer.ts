@@ -2,45 +2,94 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { posix } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
+import { ChangeRequestsService } from '../../change-requests/change-requests.service';
 import { ContentEngine } from '../../content-engine/content-engine';
+import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import type { JSONDocument } from '../../content-engine/documents/document';
-import { markdownToDocument } from '../../content-engine/documents/markdown';
+import { keepBlockKeys } from '../../content-engine/documents/keep-block-keys';
+import { documentToMarkdown, markdownToDocument } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
 import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
-import { childRefs, readRoot, type FileNode } from '../../content-engine/tree/format';
-import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
-import { ContentHeads } from '../../content-engine/writes/content-heads';
+import { mergeTrees } from '../../content-engine/merge/merge-trees';
+import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
+import { ASSETS_DIR, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import { RevisionsRepository } from '../../content-engine/revisions.repository';
+import type { FileNode, PageMeta } from '../../content-engine/tree/format';
 import {
-  ContentWriter,
-  storeDocuments,
-  type ContentChange,
-} from '../../content-engine/writes/content-writer';
-import { newId } from '../../platform/ids/ids';
-import { readLayout, type ReadLayoutPage } from '../layout/layout-reader';
+  CachedObjectStore,
+  getRequired,
+  type ObjectStore,
+} from '../../content-engine/tree/object-store';
+import {
+  assignSlugs,
+  readTreeBase,
+  writeTree,
+  type TreeBase,
+  type TreePage,
+} from '../../content-engine/tree/write-tree';
+import { ContentHeads } from '../../content-engine/writes/content-heads';
+import { ContentWriter } from '../../content-engine/writes/content-writer';
+import { Clock } from '../../platform/clock/clock';
+import { newId, sha256Hex } from '../../platform/ids/ids';
+import { SpaceRedirects } from '../../spaces/content/space-redirects';
+import type { SyncedEntry, SyncedRedirect } from '../entities/git-sync-state.entity';
+import { GitSyncsRepository } from '../git-syncs.repository';
+import { FRONTMATTER_KEYS, GITBOOK_YAML } from '../layout/layout';
+import {
+  readLayout,
+  readLayoutConfig,
+  type ReadLayoutFile,
+  type ReadLayoutPage,
+} from '../layout/layout-reader';
+import { renderSummary } from '../layout/layout-writer';
 import type { TreeBlob } from '../remote/git-repository';
-import { commitUrl, GitSyncFailure, type GitOperationContext } from './git-job';
+import { assignPageIdentities, fileIdentities } from '../sync/identity';
+import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { newSyncState, previousEntries, usableState } from '../sync/sync-state';
+import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
 import { resolveRelativeRefs } from './ref-rewrite';
 
-export interface GitOutcome {
-  /** False when the operation turned out stale and nothing was written. */
-  applied: boolean;
-  commit?: string;
-  /** What was left out though the operation succeeded. */
-  warnings?: string[];
+/** Page metadata the repository holds: an import replaces these and keeps the others. */
+const GIT_META_KEYS = new Set<string>([
+  'title',
+  'slug',
+  'git',
+  'target',
+  'href',
+  ...FRONTMATTER_KEYS,
+]);
+
+/** A page with a file: what its SyncedEntry needs. */
+interface PageRender {
+  node: TreePage;
+  path: string;
+  oid: string;
+  /** The new document; undefined: the node's (kept as it was). */
+  document: JSONDocument | undefined;
+  /** The entry of the last sync, when the file did not change. */
+  reuse: SyncedEntry | undefined;
 }
 
-interface PreparedFile {
-  id: string;
-  name: string;
-  data: Buffer;
-  git: { oid: string; path: string };
+/** A page of the new tree whose document is still to be stored. */
+interface PendingDocument {
+  page: TreePage;
+  document: JSONDocument;
 }
 
 /**
- * Imports a ref of a repository: fetches its head commit, reads the Git Sync layout (or the
- * folder tree) of the project directory, and commits it as a new revision whose content
- * replaces the space's whole content: on the primary, or (`standalone`) beside it. The
- * revision records the commit in `git`; pages and files their blob in `git`.
+ * Imports a ref of a repository as the space's content: reads the Git Sync layout (or the
+ * folder tree) of the project directory and makes it the content of the space, keeping what
+ * it can of what the space has (src/git/sync):
+ *
+ * - pages and files keep their ids: by path from the last sync, then moved or renamed (same
+ *   blob, or similar content), and only new files get new ids;
+ * - a file whose blob did not change keeps its page's document as it is (not read again);
+ * - the tree is written over the base (writeTree), so an unchanged commit makes no revision and
+ *   a one-line edit one revision that differs on that page's path only;
+ * - when the space changed since the last sync too, the import is merged three-way (base: the
+ *   revision of the last sync); conflicts leave the import in a change request instead.
+ *
+ * `standalone` makes a revision beside the primary (the space does not move to it).
  */
 @Injectable()
 export class GitImporter {
@@ -48,12 +97,29 @@ export class GitImporter {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly heads: ContentHeads,
     private readonly engine: ContentEngine,
+    private readonly objects: ContentObjectsRepository,
+    private readonly revisions: RevisionsRepository,
     private readonly writer: ContentWriter,
+    private readonly syncs: GitSyncsRepository,
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly spaceRedirects: SpaceRedirects,
+    private readonly clock: Clock,
   ) {}
 
   async run(context: GitOperationContext): Promise<GitOutcome> {
     const { job, workspace, target } = context;
     const head = await workspace.fetchHead(target);
+    const state = usableState(await this.syncs.findState(job.spaceId), job);
+    if (state && state.commit === head && !job.standalone) {
+      // The repository did not move since the last sync: nothing to bring in.
+      const conflict = state.conflict?.commit === head ? state.conflict : undefined;
+      return {
+        applied: true,
+        commit: head,
+        ...(conflict ? { changeRequest: { id: conflict.id, number: conflict.number } } : {}),
+      };
+    }
+
     const prefix = job.directory === '' ? '' : `${job.directory}/`;
     const commit = await workspace.read(head, (path, isFolder) =>
       isFolder
@@ -69,10 +135,48 @@ export class GitImporter {
         `Nothing to import: ${job.directory ? `${job.directory}/ in ` : ''}${job.ref} has no markdown file.`,
       );
     }
-    const layout = readLayout(new Map([...tree].map(([path, blob]) => [path, blob.data])), newId);
-    const repoPath = (path: string) =>
-      posix.join(job.directory, layout.root, path).replace(/^\.\//, '');
-    const blobOf = (path: string) => tree.get(posix.join(layout.root, path))?.oid ?? '';
+    const config = readLayoutConfig(tree.get(GITBOOK_YAML)?.data);
+    const rootPrefix = config.root === '' ? '' : `${config.root}/`;
+    const oids = new Map<string, string>();
+    for (const [path, blob] of tree) {
+      if (path.startsWith(rootPrefix)) oids.set(path.slice(rootPrefix.length), blob.oid);
+    }
+    const repoPath = (path: string) => posix.join(job.directory, config.root, path);
+
+    const read = this.readStore();
+    const primary = await this.primaryOf(this.dataSource.manager, job.spaceId);
+    const baseRevision =
+      !job.standalone &&
+      state &&
+      (await this.revisions.findTree(state.revisionId, job.spaceId)) !== undefined
+        ? state.revisionId
+        : primary;
+    const baseTree = (await this.revisions.findTree(baseRevision, job.spaceId))!;
+    const base = await readTreeBase(read, baseTree);
+    const baseFiles = new Map<string, { hash: string; node: FileNode }>();
+    for (const hash of base.root.files) {
+      const node = await getRequired<FileNode>(read, hash);
+      baseFiles.set(node.id, { hash, node });
+    }
+    const previous = previousEntries(state, config.root, {
+      directory: job.directory,
+      pages: base.nodes,
+      files: baseFiles,
+    });
+
+    const assets = [...oids.keys()].filter((path) => path.startsWith(`${ASSETS_DIR}/`));
+    const fileIds = fileIdentities(assets, oids, previous);
+    const layout = readLayout(
+      new Map([...tree].map(([path, blob]) => [path, blob.data])),
+      newId,
+      (path) => fileIds.get(path),
+    );
+    await assignPageIdentities(layout.pages, {
+      oids,
+      previous,
+      base: base.nodes,
+      textOf: (pageId) => this.textOf(read, base, pageId),
+    });
 
     const [kept, tooLarge] = partition(layout.files, (file) => file.data.length <= MAX_FILE_BYTES);
     const warnings = tooLarge.map(
@@ -84,53 +188,136 @@ export class GitImporter {
         `Imported as hidden pages, not listed in the summary: ${layout.orphans.map(repoPath).join(', ')}.`,
       );
     }
-    const files: PreparedFile[] = kept.map((file) => ({
-      id: file.id,
-      name: file.name,
-      data: file.data,
-      git: { oid: blobOf(file.path), path: repoPath(file.path) },
-    }));
-    const pagePaths = new Map<string, string>();
-    const visit = (pages: ReadLayoutPage[]) => {
-      for (const page of pages) {
-        if (page.path) pagePaths.set(page.path, page.id);
-        visit(page.pages);
-      }
-    };
-    visit(layout.pages);
-    const filePaths = new Map(kept.map((file) => [file.path, file.id]));
-    const pageChanges: ContentChange[] = [];
-    const addPages = async (pages: ReadLayoutPage[], into: string | null) => {
-      for (const page of pages) {
-        let document: JSONDocument | null = null;
-        if (page.type === 'document' && page.markdown !== undefined && page.path) {
-          document = resolveRelativeRefs(
-            await markdownToDocument(page.markdown),
-            page.path,
-            pagePaths,
-            filePaths,
-          );
+
+    // Where each page and file is (relative to the root): links resolve and render through it.
+    const pageAt = new Map<string, string>();
+    const paths: MarkdownPaths = { pages: new Map(), files: new Map() };
+    const index = (pages: ReadLayoutPage[]) =>
+      pages.forEach((page) => {
+        if (page.path) {
+          pageAt.set(page.path, page.id);
+          paths.pages.set(page.id, page.path);
         }
-        pageChanges.push({
-          operation: 'insert_page',
-          id: page.id,
-          type: page.type,
-          meta: {
-            title: page.title,
-            ...(page.slug ? { slug: page.slug } : {}),
-            ...page.meta,
-            ...(page.type === 'link'
-              ? { target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' }
-              : {}),
-            ...(page.path ? { git: { oid: blobOf(page.path), path: repoPath(page.path) } } : {}),
-          },
-          document,
-          into,
-        });
-        await addPages(page.pages, page.type === 'link' ? into : page.id);
-      }
+        index(page.pages);
+      });
+    index(layout.pages);
+    const fileAt = new Map(kept.map((file) => [file.path, file.id]));
+    for (const file of kept) paths.files.set(file.id, file.path);
+
+    const total = countPages(layout.pages) + kept.length;
+    let done = 0;
+    const step = async () => {
+      done++;
+      if (done % 100 === 0) await context.progress(done, total);
     };
-    await addPages(layout.pages, null);
+    await context.progress(0, total);
+
+    const entries: Record<string, SyncedEntry> = {};
+    const pending: PendingDocument[] = [];
+    const renders: PageRender[] = [];
+    const toTree = async (page: ReadLayoutPage): Promise<TreePage> => {
+      const baseNode = base.nodes.get(page.id)?.node;
+      const entry = page.path ? previous.get(page.path) : undefined;
+      const oid = page.path ? oids.get(page.path) : undefined;
+      const unchanged =
+        entry?.kind === 'page' &&
+        entry.id === page.id &&
+        entry.oid === oid &&
+        baseNode?.type === 'document' &&
+        baseNode.meta.title === page.title;
+      const meta: PageMeta = {};
+      if (baseNode?.type === page.type) {
+        for (const [key, value] of Object.entries(baseNode.meta)) {
+          if (!GIT_META_KEYS.has(key)) meta[key] = value;
+        }
+      }
+      Object.assign(meta, {
+        title: page.title,
+        ...(page.slug ? { slug: page.slug } : {}),
+        ...page.meta,
+        ...(page.type === 'link'
+          ? { target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' }
+          : {}),
+        ...(page.path && oid ? { git: { oid, path: repoPath(page.path) } } : {}),
+      });
+      const node: TreePage = {
+        id: page.id,
+        type: page.type,
+        meta,
+        document: unchanged ? baseNode.document : null,
+        pages: [],
+      };
+      let document: JSONDocument | undefined;
+      if (!unchanged && page.type === 'document' && page.markdown !== undefined && page.path) {
+        document = resolveRelativeRefs(
+          await markdownToDocument(page.markdown),
+          page.path,
+          pageAt,
+          fileAt,
+        );
+        if (baseNode?.document) {
+          const before = await getRequired<JSONDocument>(read, baseNode.document);
+          document = keepBlockKeys(before, document);
+        }
+        pending.push({ page: node, document });
+      }
+      if (page.path && oid) {
+        renders.push({
+          node,
+          path: page.path,
+          oid,
+          document,
+          reuse: unchanged ? entry : undefined,
+        });
+      }
+      await step();
+      if (page.type !== 'link') node.pages = await toTrees(page.pages);
+      return node;
+    };
+    /** Pages of a list; the subpages of a link (an URL in the summary) follow it. */
+    const toTrees = async (list: ReadLayoutPage[]): Promise<TreePage[]> => {
+      const nodes: TreePage[] = [];
+      for (const page of list) {
+        nodes.push(await toTree(page));
+        if (page.type === 'link') nodes.push(...(await toTrees(page.pages)));
+      }
+      return nodes;
+    };
+    const pages = await toTrees(layout.pages);
+    // Each page's file as an export would write it (slugs as the tree will have them).
+    const orphanPaths = new Set(layout.orphans);
+    assignSlugs(pages);
+    for (const { node, path, oid, document, reuse } of renders) {
+      let rendered = reuse?.rendered;
+      if (rendered === undefined) {
+        const body =
+          document ??
+          (node.document ? await getRequired<JSONDocument>(read, node.document) : undefined);
+        const [layoutPage] = layoutPageOf(node, job.directory);
+        rendered = sha256Hex(await renderPageFile(layoutPage, body, path, paths));
+      }
+      entries[path] = {
+        kind: 'page',
+        id: node.id,
+        oid,
+        rendered,
+        ...(orphanPaths.has(path) ? { orphan: true } : {}),
+      };
+    }
+    const summaryRendered = sha256Hex(
+      renderSummary(
+        summaryPages(
+          pages.flatMap((page) => layoutPageOf(page, job.directory)),
+          new Set(layout.orphans.flatMap((path) => pageAt.get(path) ?? [])),
+        ),
+        paths,
+      ),
+    );
+    const redirects: SyncedRedirect[] = layout.redirects.map(({ source, target: file }) => {
+      const pageId = pageAt.get(file) ?? pageAt.get(posix.join(file, 'README.md'));
+      return pageId ? { source, target: file, pageId } : { source, target: file };
+    });
+
     const git: RevisionGit = {
       oid: commit.oid,
       message: commit.message.trim(),
@@ -138,59 +325,199 @@ export class GitImporter {
       url: commitUrl(job, commit.oid),
       ref: job.ref,
     };
-
-    const applied = await this.dataSource.transaction(async (manager) => {
-      if (!(await context.stillCurrent(manager))) return false;
-      const fileChanges: ContentChange[] = [];
-      for (const file of files) {
-        fileChanges.push({ operation: 'insert_file', file: await this.storeFile(manager, file) });
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      if (!(await context.stillCurrent(manager))) return { applied: false } as GitOutcome;
+      const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
+      for (const { page, document } of pending)
+        page.document = await store.put('document', document);
+      const fileHashes: string[] = [];
+      for (const file of kept) {
+        const oid = oids.get(file.path) ?? '';
+        const known = baseFiles.get(file.id);
+        fileHashes.push(
+          known && known.node.git?.oid === oid && known.node.name === file.name
+            ? known.hash
+            : await this.storeFile(manager, file, { oid, path: repoPath(file.path) }),
+        );
+        entries[file.path] = { kind: 'file', id: file.id, oid, blob: sha256Hex(file.data) };
+        await step();
       }
-      const changes = async (base: { tree: string; store: ObjectStore }) => [
-        ...(await clearAll(base.store, base.tree)),
-        ...fileChanges,
-        ...pageChanges,
-      ];
-      const revision = job.standalone
-        ? await this.commitBeside(manager, job.spaceId, job.authorId, changes)
-        : (
-            await this.writer.commitOnPrimary(manager, {
-              spaceId: job.spaceId,
-              expectedRevisionId: await this.primaryOf(manager, job.spaceId),
-              authorId: job.authorId,
-              type: 'edits',
-              changes,
-            })
-          ).revision;
-      await manager.update(Revision, { id: revision.id }, { git });
-      return true;
+      const imported = await writeTree(store, base, pages, fileHashes);
+
+      if (job.standalone) {
+        if (imported !== baseTree) {
+          const revision = await this.engine.revisionWithTree(manager, {
+            spaceId: job.spaceId,
+            parent: primary,
+            tree: imported,
+            authorId: job.authorId,
+          });
+          await manager.update(Revision, { id: revision.id }, { git });
+        }
+        return { applied: true, commit: commit.oid, warnings } as GitOutcome;
+      }
+
+      const current = await this.primaryOf(manager, job.spaceId);
+      let synced = baseRevision;
+      let changeRequest: GitOutcome['changeRequest'];
+      if (current === baseRevision) {
+        if (imported !== baseTree) {
+          const { revision } = await this.writer.commitOnPrimary(manager, {
+            spaceId: job.spaceId,
+            expectedRevisionId: current,
+            authorId: job.authorId,
+            type: 'edits',
+            changes: () => Promise.resolve({ tree: imported }),
+          });
+          await manager.update(Revision, { id: revision.id }, { git });
+          synced = revision.id;
+        }
+      } else if (imported !== baseTree) {
+        // Both sides changed since the last sync: the import, as a revision on the base, is
+        // merged three-way into the primary, or proposed in a change request when it conflicts.
+        const theirs = await this.engine.revisionWithTree(manager, {
+          spaceId: job.spaceId,
+          parent: baseRevision,
+          tree: imported,
+          authorId: job.authorId,
+        });
+        await manager.update(Revision, { id: theirs.id }, { git });
+        const ours = (await this.revisions.findTree(current, job.spaceId, manager))!;
+        const merged = await mergeTrees({ store, base: baseTree, ours, theirs: imported });
+        if (merged.result === 'merge') {
+          const { revision } = await this.writer.commitOnPrimary(manager, {
+            spaceId: job.spaceId,
+            expectedRevisionId: current,
+            authorId: job.authorId,
+            type: 'merge',
+            mergedParent: theirs.id,
+            changes: () => Promise.resolve({ tree: merged.tree }),
+          });
+          await manager.update(Revision, { id: revision.id }, { git });
+          synced = theirs.id;
+        } else {
+          const { changeRequest: opened } = await this.changeRequests.openWithRevision(
+            manager,
+            job.spaceId,
+            job.authorId,
+            {
+              subject: `Import ${commit.oid.slice(0, 7)} from ${job.ref}`,
+              revisionInitial: baseRevision,
+              revision: theirs.id,
+            },
+          );
+          changeRequest = { id: opened.id, number: opened.number };
+          warnings.push(
+            `The space and the repository both changed since the last sync and conflict on ` +
+              `${merged.conflicts.length} ${merged.conflicts.length === 1 ? 'point' : 'points'}: ` +
+              `the import is in change request #${opened.number}, to resolve and merge.`,
+          );
+        }
+      }
+      if (changeRequest) {
+        // The last sync stays what it was; the next import of this commit finds the change request.
+        await this.syncs.saveState(
+          { ...state!, conflict: { commit: commit.oid, ...changeRequest } },
+          manager,
+        );
+      } else {
+        await this.syncs.saveState(
+          newSyncState(job, {
+            commit: commit.oid,
+            revisionId: synced,
+            layout: { root: config.root, readme: layout.readme, summary: layout.summary },
+            entries,
+            redirects,
+            summaryRendered,
+            syncedAt: this.clock.now(),
+          }),
+          manager,
+        );
+        await this.applyRedirects(
+          manager,
+          job.spaceId,
+          redirects,
+          state?.redirects ?? [],
+          warnings,
+        );
+      }
+      return { applied: true, commit: commit.oid, warnings, changeRequest } as GitOutcome;
     });
-    return { applied, commit: commit.oid, warnings };
+    await context.progress(total, total);
+    return outcome;
+  }
+
+  /**
+   * The redirects of `.gitbook.yaml` on the published sites showing the space (those whose file
+   * is a page; the others are reported), in a savepoint: a failure is reported, and the import
+   * stands.
+   */
+  private async applyRedirects(
+    manager: EntityManager,
+    spaceId: string,
+    redirects: readonly SyncedRedirect[],
+    previous: readonly SyncedRedirect[],
+    warnings: string[],
+  ): Promise<void> {
+    const unresolved = redirects.filter((redirect) => !redirect.pageId);
+    if (unresolved.length > 0) {
+      warnings.push(
+        `Redirects to files that are no page, kept for the next export but not applied: ${unresolved
+          .map(({ source, target }) => `${source} → ${target}`)
+          .join(', ')}.`,
+      );
+    }
+    try {
+      await manager.transaction((savepoint) =>
+        this.spaceRedirects.apply({
+          manager: savepoint,
+          spaceId,
+          redirects: redirects.flatMap(({ source, pageId }) =>
+            pageId ? [{ source, pageId }] : [],
+          ),
+          previous: previous.map(({ source }) => source),
+        }),
+      );
+    } catch (error) {
+      warnings.push(
+        `The redirects could not be applied to the sites: ${error instanceof Error ? error.message : String(error)}.`,
+      );
+    }
   }
 
   /** Stores a file's bytes and its `file` object, with the blob it came from in `git`. */
-  private async storeFile(manager: EntityManager, file: PreparedFile): Promise<string> {
+  private async storeFile(
+    manager: EntityManager,
+    file: ReadLayoutFile,
+    git: { oid: string; path: string },
+  ): Promise<string> {
     const stored = await this.writer.storeFile(manager, {
       id: file.id,
       name: file.name,
       data: file.data,
     });
-    const node: FileNode = { ...stored.file, git: file.git };
+    const node: FileNode = { ...stored.file, git };
     return this.engine.objectStore(manager).put('file', node);
   }
 
-  /** `standalone`: a revision on top of the primary that the space does not move to. */
-  private async commitBeside(
-    manager: EntityManager,
-    spaceId: string,
-    authorId: string,
-    changes: (base: { tree: string; store: ObjectStore }) => Promise<ContentChange[]>,
-  ): Promise<Revision> {
-    const parent = await manager.findOneByOrFail(Revision, {
-      id: await this.primaryOf(manager, spaceId),
-    });
-    const store = this.engine.objectStore(manager);
-    const resolved = await storeDocuments(store, await changes({ tree: parent.tree, store }));
-    return this.engine.commitRevision(manager, { spaceId, parent, changes: resolved, authorId });
+  /** A base page's body as markdown, to compare with a moved file's. */
+  private async textOf(store: ObjectStore, base: TreeBase, pageId: string): Promise<string> {
+    const hash = base.nodes.get(pageId)?.node.document;
+    if (!hash) return '';
+    return documentToMarkdown(await getRequired<JSONDocument>(store, hash));
+  }
+
+  /** Reads outside the transaction: the reads of one tick in one query, cached by hash. */
+  private readStore(): ObjectStore {
+    const manager = this.dataSource.manager;
+    return new CachedObjectStore(
+      new BatchedObjectStore(
+        manager,
+        (kind, data) => this.engine.put(manager, kind, data),
+        this.objects,
+      ),
+      { maxEntries: 20_000 },
+    );
   }
 
   /** The space's primary revision, read through the head the spaces module keeps. */
@@ -199,8 +526,6 @@ export class GitImporter {
     if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
     return space.revisionId;
   }
-
-  /** `repoCommitURL` + the commit, or the repository's URL. */
 }
 
 /** Files the layout reads: markdown, `.gitbook.yaml`, and assets (other files are not read). */
@@ -210,18 +535,8 @@ function isLayoutFile(path: string): boolean {
   );
 }
 
-/** Changes that empty a tree: its top-level pages (with their subpages) and its files. */
-async function clearAll(store: ObjectStore, tree: string): Promise<ContentChange[]> {
-  const root = await readRoot(store, tree);
-  const changes: ContentChange[] = [];
-  for (const ref of await childRefs(store, root.pages)) {
-    changes.push({ operation: 'delete_page', page: ref.id });
-  }
-  for (const hash of root.files) {
-    const file = await getRequired<FileNode>(store, hash);
-    changes.push({ operation: 'delete_file', file: file.id });
-  }
-  return changes;
+function countPages(pages: readonly ReadLayoutPage[]): number {
+  return pages.reduce((sum, page) => sum + 1 + countPages(page.pages), 0);
 }
 
 /** The items that pass `test`, then the others. */

@@ -33,7 +33,20 @@ export interface GitOperationContext {
   target: RemoteTarget;
   /** Checks again, in the recording transaction, that the operation is not stale. */
   stillCurrent(manager: EntityManager): Promise<boolean>;
+  /** Reports progress: `done` files of `total` (recorded on the operation, for `git/info`). */
+  progress(done: number, total: number): Promise<void>;
 }
 
 /** A failure whose message is meant for `git/info` as it is. */
 export class GitSyncFailure extends Error {}
+
+/** What an operation did. */
+export interface GitOutcome {
+  /** False when the operation turned out stale and nothing was written. */
+  applied: boolean;
+  commit?: string;
+  /** What was left out though the operation succeeded. */
+  warnings?: string[];
+  /** An import that conflicts with the space's changes: the change request proposing it. */
+  changeRequest?: { id: string; number: number };
+}

@@ -71,6 +71,8 @@ export class GitOperations implements OnModuleInit {
           workspace,
           target,
           stillCurrent: (manager) => this.notStale(manager, job),
+          progress: (done, total) =>
+            this.syncs.recordProgress(job.spaceId, job.operationId, done, total),
         };
         const outcome =
           job.kind === 'import'
@@ -79,6 +81,7 @@ export class GitOperations implements OnModuleInit {
         await this.record(job, outcome.applied ? 'complete' : 'ignored', {
           commit: outcome.commit,
           warnings: outcome.warnings,
+          changeRequestId: outcome.changeRequest?.id,
         });
       } finally {
         await workspace.close();
@@ -124,7 +127,7 @@ export class GitOperations implements OnModuleInit {
   private record(
     job: GitJob,
     status: GitOperationStatus,
-    details: { error?: string; commit?: string; warnings?: string[] },
+    details: { error?: string; commit?: string; warnings?: string[]; changeRequestId?: string },
   ): Promise<void> {
     return this.dataSource.transaction((manager) => this.recordWith(manager, job, status, details));
   }
@@ -138,7 +141,7 @@ export class GitOperations implements OnModuleInit {
     manager: EntityManager,
     job: GitJob,
     status: GitOperationStatus,
-    details: { error?: string; commit?: string; warnings?: string[] },
+    details: { error?: string; commit?: string; warnings?: string[]; changeRequestId?: string },
   ): Promise<void> {
     const now = this.clock.now();
     const done = status !== 'pending' && status !== 'running';
@@ -152,6 +155,7 @@ export class GitOperations implements OnModuleInit {
         operationStatus: status,
         operationError: details.error ?? null,
         operationWarnings: details.warnings?.length ? details.warnings : null,
+        operationChangeRequestId: details.changeRequestId ?? null,
         ...(details.commit !== undefined ? { operationCommit: details.commit } : {}),
         operationCompletedAt: done ? now : null,
         updatedAt: now,

@@ -35,6 +35,12 @@ export interface ReadLayout {
    * `root`, in path order).
    */
   orphans: string[];
+  /** The readme and summary files (relative to `root`), and whether the summary exists. */
+  readme: string;
+  summary: string;
+  hasSummary: boolean;
+  /** `redirects` of `.gitbook.yaml`: a path of the space → a file (relative to `root`). */
+  redirects: { source: string; target: string }[];
 }
 
 /**
@@ -46,9 +52,14 @@ export interface ReadLayout {
  * Like GitBook's Git Sync, every markdown file becomes a page: one that SUMMARY.md does not
  * list is a hidden page (`hidden: true`), the last subpage of the page of its folder's
  * README.md when there is one, else the last top-level page (see PageReader.addOrphans).
+ * Files get the id `fileIdAt` gives their path (relative to the root), else a new one.
  */
-export function readLayout(tree: ReadonlyMap<string, Buffer>, newId: () => string): ReadLayout {
-  const config = readConfig(tree.get(GITBOOK_YAML));
+export function readLayout(
+  tree: ReadonlyMap<string, Buffer>,
+  newId: () => string,
+  fileIdAt: (path: string) => string | undefined = () => undefined,
+): ReadLayout {
+  const config = readLayoutConfig(tree.get(GITBOOK_YAML));
   const root = config.root;
   const under = new Map<string, Buffer>();
   for (const [path, data] of tree) {
@@ -58,7 +69,7 @@ export function readLayout(tree: ReadonlyMap<string, Buffer>, newId: () => strin
   const files: ReadLayoutFile[] = [];
   for (const [path, data] of under) {
     if (path.startsWith(`${ASSETS_DIR}/`)) {
-      files.push({ id: newId(), name: posix.basename(path), data, path });
+      files.push({ id: fileIdAt(path) ?? newId(), name: posix.basename(path), data, path });
     }
   }
   const fileIds = new Map(files.map((file) => [file.path, file.id]));
@@ -71,16 +82,27 @@ export function readLayout(tree: ReadonlyMap<string, Buffer>, newId: () => strin
     ? reader.fromSummary(parseSummary(summary.toString('utf8')), config)
     : reader.fromFolders('', true, config.readme);
   const orphans = summary ? reader.addOrphans(pages, config) : [];
-  return { root, pages, files, orphans };
+  return {
+    root,
+    pages,
+    files,
+    orphans,
+    readme: config.readme,
+    summary: config.summary,
+    hasSummary: summary !== undefined,
+    redirects: config.redirects,
+  };
 }
 
-interface LayoutConfig {
+export interface LayoutConfig {
   root: string;
   readme: string;
   summary: string;
+  redirects: { source: string; target: string }[];
 }
 
-function readConfig(data: Buffer | undefined): LayoutConfig {
+/** `.gitbook.yaml` (absent: GitBook's defaults): root, readme, summary, redirects. */
+export function readLayoutConfig(data: Buffer | undefined): LayoutConfig {
   let parsed: unknown = {};
   if (data) {
     try {
@@ -92,16 +114,34 @@ function readConfig(data: Buffer | undefined): LayoutConfig {
   const config = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
     root?: unknown;
     structure?: { readme?: unknown; summary?: unknown };
+    redirects?: unknown;
   };
   const root = typeof config.root === 'string' ? cleanPath(config.root) : '';
   const structure =
     typeof config.structure === 'object' && config.structure ? config.structure : {};
   return {
+    redirects: readRedirects(config.redirects),
     root: root ?? '',
     readme: (typeof structure.readme === 'string' && cleanPath(structure.readme)) || DEFAULT_README,
     summary:
       (typeof structure.summary === 'string' && cleanPath(structure.summary)) || DEFAULT_SUMMARY,
   };
+}
+
+/**
+ * `redirects` of `.gitbook.yaml`: source paths (without their leading `/`) → files, in the
+ * order written; entries that are not two strings, or whose file leaves the tree, are skipped.
+ */
+function readRedirects(value: unknown): { source: string; target: string }[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const redirects: { source: string; target: string }[] = [];
+  for (const [rawSource, rawTarget] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof rawTarget !== 'string') continue;
+    const source = rawSource.trim().replace(/^\/+/, '').replace(/\/+$/, '');
+    const target = cleanPath(rawTarget.replace(/[#?].*$/, ''));
+    if (source && target) redirects.push({ source, target });
+  }
+  return redirects;
 }
 
 /** A relative path without `./`, leading or trailing slashes; null when it leaves the tree. */

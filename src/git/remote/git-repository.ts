@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import git, { type HttpClient } from 'isomorphic-git';
 
 /** A blob of a commit's tree. */
@@ -118,35 +118,35 @@ export class GitWorkspace {
   }
 
   /**
-   * Commits on top of `parent` (or as a first commit) a tree where everything under `directory`
-   * ('' = the whole repository) is replaced by `files` (paths relative to `directory`), and
-   * pushes it to `target.ref`. Returns the commit and each written file's blob oid.
+   * Commits on top of `parent` (or as a first commit) its tree with `deletes` removed and
+   * `writes` written (paths from the repository's root), and pushes it to `target.ref`. When
+   * the tree comes out as the parent's, nothing is committed or pushed (`committed` false, `oid`
+   * the parent). Returns every file of the tree with its blob.
    */
   async commitAndPush(input: {
     target: RemoteTarget;
     parent: string | null;
-    directory: string;
-    files: ReadonlyMap<string, Buffer>;
+    writes: ReadonlyMap<string, Buffer>;
+    deletes: ReadonlySet<string>;
     message: string;
     author: Author;
     force: boolean;
-  }): Promise<{ oid: string; blobs: Map<string, string> }> {
-    const entries = new Map<string, { oid: string; mode: string }>();
-    if (input.parent) {
-      for (const [path, entry] of await this.listTree(input.parent)) {
-        if (input.directory !== '' && !path.startsWith(`${input.directory}/`)) {
-          entries.set(path, entry);
-        }
-      }
-    }
-    const blobs = new Map<string, string>();
-    for (const [path, data] of input.files) {
+  }): Promise<{ oid: string; committed: boolean; files: Map<string, string> }> {
+    const entries = input.parent
+      ? await this.listFiles(input.parent)
+      : new Map<string, { oid: string; mode: string }>();
+    for (const path of input.deletes) entries.delete(path);
+    for (const [path, data] of input.writes) {
       const oid = await git.writeBlob({ fs, gitdir: this.gitdir, blob: data });
-      const full = input.directory === '' ? path : posix.join(input.directory, path);
-      entries.set(full, { oid, mode: FILE_MODE });
-      blobs.set(path, oid);
+      const mode = entries.get(path)?.mode;
+      entries.set(path, { oid, mode: mode === '100755' ? mode : FILE_MODE });
     }
+    const files = new Map([...entries].map(([path, entry]) => [path, entry.oid]));
     const tree = await this.writeTrees(entries);
+    if (input.parent) {
+      const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid: input.parent });
+      if (commit.tree === tree) return { oid: input.parent, committed: false, files };
+    }
     const author = { ...input.author, timezoneOffset: 0 };
     const oid = await git.commit({
       fs,
@@ -172,10 +172,17 @@ export class GitWorkspace {
       const refs = Object.values(pushed.refs ?? {}).find((ref) => !ref.ok);
       throw new Error(`The remote refused the push${refs?.error ? `: ${refs.error}` : ''}.`);
     }
-    return { oid, blobs };
+    return { oid, committed: true, files };
   }
 
-  private async listTree(oid: string): Promise<Map<string, { oid: string; mode: string }>> {
+  /** The bytes of a blob of a fetched commit. */
+  async readBlob(oid: string): Promise<Buffer> {
+    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid });
+    return Buffer.from(blob);
+  }
+
+  /** Every file (and submodule) of a fetched commit's tree, by path, with its blob and mode. */
+  async listFiles(oid: string): Promise<Map<string, { oid: string; mode: string }>> {
     const entries = new Map<string, { oid: string; mode: string }>();
     await git.walk({
       fs,

@@ -65,6 +65,21 @@ export async function renderPageFile(
   return Buffer.from(renderPage({ ...page, markdown }, path, paths));
 }
 
+/**
+ * The pages SUMMARY.md lists: all but the hidden pages without subpages read from files it did
+ * not list (`orphans`, ids), which stay out of it so that they stay hidden in the repository.
+ */
+export function summaryPages(
+  pages: readonly LayoutPage[],
+  orphans: ReadonlySet<string>,
+): LayoutPage[] {
+  return pages.flatMap((page) =>
+    orphans.has(page.id) && page.meta.hidden === true && page.pages.length === 0
+      ? []
+      : [{ ...page, pages: summaryPages(page.pages, orphans) }],
+  );
+}
+
 export function sha256Of(data: Buffer | string): string {
   return sha256Hex(data);
 }
