@@ -116,6 +116,11 @@ async function main() {
     const result = await measured(ctx, spaceId, 'import', { url: sourceUrl, ref: REF });
     const tree = countPages((await pagesOf(ctx, spaceId)).pages);
     result.spacePages = tree;
+    if (r === 0) {
+      // Did the relative links and images become refs to pages and files?
+      const sample = repo.pages.filter((page) => page.hasImage).slice(0, 5);
+      result.refsInSample = await refKinds(ctx, spaceId, sample);
+    }
     if (tree.document !== repo.pages.length || tree.group !== repo.groups) {
       result.notes.push(
         `space has ${tree.document} document pages and ${tree.group} groups, ` +
@@ -167,6 +172,8 @@ async function main() {
       commitMessage: 'Export from Bindery',
     });
     result.files = lines(server.git(name, 'ls-tree', '-r', '--name-only', REF)).length;
+    result.againstSource = compareTrees(server, 'source', name);
+    result.againstSource.exampleDiffs = exampleDiffs(work, server.bare(name), result.againstSource);
     measures.exportEmpty.push(result);
     report('export to an empty repository', r, result);
     target = { name, url };
@@ -333,6 +340,7 @@ function generateRepository(total) {
     const image = index % imageEvery === 0 ? assets[(index / imageEvery) % ASSETS] : undefined;
     const { text, editLine } = pageMarkdown(rng, page, target, image);
     page.editLine = editLine;
+    page.hasImage = image !== undefined;
     files.set(page.path, text);
   });
   return {
@@ -552,6 +560,34 @@ async function pageMarkdownIn(ctx, spaceId, title) {
   return read.markdown;
 }
 
+/** The kinds of the refs of links and images in the documents of `pages` (found by title). */
+async function refKinds(ctx, spaceId, pages) {
+  const tree = (await pagesOf(ctx, spaceId)).pages;
+  const kinds = { pages: pages.length };
+  const walk = (node) => {
+    const ref = node.data?.ref;
+    if (ref && (node.type === 'link' || node.type === 'image')) {
+      const key = `${node.type}:${ref.kind}`;
+      kinds[key] = (kinds[key] ?? 0) + 1;
+    }
+    for (const child of node.nodes ?? []) walk(child);
+  };
+  for (const { title } of pages) {
+    const page = findPage(tree, title);
+    if (!page) continue;
+    const read = await api(
+      ctx.baseUrl,
+      'GET',
+      `/v1/spaces/${spaceId}/content/page/${page.id}`,
+      ctx.token,
+      undefined,
+      200,
+    );
+    walk(read.document);
+  }
+  return kinds;
+}
+
 /**
  * Appends `text` to the first paragraph of the page titled `title` through the API: its
  * document read, the paragraph's last text leaf extended, written with `update_page` in a new
@@ -607,6 +643,49 @@ function headOf(server, name) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The files of `exported`'s branch against `source`'s: the same path with the same blob, the
+ * same path with another blob (a few named), and paths only on one side.
+ */
+function compareTrees(server, source, exported) {
+  const tree = (name) =>
+    new Map(
+      lines(server.git(name, 'ls-tree', '-r', REF)).map((line) => {
+        const tab = line.indexOf('\t');
+        return [line.slice(tab + 1), line.slice(0, tab).split(' ')[2]];
+      }),
+    );
+  const from = tree(source);
+  const to = tree(exported);
+  const changed = [...to].filter(([file, oid]) => from.has(file) && from.get(file) !== oid);
+  return {
+    identical: [...to].filter(([file, oid]) => from.get(file) === oid).length,
+    changed: changed.length,
+    changedExamples: changed.slice(0, 5).map(([file]) => file),
+    onlyInExport: [...to.keys()].filter((file) => !from.has(file)).length,
+    onlyInSource: [...from.keys()].filter((file) => !to.has(file)).length,
+  };
+}
+
+/**
+ * What the export changed in `.gitbook.yaml` and in the first changed markdown file, against
+ * the work clone's HEAD (the imported commit): `git diff`, each cut at 4,000 characters.
+ */
+function exampleDiffs(work, exportedBare, comparison) {
+  if (comparison.changed === 0) return [];
+  git(work, 'fetch', '--quiet', exportedBare, `+${REF}:refs/bench/exported`);
+  const files = [
+    ...new Set([
+      ...comparison.changedExamples.filter((file) => file === '.gitbook.yaml'),
+      ...comparison.changedExamples.filter((file) => file.endsWith('.md')).slice(0, 1),
+    ]),
+  ];
+  return files.map((file) => ({
+    file,
+    diff: git(work, 'diff', 'HEAD', 'refs/bench/exported', '--', file).slice(0, 4000),
+  }));
 }
 
 /** Whether `name`'s branch moved from `before`, and the files the new commits changed. */
@@ -719,6 +798,17 @@ function printReport(result) {
   log(
     `\nThe API edit before each last export (change request, update_page, merge): median ` +
       `${ms(median(edits.map((e) => e.ms)))}, ${join(edits.map((e) => e.objectsWritten))} objects.`,
+  );
+  const against = result.measures.exportEmpty[result.measures.exportEmpty.length - 1].againstSource;
+  log(
+    `The last export to an empty repository against the imported repository: ` +
+      `${against.identical} files identical, ${against.changed} changed` +
+      `${against.changed ? ` (e.g. ${against.changedExamples.join(', ')})` : ''}, ` +
+      `${against.onlyInExport} only in the export, ${against.onlyInSource} only in the source.`,
+  );
+  log(
+    `Refs of the links and images of ${result.measures.fullImport[0].refsInSample.pages} ` +
+      `imported pages with an image: ${JSON.stringify(result.measures.fullImport[0].refsInSample)}.`,
   );
   const applied = result.measures.gitEditImport.map((r) => r.editApplied);
   log(`Git edits found in the space after their import: ${yesNo(applied)}.`);
