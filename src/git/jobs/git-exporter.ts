@@ -99,7 +99,9 @@ export class GitExporter {
     const configFile = repository.get(inDirectory(GITBOOK_YAML));
     const configData = configFile ? await workspace.readBlob(configFile.oid) : undefined;
 
-    const state = usableState(await this.syncs.findState(job.spaceId), job);
+    // The redirects are the space's: they follow it to another repository too.
+    const stored = await this.syncs.findState(job.spaceId);
+    const state = usableState(stored, job);
     const layout: SyncedLayout =
       state?.layout ?? (configData ? readLayoutConfig(configData) : DEFAULT_LAYOUT);
     const contentRoot = posix.join(job.directory, layout.root);
@@ -192,7 +194,7 @@ export class GitExporter {
     if (state?.summaryRendered !== summaryRendered || !state) {
       writes.set(inRoot(layout.summary), Buffer.from(summary));
     }
-    const redirects = redirectsNow(state?.redirects ?? [], paths.pages);
+    const redirects = redirectsNow(stored?.redirects ?? [], paths.pages);
     const config = renderConfig(configData, layout, redirects, state !== undefined);
     if (config) writes.set(inDirectory(GITBOOK_YAML), config);
 

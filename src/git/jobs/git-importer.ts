@@ -110,14 +110,17 @@ export class GitImporter {
     const { job, workspace, target } = context;
     const head = await workspace.fetchHead(target);
     const state = usableState(await this.syncs.findState(job.spaceId), job);
-    if (state && state.commit === head && !job.standalone) {
-      // The repository did not move since the last sync: nothing to bring in.
+    if (state && !job.standalone) {
+      // The repository did not move since the last sync (or since the import that conflicted
+      // and waits in a change request): nothing to bring in.
       const conflict = state.conflict?.commit === head ? state.conflict : undefined;
-      return {
-        applied: true,
-        commit: head,
-        ...(conflict ? { changeRequest: { id: conflict.id, number: conflict.number } } : {}),
-      };
+      if (state.commit === head || conflict) {
+        return {
+          applied: true,
+          commit: head,
+          ...(conflict ? { changeRequest: { id: conflict.id, number: conflict.number } } : {}),
+        };
+      }
     }
 
     const prefix = job.directory === '' ? '' : `${job.directory}/`;

@@ -1,0 +1,487 @@
+import { deflateSync } from 'node:zlib';
+import { createTestApp, TestApp } from './helpers/app';
+import type { SiteSpaceBody } from './helpers/bodies';
+import { changeRequestPath } from './helpers/content';
+import { expectConforms } from './helpers/conformance';
+import type { TestOrganization } from './helpers/factories';
+import { gitHttpBackend, startGitServer, type GitServer } from './helpers/git-server';
+
+/**
+ * Git sync in both directions against a real Git server (git http-backend on 127.0.0.1), with
+ * a hand-made GitBook repository (custom root, readme and summary, a group, a page with
+ * subpages, redirects, an orphan, an asset, files outside the content root): ids survive
+ * imports, moves and renames; an unchanged commit or space makes no revision or commit; a
+ * one-line edit changes one page; exports write only what changed, where the repository has
+ * it; redirects reach the published site and come back; when both sides changed, the import
+ * merges three-way or waits in a change request.
+ */
+
+// As in test/git.e2e-spec.ts: without git the file fails, unless BINDERY_TEST_SKIP_GIT=1.
+const skipGit = process.env.BINDERY_TEST_SKIP_GIT === '1';
+const backend = skipGit ? undefined : gitHttpBackend();
+if (!skipGit && !backend) {
+  throw new Error(
+    'test/git-sync.e2e-spec.ts needs the git command line with git http-backend. Install git, ' +
+      'or set BINDERY_TEST_SKIP_GIT=1 to skip the Git tests on purpose.',
+  );
+}
+const describeWithGit = backend ? describe : describe.skip;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface GitInfo {
+  lastOperation: {
+    kind: string;
+    status: string;
+    commit?: string;
+    error?: string;
+    warnings?: string[];
+    changeRequest?: string;
+    progress?: { done: number; total: number };
+  };
+}
+
+interface ApiPage {
+  id: string;
+  title: string;
+  type: string;
+  hidden?: boolean;
+  git?: { oid: string; path: string };
+  pages: ApiPage[];
+}
+
+/** A 2×2 PNG. */
+function png(): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    return Buffer.concat([length, Buffer.from(type, 'latin1'), body, Buffer.alloc(4)]);
+  };
+  const row = Buffer.from([0, 0x10, 0x20, 0x30, 0xff, 0x10, 0x20, 0x30, 0xff]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0])),
+    chunk('IDAT', deflateSync(Buffer.concat([row, row]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A repository as a team writes it by hand, not as Bindery would. */
+function handMade(): Record<string, string | Buffer> {
+  return {
+    'README.md': '# The repository\n\nNot documentation.\n',
+    LICENSE: 'MIT\n',
+    '.gitbook.yaml': [
+      '# Docs live in docs/',
+      'root: ./docs/',
+      '',
+      'structure:',
+      '  readme: intro.md',
+      '  summary: toc.md',
+      '',
+      'redirects:',
+      '  old/setup: install.md',
+      '  legacy/writing: guides/writing.md',
+      '',
+    ].join('\n'),
+    'docs/toc.md': [
+      '# Contents',
+      '',
+      '- [Introduction](intro.md)',
+      '- [Install](install.md)',
+      '  - [On Linux](install/linux.md)',
+      '',
+      '## Guides',
+      '',
+      '- [Writing](guides/writing.md)',
+      '- [Publishing](guides/publishing.md)',
+      '',
+    ].join('\n'),
+    'docs/intro.md': '# Introduction\n\nWelcome to the __docs__.\n\n- one\n- two\n',
+    'docs/install.md':
+      '---\ndescription: How to install\n---\n\n# Install\n\nRun the installer.\n\n' +
+      'Then read [writing](guides/writing.md).\n',
+    'docs/install/linux.md':
+      '# On Linux\n\nUse the package of your distribution.\n\n' +
+      'Or build it from source with make.\n\n' +
+      'Then check that it runs.\n\n![Diagram](../.gitbook/assets/diagram.png)\n',
+    'docs/guides/writing.md':
+      '# Writing\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n',
+    'docs/guides/publishing.md': '# Publishing\n\nPublish it when it is ready.\n',
+    'docs/orphan.md': '# Orphan\n\nNot listed.\n',
+    'docs/.gitbook/assets/diagram.png': png(),
+  };
+}
+
+describeWithGit('Git sync', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  let server: GitServer;
+  let counter = 0;
+
+  beforeAll(async () => {
+    server = await startGitServer();
+    t = await createTestApp();
+    org = await t.factories.organization();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const gitPath = (spaceId: string, op: string) => `/v1/spaces/${spaceId}/git/${op}`;
+
+  async function settled(spaceId: string): Promise<GitInfo> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const res = await org.owner.client.get(gitPath(spaceId, 'info')).expect(200);
+      expectConforms(res, 'getSpaceGitInfo');
+      const info = res.body as GitInfo;
+      if (!['pending', 'running'].includes(info.lastOperation.status)) return info;
+      if (Date.now() > deadline) throw new Error(`still ${info.lastOperation.status}`);
+      await sleep(100);
+    }
+  }
+
+  async function operate(
+    spaceId: string,
+    op: 'import' | 'export',
+    body: Record<string, unknown>,
+  ): Promise<GitInfo['lastOperation']> {
+    t.clock.advance(1000);
+    const request = op === 'export' ? { commitMessage: 'Export', ...body } : body;
+    await org.owner.client.post(gitPath(spaceId, op), request).expect(204);
+    const { lastOperation } = await settled(spaceId);
+    expect(lastOperation).toMatchObject({ kind: op, status: 'complete' });
+    return lastOperation;
+  }
+
+  async function content(spaceId: string): Promise<{ revision: string; pages: ApiPage[] }> {
+    const res = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+    return { revision: res.body.id as string, pages: res.body.pages as ApiPage[] };
+  }
+
+  /** Every page by title, with its id and its file. */
+  async function byTitle(spaceId: string): Promise<Map<string, ApiPage>> {
+    const pages = new Map<string, ApiPage>();
+    const visit = (list: ApiPage[]) =>
+      list.forEach((page) => {
+        pages.set(page.title, page);
+        visit(page.pages ?? []);
+      });
+    visit((await content(spaceId)).pages);
+    return pages;
+  }
+
+  async function markdown(spaceId: string, pageId: string): Promise<string> {
+    const res = await org.owner.client
+      .get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)
+      .expect(200);
+    return (res.body.markdown as string).trim();
+  }
+
+  /** What a revision changed from its first parent (GitBook's semantic changes). */
+  async function changesOf(spaceId: string, revision: string) {
+    const res = await org.owner.client
+      .get(`/v1/spaces/${spaceId}/revisions/${revision}/changes?limit=100`)
+      .expect(200);
+    return res.body.changes as { type: string; page?: { id: string } }[];
+  }
+
+  /** Edits the space's content through a merged change request. */
+  async function editInBindery(spaceId: string, changes: object[]): Promise<void> {
+    await t.factories.changeRequest(org, spaceId, { changes, merge: true });
+  }
+
+  const head = (repo: string) => server.git(repo, 'rev-parse', 'main').trim();
+  const changedFiles = (repo: string) =>
+    server.git(repo, 'diff', '--name-only', 'main~1', 'main').trim().split('\n').sort();
+  const show = (repo: string, path: string) => server.git(repo, 'show', `main:${path}`);
+
+  /** A new repository holding `files`, and an empty space that imported it. */
+  async function imported(files = handMade()) {
+    const repo = `sync-${++counter}`;
+    const url = server.createRepository(repo);
+    server.pushFiles(repo, 'refs/heads/main', files);
+    const spaceId = (await t.factories.space(org, { title: `Sync ${counter}`, empty: true })).id;
+    const operation = await operate(spaceId, 'import', { url, ref: 'main' });
+    return { repo, url, spaceId, operation };
+  }
+
+  describe('a hand-made repository, synced both ways', () => {
+    let repo: string;
+    let url: string;
+    let spaceId: string;
+    let ids: Map<string, string>;
+
+    it('imports its layout, and reports what it did', async () => {
+      ({ repo, url, spaceId } = await imported());
+      const info = (await settled(spaceId)).lastOperation;
+      expect(info.warnings).toEqual([
+        'Imported as hidden pages, not listed in the summary: docs/orphan.md.',
+      ]);
+      expect(info.progress).toEqual({ done: 8, total: 8 });
+      const pages = await byTitle(spaceId);
+      expect([...pages.keys()]).toEqual([
+        'Introduction',
+        'Install',
+        'On Linux',
+        'Guides',
+        'Writing',
+        'Publishing',
+        'Orphan',
+      ]);
+      expect(pages.get('Install')!.git!.path).toBe('docs/install.md');
+      expect(pages.get('Guides')!.type).toBe('group');
+      ids = new Map([...pages].map(([title, page]) => [title, page.id]));
+    });
+
+    it('exports nothing back when nothing changed: no commit, no file touched', async () => {
+      const before = head(repo);
+      const { revision } = await content(spaceId);
+      const operation = await operate(spaceId, 'export', { url, ref: 'main' });
+      expect(operation.commit).toBe(before);
+      expect(head(repo)).toBe(before);
+      expect((await content(spaceId)).revision).toBe(revision);
+    });
+
+    it('imports an unchanged commit without making a revision', async () => {
+      const { revision } = await content(spaceId);
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      expect((await content(spaceId)).revision).toBe(revision);
+    });
+
+    it('imports a one-line edit as one changed page, every id kept', async () => {
+      const { revision: before } = await content(spaceId);
+      server.editFiles(repo, 'main', {
+        'docs/guides/writing.md':
+          '# Writing\n\nFirst paragraph.\n\nSecond paragraph, edited in Git.\n\nThird paragraph.\n',
+      });
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      const { revision: after } = await content(spaceId);
+      expect(after).not.toBe(before);
+      expect(await changesOf(spaceId, after)).toEqual([
+        expect.objectContaining({
+          type: 'page_edited',
+          page: expect.objectContaining({ id: ids.get('Writing') }),
+        }),
+      ]);
+      const pages = await byTitle(spaceId);
+      expect(new Map([...pages].map(([title, page]) => [title, page.id]))).toEqual(ids);
+      expect(await markdown(spaceId, ids.get('Writing')!)).toContain(
+        'Second paragraph, edited in Git.',
+      );
+    });
+
+    it('exports an edit made in Bindery as that one file, in the repository layout', async () => {
+      await editInBindery(spaceId, [
+        {
+          operation: 'update_page',
+          page: ids.get('Publishing'),
+          document: { markdown: 'Publish it when it is ready, and tell everyone.' },
+        },
+      ]);
+      const before = head(repo);
+      await operate(spaceId, 'export', { url, ref: 'main', commitMessage: 'Publishing' });
+      expect(server.git(repo, 'rev-parse', 'main~1').trim()).toBe(before);
+      expect(changedFiles(repo)).toEqual(['docs/guides/publishing.md']);
+      expect(show(repo, 'docs/guides/publishing.md')).toBe(
+        '# Publishing\n\nPublish it when it is ready, and tell everyone.\n',
+      );
+      // The files it did not change are the repository's own, byte for byte.
+      const original = handMade();
+      for (const path of [
+        'docs/toc.md',
+        'docs/intro.md',
+        '.gitbook.yaml',
+        'README.md',
+        'LICENSE',
+      ]) {
+        expect(show(repo, path)).toBe(original[path].toString());
+      }
+    });
+
+    it('puts a page added in Bindery beside its parent, and lists it', async () => {
+      await editInBindery(spaceId, [
+        {
+          operation: 'insert_page',
+          title: 'On macOS',
+          into: ids.get('Install'),
+          document: { markdown: 'Use the installer.' },
+        },
+      ]);
+      await operate(spaceId, 'export', { url, ref: 'main' });
+      expect(changedFiles(repo)).toEqual(['docs/install/on-macos.md', 'docs/toc.md']);
+      expect(show(repo, 'docs/toc.md')).toContain(
+        '* [Install](install.md)\n  * [On Linux](install/linux.md)\n  * [On macOS](install/on-macos.md)',
+      );
+      // Read back, it is the same page.
+      const { revision } = await content(spaceId);
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      expect((await content(spaceId)).revision).toBe(revision);
+    });
+
+    it('keeps the ids of a page moved and of a page renamed and edited in Git', async () => {
+      const before = await byTitle(spaceId);
+      server.editFiles(repo, 'main', {
+        'docs/publish/how-to.md': { from: 'docs/guides/publishing.md' },
+        'docs/install/gnu-linux.md': { from: 'docs/install/linux.md' },
+      });
+      server.editFiles(repo, 'main', {
+        'docs/install/gnu-linux.md':
+          '# On GNU/Linux\n\nUse the package of your distribution.\n\n' +
+          'Or build it from source with make.\n\n' +
+          'Then check that it runs.\n\n![Diagram](../.gitbook/assets/diagram.png)\n',
+        'docs/toc.md': show(repo, 'docs/toc.md')
+          .replace('guides/publishing.md', 'publish/how-to.md')
+          .replace('[On Linux](install/linux.md)', '[On GNU/Linux](install/gnu-linux.md)'),
+      });
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      const after = await byTitle(spaceId);
+      expect(after.get('Publishing')!.id).toBe(before.get('Publishing')!.id);
+      expect(after.get('Publishing')!.git!.path).toBe('docs/publish/how-to.md');
+      expect(after.get('On GNU/Linux')!.id).toBe(before.get('On Linux')!.id);
+      expect(after.size).toBe(before.size);
+    });
+
+    it('keeps the id of an asset moved in Git', async () => {
+      const files = async () => {
+        const res = await org.owner.client.get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+        return res.body.items as { id: string; name: string }[];
+      };
+      const [before] = await files();
+      server.editFiles(repo, 'main', {
+        'docs/.gitbook/assets/images/diagram.png': { from: 'docs/.gitbook/assets/diagram.png' },
+        'docs/install/gnu-linux.md': show(repo, 'docs/install/gnu-linux.md').replace(
+          '.gitbook/assets/diagram.png',
+          '.gitbook/assets/images/diagram.png',
+        ),
+      });
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      expect((await files()).map((file) => file.id)).toEqual([before.id]);
+    });
+  });
+
+  it('turns the redirects into the published site’s, and writes them back', async () => {
+    const { url, spaceId } = await imported();
+    const site = await t.factories.site(org, { spaces: [spaceId] });
+    const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
+    await org.owner.client.post(`${sitePath}/publish`).expect(200);
+    const siteSpaces = await org.owner.client.get(`${sitePath}/site-spaces`).expect(200);
+    const siteSpaceId = (siteSpaces.body.items as SiteSpaceBody[])[0].id;
+    // Imported again (a new commit) now that the space is published.
+    const repo = url.replace(/^.*\/(.*)\.git$/, '$1');
+    server.editFiles(repo, 'main', { 'docs/intro.md': '# Introduction\n\nWelcome.\n' });
+    await operate(spaceId, 'import', { url, ref: 'main' });
+    const pages = await byTitle(spaceId);
+    const redirects = await org.owner.client.get(`${sitePath}/redirects`).expect(200);
+    expect(
+      (redirects.body.items as { source: string; destination: unknown }[])
+        .map(({ source, destination }) => ({ source, destination }))
+        .sort((a, b) => a.source.localeCompare(b.source)),
+    ).toEqual([
+      {
+        source: '/legacy/writing',
+        destination: { kind: 'site-page', siteSpaceId, pageId: pages.get('Writing')!.id },
+      },
+      {
+        source: '/old/setup',
+        destination: { kind: 'site-page', siteSpaceId, pageId: pages.get('Install')!.id },
+      },
+    ]);
+
+    // Exported to a new repository, the redirects follow, to the pages' files there (GitBook's
+    // default layout: a page with subpages is a folder's README.md).
+    const copy = `sync-${++counter}`;
+    const copyUrl = server.createRepository(copy);
+    await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
+    const config = show(copy, '.gitbook.yaml');
+    expect(config).toContain(
+      'redirects:\n  old/setup: install/README.md\n  legacy/writing: guides/writing.md\n',
+    );
+  });
+
+  it('merges an import three-way when the space changed too, elsewhere', async () => {
+    const { repo, url, spaceId } = await imported();
+    const ids = await byTitle(spaceId);
+    await editInBindery(spaceId, [
+      {
+        operation: 'update_page',
+        page: ids.get('Introduction')!.id,
+        document: { markdown: 'Welcome, from Bindery.' },
+      },
+    ]);
+    server.editFiles(repo, 'main', {
+      'docs/guides/publishing.md': '# Publishing\n\nPublish it, from Git.\n',
+    });
+    const operation = await operate(spaceId, 'import', { url, ref: 'main' });
+    expect(operation.changeRequest).toBeUndefined();
+    expect(await markdown(spaceId, ids.get('Introduction')!.id)).toBe('Welcome, from Bindery.');
+    expect(await markdown(spaceId, ids.get('Publishing')!.id)).toBe('Publish it, from Git.');
+  });
+
+  it('leaves a conflicting import in a change request, the space as it was', async () => {
+    const { repo, url, spaceId } = await imported();
+    const ids = await byTitle(spaceId);
+    const writing = ids.get('Writing')!.id;
+    await editInBindery(spaceId, [
+      {
+        operation: 'update_page',
+        page: writing,
+        document: {
+          markdown: 'First paragraph, from Bindery.\n\nSecond paragraph.\n\nThird paragraph.',
+        },
+      },
+    ]);
+    server.editFiles(repo, 'main', {
+      'docs/guides/writing.md':
+        '# Writing\n\nFirst paragraph, from Git.\n\nSecond paragraph.\n\nThird paragraph.\n',
+    });
+    const operation = await operate(spaceId, 'import', { url, ref: 'main' });
+    expect(operation.changeRequest).toEqual(expect.any(String));
+    const cr = await org.owner.client
+      .get(changeRequestPath(spaceId, operation.changeRequest!))
+      .expect(200);
+    expect(cr.body).toMatchObject({
+      status: 'open',
+      subject: expect.stringMatching(/^Import [0-9a-f]{7} from refs\/heads\/main$/),
+    });
+    expect(operation.warnings).toContain(
+      'The space and the repository both changed since the last sync and conflict on 1 point: ' +
+        `the import is in change request #${cr.body.number}, to resolve and merge.`,
+    );
+    // The space keeps its edit; the change request holds Git's, in conflict with it.
+    expect(await markdown(spaceId, writing)).toContain('First paragraph, from Bindery.');
+    const conflicts = await org.owner.client
+      .get(`${changeRequestPath(spaceId, operation.changeRequest!)}/conflicts`)
+      .expect(200);
+    expect(conflicts.body.conflicts).toHaveLength(1);
+    expect(JSON.stringify(conflicts.body.conflicts[0])).toContain(writing);
+    // The same commit again: the same change request, no other.
+    const again = await operate(spaceId, 'import', { url, ref: 'main' });
+    expect(again.changeRequest).toBe(operation.changeRequest);
+  });
+
+  it('round-trips a 1,000-page repository without changing a file', async () => {
+    const files: Record<string, string> = {
+      'README.md': '# Home\n\nThe home page.\n',
+    };
+    const summary = ['# Table of contents', '', '* [Home](README.md)'];
+    for (let s = 0; s < 20; s++) {
+      summary.push('', `## Part ${s + 1}`, '');
+      for (let p = 0; p < 50; p++) {
+        const path = `part-${s + 1}/page-${p + 1}.md`;
+        files[path] =
+          `# Page ${s + 1}.${p + 1}\n\nThe body of page ${p + 1} of part ${s + 1}.\n\n` +
+          `- a point\n- another\n\nSee [the next](page-${p + 2}.md).\n`;
+        summary.push(`* [Page ${s + 1}.${p + 1}](${path})`);
+      }
+    }
+    files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+    const { repo, url, spaceId } = await imported(files);
+    expect((await byTitle(spaceId)).size).toBe(1 + 20 + 1000);
+    const before = head(repo);
+    await operate(spaceId, 'export', { url, ref: 'main' });
+    expect(head(repo)).toBe(before);
+  }, 120_000);
+});
