@@ -330,7 +330,7 @@ export class GitImporter {
     };
     const outcome = await this.dataSource.transaction(async (manager) => {
       if (!(await context.stillCurrent(manager))) return { applied: false } as GitOutcome;
-      const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
+      const store = this.storeIn(manager, 5000);
       for (const { page, document } of pending)
         page.document = await store.put('document', document);
       const fileHashes: string[] = [];
@@ -512,15 +512,17 @@ export class GitImporter {
 
   /** Reads outside the transaction: the reads of one tick in one query, cached by hash. */
   private readStore(): ObjectStore {
-    const manager = this.dataSource.manager;
-    return new CachedObjectStore(
-      new BatchedObjectStore(
-        manager,
-        (kind, data) => this.engine.put(manager, kind, data),
-        this.objects,
-      ),
-      { maxEntries: 20_000 },
+    return this.storeIn(this.dataSource.manager, 20_000);
+  }
+
+  /** Content objects through `manager`: the reads of one tick in one query, cached by hash. */
+  private storeIn(manager: EntityManager, maxEntries: number): ObjectStore {
+    const batched = new BatchedObjectStore(
+      manager,
+      (kind, data) => this.engine.put(manager, kind, data),
+      this.objects,
     );
+    return new CachedObjectStore(batched, { maxEntries });
   }
 
   /** The space's primary revision, read through the head the spaces module keeps. */
