@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What the last Git sync of a space left (src/git/sync): the repository, the commit, the
+ * What the last Git sync of a space with a repository (and directory) left (src/git/sync): the commit, the
  * revision whose content that commit holds (the base of a three-way import), the layout read
  * or written, the page and file of each path, and the redirects of `.gitbook.yaml`. A Git
  * operation reports its progress on `git_syncs` (files done of total), and an import that
@@ -14,6 +14,7 @@ export class CreateGitSyncStates1763745000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE "git_sync_states" (
         "space_id" varchar(32) NOT NULL,
+        "repository_key" varchar(64) NOT NULL,
         "url" varchar(2048) NOT NULL,
         "directory" varchar(1024) NOT NULL,
         "ref" varchar(255) NOT NULL,
@@ -25,7 +26,7 @@ export class CreateGitSyncStates1763745000000 implements MigrationInterface {
         "summary_rendered" varchar(64),
         "conflict" jsonb,
         "synced_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        CONSTRAINT "PK_git_sync_states" PRIMARY KEY ("space_id"),
+        CONSTRAINT "PK_git_sync_states" PRIMARY KEY ("space_id", "repository_key"),
         CONSTRAINT "FK_git_sync_states_space_id" FOREIGN KEY ("space_id")
           REFERENCES "spaces"("id") ON DELETE CASCADE
       )`);

@@ -399,6 +399,10 @@ describeWithGit('Git sync', () => {
     expect(config).toContain(
       'redirects:\n  old/setup: install/README.md\n  legacy/writing: guides/writing.md\n',
     );
+    // Each repository has its own sync: the first one still has nothing to receive.
+    const before = head(repo);
+    await operate(spaceId, 'export', { url, ref: 'main' });
+    expect(head(repo)).toBe(before);
   });
 
   it('merges an import three-way when the space changed too, elsewhere', async () => {

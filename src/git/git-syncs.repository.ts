@@ -87,16 +87,30 @@ export class GitSyncsRepository {
     );
   }
 
-  /** What the space's last sync left; undefined when it never synced. */
+  /** What the space's last sync with this repository and directory left; undefined: none. */
   async findState(
+    spaceId: string,
+    repositoryKey: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<GitSyncState | undefined> {
+    return (await manager.findOneBy(GitSyncState, { spaceId, repositoryKey })) ?? undefined;
+  }
+
+  /** The space's latest sync with any repository; undefined when it never synced. */
+  async findLatestState(
     spaceId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<GitSyncState | undefined> {
-    return (await manager.findOneBy(GitSyncState, { spaceId })) ?? undefined;
+    return (
+      (await manager.findOne(GitSyncState, {
+        where: { spaceId },
+        order: { syncedAt: 'DESC' },
+      })) ?? undefined
+    );
   }
 
-  /** Records a sync, replacing the previous one. */
+  /** Records a sync, replacing the previous one with that repository and directory. */
   async saveState(state: GitSyncState, manager: EntityManager = this.dataSource.manager) {
-    await manager.upsert(GitSyncState, state, ['spaceId']);
+    await manager.upsert(GitSyncState, state, ['spaceId', 'repositoryKey']);
   }
 }

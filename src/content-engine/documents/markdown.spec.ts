@@ -443,6 +443,18 @@ describe('markdown ⇄ document', () => {
     expect(markdown).toBe('{% file src="assets/f1.pdf" %}\n');
   });
 
+  it('file captions, whole across lines and formatting, as GitBook writes them', async () => {
+    await expectBothRoundTrips(
+      '{% file src=".gitbook/assets/report.pdf" %}\nThe **yearly** report, 2026\n{% endfile %}\n',
+      doc(
+        voidBlock('file', {
+          ref: { kind: 'url', url: '.gitbook/assets/report.pdf' },
+          caption: 'The **yearly** report, 2026',
+        }),
+      ),
+    );
+  });
+
   it('content refs', async () => {
     await expectBothRoundTrips(
       '{% content-ref url="guide/setup.md" %}\n[guide/setup.md](guide/setup.md)\n{% endcontent-ref %}\n',

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Space } from '../../spaces/entities/space.entity';
 
 /** The layout of a synced repository: content root, readme and summary files. */
@@ -43,18 +43,22 @@ export interface SyncConflict {
 }
 
 /**
- * The last sync of a space with a repository (one per space): made by every applied import and
- * export of the space's primary content, read by the next one. A state for another URL or
- * directory is not used (the next operation starts afresh and replaces it).
+ * The last sync of a space with a repository and directory (one per pair): made by every
+ * applied import and export of the space's primary content, read by the next one with that
+ * repository and directory.
  */
 @Entity('git_sync_states')
 export class GitSyncState {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_git_sync_states' })
   spaceId!: string;
 
-  @OneToOne(() => Space, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_git_sync_states_space_id' })
   space?: Space;
+
+  /** SHA-256 of the URL and the directory (see repositoryKey). */
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_git_sync_states' })
+  repositoryKey!: string;
 
   @Column({ type: 'varchar', length: 2048 })
   url!: string;

@@ -34,7 +34,7 @@ import { readLayoutConfig } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
 import { RefNotFound } from '../remote/git-repository';
 import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
-import { newSyncState, previousEntries, relativeTo, usableState } from '../sync/sync-state';
+import { newSyncState, previousEntries, relativeTo, repositoryKey } from '../sync/sync-state';
 import { planSyncedPaths } from '../sync/synced-paths';
 import { commitUrl, type GitOperationContext, type GitOutcome } from './git-job';
 
@@ -100,8 +100,8 @@ export class GitExporter {
     const configData = configFile ? await workspace.readBlob(configFile.oid) : undefined;
 
     // The redirects are the space's: they follow it to another repository too.
-    const stored = await this.syncs.findState(job.spaceId);
-    const state = usableState(stored, job);
+    const latest = await this.syncs.findLatestState(job.spaceId);
+    const state = await this.syncs.findState(job.spaceId, repositoryKey(job));
     const layout: SyncedLayout =
       state?.layout ?? (configData ? readLayoutConfig(configData) : DEFAULT_LAYOUT);
     const contentRoot = posix.join(job.directory, layout.root);
@@ -194,7 +194,7 @@ export class GitExporter {
     if (state?.summaryRendered !== summaryRendered || !state) {
       writes.set(inRoot(layout.summary), Buffer.from(summary));
     }
-    const redirects = redirectsNow(stored?.redirects ?? [], paths.pages);
+    const redirects = redirectsNow(latest?.redirects ?? [], paths.pages);
     const config = renderConfig(configData, layout, redirects, state !== undefined);
     if (config) writes.set(inDirectory(GITBOOK_YAML), config);
 

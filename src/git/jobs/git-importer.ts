@@ -45,7 +45,7 @@ import { renderSummary } from '../layout/layout-writer';
 import type { TreeBlob } from '../remote/git-repository';
 import { assignPageIdentities, fileIdentities } from '../sync/identity';
 import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
-import { newSyncState, previousEntries, usableState } from '../sync/sync-state';
+import { newSyncState, previousEntries, repositoryKey } from '../sync/sync-state';
 import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
 import { resolveRelativeRefs } from './ref-rewrite';
 
@@ -109,7 +109,7 @@ export class GitImporter {
   async run(context: GitOperationContext): Promise<GitOutcome> {
     const { job, workspace, target } = context;
     const head = await workspace.fetchHead(target);
-    const state = usableState(await this.syncs.findState(job.spaceId), job);
+    const state = await this.syncs.findState(job.spaceId, repositoryKey(job));
     if (state && !job.standalone) {
       // The repository did not move since the last sync (or since the import that conflicted
       // and waits in a change request): nothing to bring in.
@@ -424,6 +424,8 @@ export class GitImporter {
           manager,
         );
       } else {
+        // The redirects are the space's: those of its latest sync, with any repository, go.
+        const latest = await this.syncs.findLatestState(job.spaceId, manager);
         await this.syncs.saveState(
           newSyncState(job, {
             commit: commit.oid,
@@ -440,7 +442,7 @@ export class GitImporter {
           manager,
           job.spaceId,
           redirects,
-          state?.redirects ?? [],
+          latest?.redirects ?? [],
           warnings,
         );
       }

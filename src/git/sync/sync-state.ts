@@ -2,13 +2,11 @@ import { posix } from 'node:path';
 import type { FileNode, PageNode } from '../../content-engine/tree/format';
 import { GitSyncState, type SyncedEntry } from '../entities/git-sync-state.entity';
 import type { GitJob } from '../jobs/git-job';
+import { sha256Hex } from '../../platform/ids/ids';
 
-/** The state of the last sync, when it was with this repository and directory. */
-export function usableState(
-  state: GitSyncState | undefined,
-  job: Pick<GitJob, 'url' | 'directory'>,
-): GitSyncState | undefined {
-  return state && state.url === job.url && state.directory === job.directory ? state : undefined;
+/** The key of a repository and directory among a space's sync states. */
+export function repositoryKey(job: Pick<GitJob, 'url' | 'directory'>): string {
+  return sha256Hex(`${job.url}\n${job.directory}`);
 }
 
 /**
@@ -61,6 +59,7 @@ export function newSyncState(
 ): GitSyncState {
   return Object.assign(new GitSyncState(), {
     spaceId: job.spaceId,
+    repositoryKey: repositoryKey(job),
     url: job.url,
     directory: job.directory,
     ref: job.ref,
