@@ -466,6 +466,79 @@ describeWithGit('Git sync', () => {
     expect(again.changeRequest).toBe(operation.changeRequest);
   });
 
+  it('exports only once the repository’s changes are imported, or with force', async () => {
+    const { repo, url, spaceId } = await imported();
+    const ids = await byTitle(spaceId);
+    // Git edits Writing and Publishing; the space edits Introduction and Publishing.
+    server.editFiles(repo, 'main', {
+      'docs/guides/writing.md': '# Writing\n\nWritten in Git.\n',
+      'docs/guides/publishing.md': '# Publishing\n\nPublished in Git.\n',
+    });
+    await editInBindery(spaceId, [
+      {
+        operation: 'update_page',
+        page: ids.get('Introduction')!.id,
+        document: { markdown: 'Introduced in Bindery.' },
+      },
+      {
+        operation: 'update_page',
+        page: ids.get('Publishing')!.id,
+        document: { markdown: 'Published in Bindery.' },
+      },
+    ]);
+    const exportTo = async () => {
+      t.clock.advance(1000);
+      await org.owner.client
+        .post(gitPath(spaceId, 'export'), { url, ref: 'main', commitMessage: 'Export' })
+        .expect(204);
+      return (await settled(spaceId)).lastOperation;
+    };
+    const before = head(repo);
+    expect(await exportTo()).toMatchObject({
+      status: 'failed',
+      error:
+        'The repository changed since the last sync (docs/guides/publishing.md, ' +
+        'docs/guides/writing.md): import it first, or export with force to overwrite those changes.',
+    });
+    expect(head(repo)).toBe(before);
+
+    // The import conflicts on Publishing: all of it waits in a change request.
+    const pulled = await operate(spaceId, 'import', { url, ref: 'main' });
+    expect(pulled.changeRequest).toEqual(expect.any(String));
+    expect(await markdown(spaceId, ids.get('Writing')!.id)).toContain('First paragraph.');
+    expect((await exportTo()).status).toBe('failed');
+
+    // Resolved (the space's Publishing kept) and merged, the import is in: the next import
+    // takes the sync as done, and the export writes the space's edits alone.
+    const cr = changeRequestPath(spaceId, pulled.changeRequest!);
+    const { conflicts } = (await org.owner.client.get(`${cr}/conflicts`).expect(200)).body as {
+      conflicts: { pageId: string; blockKeys: string[] }[];
+    };
+    const resolutions = conflicts.map(({ pageId, blockKeys }) => ({
+      pageId,
+      blockKey: blockKeys[0],
+      keep: 'primary',
+    }));
+    await org.owner.client.post(`${cr}/update`, { resolutions }).expect(200);
+    await org.owner.client.post(`${cr}/merge`, {}).expect(200);
+    expect(await markdown(spaceId, ids.get('Writing')!.id)).toBe('Written in Git.');
+    expect(await markdown(spaceId, ids.get('Publishing')!.id)).toBe('Published in Bindery.');
+    expect((await operate(spaceId, 'import', { url, ref: 'main' })).changeRequest).toBeUndefined();
+    await operate(spaceId, 'export', { url, ref: 'main' });
+    expect(changedFiles(repo)).toEqual(['docs/guides/publishing.md', 'docs/intro.md']);
+    expect(show(repo, 'docs/guides/writing.md')).toBe('# Writing\n\nWritten in Git.\n');
+    expect(show(repo, 'docs/guides/publishing.md')).toBe('# Publishing\n\nPublished in Bindery.\n');
+
+    // With force, an export overwrites what the repository changed since.
+    server.editFiles(repo, 'main', {
+      'docs/guides/writing.md': '# Writing\n\nRewritten in Git.\n',
+      'docs/extra.md': '# Extra\n\nAdded in Git.\n',
+    });
+    await operate(spaceId, 'export', { url, ref: 'main', force: true });
+    expect(changedFiles(repo)).toEqual(['docs/extra.md', 'docs/guides/writing.md']);
+    expect(show(repo, 'docs/guides/writing.md')).toBe('# Writing\n\nWritten in Git.\n');
+  });
+
   it('round-trips a 1,000-page repository without changing a file', async () => {
     const files: Record<string, string> = {
       'README.md': '# Home\n\nThe home page.\n',

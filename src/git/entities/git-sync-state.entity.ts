@@ -40,6 +40,14 @@ export interface SyncConflict {
   /** The change request's id and number. */
   id: string;
   number: number;
+  /**
+   * The sync the import makes once the change request is merged (or archived: the space's
+   * side kept): its revision (the import, on the last sync's) and what it read.
+   */
+  pending: Pick<
+    GitSyncState,
+    'revisionId' | 'layout' | 'entries' | 'redirects' | 'summaryRendered'
+  >;
 }
 
 /**

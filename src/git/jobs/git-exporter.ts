@@ -27,7 +27,12 @@ import { BlobStore } from '../../platform/blob-store/blob-store';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError } from '../../platform/errors/domain-error';
 import { sha256Hex } from '../../platform/ids/ids';
-import type { SyncedEntry, SyncedLayout, SyncedRedirect } from '../entities/git-sync-state.entity';
+import type {
+  GitSyncState,
+  SyncedEntry,
+  SyncedLayout,
+  SyncedRedirect,
+} from '../entities/git-sync-state.entity';
 import { GitSyncsRepository } from '../git-syncs.repository';
 import { GITBOOK_YAML, type LayoutPage } from '../layout/layout';
 import { readLayoutConfig } from '../layout/layout-reader';
@@ -36,7 +41,7 @@ import { RefNotFound } from '../remote/git-repository';
 import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
 import { newSyncState, previousEntries, relativeTo, repositoryKey } from '../sync/sync-state';
 import { planSyncedPaths } from '../sync/synced-paths';
-import { commitUrl, type GitOperationContext, type GitOutcome } from './git-job';
+import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
 
 /** The author and committer of exported commits. */
 const COMMITTER = { name: 'Bindery', email: 'bindery@localhost' };
@@ -155,31 +160,52 @@ export class GitExporter {
         indexPages(page.pages);
       });
     indexPages(pages);
+    // What the repository changed since the last sync (pages and files edited, added or
+    // deleted): an export would undo it, so it waits for an import, unless forced.
+    const changedInRepository =
+      state && parent !== state.commit ? changedSince(state, repository, contentRoot) : [];
+    if (changedInRepository.length > 0 && !job.force) {
+      const shown = changedInRepository.slice(0, 10).map(inRoot);
+      const more = changedInRepository.length - shown.length;
+      throw new GitSyncFailure(
+        `The repository changed since the last sync (${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}): ` +
+          'import it first, or export with force to overwrite those changes.',
+      );
+    }
     for (const [pageId, path] of paths.pages) {
       const page = byId.get(pageId)!;
       const bytes = await renderPageFile(page, documents.get(pageId), path, paths);
       const rendered = sha256Hex(bytes);
       const entry = state?.entries[path];
-      const present = repository.get(inRoot(path));
-      if (entry?.kind === 'page' && entry.id === pageId && entry.rendered === rendered && present) {
+      entries[path] = { kind: 'page', id: pageId, oid: '', rendered };
+      if (
+        entry?.kind === 'page' &&
+        entry.id === pageId &&
+        entry.rendered === rendered &&
+        repository.get(inRoot(path))?.oid === entry.oid
+      ) {
+        // Unchanged since the last sync: the repository's file stays as it is.
         keptOids.set(path, entry.oid);
       } else {
         writes.set(inRoot(path), bytes);
       }
-      entries[path] = { kind: 'page', id: pageId, oid: '', rendered };
       if (++done % 100 === 0) await context.progress(done, total);
     }
     for (const file of files) {
       const path = paths.files.get(file.id)!;
       const entry = state?.entries[path];
-      const present = repository.get(inRoot(path));
-      if (entry?.kind === 'file' && entry.id === file.id && entry.blob === file.blob && present) {
+      entries[path] = { kind: 'file', id: file.id, oid: '', blob: file.blob };
+      if (
+        entry?.kind === 'file' &&
+        entry.id === file.id &&
+        entry.blob === file.blob &&
+        repository.get(inRoot(path))?.oid === entry.oid
+      ) {
         keptOids.set(path, entry.oid);
       } else {
         const data = await this.blobs.get(blobKeyOf(file.blob));
         if (data) writes.set(inRoot(path), data);
       }
-      entries[path] = { kind: 'file', id: file.id, oid: '', blob: file.blob };
       if (++done % 100 === 0) await context.progress(done, total);
     }
     const orphans = new Set<string>();
@@ -203,8 +229,11 @@ export class GitExporter {
     const written = new Set([...paths.pages.values(), ...paths.files.values()]);
     for (const path of repository.keys()) {
       const relative = relativeTo(path, contentRoot);
-      if (relative === undefined || written.has(relative) || writes.has(path)) continue;
-      if (state ? previous.has(relative) : isLayoutFile(relative)) deletes.add(path);
+      if (relative === undefined || relative === layout.summary) continue;
+      if (written.has(relative) || writes.has(path)) continue;
+      // Never synced, or forced over the repository's changes: every page file and asset goes.
+      const replaced = !state || changedInRepository.length > 0;
+      if (replaced ? isLayoutFile(relative) : previous.has(relative)) deletes.add(path);
     }
 
     const message = job.commitMessage ?? 'Update from Bindery';
@@ -341,9 +370,38 @@ function toLike(tree: PageTree): Parameters<typeof layoutPageOf>[0] {
   return { ...tree.node, pages: tree.pages.map(toLike) };
 }
 
-/** Files a never-synced export replaces: markdown files and assets. */
+/** Files the layout reads as pages and files: markdown files and assets. */
 function isLayoutFile(path: string): boolean {
   return /\.md$/i.test(path) || path.startsWith(`${ASSETS_DIR}/`);
+}
+
+/**
+ * Paths (relative to the content root) of the pages and files the repository changed since the
+ * sync `state`: a file edited or deleted, a markdown file or asset added (the summary aside).
+ */
+function changedSince(
+  state: GitSyncState,
+  repository: ReadonlyMap<string, { oid: string }>,
+  contentRoot: string,
+): string[] {
+  const changed: string[] = [];
+  for (const [path, entry] of Object.entries(state.entries)) {
+    if (repository.get(posix.join(contentRoot, path))?.oid !== entry.oid) changed.push(path);
+  }
+  for (const path of repository.keys()) {
+    const relative = relativeTo(path, contentRoot);
+    if (
+      relative !== undefined &&
+      !(relative in state.entries) &&
+      relative !== state.layout.summary &&
+      isLayoutFile(relative) &&
+      (relative.startsWith(`${ASSETS_DIR}/`) ||
+        !relative.split('/').some((segment) => segment.startsWith('.')))
+    ) {
+      changed.push(relative);
+    }
+  }
+  return changed.sort();
 }
 
 /** The redirects of the last sync, each to the current file of its page. */

@@ -32,7 +32,7 @@ import { ContentWriter } from '../../content-engine/writes/content-writer';
 import { Clock } from '../../platform/clock/clock';
 import { newId, sha256Hex } from '../../platform/ids/ids';
 import { SpaceRedirects } from '../../spaces/content/space-redirects';
-import type { SyncedEntry, SyncedRedirect } from '../entities/git-sync-state.entity';
+import type { GitSyncState, SyncedEntry, SyncedRedirect } from '../entities/git-sync-state.entity';
 import { GitSyncsRepository } from '../git-syncs.repository';
 import { FRONTMATTER_KEYS, GITBOOK_YAML } from '../layout/layout';
 import {
@@ -113,13 +113,10 @@ export class GitImporter {
     if (state && !job.standalone) {
       // The repository did not move since the last sync (or since the import that conflicted
       // and waits in a change request): nothing to bring in.
-      const conflict = state.conflict?.commit === head ? state.conflict : undefined;
-      if (state.commit === head || conflict) {
-        return {
-          applied: true,
-          commit: head,
-          ...(conflict ? { changeRequest: { id: conflict.id, number: conflict.number } } : {}),
-        };
+      if (state.commit === head) return { applied: true, commit: head };
+      if (state.conflict?.commit === head) {
+        const waiting = await this.waitingChangeRequest(job, state);
+        return { applied: true, commit: head, ...(waiting ? { changeRequest: waiting } : {}) };
       }
     }
 
@@ -363,6 +360,7 @@ export class GitImporter {
       const current = await this.primaryOf(manager, job.spaceId);
       let synced = baseRevision;
       let changeRequest: GitOutcome['changeRequest'];
+      let theirsRevision: string | undefined;
       if (current === baseRevision) {
         if (imported !== baseTree) {
           const { revision } = await this.writer.commitOnPrimary(manager, {
@@ -385,6 +383,7 @@ export class GitImporter {
           authorId: job.authorId,
         });
         await manager.update(Revision, { id: theirs.id }, { git });
+        theirsRevision = theirs.id;
         const ours = (await this.revisions.findTree(current, job.spaceId, manager))!;
         const merged = await mergeTrees({ store, base: baseTree, ours, theirs: imported });
         if (merged.result === 'merge') {
@@ -420,7 +419,20 @@ export class GitImporter {
       if (changeRequest) {
         // The last sync stays what it was; the next import of this commit finds the change request.
         await this.syncs.saveState(
-          { ...state!, conflict: { commit: commit.oid, ...changeRequest } },
+          {
+            ...state!,
+            conflict: {
+              commit: commit.oid,
+              ...changeRequest,
+              pending: {
+                revisionId: theirsRevision!,
+                layout: { root: config.root, readme: layout.readme, summary: layout.summary },
+                entries,
+                redirects,
+                summaryRendered,
+              },
+            },
+          },
           manager,
         );
       } else {
@@ -450,6 +462,32 @@ export class GitImporter {
     });
     await context.progress(total, total);
     return outcome;
+  }
+
+  /**
+   * The change request holding the import of `state.conflict` while it is open. Once it is
+   * merged (or archived, the space's side kept), the import's sync becomes the last one.
+   */
+  private async waitingChangeRequest(
+    job: GitOperationContext['job'],
+    state: GitSyncState,
+  ): Promise<{ id: string; number: number } | undefined> {
+    const conflict = state.conflict!;
+    return this.dataSource.transaction(async (manager) => {
+      const { changeRequest } = await this.changeRequests.load(manager, job.spaceId, conflict.id);
+      if (changeRequest.status === 'open' || changeRequest.status === 'draft') {
+        return { id: conflict.id, number: conflict.number };
+      }
+      await this.syncs.saveState(
+        newSyncState(job, {
+          commit: conflict.commit,
+          ...conflict.pending,
+          syncedAt: this.clock.now(),
+        }),
+        manager,
+      );
+      return undefined;
+    });
   }
 
   /**
