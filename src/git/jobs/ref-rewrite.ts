@@ -51,7 +51,7 @@ function decodeFragment(fragment: string): string {
   }
 }
 
-/** The link target of a content ref in the exported page at `from` (paths from planPaths). */
+/** The link target of a content ref in the exported page at `from` (paths from planSyncedPaths). */
 export function refToRelativeUrl(
   ref: ContentRef,
   from: string,

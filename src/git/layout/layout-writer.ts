@@ -1,54 +1,10 @@
 import { dump } from 'js-yaml';
-import { planMarkdownPaths, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
-import {
-  DEFAULT_README,
-  DEFAULT_SUMMARY,
-  GITBOOK_YAML,
-  type LayoutFile,
-  slugFromPath,
-  type LayoutPage,
-} from './layout';
+import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import { slugFromPath, type LayoutPage } from './layout';
 import { metaToFrontmatter } from './frontmatter-meta';
 
 /** Where each page and file goes, relative to the content root (GitBook's layout). */
 export type LayoutPaths = MarkdownPaths;
-
-/**
- * Paths of the pages' markdown files and of the files, decided before the documents are turned
- * into markdown: links between pages and to files become relative paths to them.
- */
-export function planPaths(pages: readonly LayoutPage[], files: readonly LayoutFile[]): LayoutPaths {
-  return planMarkdownPaths(pages, files);
-}
-
-/**
- * The repository files of the layout (paths relative to the content root, which is also where
- * `.gitbook.yaml` goes). `pages` carry their markdown already (see planPaths).
- */
-export function renderLayout(
-  pages: readonly LayoutPage[],
-  files: readonly LayoutFile[],
-  paths: LayoutPaths,
-): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  out.set(
-    GITBOOK_YAML,
-    Buffer.from(
-      dump({ root: './', structure: { readme: DEFAULT_README, summary: DEFAULT_SUMMARY } }),
-    ),
-  );
-  out.set(DEFAULT_SUMMARY, Buffer.from(renderSummary(pages, paths)));
-  const visit = (list: readonly LayoutPage[]) => {
-    for (const page of list) {
-      const path = paths.pages.get(page.id);
-      if (path) out.set(path, Buffer.from(renderPage(page, path, paths)));
-      visit(page.pages);
-    }
-  };
-  visit(pages);
-  for (const file of files) out.set(paths.files.get(file.id)!, file.data);
-  return out;
-}
 
 /** SUMMARY.md: top-level pages, then one `## Title` section per group page. */
 export function renderSummary(pages: readonly LayoutPage[], paths: LayoutPaths): string {

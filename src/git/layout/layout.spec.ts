@@ -1,6 +1,33 @@
-import type { LayoutFile, LayoutPage } from './layout';
+import { dump } from 'js-yaml';
+import { planMarkdownPaths, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import { GITBOOK_YAML, type LayoutFile, type LayoutPage } from './layout';
 import { readLayout, type ReadLayoutPage } from './layout-reader';
-import { planPaths, renderLayout } from './layout-writer';
+import { renderPage, renderSummary } from './layout-writer';
+
+const planPaths = planMarkdownPaths;
+
+/** The files of a space never synced, as an export writes them (pages carry their markdown). */
+function renderLayout(
+  pages: readonly LayoutPage[],
+  files: readonly LayoutFile[],
+  paths: MarkdownPaths,
+): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  out.set(
+    GITBOOK_YAML,
+    Buffer.from(dump({ root: './', structure: { readme: 'README.md', summary: 'SUMMARY.md' } })),
+  );
+  out.set('SUMMARY.md', Buffer.from(renderSummary(pages, paths)));
+  const visit = (list: readonly LayoutPage[]) =>
+    list.forEach((page) => {
+      const path = paths.pages.get(page.id);
+      if (path) out.set(path, Buffer.from(renderPage(page, path, paths)));
+      visit(page.pages);
+    });
+  visit(pages);
+  for (const file of files) out.set(paths.files.get(file.id)!, file.data);
+  return out;
+}
 
 let next = 0;
 const newId = () => `id${++next}`;
