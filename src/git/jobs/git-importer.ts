@@ -374,46 +374,21 @@ export class GitImporter {
           synced = revision.id;
         }
       } else if (imported !== baseTree) {
-        // Both sides changed since the last sync: the import, as a revision on the base, is
-        // merged three-way into the primary, or proposed in a change request when it conflicts.
-        const theirs = await this.engine.revisionWithTree(manager, {
-          spaceId: job.spaceId,
-          parent: baseRevision,
-          tree: imported,
-          authorId: job.authorId,
+        const merged = await this.mergeImport(manager, store, {
+          job,
+          git,
+          baseRevision,
+          baseTree,
+          current,
+          imported,
+          commit: commit.oid,
         });
-        await manager.update(Revision, { id: theirs.id }, { git });
-        theirsRevision = theirs.id;
-        const ours = (await this.revisions.findTree(current, job.spaceId, manager))!;
-        const merged = await mergeTrees({ store, base: baseTree, ours, theirs: imported });
-        if (merged.result === 'merge') {
-          const { revision } = await this.writer.commitOnPrimary(manager, {
-            spaceId: job.spaceId,
-            expectedRevisionId: current,
-            authorId: job.authorId,
-            type: 'merge',
-            mergedParent: theirs.id,
-            changes: () => Promise.resolve({ tree: merged.tree }),
-          });
-          await manager.update(Revision, { id: revision.id }, { git });
-          synced = theirs.id;
+        theirsRevision = merged.theirs;
+        if (merged.changeRequest) {
+          changeRequest = merged.changeRequest;
+          warnings.push(merged.warning!);
         } else {
-          const { changeRequest: opened } = await this.changeRequests.openWithRevision(
-            manager,
-            job.spaceId,
-            job.authorId,
-            {
-              subject: `Import ${commit.oid.slice(0, 7)} from ${job.ref}`,
-              revisionInitial: baseRevision,
-              revision: theirs.id,
-            },
-          );
-          changeRequest = { id: opened.id, number: opened.number };
-          warnings.push(
-            `The space and the repository both changed since the last sync and conflict on ` +
-              `${merged.conflicts.length} ${merged.conflicts.length === 1 ? 'point' : 'points'}: ` +
-              `the import is in change request #${opened.number}, to resolve and merge.`,
-          );
+          synced = merged.theirs;
         }
       }
       if (changeRequest) {
@@ -462,6 +437,67 @@ export class GitImporter {
     });
     await context.progress(total, total);
     return outcome;
+  }
+
+  /**
+   * An import when the space changed since the last sync too: the import, as a revision on the
+   * last sync's (`theirs`), merged three-way into the primary; when it conflicts, proposed in a
+   * change request instead, the primary left as it is.
+   */
+  private async mergeImport(
+    manager: EntityManager,
+    store: ObjectStore,
+    input: {
+      job: GitOperationContext['job'];
+      git: RevisionGit;
+      baseRevision: string;
+      baseTree: string;
+      current: string;
+      imported: string;
+      commit: string;
+    },
+  ): Promise<{ theirs: string; changeRequest?: { id: string; number: number }; warning?: string }> {
+    const { job, git } = input;
+    const theirs = await this.engine.revisionWithTree(manager, {
+      spaceId: job.spaceId,
+      parent: input.baseRevision,
+      tree: input.imported,
+      authorId: job.authorId,
+    });
+    await manager.update(Revision, { id: theirs.id }, { git });
+    const ours = (await this.revisions.findTree(input.current, job.spaceId, manager))!;
+    const merged = await mergeTrees({ store, base: input.baseTree, ours, theirs: input.imported });
+    if (merged.result === 'merge') {
+      const { revision } = await this.writer.commitOnPrimary(manager, {
+        spaceId: job.spaceId,
+        expectedRevisionId: input.current,
+        authorId: job.authorId,
+        type: 'merge',
+        mergedParent: theirs.id,
+        changes: () => Promise.resolve({ tree: merged.tree }),
+      });
+      await manager.update(Revision, { id: revision.id }, { git });
+      return { theirs: theirs.id };
+    }
+    const { changeRequest: opened } = await this.changeRequests.openWithRevision(
+      manager,
+      job.spaceId,
+      job.authorId,
+      {
+        subject: `Import ${input.commit.slice(0, 7)} from ${job.ref}`,
+        revisionInitial: input.baseRevision,
+        revision: theirs.id,
+      },
+    );
+    const count = merged.conflicts.length;
+    return {
+      theirs: theirs.id,
+      changeRequest: { id: opened.id, number: opened.number },
+      warning:
+        `The space and the repository both changed since the last sync and conflict on ` +
+        `${count} ${count === 1 ? 'point' : 'points'}: ` +
+        `the import is in change request #${opened.number}, to resolve and merge.`,
+    };
   }
 
   /**
