@@ -1,10 +1,21 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access } from '../platform/auth/access.decorator';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateTokenDto, CreateUserDto, UpdateUserDto } from './dto/admin-user.dto';
-import { AdminUserResponse, CreatedTokenResponse, CreatedUserResponse } from './dto/user.response';
+import {
+  AdminUserResponse,
+  ApiTokenResponse,
+  CreatedTokenResponse,
+  CreatedUserResponse,
+} from './dto/user.response';
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
 
@@ -50,6 +61,37 @@ export class AdminUsersController {
     @Param('userId') userId: string,
     @Body() body: CreateTokenDto,
   ): Promise<CreatedTokenResponse> {
-    return { token: await this.users.issueToken(userId, body.label) };
+    return this.presenter.createdToken(await this.users.issueToken(userId, body));
+  }
+
+  @Get(':userId/tokens')
+  @ApiOperation({
+    operationId: 'adminListUserTokens',
+    summary: "List a user's API tokens",
+    description: 'Newest first; never their secrets.',
+  })
+  @ApiOkResponse({ type: PageOf(ApiTokenResponse) })
+  async listTokens(
+    @Param('userId') userId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ApiTokenResponse>> {
+    return mapPage(await this.users.listTokens(userId, query), (token) =>
+      this.presenter.token(token),
+    );
+  }
+
+  @Delete(':userId/tokens/:tokenId')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'adminRevokeUserToken',
+    summary: "Revoke a user's API token",
+    description: 'It stops working at the next request.',
+  })
+  @ApiNoContentResponse()
+  async revokeToken(
+    @Param('userId') userId: string,
+    @Param('tokenId') tokenId: string,
+  ): Promise<void> {
+    await this.users.revokeToken(userId, tokenId);
   }
 }

@@ -26,22 +26,37 @@ export class TokensService extends Authenticator {
     userId: string,
     label: string | null = null,
     manager?: EntityManager,
-  ): Promise<string> {
+    expiresAt: Date | null = null,
+  ): Promise<{ token: string; record: ApiToken }> {
     const token = newSecret(TOKEN_PREFIX);
-    await (manager ?? this.dataSource.manager).insert(ApiToken, {
+    const record = Object.assign(new ApiToken(), {
       id: newId(),
       userId,
       tokenHash: sha256Hex(token),
       label,
       createdAt: this.clock.now(),
+      expiresAt,
+      lastUsedAt: null,
     });
-    return token;
+    await (manager ?? this.dataSource.manager).insert(ApiToken, record);
+    return { token, record };
   }
 
-  /** One prepared statement: it runs on every request. */
+  /**
+   * The user of an unexpired token of an enabled user: one prepared statement per request, and
+   * at most once a minute per token an update of when it was last used.
+   */
   async authenticate(tokenHash: string): Promise<UserActor | null> {
-    const user = await this.users.findEnabledByTokenHash(tokenHash);
-    if (!user) return null;
+    const now = this.clock.now();
+    const found = await this.users.findEnabledByTokenHash(tokenHash, now);
+    if (!found) return null;
+    const { user, tokenId, lastUsedAt } = found;
+    if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+      await this.users.touchToken(tokenId, now);
+    }
     return { kind: 'user', userId: user.id, user, tokenHash };
   }
 }
+
+/** `lastUsedAt` is recorded to the minute: one write per token and minute at most. */
+const LAST_USED_PRECISION_MS = 60_000;

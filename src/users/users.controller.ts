@@ -1,9 +1,18 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { PageQueryDto } from '../platform/pagination/page-query.dto';
+import { mapPage, Page, PageOf } from '../platform/pagination/page';
+import { CreateTokenDto } from './dto/admin-user.dto';
 import { Access, CurrentActor, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { Actor, UserActor } from '../platform/auth/actor';
 import type { UserAccess } from './user-access.policy';
-import { UserResponse } from './dto/user.response';
+import { ApiTokenResponse, CreatedTokenResponse, UserResponse } from './dto/user.response';
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
 
@@ -21,6 +30,55 @@ export class UsersController {
   @ApiOkResponse({ type: UserResponse })
   me(@CurrentUser() actor: UserActor): UserResponse {
     return this.presenter.user(actor.user);
+  }
+
+  @Post('user/tokens')
+  @Access.user()
+  @ApiOperation({
+    operationId: 'createUserToken',
+    summary: 'Create an API token for the authenticated user',
+    description:
+      "Bindery's own. The token (`bnd_…`) is in the answer only: keep it; its hash is all that is stored.",
+  })
+  @ApiCreatedResponse({ type: CreatedTokenResponse })
+  async createToken(
+    @CurrentUser() actor: UserActor,
+    @Body() body: CreateTokenDto,
+  ): Promise<CreatedTokenResponse> {
+    return this.presenter.createdToken(await this.users.issueToken(actor.userId, body));
+  }
+
+  @Get('user/tokens')
+  @Access.user()
+  @ApiOperation({
+    operationId: 'listUserTokens',
+    summary: "List the authenticated user's API tokens",
+    description: "Bindery's own. Newest first; never their secrets.",
+  })
+  @ApiOkResponse({ type: PageOf(ApiTokenResponse) })
+  async listTokens(
+    @CurrentUser() actor: UserActor,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ApiTokenResponse>> {
+    return mapPage(await this.users.listTokens(actor.userId, query), (token) =>
+      this.presenter.token(token),
+    );
+  }
+
+  @Delete('user/tokens/:tokenId')
+  @Access.user()
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeUserToken',
+    summary: "Revoke one of the authenticated user's API tokens",
+    description: "Bindery's own. It stops working at the next request (this one's included).",
+  })
+  @ApiNoContentResponse()
+  async revokeToken(
+    @CurrentUser() actor: UserActor,
+    @Param('tokenId') tokenId: string,
+  ): Promise<void> {
+    await this.users.revokeToken(actor.userId, tokenId);
   }
 
   @Get('users/:userId')

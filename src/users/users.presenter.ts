@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { UrlBuilder } from '../platform/urls/url-builder';
-import { AdminUserResponse, UserResponse } from './dto/user.response';
+import {
+  AdminUserResponse,
+  ApiTokenResponse,
+  CreatedTokenResponse,
+  UserResponse,
+} from './dto/user.response';
+import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
 
 @Injectable()
@@ -26,5 +32,22 @@ export class UsersPresenter {
 
   adminUser(user: User): AdminUserResponse {
     return { ...this.user(user), disabled: user.disabled, createdAt: user.createdAt.toISOString() };
+  }
+
+  /** A token as listed: label, dates, never its secret. */
+  token(token: ApiToken): ApiTokenResponse {
+    return {
+      object: 'api-token',
+      id: token.id,
+      ...(token.label !== null ? { label: token.label } : {}),
+      createdAt: token.createdAt.toISOString(),
+      ...(token.expiresAt ? { expiresAt: token.expiresAt.toISOString() } : {}),
+      ...(token.lastUsedAt ? { lastUsedAt: token.lastUsedAt.toISOString() } : {}),
+    };
+  }
+
+  /** A token just created, with its secret (shown this once). */
+  createdToken(created: { token: string; record: ApiToken }): CreatedTokenResponse {
+    return { ...this.token(created.record), token: created.token };
   }
 }

@@ -5,6 +5,7 @@ import { entityFromRow } from '../platform/database/entity-from-row';
 import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, type PageRequest } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
+import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
 
 /** The `users` and `api_tokens` tables: users and the hashes of their API tokens. */
@@ -13,21 +14,70 @@ export class UsersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The enabled user holding the token whose hash is `tokenHash`, or undefined. Plain SQL as a
-   * prepared statement: it runs on every request (see entityFromRow).
+   * The enabled user of a token that has not expired at `now`, with the token's id and when it
+   * was last used; undefined otherwise. One prepared statement: it runs on every request.
    */
   async findEnabledByTokenHash(
     tokenHash: string,
+    now: Date,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<User | undefined> {
+  ): Promise<{ user: User; tokenId: string; lastUsedAt: Date | null } | undefined> {
     const rows = await preparedQuery(
       manager,
-      'bindery_authenticate',
-      `SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.token_hash = $1 AND NOT u.disabled`,
-      [tokenHash],
+      'bindery_authenticate_v2',
+      `SELECT u.*, t.id AS bindery_token_id, t.last_used_at AS bindery_token_last_used_at
+         FROM api_tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.token_hash = $1 AND NOT u.disabled AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+      [tokenHash, now],
     );
-    return rows.length === 0 ? undefined : entityFromRow(this.dataSource, User, rows[0]);
+    if (rows.length === 0) return undefined;
+    const row = rows[0] as Record<string, unknown>;
+    return {
+      user: entityFromRow(this.dataSource, User, row),
+      tokenId: row.bindery_token_id as string,
+      lastUsedAt: (row.bindery_token_last_used_at as Date | null) ?? null,
+    };
+  }
+
+  /** Records that a token was used at `now`. */
+  async touchToken(
+    tokenId: string,
+    now: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.update(ApiToken, { id: tokenId }, { lastUsedAt: now });
+  }
+
+  /** A page of the user's tokens, newest first. */
+  tokens(
+    userId: string,
+    request: PageRequest,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Page<ApiToken>> {
+    return paginate(
+      manager
+        .getRepository(ApiToken)
+        .createQueryBuilder('t')
+        .where('t.user_id = :userId', { userId }),
+      request,
+      {
+        keys: [
+          { sql: 't.created_at', of: (t) => t.createdAt },
+          { sql: 't.id', of: (t) => t.id },
+        ],
+        direction: 'DESC',
+      },
+    );
+  }
+
+  /** Deletes the user's token `tokenId`; false when the user has no such token. */
+  async deleteToken(
+    userId: string,
+    tokenId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const result = await manager.delete(ApiToken, { id: tokenId, userId });
+    return (result.affected ?? 0) > 0;
   }
 
   /** The user `userId` when it shares an organization with `callerId`, or null. */

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
-import { DomainError, notFound } from '../platform/errors/domain-error';
+import { DomainError, invalidInput, notFound } from '../platform/errors/domain-error';
 import { newId } from '../platform/ids/ids';
 import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { CreateUserDto } from './dto/admin-user.dto';
+import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
 import { TokensService } from './tokens.service';
 import { UsersRepository } from './users.repository';
@@ -45,7 +46,7 @@ export class UsersService {
         updatedAt: now,
       });
       await manager.insert(User, user);
-      const token = await this.tokens.issue(user.id, 'initial', manager);
+      const { token } = await this.tokens.issue(user.id, 'initial', manager);
       return { user, token };
     };
     return outer ? work(outer) : this.dataSource.transaction(work);
@@ -87,8 +88,32 @@ export class UsersService {
     return user;
   }
 
-  async issueToken(userId: string, label?: string): Promise<string> {
+  /** A new token of the user, shown once; 400 when `expiresAt` is not in the future. */
+  async issueToken(
+    userId: string,
+    input: { label?: string; expiresAt?: string } = {},
+  ): Promise<{ token: string; record: ApiToken }> {
     await this.get(userId);
-    return this.tokens.issue(userId, label ?? null);
+    let expiresAt: Date | null = null;
+    if (input.expiresAt !== undefined) {
+      expiresAt = new Date(input.expiresAt);
+      if (expiresAt.getTime() <= this.clock.now().getTime()) {
+        throw invalidInput('expiresAt must be in the future.');
+      }
+    }
+    return this.tokens.issue(userId, input.label ?? null, undefined, expiresAt);
+  }
+
+  /** The user's tokens, newest first (never their secrets). */
+  async listTokens(userId: string, request: PageRequest): Promise<Page<ApiToken>> {
+    await this.get(userId);
+    return this.usersRepository.tokens(userId, request);
+  }
+
+  /** Revokes the user's token: it stops working at the next request. 404 when not theirs. */
+  async revokeToken(userId: string, tokenId: string): Promise<void> {
+    if (!(await this.usersRepository.deleteToken(userId, tokenId))) {
+      throw notFound('API token');
+    }
   }
 }

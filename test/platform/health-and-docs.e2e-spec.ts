@@ -22,7 +22,8 @@ const NEWER_THAN_0146 = new Set([
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
  * of change requests and spaces point at, the published document of a public OpenAPI
- * specification, and the block-level diffs of a page (of a change request, of a revision).
+ * specification, the block-level diffs of a page (of a change request, of a revision), and a
+ * user's own API tokens.
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
@@ -32,6 +33,9 @@ const BINDERY_ONLY = new Set([
   'getPublishedOpenAPISpec',
   'getChangeRequestPageDiff',
   'getRevisionPageDiff',
+  'createUserToken',
+  'listUserTokens',
+  'revokeUserToken',
 ]);
 
 describe('health and API document', () => {

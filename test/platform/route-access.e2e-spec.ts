@@ -37,6 +37,8 @@ const EXPECTED = [
   'POST /v1/admin/users -> instance administrator',
   'PATCH /v1/admin/users/:userId -> instance administrator',
   'POST /v1/admin/users/:userId/tokens -> instance administrator',
+  'GET /v1/admin/users/:userId/tokens -> instance administrator',
+  'DELETE /v1/admin/users/:userId/tokens/:tokenId -> instance administrator',
   'DELETE /v1/collections/:collectionId -> collection:admin (absent: proceeds)',
   'GET /v1/collections/:collectionId -> collection:view',
   'PATCH /v1/collections/:collectionId -> collection:admin',
@@ -266,6 +268,9 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/search -> space:view',
   'POST /v1/spaces/:spaceId/transfer -> space:admin',
   'GET /v1/user -> any user',
+  'POST /v1/user/tokens -> any user',
+  'GET /v1/user/tokens -> any user',
+  'DELETE /v1/user/tokens/:tokenId -> any user',
   'GET /v1/users/:userId -> user:view, or site reader',
 ];
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, IsUrl } from 'class-validator';
+import { IsBoolean, IsDateString, IsEmail, IsOptional, IsString, IsUrl } from 'class-validator';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 
 export class CreateUserDto {
@@ -34,4 +34,12 @@ export class CreateTokenDto {
   @IsString()
   @Chars(1, 100)
   label?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the token stops working (in the future); absent: never.',
+  })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  expiresAt?: string;
 }

@@ -47,7 +47,25 @@ export class CreatedUserResponse {
   token!: string;
 }
 
-export class CreatedTokenResponse {
+/** An API token as listed: never its secret. */
+export class ApiTokenResponse {
+  @ApiProperty({ enum: ['api-token'] }) object!: 'api-token';
+  @ApiProperty() id!: string;
+  @ApiPropertyOptional({ description: 'The label given at creation.' }) label?: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When it stops working; absent: never.',
+  })
+  expiresAt?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When a request last used it, to the minute; absent: never used.',
+  })
+  lastUsedAt?: string;
+}
+
+export class CreatedTokenResponse extends ApiTokenResponse {
   @ApiProperty({ description: 'The new API token. Shown only once.' })
   token!: string;
 }

@@ -1,8 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { User } from './user.entity';
 
-/** An API token; only its SHA-256 is kept, the token itself is shown once. */
+/**
+ * An API token; only its SHA-256 is kept, the token itself is shown once. It stops working at
+ * `expiresAt` (never when null), when deleted (revoked), or when its user is disabled.
+ */
 @Entity('api_tokens')
+@Index('IDX_api_tokens_user_id_created_at', ['userId', 'createdAt', 'id'])
 export class ApiToken {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_api_tokens' })
   id!: string;
@@ -24,4 +28,11 @@ export class ApiToken {
 
   @Column({ type: 'timestamptz' })
   createdAt!: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  /** When a request last used it (to the minute: recorded at most once a minute). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
 }
