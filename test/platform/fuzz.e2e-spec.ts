@@ -308,6 +308,8 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
     })
     .expect(201);
 
+  const apiToken = await client.post('/v1/user/tokens', { label: 'Fuzz' }).expect(201);
+
   const spec = await t.factories.openAPISpec(org, {
     slug: 'petstore',
     text: JSON.stringify({ openapi: '3.0.3', info: { title: 'P', version: '1' } }),
@@ -343,6 +345,7 @@ async function buildFixture(t: TestApp): Promise<Fixture> {
       siteSectionId: section.id,
       shareLinkId: shareLink.id,
       siteRedirectId: redirect.body.id,
+      tokenId: apiToken.body.id,
       reusableContentId: 'fuzzReusable00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
