@@ -145,19 +145,21 @@ export class GitImporter {
 
     const read = this.readStore();
     const primary = await this.primaryOf(this.dataSource.manager, job.spaceId);
-    const baseRevision =
-      !job.standalone &&
-      state &&
-      (await this.revisions.findTree(state.revisionId, job.spaceId)) !== undefined
-        ? state.revisionId
-        : primary;
-    const baseTree = (await this.revisions.findTree(baseRevision, job.spaceId))!;
+    // The base: the revision of the last sync (when it still exists), else the primary.
+    const syncedTree =
+      !job.standalone && state
+        ? await this.revisions.findTree(state.revisionId, job.spaceId)
+        : undefined;
+    const baseRevision = syncedTree !== undefined ? state!.revisionId : primary;
+    const baseTree = syncedTree ?? (await this.revisions.findTree(primary, job.spaceId))!;
     const base = await readTreeBase(read, baseTree);
-    const baseFiles = new Map<string, { hash: string; node: FileNode }>();
-    for (const hash of base.root.files) {
-      const node = await getRequired<FileNode>(read, hash);
-      baseFiles.set(node.id, { hash, node });
-    }
+    // Every file object at once: the batching store reads them in one query.
+    const fileNodes = await Promise.all(
+      base.root.files.map((hash) => getRequired<FileNode>(read, hash)),
+    );
+    const baseFiles = new Map(
+      fileNodes.map((node, i) => [node.id, { hash: base.root.files[i], node }]),
+    );
     const previous = previousEntries(state, config.root, {
       directory: job.directory,
       pages: base.nodes,
