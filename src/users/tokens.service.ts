@@ -54,7 +54,7 @@ export class TokensService extends Authenticator {
     if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
       await this.users.touchToken(tokenId, now);
     }
-    return { kind: 'user', userId: user.id, user, tokenHash };
+    return { kind: 'user', userId: user.id, user, tokenId, tokenHash, scope: null };
   }
 }
 

@@ -21,7 +21,9 @@ type Request = AuthenticatedRequest & { granted?: ResolvedAccess | null };
 const user: Actor = {
   kind: 'user',
   userId: 'u1',
+  tokenId: 't1',
   tokenHash: 'h',
+  scope: null,
   user: {
     id: 'u1',
     email: 'u1@example.com',

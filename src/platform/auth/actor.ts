@@ -20,8 +20,26 @@ export interface UserActor {
   userId: string;
   /** The user, read with the token in the same query. */
   user: ActorUser;
+  /** The API token used (its record's id), for audit. */
+  tokenId: string;
   /** SHA-256 of the token used, for per-token rate limits and audit. */
   tokenHash: string;
+  /** What the token is limited to; null: all its user may do. */
+  scope: TokenScope | null;
+}
+
+/**
+ * The limits of a scoped API token: read-only or read-write, and optionally one organization,
+ * within it a set of spaces or sites. A scoped token never does more than its user may.
+ */
+export interface TokenScope {
+  access: 'read-only' | 'read-write';
+  /** The one organization it reaches; null: any of its user's. */
+  organization: string | null;
+  /** Within `organization`, the spaces it reaches; null with `sites` null: all of them. */
+  spaces: readonly string[] | null;
+  /** Within `organization`, the sites it reaches. */
+  sites: readonly string[] | null;
 }
 
 export interface AdminActor {
