@@ -1,8 +1,6 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/app';
-import { insertPage } from '../helpers/content';
-import type { TestOrganization, TestUser } from '../helpers/factories';
 import {
   FuzzOperation,
   HOSTILE_QUERY,
@@ -14,6 +12,7 @@ import {
   seededRandom,
   withValueAt,
 } from '../helpers/fuzz';
+import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture';
 
 /**
  * Hostile input against every operation of the committed API document (openapi/), in one
@@ -34,14 +33,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 19);
 /** Random multi-field mutations per operation with a body, on top of the systematic ones. */
 const RANDOM_BODIES = 12;
 
-interface Fixture {
-  org: TestOrganization;
-  owner: TestUser;
-  values: Record<string, string>;
-  /** Values that depend on where the parameter sits (a comment of a change request). */
-  changeRequestComment: { commentId: string; commentReplyId: string };
-}
-
 interface Case {
   label: string;
   method: FuzzOperation['method'];
@@ -57,19 +48,6 @@ const OPERATIONS = [
   ...ALL.filter((op) => op.method !== 'DELETE'),
   ...ALL.filter((op) => op.method === 'DELETE'),
 ];
-
-function pathOf(op: FuzzOperation, fixture: Fixture, override?: [string, string]): string {
-  const inChangeRequest = op.template.includes('/change-requests/{changeRequestId}/comments');
-  return op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    if (override && override[0] === name) return override[1];
-    const value =
-      inChangeRequest && name in fixture.changeRequestComment
-        ? fixture.changeRequestComment[name as keyof Fixture['changeRequestComment']]
-        : fixture.values[name];
-    if (value === undefined) throw new Error(`No fixture value for {${name}} (${op.operationId})`);
-    return encodeURIComponent(value);
-  });
-}
 
 function tokenFor(op: FuzzOperation, fixture: Fixture): string | undefined {
   if (op.access === 'public') return undefined;
@@ -228,138 +206,6 @@ function defect(answer: { status: number; body: unknown }): string | undefined {
   return shaped
     ? undefined
     : `${answer.status} not in the error shape: ${JSON.stringify(answer.body).slice(0, 200)}`;
-}
-
-async function buildFixture(t: TestApp): Promise<Fixture> {
-  const org = await t.factories.organization();
-  const owner = org.owner;
-  const client = owner.client;
-  const base = `/v1/orgs/${org.id}`;
-  const target = await t.factories.member(org, 'edit');
-
-  const team = await client.put(`${base}/teams`, { title: 'Writers' }).expect(201);
-  const saml = await client
-    .post(`${base}/saml`, { label: 'IdP', ssoURL: 'https://idp.example.com/sso' })
-    .expect(201);
-  const invite = await client.post(`${base}/link-invites`, { role: 'read' }).expect(201);
-  const collection = await t.factories.collection(org, { title: 'Guides' });
-  const space = await t.factories.space(org, { title: 'Handbook' });
-  const spacePath = `/v1/spaces/${space.id}`;
-
-  // Change request 1 brings a page and a file into the primary; number 2 stays open.
-  await t.factories.changeRequest(org, space.id, {
-    subject: 'Start',
-    changes: [
-      insertPage('Guide', '# Guide\n\nHi.'),
-      {
-        operation: 'insert_files',
-        files: [
-          {
-            name: 'notes.txt',
-            contentType: 'text/plain',
-            base64: Buffer.from('Notes').toString('base64'),
-          },
-        ],
-      },
-    ],
-    merge: true,
-  });
-  await t.factories.changeRequest(org, space.id, {
-    subject: 'Open',
-    changes: [insertPage('Draft', 'Draft.')],
-  });
-  const review = await (
-    await t.factories.asMember(org, 'review')
-  )
-    .post(`${spacePath}/change-requests/2/reviews`, { status: 'approved' })
-    .expect(201);
-  const content = await client.get(`${spacePath}/content`).expect(200);
-  const page = (content.body.pages as { id: string; path: string; title: string }[]).find(
-    (p) => p.title === 'Guide',
-  );
-  const files = await client.get(`${spacePath}/content/files`).expect(200);
-
-  const comment = await t.factories.comment(org, space.id, { body: { markdown: 'Hi' } });
-  const reply = await client
-    .post(`${spacePath}/comments/${comment.id}/replies`, { body: { markdown: 'Hello' } })
-    .expect(201);
-  const crComment = await t.factories.comment(org, space.id, {
-    changeRequest: '2',
-    body: { markdown: 'Hi' },
-  });
-  const crReply = await client
-    .post(`${spacePath}/change-requests/2/comments/${crComment.id}/replies`, {
-      body: { markdown: 'Hello' },
-    })
-    .expect(201);
-
-  const reference = await t.factories.space(org, { title: 'Reference' });
-  const site = await t.factories.site(org, { title: 'Docs' });
-  const section = await t.factories.siteSection(org, site.id, { spaceId: space.id });
-  const grouped = await t.factories.siteSection(org, site.id, { spaceId: reference.id });
-  const group = await client
-    .post(`${base}/sites/${site.id}/section-groups`, { title: 'Group', sections: [grouped.id] })
-    .expect(201);
-  const shareLink = await t.factories.shareLink(org, site.id, { name: 'Partners' });
-  const redirect = await client
-    .post(`${base}/sites/${site.id}/redirects`, {
-      source: '/old',
-      destination: { kind: 'external', url: 'https://example.com/new' },
-    })
-    .expect(201);
-
-  const apiToken = await client.post('/v1/user/tokens', { label: 'Fuzz' }).expect(201);
-
-  const spec = await t.factories.openAPISpec(org, {
-    slug: 'petstore',
-    text: JSON.stringify({ openapi: '3.0.3', info: { title: 'P', version: '1' } }),
-  });
-  const translation = await t.factories.translation(org, { space: space.id });
-  await client
-    .post(`${base}/conversations`, {
-      id: 'conversation-1',
-      parts: [{ type: 'message', role: 'user', body: 'The search box finds nothing.' }],
-    })
-    .expect(204);
-
-  return {
-    org,
-    owner,
-    changeRequestComment: { commentId: crComment.id, commentReplyId: crReply.body.id },
-    values: {
-      organizationId: org.id,
-      userId: target.id,
-      collectionId: collection.id,
-      teamId: team.body.id,
-      emailDomain: 'example.com',
-      digest: 'a'.repeat(64),
-      specSlug: spec.slug,
-      versionId: 'fuzzVersion0000000000',
-      clusterId: 'fuzzCluster000000000',
-      issueId: 'fuzzIssue00000000000',
-      conversationId: 'conversation-1',
-      inviteId: invite.body.id,
-      samlProviderId: saml.body.id,
-      siteId: site.id,
-      siteSectionGroupId: group.body.id,
-      siteSectionId: section.id,
-      shareLinkId: shareLink.id,
-      siteRedirectId: redirect.body.id,
-      tokenId: apiToken.body.id,
-      reusableContentId: 'fuzzReusable00000000',
-      siteSpaceId: section.siteSpaces[0].id,
-      translationId: translation.id,
-      changeRequestId: '2',
-      spaceId: space.id,
-      commentId: comment.id,
-      commentReplyId: reply.body.id,
-      fileId: files.body.items[0].id,
-      pageId: page?.id ?? 'fuzzPage000000000000',
-      pagePath: page?.path ?? 'guide',
-      reviewId: review.body.id,
-      revisionId: content.body.id,
-    },
-  };
 }
 
 describe('hostile input (every operation of the API document)', () => {
