@@ -28,6 +28,7 @@ describe('API tokens', () => {
         label: 'CI',
         createdAt: t.clock.now().toISOString(),
         expiresAt,
+        scopes: { access: 'read-write' },
         token: expect.stringMatching(/^bnd_[A-Za-z0-9_-]{20,}$/),
       });
       const me = await t
@@ -48,6 +49,7 @@ describe('API tokens', () => {
         createdAt: res.body.createdAt,
         expiresAt,
         lastUsedAt: t.clock.now().toISOString(),
+        scopes: { access: 'read-write' },
       });
       expect(JSON.stringify(list.body)).not.toContain('bnd_');
     });

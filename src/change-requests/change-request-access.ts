@@ -78,6 +78,7 @@ export class ChangeRequestAccessPolicy implements OnModuleInit {
       resource: 'changeRequest',
       id: row.id,
       organizationId: space.organizationId,
+      spaceId: space.id,
       role: space.role,
       entity: { space, id: row.id, createdBy: row.created_by, requested: row.requested },
     };

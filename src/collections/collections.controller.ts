@@ -157,7 +157,7 @@ export class CollectionsController {
 
   @Post('collections/:collectionId/transfer')
   @HttpCode(200)
-  @Access('collection', 'admin')
+  @Access('collection', 'admin', { reaches: 'otherOrganizations' })
   @ApiOperation({
     operationId: 'transferCollection',
     summary: 'Transfer a collection to another organization',

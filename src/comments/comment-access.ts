@@ -102,6 +102,7 @@ export class CommentAccessPolicy implements OnModuleInit {
       resource: replyId === undefined ? 'comment' : 'commentReply',
       id: replyId ?? commentId,
       organizationId: space.organizationId,
+      spaceId: space.id,
       role: space.role,
       entity: {
         space,

@@ -50,17 +50,19 @@ export class OrganizationsController {
   }
 
   @Get()
-  @Access.user()
+  @Access.user({ limitedTokens: true })
   @ApiOperation({
     operationId: 'listOrganizationsForAuthenticatedUser',
     summary: 'List the organizations of the authenticated user',
+    description: 'A token limited to one organization lists that one only.',
   })
   @ApiOkResponse({ type: PageOf(OrganizationResponse) })
   async list(
     @CurrentUser() actor: UserActor,
     @Query() query: PageQueryDto,
   ): Promise<Page<OrganizationResponse>> {
-    const page = await this.organizations.listForUser(actor.userId, query);
+    const only = actor.scope?.organization ?? null;
+    const page = await this.organizations.listForUser(actor.userId, query, only);
     return mapPage(page, (member) => this.presenter.present(member.organization!, member.role));
   }
 

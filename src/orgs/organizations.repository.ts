@@ -38,6 +38,7 @@ export class OrganizationsRepository {
   pageMembershipsOfUser(
     userId: string,
     request: PageRequest,
+    onlyOrganization: string | null = null,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Page<Member>> {
     const query = manager
@@ -45,6 +46,9 @@ export class OrganizationsRepository {
       .createQueryBuilder('m')
       .innerJoinAndSelect('m.organization', 'o')
       .where('m.user_id = :userId AND NOT m.disabled', { userId });
+    if (onlyOrganization !== null) {
+      query.andWhere('m.organization_id = :onlyOrganization', { onlyOrganization });
+    }
     return paginate(query, request, {
       keys: [
         { sql: 'o.created_at', of: (m) => m.organization!.createdAt },

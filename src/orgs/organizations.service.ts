@@ -74,8 +74,13 @@ export class OrganizationsService {
   }
 
   /** The organizations the user is a member of (guest included), newest first. */
-  listForUser(userId: string, request: PageRequest): Promise<Page<Member>> {
-    return this.organizations.pageMembershipsOfUser(userId, request);
+  /** The user's memberships, newest organization first; only one's, for a token limited to it. */
+  listForUser(
+    userId: string,
+    request: PageRequest,
+    onlyOrganization: string | null = null,
+  ): Promise<Page<Member>> {
+    return this.organizations.pageMembershipsOfUser(userId, request, onlyOrganization);
   }
 
   /**

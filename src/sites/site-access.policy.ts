@@ -97,15 +97,14 @@ export class SiteAccessPolicy implements OnModuleInit {
       return null;
     }
     if (child && !row.child_found) return null;
+    const site = entityFromRow(this.dataSource, Site, row);
     return {
       resource,
       id,
       organizationId: organization.id,
+      siteId: site.id,
       role: organization.role,
-      entity: {
-        organization: organization.entity as Organization,
-        site: entityFromRow(this.dataSource, Site, row),
-      },
+      entity: { organization: organization.entity as Organization, site },
     };
   }
 }

@@ -61,7 +61,9 @@ export class SpaceAccessResolver implements OnModuleInit {
   ): Promise<Map<string, SpaceAccess>> {
     if (spaceIds.length === 0) return new Map();
     const rows = await this.spaces.accessRows(spaceIds, userId, manager);
-    return accessFromRows(this.dataSource, Space, 'space', rows);
+    const accesses = accessFromRows(this.dataSource, Space, 'space', rows);
+    for (const access of accesses.values()) access.spaceId = access.id;
+    return accesses;
   }
 
   /** The caller's access to a space just written, read on the writer's transaction; 404 if none. */

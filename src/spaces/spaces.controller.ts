@@ -199,7 +199,7 @@ export class SpacesController {
 
   @Post('spaces/:spaceId/duplicate')
   @HttpCode(200)
-  @Access('space', 'view')
+  @Access('space', 'view', { reaches: 'organization' })
   @ApiOperation({
     operationId: 'duplicateSpace',
     summary: 'Duplicate a space',
@@ -239,7 +239,7 @@ export class SpacesController {
 
   @Post('spaces/:spaceId/move')
   @HttpCode(200)
-  @Access('space', 'admin')
+  @Access('space', 'admin', { reaches: 'organization' })
   @ApiOperation({
     operationId: 'moveSpace',
     summary: 'Move a space to a new position',
@@ -264,7 +264,7 @@ export class SpacesController {
 
   @Post('spaces/:spaceId/transfer')
   @HttpCode(200)
-  @Access('space', 'admin')
+  @Access('space', 'admin', { reaches: 'otherOrganizations' })
   @ApiOperation({
     operationId: 'transferSpace',
     summary: 'Transfer a space to another organization',

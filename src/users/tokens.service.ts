@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { UserActor } from '../platform/auth/actor';
+import type { TokenScope, UserActor } from '../platform/auth/actor';
 import { Authenticator } from '../platform/auth/authenticator';
 import { Clock } from '../platform/clock/clock';
 import { newId, newSecret, sha256Hex } from '../platform/ids/ids';
@@ -24,19 +24,19 @@ export class TokensService extends Authenticator {
   /** Creates a token for the user and returns it; only its hash is stored. */
   async issue(
     userId: string,
-    label: string | null = null,
+    options: { label?: string | null; expiresAt?: Date | null; scope?: TokenScope | null } = {},
     manager?: EntityManager,
-    expiresAt: Date | null = null,
   ): Promise<{ token: string; record: ApiToken }> {
     const token = newSecret(TOKEN_PREFIX);
     const record = Object.assign(new ApiToken(), {
       id: newId(),
       userId,
       tokenHash: sha256Hex(token),
-      label,
+      label: options.label ?? null,
       createdAt: this.clock.now(),
-      expiresAt,
+      expiresAt: options.expiresAt ?? null,
       lastUsedAt: null,
+      scope: options.scope ?? null,
     });
     await (manager ?? this.dataSource.manager).insert(ApiToken, record);
     return { token, record };
@@ -50,11 +50,11 @@ export class TokensService extends Authenticator {
     const now = this.clock.now();
     const found = await this.users.findEnabledByTokenHash(tokenHash, now);
     if (!found) return null;
-    const { user, tokenId, lastUsedAt } = found;
+    const { user, tokenId, lastUsedAt, scope } = found;
     if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
       await this.users.touchToken(tokenId, now);
     }
-    return { kind: 'user', userId: user.id, user, tokenId, tokenHash, scope: null };
+    return { kind: 'user', userId: user.id, user, tokenId, tokenHash, scope };
   }
 }
 

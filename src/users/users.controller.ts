@@ -25,7 +25,7 @@ export class UsersController {
   ) {}
 
   @Get('user')
-  @Access.user()
+  @Access.user({ limitedTokens: true })
   @ApiOperation({ operationId: 'getAuthenticatedUser', summary: 'Get the authenticated user' })
   @ApiOkResponse({ type: UserResponse })
   me(@CurrentUser() actor: UserActor): UserResponse {

@@ -4,6 +4,7 @@ import { Authenticator } from '../platform/auth/authenticator';
 import { AdminUsersController } from './admin-users.controller';
 import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
+import { TokenScopes } from './token-scopes';
 import { TokensService } from './tokens.service';
 import { UsersController } from './users.controller';
 import { UsersPresenter } from './users.presenter';
@@ -19,6 +20,7 @@ import { UsersService } from './users.service';
     UsersService,
     UsersPresenter,
     TokensService,
+    TokenScopes,
     UsersRepository,
     UserAccessPolicy,
     { provide: Authenticator, useExisting: TokensService },

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { TokenScope } from '../platform/auth/actor';
 import { UrlBuilder } from '../platform/urls/url-builder';
 import {
   AdminUserResponse,
   ApiTokenResponse,
   CreatedTokenResponse,
+  TokenScopesResponse,
   UserResponse,
 } from './dto/user.response';
 import { ApiToken } from './entities/api-token.entity';
@@ -43,6 +45,7 @@ export class UsersPresenter {
       createdAt: token.createdAt.toISOString(),
       ...(token.expiresAt ? { expiresAt: token.expiresAt.toISOString() } : {}),
       ...(token.lastUsedAt ? { lastUsedAt: token.lastUsedAt.toISOString() } : {}),
+      scopes: scopesOf(token.scope),
     };
   }
 
@@ -50,4 +53,14 @@ export class UsersPresenter {
   createdToken(created: { token: string; record: ApiToken }): CreatedTokenResponse {
     return { ...this.token(created.record), token: created.token };
   }
+}
+
+function scopesOf(scope: TokenScope | null): TokenScopesResponse {
+  if (!scope) return { access: 'read-write' };
+  return {
+    access: scope.access,
+    ...(scope.organization !== null ? { organization: scope.organization } : {}),
+    ...(scope.spaces !== null ? { spaces: [...scope.spaces] } : {}),
+    ...(scope.sites !== null ? { sites: [...scope.sites] } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { entityFromRow } from '../platform/database/entity-from-row';
 import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, type PageRequest } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
+import type { TokenScope } from '../platform/auth/actor';
 import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
 
@@ -21,11 +22,14 @@ export class UsersRepository {
     tokenHash: string,
     now: Date,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ user: User; tokenId: string; lastUsedAt: Date | null } | undefined> {
+  ): Promise<
+    { user: User; tokenId: string; lastUsedAt: Date | null; scope: TokenScope | null } | undefined
+  > {
     const rows = await preparedQuery(
       manager,
-      'bindery_authenticate_v2',
-      `SELECT u.*, t.id AS bindery_token_id, t.last_used_at AS bindery_token_last_used_at
+      'bindery_authenticate_v3',
+      `SELECT u.*, t.id AS bindery_token_id, t.last_used_at AS bindery_token_last_used_at,
+              t.scope AS bindery_token_scope
          FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND NOT u.disabled AND (t.expires_at IS NULL OR t.expires_at > $2)`,
       [tokenHash, now],
@@ -36,6 +40,7 @@ export class UsersRepository {
       user: entityFromRow(this.dataSource, User, row),
       tokenId: row.bindery_token_id as string,
       lastUsedAt: (row.bindery_token_last_used_at as Date | null) ?? null,
+      scope: (row.bindery_token_scope as TokenScope | null) ?? null,
     };
   }
 

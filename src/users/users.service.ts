@@ -6,9 +6,10 @@ import { DomainError, invalidInput, notFound } from '../platform/errors/domain-e
 import { newId } from '../platform/ids/ids';
 import { PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
-import { CreateUserDto } from './dto/admin-user.dto';
+import { CreateUserDto, type TokenScopesDto } from './dto/admin-user.dto';
 import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
+import { TokenScopes } from './token-scopes';
 import { TokensService } from './tokens.service';
 import { UsersRepository } from './users.repository';
 
@@ -22,6 +23,7 @@ export class UsersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tokens: TokensService,
     private readonly clock: Clock,
+    private readonly scopes: TokenScopes,
   ) {}
 
   /** Creates a user with a first API token, in one transaction (the caller's, when given). */
@@ -46,7 +48,7 @@ export class UsersService {
         updatedAt: now,
       });
       await manager.insert(User, user);
-      const { token } = await this.tokens.issue(user.id, 'initial', manager);
+      const { token } = await this.tokens.issue(user.id, { label: 'initial' }, manager);
       return { user, token };
     };
     return outer ? work(outer) : this.dataSource.transaction(work);
@@ -88,10 +90,13 @@ export class UsersService {
     return user;
   }
 
-  /** A new token of the user, shown once; 400 when `expiresAt` is not in the future. */
+  /**
+   * A new token of the user, shown once; 400 when `expiresAt` is not in the future, or its
+   * scopes name what the user does not see.
+   */
   async issueToken(
     userId: string,
-    input: { label?: string; expiresAt?: string } = {},
+    input: { label?: string; expiresAt?: string; scopes?: TokenScopesDto } = {},
   ): Promise<{ token: string; record: ApiToken }> {
     await this.get(userId);
     let expiresAt: Date | null = null;
@@ -101,7 +106,8 @@ export class UsersService {
         throw invalidInput('expiresAt must be in the future.');
       }
     }
-    return this.tokens.issue(userId, input.label ?? null, undefined, expiresAt);
+    const scope = await this.scopes.read(userId, input.scopes);
+    return this.tokens.issue(userId, { label: input.label ?? null, expiresAt, scope });
   }
 
   /** The user's tokens, newest first (never their secrets). */

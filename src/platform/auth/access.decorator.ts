@@ -20,6 +20,7 @@ import {
   AccessRequirement,
   ActionOf,
   describeRequirement,
+  ResourceRequirement,
   ResolvedAccess,
   ResourceType,
 } from '../policy/access';
@@ -72,27 +73,21 @@ function declare(requirement: AccessRequirement) {
  * another route parameter; `options.ifAbsent: 'proceed'` runs the handler, with no access,
  * when the resource is absent or unseen (a delete that answers 204 either way).
  * `options.siteReaders` lets a published site's token read it too (`need` is then `view`).
+ * For scoped tokens (token-scope.ts): `options.reads` marks a POST that only reads;
+ * `options.reaches` a write that reaches beyond its resource (a move, a transfer).
  */
 export function Access<R extends ResourceType>(
   resource: R,
   need: AccessLevel | ActionOf<R>,
-  options: string | { param?: string; ifAbsent?: 'proceed'; siteReaders?: true } = {},
+  options:
+    | string
+    | Partial<
+        Pick<ResourceRequirement, 'param' | 'ifAbsent' | 'siteReaders' | 'reads' | 'reaches'>
+      > = {},
 ) {
-  const {
-    param = `${resource}Id`,
-    ifAbsent,
-    siteReaders,
-  } = typeof options === 'string'
-    ? { param: options, ifAbsent: undefined, siteReaders: undefined }
-    : options;
-  const declared = declare({
-    kind: 'resource',
-    resource,
-    param,
-    need,
-    ...(ifAbsent ? { ifAbsent } : {}),
-    ...(siteReaders ? { siteReaders } : {}),
-  });
+  const { param = `${resource}Id`, ...rest } =
+    typeof options === 'string' ? { param: options } : options;
+  const declared = declare({ kind: 'resource', resource, param, need, ...rest });
   // An action's rule may read the body, which is read after the guards: such routes decide it
   // once the body is there (role needs never read it, so their routes skip the interceptor).
   return need === 'view' || isRole(need)
@@ -100,8 +95,11 @@ export function Access<R extends ResourceType>(
     : applyDecorators(declared, UseInterceptors(DeferredAccessInterceptor));
 }
 
-/** Any authenticated user, whatever the resource. */
-Access.user = () => declare({ kind: 'user' });
+/**
+ * Any authenticated user, whatever the resource. `limitedTokens`: tokens limited to one
+ * organization may call it too (it is about the caller, or answers only what the token reaches).
+ */
+Access.user = (options: { limitedTokens?: true } = {}) => declare({ kind: 'user', ...options });
 /** Any authenticated user, or the instance administrator's token. */
 Access.userOrAdmin = () => declare({ kind: 'user', admin: true });
 /** Only the instance administrator's token (the admin API). */

@@ -14,6 +14,7 @@ import { AdminToken } from './admin-token';
 import { Authenticator } from './authenticator';
 import { bearerToken, bearerTokenHash } from './bearer';
 import { looksLikeJwt, SiteTokens } from './site-tokens';
+import { resourceRefusal, routeRefusal, seesResource } from './token-scope';
 
 /**
  * Authenticates the bearer token, then enforces the route's `@Access` requirement: 404 when
@@ -63,6 +64,10 @@ export class AccessGuard implements CanActivate {
       case 'user':
         if (requirement.kind === 'admin')
           throw forbidden('This route needs the instance administrator token.');
+        if (actor.scope) {
+          const refusal = routeRefusal(actor.scope, request.method, requirement);
+          if (refusal) throw refusal;
+        }
         if (requirement.kind === 'user') return true;
     }
 
@@ -73,7 +78,8 @@ export class AccessGuard implements CanActivate {
 
   /**
    * The caller's access to the route's resource, if it may do what the route needs: 404 when it
-   * does not see it (unless the route proceeds without it), 403 when its policy refuses.
+   * does not see it (unless the route proceeds without it), 403 when its policy refuses. A
+   * scoped token sees only what its scope and its user both see (token-scope.ts).
    */
   private async decide(
     request: AuthenticatedRequest,
@@ -81,18 +87,22 @@ export class AccessGuard implements CanActivate {
     requirement: ResourceRequirement,
   ): Promise<ResolvedAccess | null> {
     const params = request.params as Record<string, string>;
+    const { scope } = actor;
     const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
       const key = `${resource}:${id}`;
       const memo = (request.access ??= new Map());
       if (!memo.has(key)) {
+        const resolved = this.policy.resolve(actor.userId, resource, id, {
+          params,
+          query: request.query as Record<string, unknown>,
+          parent: resolve,
+          proceedsIfAbsent: requirement.ifAbsent === 'proceed',
+        });
         memo.set(
           key,
-          this.policy.resolve(actor.userId, resource, id, {
-            params,
-            query: request.query as Record<string, unknown>,
-            parent: resolve,
-            proceedsIfAbsent: requirement.ifAbsent === 'proceed',
-          }),
+          scope
+            ? resolved.then((access) => (access && seesResource(scope, access) ? access : null))
+            : resolved,
         );
       }
       return memo.get(key)!;
@@ -102,6 +112,8 @@ export class AccessGuard implements CanActivate {
       if (requirement.ifAbsent === 'proceed') return null;
       throw notFound(capitalize(this.policy.noun(requirement.resource)));
     }
+    const outOfScope = scope && resourceRefusal(scope, access);
+    if (outOfScope) throw outOfScope;
     const decision = { resource: requirement.resource, need: requirement.need, access };
     const action = { userId: actor.userId, params };
     if (this.policy.readsBody(decision.resource, decision.need)) {

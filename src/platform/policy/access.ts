@@ -25,6 +25,13 @@ export interface ResolvedAccess<T = unknown> {
    */
   entity?: T;
   /**
+   * The space the resource is or is in (a change request's, a comment's), and the site (a site
+   * space's, a share link's): what a token limited to some spaces or sites is checked against.
+   * A resource with neither is outside such a token's reach.
+   */
+  spaceId?: string;
+  siteId?: string;
+  /**
    * A site reader's visitor: what it reads is narrowed by the adaptive-content conditions its
    * claims do not meet (pages of a space).
    */
@@ -62,12 +69,30 @@ export interface ResourceRequirement {
    * content, decided by the type's `siteReader` resolver. Its need is `view` or `read`.
    */
   siteReaders?: true;
+  /** A POST that only reads (a search): read-only tokens may call it. */
+  reads?: true;
+  /**
+   * What a write reaches besides its resource, which tokens limited to less may not:
+   * `organization`, elsewhere in the resource's organization (a move into a collection, a
+   * duplicate, a site space showing a space): refused to tokens limited to spaces or sites;
+   * `otherOrganizations`, another organization (a transfer): refused to any token limited to
+   * one organization.
+   */
+  reaches?: 'organization' | 'otherOrganizations';
 }
 
 export type AccessRequirement =
   | { kind: 'public' }
   /** Any signed-in user; with `admin`, the instance administrator too. */
-  | { kind: 'user'; admin?: boolean }
+  | {
+      kind: 'user';
+      admin?: boolean;
+      /**
+       * Tokens limited to one organization (or less) may call it: the route is about the
+       * caller itself, or answers only what the token's organization holds.
+       */
+      limitedTokens?: true;
+    }
   | { kind: 'admin' }
   | ResourceRequirement;
 

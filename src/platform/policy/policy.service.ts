@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SiteReaderActor } from '../auth/actor';
-import { forbidden, type DomainError } from '../errors/domain-error';
+import { DomainError, forbidden } from '../errors/domain-error';
 import type { AccessNeed, ResolvedAccess, ResourceType } from './access';
 import { atLeast, isRole } from './roles';
 
@@ -136,6 +136,36 @@ export class PolicyService {
     context?: AccessContext,
   ): Promise<ResolvedAccess | null> {
     return this.policy(resource).resolver.resolve(userId, resourceId, context);
+  }
+
+  /**
+   * A user's access to one resource outside a request (a resource a token's scope names),
+   * resolved as the guard would for a route with these `params`: null when it is absent or the
+   * user does not see it, a missing parent included.
+   */
+  async resolveOutsideRequest(
+    userId: string,
+    resource: ResourceType,
+    resourceId: string,
+    params: Record<string, string>,
+  ): Promise<ResolvedAccess | null> {
+    const memo = new Map<string, Promise<ResolvedAccess | null>>();
+    const context: AccessContext = {
+      params,
+      query: {},
+      proceedsIfAbsent: false,
+      parent: (type, id) => {
+        const key = `${type}:${id}`;
+        if (!memo.has(key)) memo.set(key, this.resolve(userId, type, id, context));
+        return memo.get(key)!;
+      },
+    };
+    try {
+      return await this.resolve(userId, resource, resourceId, context);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') return null;
+      throw error;
+    }
   }
 
   /** A site reader's access to a resource of a route that admits site readers. */

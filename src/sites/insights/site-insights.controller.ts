@@ -61,7 +61,7 @@ export class SiteInsightsController {
 
   @Post('aggregate')
   @HttpCode(200)
-  @Access('site', SITE_READ)
+  @Access('site', SITE_READ, { reads: true })
   @ApiOperation({
     operationId: 'aggregateSiteEvents',
     summary: "Query a site's analytics events",

@@ -71,6 +71,7 @@ export class PublishedSiteAccessPolicy implements OnModuleInit {
       resource: 'publishedSite',
       id: site.id,
       organizationId: site.organizationId,
+      siteId: site.id,
       role,
       entity: site,
     };

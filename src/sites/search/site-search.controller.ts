@@ -20,7 +20,7 @@ export class SiteSearchController {
 
   @Post('search')
   @HttpCode(200)
-  @Access('site', SITE_READ, { param: 'siteId', siteReaders: true })
+  @Access('site', SITE_READ, { param: 'siteId', siteReaders: true, reads: true })
   @ApiOperation({
     operationId: 'searchSiteContent',
     summary: 'Search content in a site',

@@ -10,6 +10,7 @@ import { StructureNodeController } from './structure-node.controller';
 
 export class SiteSectionsController extends StructureNodeController({
   segment: 'sections',
+  namesSpace: ['add'],
   resource: 'siteSection',
   param: 'siteSectionId',
   tag: 'site-sections',

@@ -10,6 +10,7 @@ import { StructureNodeController } from './structure-node.controller';
 
 export class SiteSpacesController extends StructureNodeController({
   segment: 'site-spaces',
+  namesSpace: ['add', 'update'],
   resource: 'siteSpace',
   param: 'siteSpaceId',
   tag: 'site-spaces',

@@ -46,6 +46,11 @@ export interface StructureNodeRoutes<T extends NodeTypes, R> {
   response: Type<R>;
   /** The list's query, and the bodies of add, update and move. */
   classes: { list: Type<PageQueryDto>; add: Type; update: Type; move: Type };
+  /**
+   * The bodies that name a space of the organization for the site to show: such a write reaches
+   * beyond the site (`reaches: 'organization'`, refused to tokens limited to some sites).
+   */
+  namesSpace?: ('add' | 'update')[];
   /** GitBook's operationId, summary and a description of each route. */
   operations: Record<'list' | 'add' | 'update' | 'remove' | 'move', Described>;
   /** The 204 of a delete, the 409 of an update (when a path can clash), the 400 of a move. */
@@ -64,6 +69,8 @@ export function StructureNodeController<T extends NodeTypes, R>(routes: Structur
   const base = `orgs/:organizationId/sites/:siteId/${routes.segment}`;
   const one = `${base}/:${routes.param}`;
   const { operations: op, answers } = routes;
+  const reaching = (write: 'add' | 'update') =>
+    routes.namesSpace?.includes(write) ? { reaches: 'organization' as const } : {};
 
   @ApiTags(routes.tag)
   @Controller()
@@ -91,7 +98,7 @@ export function StructureNodeController<T extends NodeTypes, R>(routes: Structur
 
     @Post(base)
     @HttpCode(201)
-    @Access('site', SITE_WRITE)
+    @Access('site', SITE_WRITE, reaching('add'))
     @ApiOperation(op.add)
     @ApiCreatedResponse({ type: routes.response })
     @badRequest
@@ -110,7 +117,7 @@ export function StructureNodeController<T extends NodeTypes, R>(routes: Structur
     }
 
     @Patch(one)
-    @Access(routes.resource, SITE_WRITE, routes.param)
+    @Access(routes.resource, SITE_WRITE, { param: routes.param, ...reaching('update') })
     @ApiOperation(op.update)
     @ApiOkResponse({ type: routes.response })
     @badRequest

@@ -1,6 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsDateString, IsEmail, IsOptional, IsString, IsUrl } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDateString,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUrl,
+  ValidateNested,
+} from 'class-validator';
 import { Chars, MaxChars } from '../../platform/validation/chars';
+import { PresentNotNull } from '../../platform/validation/present-not-null';
+
+export const TOKEN_ACCESS = ['read-only', 'read-write'] as const;
+/** The most spaces (or sites) one token may name. */
+export const MAX_SCOPED_RESOURCES = 100;
 
 export class CreateUserDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -28,6 +46,63 @@ export class UpdateUserDto {
   disabled!: boolean;
 }
 
+/** What a token is limited to; every field optional (absent: no limit of that kind). */
+export class TokenScopesDto {
+  @ApiPropertyOptional({
+    enum: TOKEN_ACCESS,
+    default: 'read-write',
+    description:
+      '`read-only`: only reads (GET, and the few POSTs that only read: searches); ' +
+      '`read-write`: whatever its user may do.',
+  })
+  @PresentNotNull()
+  @IsIn(TOKEN_ACCESS)
+  access?: (typeof TOKEN_ACCESS)[number];
+
+  @ApiPropertyOptional({
+    description:
+      "The one organization the token reaches (its id): the user's other organizations, and " +
+      'routes that are not about one organization (listing, creating organizations; tokens), ' +
+      'are out of its reach.',
+  })
+  @PresentNotNull()
+  @IsString()
+  @Chars(1, 64)
+  organization?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_SCOPED_RESOURCES,
+    description:
+      'Within `organization` (required with it): the only spaces the token reaches, with what ' +
+      'they hold (content, change requests, comments, Git sync).',
+  })
+  @PresentNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SCOPED_RESOURCES)
+  @IsString({ each: true })
+  @Chars(1, 64, { each: true })
+  spaces?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_SCOPED_RESOURCES,
+    description:
+      'Within `organization` (required with it): the only sites the token reaches, with what ' +
+      'they hold (sections, site spaces, share links, redirects, publishing).',
+  })
+  @PresentNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SCOPED_RESOURCES)
+  @IsString({ each: true })
+  @Chars(1, 64, { each: true })
+  sites?: string[];
+}
+
 export class CreateTokenDto {
   @ApiPropertyOptional({ description: 'A label to recognize the token by.', maxLength: 100 })
   @IsOptional()
@@ -42,4 +117,15 @@ export class CreateTokenDto {
   @IsOptional()
   @IsDateString({ strict: true })
   expiresAt?: string;
+
+  @ApiPropertyOptional({
+    type: TokenScopesDto,
+    description:
+      'What the token is limited to. Absent: all its user may do. A scoped token never does ' +
+      'more than its user may.',
+  })
+  @PresentNotNull()
+  @ValidateNested()
+  @Type(() => TokenScopesDto)
+  scopes?: TokenScopesDto;
 }

@@ -47,6 +47,16 @@ export class CreatedUserResponse {
   token!: string;
 }
 
+/** What a token is limited to (`access` always; the others only when set). */
+export class TokenScopesResponse {
+  @ApiProperty({ enum: ['read-only', 'read-write'] }) access!: 'read-only' | 'read-write';
+  @ApiPropertyOptional({ description: 'The one organization it reaches.' }) organization?: string;
+  @ApiPropertyOptional({ type: [String], description: 'The only spaces it reaches in it.' })
+  spaces?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'The only sites it reaches in it.' })
+  sites?: string[];
+}
+
 /** An API token as listed: never its secret. */
 export class ApiTokenResponse {
   @ApiProperty({ enum: ['api-token'] }) object!: 'api-token';
@@ -63,6 +73,7 @@ export class ApiTokenResponse {
     description: 'When a request last used it, to the minute; absent: never used.',
   })
   lastUsedAt?: string;
+  @ApiProperty({ type: TokenScopesResponse }) scopes!: TokenScopesResponse;
 }
 
 export class CreatedTokenResponse extends ApiTokenResponse {

@@ -1,9 +1,11 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { TokenScope } from '../../platform/auth/actor';
 import { User } from './user.entity';
 
 /**
  * An API token; only its SHA-256 is kept, the token itself is shown once. It stops working at
- * `expiresAt` (never when null), when deleted (revoked), or when its user is disabled.
+ * `expiresAt` (never when null), when deleted (revoked), or when its user is disabled. Its
+ * `scope` limits what it reaches (null: all its user may do).
  */
 @Entity('api_tokens')
 @Index('IDX_api_tokens_user_id_created_at', ['userId', 'createdAt', 'id'])
@@ -35,4 +37,7 @@ export class ApiToken {
   /** When a request last used it (to the minute: recorded at most once a minute). */
   @Column({ type: 'timestamptz', nullable: true })
   lastUsedAt!: Date | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  scope!: TokenScope | null;
 }
