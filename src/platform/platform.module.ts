@@ -11,6 +11,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import type { DatabaseTarget } from './database/database';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
@@ -35,6 +36,7 @@ export class PlatformModule {
         LoggingModule,
         RateLimitModule,
         SettingsModule,
+        EventsModule,
         HealthModule,
         BlobStoreModule.register({ root: blobRoot(config) }),
         OutboundHttpModule.register({

@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventOutbox } from './event-outbox';
+import { OutboxEvent } from './outbox-event.entity';
+
+/** The event outbox every module records its events in. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([OutboxEvent])],
+  providers: [EventOutbox],
+  exports: [EventOutbox],
+})
+export class EventsModule {}
