@@ -6,7 +6,7 @@ import {
   type PrimaryMoved,
   PrimaryMovedListeners,
 } from '../content-engine/writes/primary-moved-listeners';
-import { type EventInput, EventOutbox } from '../platform/events/event-outbox';
+import { type EventInput, EventOutbox, userActor } from '../platform/events/event-outbox';
 import type { EventActor } from '../platform/events/outbox-event.entity';
 import { UsersPresenter } from '../users/users.presenter';
 import { UsersService } from '../users/users.service';
@@ -35,8 +35,6 @@ const FIELD_NAMES: Partial<Record<keyof Space, string>> = {
   parentId: 'parent',
   organizationId: 'organization',
 };
-
-export const userActor = (userId: string): EventActor => ({ kind: 'user', id: userId });
 
 /**
  * The events of spaces, recorded in the transaction of their change: created, updated (and

@@ -14,7 +14,8 @@ import type { MoveContentDto, TransferContentDto } from './dto/space.dto';
 import { Space } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
 import { ContentPlacement } from '../collections/content-placement';
-import { SpaceEvents, userActor } from './space-events';
+import { userActor } from '../platform/events/event-outbox';
+import { SpaceEvents } from './space-events';
 import { SpacesRepository } from './spaces.repository';
 
 /** How long a deleted space stays restorable before the purge removes it. */

@@ -21,7 +21,8 @@ import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { Space, SpaceMergeRules } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
 import { ContentPlacement } from '../collections/content-placement';
-import { SpaceEvents, userActor } from './space-events';
+import { userActor } from '../platform/events/event-outbox';
+import { SpaceEvents } from './space-events';
 import { SpaceKey, SpacesRepository } from './spaces.repository';
 
 /** A space a member can reach, with the member's role there. */
