@@ -1,5 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access, Granted } from '../platform/auth/access.decorator';
 import { ErrorBody } from '../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -47,6 +53,11 @@ export class AuditEventsController {
     summary: 'Get an organization audit event',
     description:
       'One event with its `payload`: the API token, request id, IP address, user agent and the request body’s fields (secrets redacted).',
+  })
+  @ApiParam({
+    name: 'auditEventId',
+    format: 'uuid',
+    description: 'Unique identifier of the audit event.',
   })
   @ApiOkResponse({ type: AuditEventDetailsResponse })
   async get(

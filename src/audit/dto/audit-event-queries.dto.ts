@@ -10,6 +10,7 @@ export const MAX_AUDIT_EVENTS_PAGE = 100;
 export class ListAuditEventsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     description: 'Number of events to return, up to 100.',
+    type: 'integer',
     minimum: 1,
     maximum: MAX_AUDIT_EVENTS_PAGE,
     default: 20,
