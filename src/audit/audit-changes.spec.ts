@@ -35,8 +35,14 @@ describe('summariseChanges', () => {
     expect((cut?.text as string).length).toBe(257);
     expect(cut?.many).toHaveLength(21);
 
+    const wide = summariseChanges(
+      Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, i])),
+    );
+    expect(Object.keys(wide ?? {})).toHaveLength(51);
+    expect(wide?.['…']).toBe('10 more');
+
     const huge = Object.fromEntries(
-      Array.from({ length: 100 }, (_, i) => [`field${i}`, 'y'.repeat(200)]),
+      Array.from({ length: 40 }, (_, i) => [`field${i}`, 'y'.repeat(200)]),
     );
     const summary = summariseChanges(huge);
     expect(summary).toEqual({ truncated: true, fields: Object.keys(huge) });

@@ -9,6 +9,7 @@ export const MAX_CHANGES_BYTES = 4096;
 
 const MAX_STRING_CHARS = 256;
 const MAX_ARRAY_ITEMS = 20;
+const MAX_OBJECT_KEYS = 50;
 const MAX_DEPTH = 6;
 
 /** Keys whose values are secrets, compared without case, `-` or `_`. */
@@ -37,16 +38,19 @@ function summarise(value: unknown, depth: number): unknown {
     return items;
   }
   const summary: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  const keys = Object.keys(value);
+  for (const key of keys.slice(0, MAX_OBJECT_KEYS)) {
+    const field = (value as Record<string, unknown>)[key];
     summary[key] = isSecretKey(key) ? REDACTED : summarise(field, depth + 1);
   }
+  if (keys.length > MAX_OBJECT_KEYS) summary['…'] = `${keys.length - MAX_OBJECT_KEYS} more`;
   return summary;
 }
 
 /**
  * The body's summary: its fields and values with every secret replaced by `[redacted]`
  * (fields named like a token, secret, password, private key or key; any `bnd_` value;
- * credentials in URLs), long strings and arrays cut. When that is still over 4 KB, only the
+ * credentials in URLs), long strings, arrays and objects cut. When that is still over 4 KB, only the
  * field names are kept (`{truncated: true, fields}`). null for no body.
  */
 export function summariseChanges(body: unknown): Record<string, unknown> | null {
@@ -58,6 +62,6 @@ export function summariseChanges(body: unknown): Record<string, unknown> | null 
     unknown
   >;
   if (Buffer.byteLength(JSON.stringify(wrapped)) <= MAX_CHANGES_BYTES) return wrapped;
-  const fields = Array.isArray(body) ? ['items'] : Object.keys(body).slice(0, 100);
+  const fields = Array.isArray(body) ? ['items'] : Object.keys(body).slice(0, MAX_OBJECT_KEYS);
   return { truncated: true, fields };
 }
