@@ -170,6 +170,39 @@ describe('Audit events', () => {
       expect((await list(org)).count).toBe(before);
     });
 
+    it('names the target of a nested resource, and of a deleted one', async () => {
+      const org = await t.factories.organization();
+      const site = await t.factories.site(org, { title: 'Docs' });
+      t.clock.advance(1000);
+      const redirects = `/v1/orgs/${org.id}/sites/${site.id}/redirects`;
+      const redirect = await org.owner.client
+        .post(redirects, {
+          source: '/old',
+          destination: { kind: 'external', url: 'https://example.com/new' },
+        })
+        .expect(201);
+      t.clock.advance(1000);
+      await org.owner.client.delete(`${redirects}/${redirect.body.id}`).expect(205);
+      t.clock.advance(1000);
+      const space = await t.factories.space(org, { title: 'Doomed' });
+      t.clock.advance(1000);
+      await org.owner.client.delete(`/v1/spaces/${space.id}`).expect(204);
+
+      const page = await list(org, '?limit=4');
+      expect(page.items.map(({ action, target }) => ({ action, target }))).toEqual([
+        { action: 'space.deleted', target: { type: 'space', id: space.id, label: 'Doomed' } },
+        { action: 'space.created', target: { type: 'space', id: space.id, label: 'Doomed' } },
+        {
+          action: 'site.redirect.deleted',
+          target: { type: 'site-redirect', id: redirect.body.id },
+        },
+        {
+          action: 'site.redirect.created',
+          target: { type: 'site-redirect', id: redirect.body.id },
+        },
+      ]);
+    });
+
     it('files an organization’s creation under it, and the administrator’s writes under none', async () => {
       const user = await t.factories.user();
       const created = await user.client.post('/v1/orgs', { title: 'Fresh' }).expect(201);
