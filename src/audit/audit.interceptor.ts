@@ -14,7 +14,7 @@ import {
 import { summariseChanges } from './audit-changes';
 import { AuditEventsService, type NewAuditEvent } from './audit-events.service';
 
-/** Where `@ApiOperation` keeps its options (@nestjs/swagger's API_OPERATION_METADATA, not exported). */
+/** Where `@ApiOperation` keeps its options (@nestjs/swagger's `DECORATORS.API_OPERATION`, not exported). */
 const API_OPERATION_METADATA = 'swagger/apiOperation';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -26,6 +26,9 @@ type AuditedRequest = AuthenticatedRequest & {
   /** pino-http's request id, sent back as X-Request-Id. */
   id?: unknown;
 };
+
+/** What a route records, with its operationId. */
+type RouteAudit = AuditedOperation & { id: string };
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
@@ -42,7 +45,7 @@ const isObject = (value: unknown): value is JsonObject =>
 export class AuditInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Audit');
   /** Per handler: what it records, or null for routes never audited. */
-  private readonly operations = new WeakMap<object, (AuditedOperation & { id: string }) | null>();
+  private readonly operations = new WeakMap<object, RouteAudit | null>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -66,7 +69,7 @@ export class AuditInterceptor implements NestInterceptor {
     );
   }
 
-  private operationOf(context: ExecutionContext): (AuditedOperation & { id: string }) | null {
+  private operationOf(context: ExecutionContext): RouteAudit | null {
     const handler = context.getHandler();
     const known = this.operations.get(handler);
     if (known !== undefined) return known;
@@ -93,7 +96,7 @@ export class AuditInterceptor implements NestInterceptor {
 
   private async record(
     request: AuditedRequest,
-    operation: AuditedOperation & { id: string },
+    operation: RouteAudit,
     body: unknown,
   ): Promise<void> {
     try {
@@ -112,7 +115,7 @@ export class AuditInterceptor implements NestInterceptor {
 /** The event of one successful write; null when it changed nothing (an absent resource). */
 export function describeWrite(
   request: AuditedRequest,
-  operation: AuditedOperation & { id: string },
+  operation: RouteAudit,
   body: unknown,
 ): NewAuditEvent | null {
   const actor = actorOf(request.actor);
@@ -122,8 +125,8 @@ export function describeWrite(
   if (granted === null) return null;
   const params = (request.params ?? {}) as Record<string, string>;
   const answer = isObject(body) ? body : undefined;
-  const target = targetOf(operation, params, answer, granted);
-  if (!target) return null;
+  // A route naming nothing (no path parameter, no id answered) changed something of its caller's.
+  const target = targetOf(operation, params, answer, granted) ?? { id: actor.actorId, label: null };
   const organizationId =
     granted?.organizationId ??
     params.organizationId ??
