@@ -10,10 +10,10 @@ export interface AuditedOperation {
   target: string;
   /**
    * Where the target's id is: `response` (the created object's `id`; `response.user` its
-   * `user`'s), or a path parameter. Default: `response` for creations, else the route's last
+   * `user`'s; `response.slug` its `slug`), or a path parameter. Default: `response` for creations, else the route's last
    * path parameter.
    */
-  from?: 'response' | 'response.user' | `param:${string}`;
+  from?: 'response' | 'response.user' | 'response.slug' | `param:${string}`;
 }
 
 type Entry = [action: string, target: string, from?: AuditedOperation['from']];
@@ -54,7 +54,8 @@ const ENTRIES: Record<string, Entry> = {
   updateOrganizationSAMLProvider: ['organization.saml-provider.updated', 'saml-provider'],
   deleteOrganizationSAMLProvider: ['organization.saml-provider.deleted', 'saml-provider'],
   ingestConversation: ['organization.conversations.ingested', 'organization'],
-  createOpenAPISpec: ['organization.openapi-spec.created', 'openapi-spec'],
+  // A specification is named by its slug in the routes that change it.
+  createOpenAPISpec: ['organization.openapi-spec.created', 'openapi-spec', 'response.slug'],
   createOrUpdateOpenAPISpecBySlug: ['organization.openapi-spec.updated', 'openapi-spec'],
   updateOpenAPISpecBySlug: ['organization.openapi-spec.updated', 'openapi-spec'],
   deleteOpenAPISpecBySlug: ['organization.openapi-spec.deleted', 'openapi-spec'],
@@ -95,7 +96,7 @@ const ENTRIES: Record<string, Entry> = {
   postCommentInSpace: ['space.comment.created', 'comment'],
   updateCommentInSpace: ['space.comment.updated', 'comment'],
   deleteCommentInSpace: ['space.comment.deleted', 'comment'],
-  postCommentReplyInSpace: ['space.comment.reply-created', 'comment-reply'],
+  postCommentReplyInSpace: ['space.comment.reply-created', 'comment-reply', 'response'],
   updateCommentReplyInSpace: ['space.comment.reply-updated', 'comment-reply'],
   deleteCommentReplyInSpace: ['space.comment.reply-deleted', 'comment-reply'],
 
@@ -119,7 +120,11 @@ const ENTRIES: Record<string, Entry> = {
   postCommentInChangeRequest: ['change-request.comment.created', 'comment'],
   updateCommentInChangeRequest: ['change-request.comment.updated', 'comment'],
   deleteCommentInChangeRequest: ['change-request.comment.deleted', 'comment'],
-  postCommentReplyInChangeRequest: ['change-request.comment.reply-created', 'comment-reply'],
+  postCommentReplyInChangeRequest: [
+    'change-request.comment.reply-created',
+    'comment-reply',
+    'response',
+  ],
   updateCommentReplyInChangeRequest: ['change-request.comment.reply-updated', 'comment-reply'],
   deleteCommentReplyInChangeRequest: ['change-request.comment.reply-deleted', 'comment-reply'],
 

@@ -190,15 +190,20 @@ function targetOf(
 ): { id: string; label: string | null } | null {
   const from = operation.from ?? (operation.action.endsWith('.created') ? 'response' : undefined);
   const created =
-    from === 'response' ? answer : from === 'response.user' ? answer?.user : undefined;
+    from === 'response' || from === 'response.slug'
+      ? answer
+      : from === 'response.user'
+        ? answer?.user
+        : undefined;
+  const key = from === 'response.slug' ? 'slug' : 'id';
   let id: string | undefined;
-  if (isObject(created) && typeof created.id === 'string') id = created.id;
+  if (isObject(created) && typeof created[key] === 'string') id = created[key];
   else if (from?.startsWith('param:')) id = params[from.slice('param:'.length)];
   // The route's last path parameter names what it changes.
   id ??= Object.values(params).at(-1) ?? granted?.id;
   if (id === undefined) return null;
   const label =
-    isObject(created) && created.id === id
+    isObject(created) && created[key] === id
       ? labelOf(created)
       : answer?.id === id
         ? labelOf(answer)
