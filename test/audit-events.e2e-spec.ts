@@ -303,6 +303,13 @@ describe('Audit events', () => {
     });
   });
 
+  it('says on the organization that its audit logs can be read', async () => {
+    const org = await t.factories.organization();
+    const res = await org.owner.client.get(`/v1/orgs/${org.id}`).expect(200);
+    expectConforms(res, 'getOrganizationById');
+    expect(res.body.auditLogs).toBe(true);
+  });
+
   describe('listOrganizationAuditEventActions', () => {
     it('lists every action with its label', async () => {
       const org = await t.factories.organization();
