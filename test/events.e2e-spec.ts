@@ -124,4 +124,124 @@ describe('events of changes', () => {
       );
     });
   });
+
+  describe('change requests', () => {
+    it('records opened, updated, review submitted, merged, and closed', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const before = await lastSequence(org);
+      const cr = await t.factories.changeRequest(org, space.id, {
+        subject: 'Fix',
+        changes: [insertPage('Fix', 'Fixed.')],
+      });
+      const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+      await org.owner.client.patch(path, { subject: 'Fix typo' }).expect(200);
+      const reviewer = await t.factories.member(org, 'review');
+      await reviewer.client.post(`${path}/reviews`, { status: 'approved' }).expect(201);
+      await org.owner.client.post(`${path}/merge`, {}).expect(200);
+      const other = await t.factories.changeRequest(org, space.id, { subject: 'Later' });
+      await org.owner.client
+        .patch(`/v1/spaces/${space.id}/change-requests/${other.id}`, { status: 'archived' })
+        .expect(200);
+
+      const events = (await eventsOf(org, before)).filter((event) =>
+        event.type.startsWith('change_request'),
+      );
+      expect(types(events)).toEqual([
+        'change_request_opened',
+        'change_request_updated',
+        'change_request_review_submitted',
+        'change_request_merged',
+        'change_request_opened',
+        'change_request_closed',
+      ]);
+      expect(events[0].payload).toMatchObject({
+        actor: { kind: 'user', id: org.owner.id },
+        spaceId: space.id,
+        changeRequestId: cr.id,
+        changeRequest: { object: 'change-request', id: cr.id, status: 'open', subject: 'Fix' },
+      });
+      expect(events[0].resourceKey).toBe(`changeRequest:${cr.id}`);
+      expect(events[1].payload).toMatchObject({
+        changed: ['subject'],
+        changeRequest: { subject: 'Fix typo' },
+      });
+      expect(events[2].payload).toMatchObject({
+        actor: { kind: 'user', id: reviewer.id },
+        review: { status: 'approved', reviewer: reviewer.id },
+      });
+      const merged = await org.owner.client.get(path).expect(200);
+      expect(events[3].payload).toMatchObject({
+        revisionId: merged.body.revisionMerged,
+        changeRequest: { status: 'merged' },
+      });
+      expect(events[5].payload).toMatchObject({
+        changed: ['status'],
+        changeRequest: { id: other.id, status: 'archived' },
+      });
+      // The merge moved the primary content: its event comes with the merge's.
+      const content = (await eventsOf(org, before)).filter(
+        (event) => event.type === 'space_content_updated',
+      );
+      expect(content.map((event) => event.payload.revisionId)).toEqual([
+        merged.body.revisionMerged,
+      ]);
+    });
+  });
+
+  describe('comments', () => {
+    it('records comments and replies created, updated and resolved, in one resource', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const before = await lastSequence(org);
+      const comment = await t.factories.comment(org, space.id, { body: { markdown: 'Typo?' } });
+      const path = `/v1/spaces/${space.id}/comments/${comment.id}`;
+      const reply = await org.owner.client
+        .post(`${path}/replies`, { body: { markdown: 'Where?' } })
+        .expect(201);
+      await org.owner.client
+        .put(`${path}/replies/${reply.body.id as string}`, { body: { markdown: 'Where? Line 2' } })
+        .expect(200);
+      await org.owner.client.put(path, { body: { markdown: 'Typo.' } }).expect(200);
+      // Reactions are no event; resolving is.
+      await org.owner.client.put(path, { addedReactions: ['👍'] }).expect(200);
+      await org.owner.client.put(path, { resolved: true }).expect(200);
+      await org.owner.client.put(path, { resolved: true }).expect(200);
+
+      const events = await eventsOf(org, before);
+      expect(types(events)).toEqual([
+        'comment_created',
+        'comment_reply_created',
+        'comment_reply_updated',
+        'comment_updated',
+        'comment_resolved',
+      ]);
+      expect(new Set(events.map((event) => event.resourceKey))).toEqual(
+        new Set([`comment:${comment.id}`]),
+      );
+      expect(events[0].payload).toMatchObject({
+        spaceId: space.id,
+        commentId: comment.id,
+        comment: { object: 'comment', id: comment.id, body: { markdown: 'Typo?' } },
+      });
+      expect(events[2].payload).toMatchObject({
+        commentReplyId: reply.body.id,
+        reply: { object: 'comment-reply', body: { markdown: 'Where? Line 2' } },
+      });
+      expect(events[4].payload).toMatchObject({ comment: { status: 'resolved' } });
+    });
+
+    it('names the change request of a comment on one', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const cr = await t.factories.changeRequest(org, space.id, { subject: 'Draft' });
+      const before = await lastSequence(org);
+      await t.factories.comment(org, space.id, {
+        changeRequest: String(cr.number),
+        body: { markdown: 'Looks good' },
+      });
+      const [event] = await eventsOf(org, before);
+      expect(event.payload).toMatchObject({ type: 'comment_created', changeRequestId: cr.id });
+    });
+  });
 });

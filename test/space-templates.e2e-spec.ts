@@ -623,7 +623,12 @@ describe('space templates', () => {
       expect(result.previousRevisionId).toBe(created.revision);
       expect((await primaryOf(created.id)).id).toBe(result.revision.id);
       expect(events).toEqual([
-        { spaceId: created.id, fromRevision: created.revision, toRevision: result.revision.id },
+        {
+          spaceId: created.id,
+          fromRevision: created.revision,
+          toRevision: result.revision.id,
+          authorId: org.owner.id,
+        },
       ]);
       expect(await pagesOf(created.id)).toEqual([
         { id: 'page-a', path: 'alpha', title: 'Alpha', markdown: '# Alpha\n' },

@@ -7,9 +7,16 @@ import { ContentReader } from '../content-engine/reads/content-reader';
 import { Clock } from '../platform/clock/clock';
 import { newId } from '../platform/ids/ids';
 import { checkTarget, storedBody } from './comment-input';
-import type { CommentItem, CommentKind, ItemAt } from './comment-kinds';
+import { COMMENTS, type CommentItem, type CommentKind, type ItemAt } from './comment-kinds';
 import { CommentReactionsService, reactionChanges } from './comment-reactions.service';
-import { commentNotFound, type Thread, type ThreadRef } from './comment-thread';
+import { CommentEvents } from './comment-events';
+import {
+  commentNotFound,
+  type CommentView,
+  type ReplyView,
+  type Thread,
+  type ThreadRef,
+} from './comment-thread';
 import { CommentThreadsService, type RowLock } from './comment-threads.service';
 import { CommentViews } from './comment-views';
 import type { PostCommentDto, UpdateCommentDto } from './dto/comment.dto';
@@ -33,6 +40,7 @@ export class CommentWritesService {
     private readonly reactions: CommentReactionsService,
     private readonly contributors: ChangeRequestContributors,
     private readonly content: ContentReader,
+    private readonly events: CommentEvents,
   ) {}
 
   /**
@@ -68,7 +76,9 @@ export class CommentWritesService {
       } as QueryDeepPartialEntity<CommentItem>);
       if (kind.countsOpen) await this.threads.countOpen(manager, thread, +1);
       await this.recordContribution(manager, thread, userId);
-      return kind.view(this.views, manager, thread, comment?.id ?? id, id);
+      const view = await kind.view(this.views, manager, thread, comment?.id ?? id, id);
+      await this.recordEvent(manager, kind, ref, view, 'created');
+      return view;
     });
   }
 
@@ -98,11 +108,22 @@ export class CommentWritesService {
           editedAt: this.clock.now(),
         } as QueryDeepPartialEntity<CommentItem>);
       }
+      const resolves = input.resolved === true && comment.status === 'open';
       if (input.resolved !== undefined) {
         await this.setResolved(manager, thread, comment, input.resolved, userId);
       }
       if (reactions) await this.reactions.react(manager, kind.noun, item.id, userId, reactions);
-      return kind.view(this.views, manager, thread, comment.id, item.id);
+      const view = await kind.view(this.views, manager, thread, comment.id, item.id);
+      if (stored) await this.recordEvent(manager, kind, ref, view, 'updated');
+      if (resolves) {
+        // A reply's update may resolve its comment: the event is the comment's.
+        const resolved =
+          kind.noun === 'comment'
+            ? (view as CommentView)
+            : await COMMENTS.view(this.views, manager, thread, comment.id, comment.id);
+        await this.events.comment(manager, 'comment_resolved', ref, resolved);
+      }
+      return view;
     });
   }
 
@@ -165,6 +186,21 @@ export class CommentWritesService {
         { status: 'open', resolvedAt: null, resolvedBy: null },
       );
       await this.threads.countOpen(manager, thread, +1);
+    }
+  }
+
+  /** The comment's or reply's event: it was created, or its body changed. */
+  private async recordEvent<View>(
+    manager: EntityManager,
+    kind: CommentKind<View>,
+    ref: ThreadRef,
+    view: View,
+    what: 'created' | 'updated',
+  ): Promise<void> {
+    if (kind.noun === 'comment') {
+      await this.events.comment(manager, `comment_${what}`, ref, view as CommentView);
+    } else {
+      await this.events.reply(manager, `comment_reply_${what}`, ref, view as ReplyView);
     }
   }
 

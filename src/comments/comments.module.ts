@@ -13,6 +13,7 @@ import { CommentReactionsService } from './comment-reactions.service';
 import { CommentThreadsService } from './comment-threads.service';
 import { CommentViews } from './comment-views';
 import { CommentWritesService } from './comment-writes.service';
+import { CommentEvents } from './comment-events';
 import { CommentsPresenter } from './comments.presenter';
 import { CommentsRepository } from './comments.repository';
 import { Comment } from './entities/comment.entity';
@@ -44,6 +45,7 @@ import { SpaceCommentsController } from './space-comments.controller';
     CommentersService,
     CommentViews,
     CommentsPresenter,
+    CommentEvents,
   ],
   exports: [CommentThreadsService],
 })

@@ -112,12 +112,11 @@ export class SpaceEvents implements OnModuleInit {
   private async contentUpdated(event: PrimaryMoved): Promise<void> {
     const { spaceId, fromRevision, toRevision, authorId, manager } = event;
     if (fromRevision === null || fromRevision === toRevision) return;
-    const [organizationId, changes, author] = await Promise.all([
-      this.spaces.organizationOf(spaceId, manager),
-      this.diff.changesWithin(manager, spaceId, fromRevision, toRevision),
-      authorId === null ? null : this.users.find(authorId, manager),
-    ]);
+    // One after the other: they share the transaction's connection.
+    const organizationId = await this.spaces.organizationOf(spaceId, manager);
     if (organizationId === undefined) return;
+    const changes = await this.diff.changesWithin(manager, spaceId, fromRevision, toRevision);
+    const author = authorId === null ? null : await this.users.find(authorId, manager);
     await this.outbox.record(manager, {
       type: 'space_content_updated',
       organizationId,

@@ -51,10 +51,9 @@ export class ContentDiff {
     fromRevisionId: string,
     toRevisionId: string,
   ): Promise<TreeChange[]> {
-    const [from, to] = await Promise.all([
-      this.revisions.findTree(fromRevisionId, spaceId, manager),
-      this.revisions.findTree(toRevisionId, spaceId, manager),
-    ]);
+    const rows = await this.revisions.findTrees([fromRevisionId, toRevisionId], manager);
+    const treeOf = (id: string) => rows.find((row) => row.id === id)?.tree;
+    const [from, to] = [treeOf(fromRevisionId), treeOf(toRevisionId)];
     if (from === undefined || to === undefined) throw notFound('Revision');
     return treeChanges(new CachedObjectStore(this.engine.objectStore(manager)), from, to);
   }
