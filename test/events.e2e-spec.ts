@@ -244,4 +244,121 @@ describe('events of changes', () => {
       expect(event.payload).toMatchObject({ type: 'comment_created', changeRequestId: cr.id });
     });
   });
+
+  describe('sites, members, OpenAPI specifications, page feedback', () => {
+    it('records site published and unpublished, once per change', async () => {
+      const org = await t.factories.organization();
+      const site = await t.factories.site(org);
+      const before = await lastSequence(org);
+      const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
+      await org.owner.client.post(`${sitePath}/publish`).expect(200);
+      await org.owner.client.post(`${sitePath}/publish`).expect(200);
+      await org.owner.client.post(`${sitePath}/unpublish`).expect(200);
+      const events = await eventsOf(org, before);
+      expect(types(events)).toEqual(['site_published', 'site_unpublished']);
+      expect(events[0].siteId).toBe(site.id);
+      expect(events[0].payload).toMatchObject({
+        siteId: site.id,
+        actor: { kind: 'user', id: org.owner.id },
+        site: { object: 'site', id: site.id, published: true },
+      });
+      expect(events[1].payload).toMatchObject({ site: { published: false } });
+    });
+
+    it('records members added, their role changed, and removed', async () => {
+      const org = await t.factories.organization();
+      const user = await t.factories.user();
+      const before = await lastSequence(org);
+      await org.owner.client
+        .post(`/v1/orgs/${org.id}/invites`, { emails: [user.email], role: 'read' })
+        .expect(200);
+      await org.owner.client
+        .patch(`/v1/orgs/${org.id}/members/${user.id}`, { role: 'edit' })
+        .expect(200);
+      await org.owner.client.delete(`/v1/orgs/${org.id}/members/${user.id}`).expect(204);
+      const events = await eventsOf(org, before);
+      expect(types(events)).toEqual(['member_added', 'member_role_updated', 'member_removed']);
+      expect(events[0].payload).toMatchObject({
+        userId: user.id,
+        member: { object: 'member', role: 'read', user: { id: user.id } },
+      });
+      expect(events[1].payload).toMatchObject({ previousRole: 'read', role: 'edit' });
+      expect(events[2].payload).toMatchObject({ member: { role: 'edit', user: { id: user.id } } });
+    });
+
+    it('records a new version of an OpenAPI specification once processed', async () => {
+      const org = await t.factories.organization();
+      const before = await lastSequence(org);
+      const spec = await t.factories.openAPISpec(org, {
+        text: JSON.stringify({
+          openapi: '3.0.3',
+          info: { title: 'Pets', version: '1' },
+          paths: {},
+        }),
+      });
+      const deadline = Date.now() + 20_000;
+      let events: OutboxEvent[] = [];
+      while (events.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        events = await eventsOf(org, before);
+      }
+      expect(types(events)).toEqual(['openapi_spec_version_created']);
+      expect(events[0].payload).toMatchObject({
+        actor: { kind: 'system' },
+        specSlug: spec.slug,
+        version: { object: 'openapi-spec-version' },
+        spec: { object: 'openapi-spec', slug: spec.slug },
+      });
+    });
+
+    it('records page feedback, without what Bindery does not keep', async () => {
+      const org = await t.factories.organization();
+      const site = await t.factories.site(org);
+      const siteSpace = await t.factories.siteSpace(org, site.id, { spaceTitle: 'Guide' });
+      await org.owner.client.post(`/v1/orgs/${org.id}/sites/${site.id}/publish`).expect(200);
+      const before = await lastSequence(org);
+      const location = {
+        url: 'https://docs.example.com/page-a',
+        displayContext: 'site',
+        siteSection: null,
+        siteSpace: siteSpace.id,
+        siteShareKey: null,
+        space: siteSpace.space.id,
+        revision: null,
+        page: 'page-a',
+      };
+      const session = {
+        visitorId: 'v1',
+        sessionId: 's1',
+        ip: '203.0.113.9',
+        userAgent: 'Browser',
+        language: 'en',
+        referrer: null,
+        cookies: {},
+        visitorAuthClaims: {},
+      };
+      await t.anonymous
+        .post(`/v1/orgs/${org.id}/sites/${site.id}/insights/events`, {
+          events: [
+            { type: 'page_view', session, location },
+            {
+              type: 'page_post_feedback',
+              session,
+              location,
+              feedback: { rating: 'good', comment: 'Private words' },
+            },
+          ],
+        })
+        .expect(204);
+      const events = await eventsOf(org, before);
+      expect(types(events)).toEqual(['page_feedback']);
+      expect(events[0].payload).toMatchObject({
+        siteId: site.id,
+        siteSpaceId: siteSpace.id,
+        pageId: 'page-a',
+        feedback: { rating: 'good' },
+      });
+      expect(JSON.stringify(events[0].payload)).not.toContain('Private words');
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeRequestsModule } from '../change-requests/change-requests.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
+import { SpacesModule } from '../spaces/spaces.module';
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { GitSync } from './entities/git-sync.entity';
 import { GitSyncState } from './entities/git-sync-state.entity';
@@ -25,6 +26,7 @@ import { CredentialsCipher } from './remote/credentials-cipher';
     ContentEngineModule,
     ChangeRequestsModule,
     SpaceContentModule,
+    SpacesModule,
   ],
   controllers: [GitController],
   providers: [

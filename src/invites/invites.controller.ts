@@ -35,10 +35,15 @@ export class InvitesController {
   @ApiOkResponse({ type: InviteUsersResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid addresses or role.' })
   async inviteUsers(
+    @CurrentUser() actor: UserActor,
     @Granted() access: ResolvedAccess<Organization>,
     @Body() body: InviteUsersDto,
   ): Promise<InviteUsersResponse> {
-    const result = await this.invites.inviteUsers(access.entity as Organization, body);
+    const result = await this.invites.inviteUsers(
+      access.entity as Organization,
+      body,
+      actor.userId,
+    );
     return {
       users: result.users,
       invited: result.users.length,

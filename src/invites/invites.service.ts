@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { MemberEvents } from '../orgs/members/member-events';
+import { userActor } from '../platform/events/event-outbox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../platform/auth/actor';
@@ -46,13 +48,18 @@ export class InvitesService {
     private readonly collections: CollectionsRepository,
     private readonly grants: ContentGrantsRepository,
     private readonly members: MembersRepository,
+    private readonly events: MemberEvents,
   ) {}
 
   /**
    * Adds the existing users with these addresses as members, in one transaction. Members stay
    * as they are (role unchanged); addresses of no user are reported, not dropped silently.
    */
-  inviteUsers(organization: Organization, input: InviteUsersDto): Promise<InviteUsersResult> {
+  inviteUsers(
+    organization: Organization,
+    input: InviteUsersDto,
+    actorId: string,
+  ): Promise<InviteUsersResult> {
     const defaultRole = input.role !== undefined ? input.role : organization.defaultRole;
     const invitees = normaliseInvitees(input.emails, defaultRole);
     return this.dataSource.transaction(async (tx) => {
@@ -78,6 +85,9 @@ export class InvitesService {
           tx,
         ),
       );
+      for (const userId of added) {
+        await this.events.record(tx, 'member_added', organization.id, userId, userActor(actorId));
+      }
       return {
         users: candidates.filter(({ userId }) => added.has(userId)).map(({ userId }) => userId),
         unknownEmails: invitees
@@ -131,8 +141,17 @@ export class InvitesService {
       } else {
         if (membership.disabled) throw membershipDisabled();
         const role = highestRole(membership.role, invite.role);
-        if (role !== membership.role)
+        if (role !== membership.role) {
           await this.members.update(organizationId, userId, { role }, tx);
+          await this.events.record(
+            tx,
+            'member_role_updated',
+            organizationId,
+            userId,
+            userActor(userId),
+            { previousRole: membership.role, role },
+          );
+        }
       }
       if (target) await this.grantAtLeast(tx, organizationId, target, userId, invite.level!);
     });
@@ -223,17 +242,23 @@ export class InvitesService {
     );
   }
 
-  /** Inserts the membership; a concurrent join of the same user has already done it. */
+  /**
+   * Inserts the membership of a user joining by themselves; a concurrent join of the same user
+   * has already done it (and recorded the event).
+   */
   private async addMember(
     tx: EntityManager,
     organizationId: string,
     userId: string,
     role: Role | null,
   ): Promise<void> {
-    await this.members.addMembers(
+    const added = await this.members.addMembers(
       [{ organizationId, userId, role, sso: false, joinedAt: this.clock.now() }],
       tx,
     );
+    if (added.length > 0) {
+      await this.events.record(tx, 'member_added', organizationId, userId, userActor(userId));
+    }
   }
 }
 

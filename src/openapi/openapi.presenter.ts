@@ -9,7 +9,7 @@ import {
 import { openAPISpecPermissions } from './openapi-access';
 import type { OpenAPISpec } from './entities/openapi-spec.entity';
 import type { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
-import type { OpenAPISpecVersionWithContent } from './openapi.service';
+import type { OpenAPISpecVersionWithContent } from './entities/openapi-spec-version.entity';
 
 @Injectable()
 export class OpenAPIPresenter {

@@ -14,7 +14,10 @@ import {
   UpdateOpenAPISpecDto,
 } from './dto/openapi-spec.dto';
 import { OpenAPISpec, type OpenAPIVisibility } from './entities/openapi-spec.entity';
-import { type OpenAPIFilesystem, OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
+import {
+  OpenAPISpecVersion,
+  type OpenAPISpecVersionWithContent,
+} from './entities/openapi-spec-version.entity';
 import { OpenAPISpecsRepository } from './openapi-specs.repository';
 import { OpenAPIProcessing } from './processing/openapi-processing';
 
@@ -46,10 +49,7 @@ const slugTaken = (slug: string) =>
 /** `versions/latest` and `versions/{versionId}` in one. */
 export const LATEST = 'latest';
 
-/** A version with its documents. */
-export type OpenAPISpecVersionWithContent = OpenAPISpecVersion & {
-  filesystem: OpenAPIFilesystem;
-};
+export type { OpenAPISpecVersionWithContent } from './entities/openapi-spec-version.entity';
 
 /**
  * The use cases of specifications and their versions. Every lookup carries the organization, so

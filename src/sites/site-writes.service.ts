@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
+import { EventOutbox, userActor } from '../platform/events/event-outbox';
 import { DomainError } from '../platform/errors/domain-error';
 import { OrganizationsRepository } from '../orgs/organizations.repository';
 import { newId } from '../platform/ids/ids';
@@ -9,6 +10,7 @@ import { cacheTag } from '../platform/revalidation/cache-tags';
 import { Revalidation } from '../platform/revalidation/revalidation.service';
 import { CreateSiteDto, UpdateSiteDto } from './dto/site.dto';
 import { Site } from './entities/site.entity';
+import { type SiteOrganization, SitesPresenter } from './sites.presenter';
 import { SitesRepository } from './sites.repository';
 import { SitesService, SiteWithCount } from './sites.service';
 import { SiteStructureRepository } from './structure/site-structure.repository';
@@ -37,6 +39,8 @@ export class SiteWritesService {
     private readonly organizations: OrganizationsRepository,
     private readonly structureRepository: SiteStructureRepository,
     private readonly revalidation: Revalidation,
+    private readonly outbox: EventOutbox,
+    private readonly presenter: SitesPresenter,
   ) {}
 
   /**
@@ -139,10 +143,20 @@ export class SiteWritesService {
    * revalidates the site and its spaces too: while the site was unpublished, their content
    * changed without telling it, and it may still hold them from before.
    */
-  setPublished(organizationId: string, siteId: string, published: boolean): Promise<SiteWithCount> {
+  /**
+   * Publishes or unpublishes the site; a change records `site_published` or
+   * `site_unpublished`, with the site as an admin sees it.
+   */
+  setPublished(
+    organization: SiteOrganization,
+    siteId: string,
+    published: boolean,
+    userId: string,
+  ): Promise<SiteWithCount> {
     return this.dataSource.transaction(async (tx) => {
-      const site = await this.sites.findForOrganization(tx, organizationId, siteId);
-      if (site.published !== published) {
+      const site = await this.sites.findForOrganization(tx, organization.id, siteId);
+      const changed = site.published !== published;
+      if (changed) {
         site.published = published;
         site.updatedAt = this.clock.now();
         await tx.update(Site, { id: site.id }, { published, updatedAt: site.updatedAt });
@@ -154,7 +168,21 @@ export class SiteWritesService {
           );
         }
       }
-      return this.sites.withCount(tx, site);
+      const found = await this.sites.withCount(tx, site);
+      if (changed) {
+        await this.outbox.record(tx, {
+          type: published ? 'site_published' : 'site_unpublished',
+          organizationId: organization.id,
+          resource: { type: 'site', id: site.id },
+          siteId: site.id,
+          actor: userActor(userId),
+          fields: {
+            siteId: site.id,
+            site: this.presenter.present(found.site, organization, found.siteSpaces, 'admin'),
+          },
+        });
+      }
+      return found;
     });
   }
 

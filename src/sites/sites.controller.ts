@@ -21,7 +21,8 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Organization } from '../orgs/entities/organization.entity';
-import { Access, Granted } from '../platform/auth/access.decorator';
+import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
+import type { UserActor } from '../platform/auth/actor';
 import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -157,12 +158,13 @@ export class SitesController {
   })
   @ApiOkResponse({ type: SiteResponse })
   async publish(
+    @CurrentUser() actor: UserActor,
     @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteResponse> {
     return this.present(
       site.entity.organization,
-      await this.writes.setPublished(site.organizationId, siteId, true),
+      await this.writes.setPublished(site.entity.organization, siteId, true, actor.userId),
       site.role,
     );
   }
@@ -177,12 +179,13 @@ export class SitesController {
   })
   @ApiOkResponse({ type: SiteResponse })
   async unpublish(
+    @CurrentUser() actor: UserActor,
     @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
   ): Promise<SiteResponse> {
     return this.present(
       site.entity.organization,
-      await this.writes.setPublished(site.organizationId, siteId, false),
+      await this.writes.setPublished(site.entity.organization, siteId, false, actor.userId),
       site.role,
     );
   }

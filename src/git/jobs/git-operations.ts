@@ -2,9 +2,11 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
+import { EventOutbox, userActor } from '../../platform/events/event-outbox';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { DomainError } from '../../platform/errors/domain-error';
+import { SpacesRepository } from '../../spaces/spaces.repository';
 import { GitSync, type GitOperationStatus } from '../entities/git-sync.entity';
 import { GitSyncsRepository } from '../git-syncs.repository';
 import { CredentialsCipher, type GitCredentials } from '../remote/credentials-cipher';
@@ -39,6 +41,8 @@ export class GitOperations implements OnModuleInit {
     private readonly importer: GitImporter,
     private readonly exporter: GitExporter,
     private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
+    private readonly spaces: SpacesRepository,
   ) {}
 
   onModuleInit(): void {
@@ -161,6 +165,42 @@ export class GitOperations implements OnModuleInit {
         updatedAt: now,
       },
     );
+    if (status === 'running' || status === 'complete' || status === 'failed') {
+      await this.recordEvent(manager, job, status, details);
+    }
+  }
+
+  /**
+   * GitBook's `space_gitsync_started` and `space_gitsync_completed`: the space's primary
+   * revision (after the operation, for a completed one) and the commit, when known.
+   */
+  private async recordEvent(
+    manager: EntityManager,
+    job: GitJob,
+    status: 'running' | 'complete' | 'failed',
+    details: { error?: string; commit?: string; warnings?: string[]; changeRequestId?: string },
+  ): Promise<void> {
+    const organizationId = await this.spaces.organizationOf(job.spaceId, manager);
+    const head = await this.spaces.findHead(job.spaceId, '', manager);
+    if (organizationId === undefined || !head) return;
+    await this.outbox.record(manager, {
+      type: status === 'running' ? 'space_gitsync_started' : 'space_gitsync_completed',
+      organizationId,
+      resource: { type: 'space', id: job.spaceId },
+      spaceId: job.spaceId,
+      actor: userActor(job.authorId),
+      fields: {
+        spaceId: job.spaceId,
+        ...(status === 'running' ? {} : { state: status === 'complete' ? 'success' : 'failure' }),
+        revisionId: head.revisionId,
+        commitId: details.commit ?? '',
+        operation: job.kind,
+        operationId: job.operationId,
+        ...(details.error ? { error: details.error } : {}),
+        ...(details.warnings?.length ? { warnings: details.warnings } : {}),
+        ...(details.changeRequestId ? { changeRequestId: details.changeRequestId } : {}),
+      },
+    });
   }
 }
 

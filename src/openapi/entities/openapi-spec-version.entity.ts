@@ -58,3 +58,8 @@ export class OpenAPISpecVersion {
   @Column({ type: 'timestamptz' })
   createdAt!: Date;
 }
+
+/** A version with its documents. */
+export type OpenAPISpecVersionWithContent = OpenAPISpecVersion & {
+  filesystem: OpenAPIFilesystem;
+};

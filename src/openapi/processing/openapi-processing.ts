@@ -1,4 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EventOutbox } from '../../platform/events/event-outbox';
+import { OpenAPIPresenter } from '../openapi.presenter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -52,6 +54,8 @@ export class OpenAPIProcessing implements OnModuleInit {
     private readonly loader: OpenAPILoader,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly outbox: EventOutbox,
+    private readonly presenter: OpenAPIPresenter,
   ) {}
 
   onModuleInit(): void {
@@ -160,6 +164,21 @@ export class OpenAPIProcessing implements OnModuleInit {
         version as QueryDeepPartialEntity<OpenAPISpecVersion>,
       );
       Object.assign(update, { lastVersionId: version.id, updatedAt: now });
+      await manager.update(OpenAPISpec, specId, update);
+      const spec = await manager.findOneByOrFail(OpenAPISpec, { id: specId });
+      await this.outbox.record(manager, {
+        type: 'openapi_spec_version_created',
+        organizationId: spec.organizationId,
+        resource: { type: 'openapiSpec', id: spec.id },
+        actor: { kind: 'system' },
+        fields: {
+          specId: spec.id,
+          specSlug: spec.slug,
+          version: this.presenter.version(spec, version),
+          spec: this.presenter.spec(spec, 'admin'),
+        },
+      });
+      return;
     }
     await manager.update(OpenAPISpec, specId, update);
   }

@@ -70,11 +70,14 @@ export class MembersController {
   @ApiOkResponse({ type: MemberResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: `A bad role. ${LAST_ADMIN}` })
   async update(
+    @CurrentUser() actor: UserActor,
     @Granted() access: ResolvedAccess,
     @Param('userId') userId: string,
     @Body() body: UpdateMemberDto,
   ): Promise<MemberResponse> {
-    return this.presenter.present(await this.members.update(access.organizationId, userId, body));
+    return this.presenter.present(
+      await this.members.update(access.organizationId, userId, body, actor.userId),
+    );
   }
 
   @Delete('members/:userId')
@@ -89,8 +92,8 @@ export class MembersController {
   })
   @ApiNoContentResponse({ description: 'Removed, or was not a member.' })
   @ApiBadRequestResponse({ type: ErrorBody, description: LAST_ADMIN })
-  remove(@Granted() member: ResolvedAccess): Promise<void> {
-    return this.members.remove(member.organizationId, member.id);
+  remove(@CurrentUser() actor: UserActor, @Granted() member: ResolvedAccess): Promise<void> {
+    return this.members.remove(member.organizationId, member.id, actor.userId);
   }
 
   @Post('members/:userId/sso')

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../../users/users.module';
 import { Member } from '../entities/member.entity';
 import { MembersController } from './members.controller';
+import { MemberEvents } from './member-events';
 import { MembersPresenter } from './members.presenter';
 import { MemberAccessPolicy } from './member-access';
 import { MembersRepository } from './members.repository';
@@ -12,7 +13,13 @@ import { MembersService } from './members.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Member]), UsersModule],
   controllers: [MembersController],
-  providers: [MembersService, MembersPresenter, MembersRepository, MemberAccessPolicy],
-  exports: [MembersService, MembersPresenter, MembersRepository],
+  providers: [
+    MembersService,
+    MembersPresenter,
+    MembersRepository,
+    MemberAccessPolicy,
+    MemberEvents,
+  ],
+  exports: [MembersService, MembersPresenter, MembersRepository, MemberEvents],
 })
 export class MembersModule {}

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { userActor } from '../../platform/events/event-outbox';
+import { MemberEvents } from './member-events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { UserActor } from '../../platform/auth/actor';
@@ -29,6 +31,7 @@ export class MembersService {
     private readonly members: MembersRepository,
     private readonly clock: Clock,
     private readonly secret: InstanceSecret,
+    private readonly events: MemberEvents,
   ) {}
 
   /** The organization's members (disabled ones included), by join date or last activity. */
@@ -45,7 +48,12 @@ export class MembersService {
    * Changes the member's role (null: guest). The organization stays locked from the check of
    * its admins to the commit, so two concurrent demotions cannot remove both last admins.
    */
-  update(organizationId: string, userId: string, input: UpdateMemberDto): Promise<MemberRecord> {
+  update(
+    organizationId: string,
+    userId: string,
+    input: UpdateMemberDto,
+    actorId: string,
+  ): Promise<MemberRecord> {
     return this.dataSource.transaction(async (tx) => {
       if (input.role !== undefined) {
         const admins = await this.lockAdmins(tx, organizationId);
@@ -53,6 +61,16 @@ export class MembersService {
         if (!member) throw memberNotFound();
         if (removesLastAdmin(admins, { ...member, next: input.role })) throw lastAdmin('demoted');
         await this.members.update(organizationId, userId, { role: input.role }, tx);
+        if (member.role !== input.role) {
+          await this.events.record(
+            tx,
+            'member_role_updated',
+            organizationId,
+            userId,
+            userActor(actorId),
+            { previousRole: member.role, role: input.role },
+          );
+        }
       }
       return this.getWith(tx, organizationId, userId);
     });
@@ -62,13 +80,23 @@ export class MembersService {
    * Removes the member, and with it its team memberships (the foreign key cascades); who may
    * is decided before (MemberAccessPolicy). Nothing to remove is not an error.
    */
-  async remove(organizationId: string, userId: string): Promise<void> {
+  async remove(organizationId: string, userId: string, actorId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const admins = await this.lockAdmins(tx, organizationId);
       const member = await this.members.find(organizationId, userId, tx);
       if (!member) return;
       if (removesLastAdmin(admins, member)) throw lastAdmin('removed');
+      const record = await this.members.findRecord(organizationId, userId, tx);
       await this.members.delete(organizationId, userId, tx);
+      await this.events.record(
+        tx,
+        'member_removed',
+        organizationId,
+        userId,
+        userActor(actorId),
+        {},
+        record ?? undefined,
+      );
     });
   }
 

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
+import { EventOutbox } from '../../platform/events/event-outbox';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { Site } from '../entities/site.entity';
 import { siteNotFound } from '../sites.service';
@@ -57,8 +60,10 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 @Injectable()
 export class SiteInsightsService {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: SiteInsightsRepository,
     private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
   ) {}
 
   /**
@@ -68,6 +73,7 @@ export class SiteInsightsService {
   async track(organizationId: string, siteId: string, events: SiteInsightsEvent[]): Promise<void> {
     const now = this.clock.now().getTime();
     const counts = new Map<string, CounterIncrement>();
+    const feedback: Record<string, unknown>[] = [];
     for (const event of events) {
       if (!KNOWN_TYPES.has(event.type)) continue;
       const known = event as SiteInsightsEventDto;
@@ -94,9 +100,39 @@ export class SiteInsightsService {
       const existing = counts.get(key);
       if (existing) existing.count++;
       else counts.set(key, increment);
+      if (known instanceof SiteInsightsPageFeedbackEventDto) {
+        feedback.push({
+          siteId,
+          ...(increment.siteSpaceId ? { siteSpaceId: increment.siteSpaceId } : {}),
+          ...(increment.pageId ? { pageId: increment.pageId } : {}),
+          feedback: { rating: increment.rating },
+        });
+      }
     }
-    const found = await this.repository.increment(organizationId, siteId, [...counts.values()]);
-    if (!found) throw siteNotFound();
+    const increments = [...counts.values()];
+    if (feedback.length === 0) {
+      if (!(await this.repository.increment(organizationId, siteId, increments))) {
+        throw siteNotFound();
+      }
+      return;
+    }
+    // GitBook's `page_feedback`, with what Bindery keeps of it (no comment, URL or visitor).
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.repository.increment(organizationId, siteId, increments, manager))) {
+        throw siteNotFound();
+      }
+      await this.outbox.record(
+        manager,
+        ...feedback.map((fields) => ({
+          type: 'page_feedback',
+          organizationId,
+          resource: { type: 'site', id: siteId },
+          siteId,
+          actor: { kind: 'system' as const },
+          fields,
+        })),
+      );
+    });
   }
 
   /** GitBook's aggregation, over the daily counters; what they cannot answer is a 400. */

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EventOutbox } from '../../platform/events/event-outbox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
 import { performance } from 'node:perf_hooks';
@@ -99,6 +100,7 @@ export class TranslationRuns implements OnModuleInit {
     private readonly writer: ContentWriter,
     private readonly providers: TranslationProviders,
     private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
   ) {}
 
   onModuleInit(): void {
@@ -321,17 +323,22 @@ export class TranslationRuns implements OnModuleInit {
     const revisionId = await this.commitResult(manager, resultSpaceId, current.run_by, outcome);
     const translated = outcome.pages.filter((page) => page.translated);
     await this.savePages(manager, translation, outcome, translated);
-    await this.translations.recordRunSuccess(
-      translation.id,
-      {
-        resultRevisionId: revisionId,
-        pages: translated.length,
-        words: translated.reduce((sum, page) => sum + page.words, 0),
-        seconds,
-        now: this.clock.now(),
-      },
-      manager,
-    );
+    const stats = {
+      resultRevisionId: revisionId,
+      pages: translated.length,
+      words: translated.reduce((sum, page) => sum + page.words, 0),
+      seconds,
+      now: this.clock.now(),
+    };
+    await this.translations.recordRunSuccess(translation.id, stats, manager);
+    await this.recordFinished(manager, translation, {
+      state: 'success',
+      resultSpaceId,
+      revisionId,
+      pages: stats.pages,
+      words: stats.words,
+      durationSeconds: seconds,
+    });
     return current.rerun_requested;
   }
 
@@ -406,12 +413,38 @@ export class TranslationRuns implements OnModuleInit {
     const message = known
       ? (error as Error).message
       : 'The run failed on an unexpected error (see the server log).';
-    const rerun = await this.translations.recordRunFailure(
-      translation.id,
-      message.slice(0, 2000),
-      this.clock.now(),
-    );
-    return rerun ?? false;
+    return this.dataSource.transaction(async (manager) => {
+      const rerun = await this.translations.recordRunFailure(
+        translation.id,
+        message.slice(0, 2000),
+        this.clock.now(),
+        manager,
+      );
+      if (rerun === null) return false;
+      await this.recordFinished(manager, translation, { state: 'failure', error: message });
+      return rerun;
+    });
+  }
+
+  /** `translation_run_finished`, in the transaction that records the run's outcome. */
+  private async recordFinished(
+    manager: EntityManager,
+    translation: Translation,
+    outcome: Record<string, unknown>,
+  ): Promise<void> {
+    await this.outbox.record(manager, {
+      type: 'translation_run_finished',
+      organizationId: translation.organizationId,
+      resource: { type: 'translation', id: translation.id },
+      spaceId: translation.sourceSpaceId,
+      actor: { kind: 'system' },
+      fields: {
+        translationId: translation.id,
+        sourceSpaceId: translation.sourceSpaceId,
+        language: translation.language,
+        ...outcome,
+      },
+    });
   }
 }
 
