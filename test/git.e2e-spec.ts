@@ -4,9 +4,10 @@ import type { DocumentBlock, JSONDocument } from '../src/content-engine/document
 import { markdownToDocument } from '../src/content-engine/documents/markdown';
 import { ContentWriter } from '../src/content-engine/writes/content-writer';
 import { GitOperations } from '../src/git/jobs/git-operations';
+import { OutboxEvent } from '../src/platform/events/outbox-event.entity';
 import { createTestApp, TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
-import { expectConforms } from './helpers/conformance';
+import { expectConforms, expectMatchesSchema } from './helpers/conformance';
 import { commitOnSpace } from './helpers/content';
 import type { TestOrganization } from './helpers/factories';
 import { gitHttpBackend, startGitServer, type GitServer } from './helpers/git-server';
@@ -534,6 +535,49 @@ describeWithGit('Git import and export', () => {
     const again = await importInto(spaceId, { url, ref: 'main' });
     expect(again.lastOperation.status).toBe('complete');
     expect(again.lastOperation.warnings).toBeUndefined();
+  });
+
+  it('records space_gitsync_started and space_gitsync_completed, with the commit', async () => {
+    const repo = `events-${++counter}`;
+    const url = server.createRepository(repo);
+    const commit = server.pushFiles(repo, 'refs/heads/main', { 'README.md': '# Hello\n' });
+    const spaceId = await emptySpace();
+    const imported = await importInto(spaceId, { url, ref: 'refs/heads/main' });
+    expect(imported.lastOperation.status).toBe('complete');
+    const failed = await importInto(spaceId, { url, ref: 'refs/heads/missing' });
+    expect(failed.lastOperation.status).toBe('failed');
+
+    const events = await t.dataSource
+      .getRepository(OutboxEvent)
+      .createQueryBuilder('e')
+      .where('e.space_id = :spaceId AND e.type LIKE :git', { spaceId, git: 'space_gitsync%' })
+      .orderBy('e.sequence')
+      .getMany();
+    const content = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+    expect(events.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ type: 'space_gitsync_started', operation: 'import' }),
+      expect.objectContaining({
+        type: 'space_gitsync_completed',
+        state: 'success',
+        commitId: commit,
+        revisionId: content.body.id,
+        actor: { kind: 'user', id: org.owner.id },
+      }),
+      expect.objectContaining({ type: 'space_gitsync_started' }),
+      expect.objectContaining({
+        type: 'space_gitsync_completed',
+        state: 'failure',
+        error: expect.stringMatching(/refs\/heads\/missing/),
+      }),
+    ]);
+    for (const event of events) {
+      expectMatchesSchema(
+        { ...event.payload, installationId: 'x' },
+        event.type === 'space_gitsync_started'
+          ? 'SpaceGitSyncStartedEvent'
+          : 'SpaceGitSyncCompletedEvent',
+      );
+    }
   });
 
   it('uses credentials in the URL without storing or showing them', async () => {

@@ -1,3 +1,4 @@
+import { OutboxEvent } from '../src/platform/events/outbox-event.entity';
 import { ContentWriter, type ContentChange } from '../src/content-engine/writes/content-writer';
 import { newId } from '../src/platform/ids/ids';
 import { createTestApp, TestApp } from './helpers/app';
@@ -377,6 +378,28 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     expect(fixed.lastRunError).toBeUndefined();
     expect(fixed.stats.runs).toBe(2);
     expect((await h.page(fixed.result!.space, h.pages.faq)).title).toBe('[es]Questions');
+
+    // Each run's end is an event: success (with its result), failure (with its error).
+    const finished = await h.t.dataSource
+      .getRepository(OutboxEvent)
+      .createQueryBuilder('e')
+      .where('e.type = :type AND e.resource_key = :key', {
+        type: 'translation_run_finished',
+        key: `translation:${created.id}`,
+      })
+      .orderBy('e.sequence')
+      .getMany();
+    expect(finished.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ state: 'success', revisionId: first.result!.revision }),
+      expect.objectContaining({ state: 'failure', error: expect.stringContaining('400') }),
+      expect.objectContaining({
+        state: 'success',
+        translationId: created.id,
+        language: 'es',
+        resultSpaceId: fixed.result!.space,
+        revisionId: fixed.result!.revision,
+      }),
+    ]);
     await h.write(async () => [
       { operation: 'update_page', page: h.pages.faq, meta: { title: 'FAQ' } },
     ]);
