@@ -5,6 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -35,9 +36,20 @@ export interface SendOptions extends PgBoss.SendOptions {
   manager?: EntityManager;
 }
 
+/** How this process works a queue. */
+export interface WorkerOptions {
+  /** How long the worker waits before asking its empty queue again; POLL_MS by default. */
+  pollIntervalMs?: number;
+  /** Jobs of the queue at work at once in this process (1 by default). */
+  concurrency?: number;
+}
+
+export type QueueOptions = Omit<PgBoss.Queue, 'name'> & WorkerOptions;
+
 interface QueueDefinition {
   handler: JobHandler<never>;
   options: PgBoss.Queue;
+  worker: Required<WorkerOptions>;
 }
 
 /**
@@ -72,12 +84,28 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       schedule: config.JOBS_IN_PROCESS,
     });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
+    // Every queue's loop waits on the signal between polls: one listener per queue.
+    setMaxListeners(0, this.stopping.signal);
   }
 
-  define<T>(name: string, handler: JobHandler<T>, options: Omit<PgBoss.Queue, 'name'> = {}): void {
+  /**
+   * A queue and its handler. `pollIntervalMs` and `concurrency` say how this process works it:
+   * a queue whose jobs must start quickly (webhook deliveries) polls more often than the
+   * default second, and one whose jobs wait on other servers runs several at once.
+   */
+  define<T>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
     if (this.started) throw new Error(`Queue ${name} defined after start`);
     if (this.queues.has(name)) throw new Error(`Queue ${name} defined twice`);
-    this.queues.set(name, { handler: handler as JobHandler<never>, options: { name, ...options } });
+    const { pollIntervalMs = POLL_MS, concurrency = 1, ...queue } = options;
+    if (!(pollIntervalMs >= 10)) throw new Error(`Queue ${name}: pollIntervalMs below 10 ms`);
+    if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+      throw new Error(`Queue ${name}: concurrency must be a positive integer`);
+    }
+    this.queues.set(name, {
+      handler: handler as JobHandler<never>,
+      options: { name, ...queue },
+      worker: { pollIntervalMs, concurrency },
+    });
   }
 
   /**
@@ -127,7 +155,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.started = true;
     for (const [name, queue] of this.queues) {
       await this.boss.createQueue(name, queue.options);
-      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue.handler));
+      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue));
     }
     if (this.config.JOBS_IN_PROCESS) {
       for (const [name, cron] of this.schedules)
@@ -158,26 +186,43 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Works queue `name` one job at a time until shutdown: fetch, run the handler (within the
-   * job's expiry), record it completed or failed (pg-boss retries it as its options say). The
-   * loop is ours rather than pg-boss's `work`, so that shutdown can await it: nothing of it
-   * runs after the application has closed.
+   * Works queue `name` until shutdown, up to `concurrency` jobs at once: fetch as many as there
+   * are free places, run each handler (within the job's expiry), record it completed or failed
+   * (pg-boss retries it as its options say); ask again at once while jobs come, after
+   * `pollIntervalMs` when none did. The loop is ours rather than pg-boss's `work`, so that
+   * shutdown can await it: nothing of it runs after the application has closed.
    */
-  private async work(name: string, handler: JobHandler<never>): Promise<void> {
+  private async work(name: string, queue: QueueDefinition): Promise<void> {
     const { signal } = this.stopping;
+    const { pollIntervalMs, concurrency } = queue.worker;
+    const running = new Set<Promise<void>>();
     while (!signal.aborted) {
+      if (running.size >= concurrency) {
+        await Promise.race(running);
+        continue;
+      }
       let jobs: PgBoss.JobWithMetadata<unknown>[] = [];
       try {
-        jobs = (await this.boss.fetch(name, { batchSize: 1, includeMetadata: true })) ?? [];
+        jobs =
+          (await this.boss.fetch(name, {
+            batchSize: concurrency - running.size,
+            includeMetadata: true,
+          })) ?? [];
       } catch (error) {
         this.logger.error({ err: error, queue: name }, 'Job fetch failed');
       }
       if (jobs.length === 0) {
-        await pause(POLL_MS, signal);
+        await pause(pollIntervalMs, signal);
         continue;
       }
-      for (const job of jobs) await this.run(name, handler, job);
+      for (const job of jobs) {
+        const done: Promise<void> = this.run(name, queue.handler, job).finally(() =>
+          running.delete(done),
+        );
+        running.add(done);
+      }
     }
+    await Promise.allSettled(running);
   }
 
   private async run(
