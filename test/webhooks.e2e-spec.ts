@@ -252,7 +252,13 @@ describe('webhooks', () => {
         active: false,
       });
       expect(res.body.secret).toBeUndefined();
-      for (const body of [{ events: ['nope'] }, { url: 'mailto:a@b.c' }, { secret: 'x' }]) {
+      for (const body of [
+        { events: ['nope'] },
+        { url: 'mailto:a@b.c' },
+        { secret: 'x' },
+        { active: null },
+        { url: null },
+      ]) {
         const bad = await org.owner.client.patch(`${base(org)}/${hook.id}`, body).expect(400);
         expect(bad.body.error.code).toBe(400);
       }

@@ -98,10 +98,10 @@ export class CreateWebhookDto {
   active?: boolean;
 }
 
-/** Body of `updateWebhook`: the fields to change. */
-export class UpdateWebhookDto extends PartialType(
-  OmitType(CreateWebhookDto, ['secret'] as const),
-) {}
+/** Body of `updateWebhook`: the fields to change (none may be null). */
+export class UpdateWebhookDto extends PartialType(OmitType(CreateWebhookDto, ['secret'] as const), {
+  skipNullProperties: false,
+}) {}
 
 /** Query of `listWebhookDeliveries`. */
 export class ListDeliveriesQueryDto extends PageQueryDto {
