@@ -1,3 +1,4 @@
+import { AuditModule } from './audit/audit.module';
 import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { CollectionsModule } from './collections/collections.module';
 import { CommentsModule } from './comments/comments.module';
@@ -45,6 +46,7 @@ const DOMAIN_MODULES = [
   TranslationsModule,
   ConversationsModule,
   GitModule,
+  AuditModule,
   WebhooksModule,
   SeedModule,
 ];

@@ -276,6 +276,14 @@ async function freshGranted(
   return id;
 }
 
+/** The organization's newest audit event (the fixture's writes recorded some). */
+async function newestAuditEvent(ctx: Ctx): Promise<string> {
+  const res = await owner(ctx)
+    .get(`${org(ctx)}/audit-events?limit=1`)
+    .expect(200);
+  return res.body.items[0].id as string;
+}
+
 async function freshMember(ctx: Ctx): Promise<string> {
   return (await ctx.factories.member(ctx.org, 'read')).id;
 }
@@ -1648,6 +1656,28 @@ const OPERATIONS: Operation[] = [
     route: `${ORG}/agent-instructions`,
     path: (ctx) => `${org(ctx)}/agent-instructions`,
     body: () => ({ instructions: TINY_DOCUMENT }),
+    allowed: adminOnly,
+  },
+  {
+    name: 'listOrganizationAuditEvents',
+    method: 'GET',
+    route: `${ORG}/audit-events`,
+    path: (ctx) => `${org(ctx)}/audit-events?limit=5`,
+    allowed: adminOnly,
+  },
+  {
+    name: 'getOrganizationAuditEvent',
+    method: 'GET',
+    route: `${ORG}/audit-events/:auditEventId`,
+    path: (ctx) => `${org(ctx)}/audit-events/${ctx.fresh}`,
+    fresh: newestAuditEvent,
+    allowed: adminOnly,
+  },
+  {
+    name: 'listOrganizationAuditEventActions',
+    method: 'GET',
+    route: `${ORG}/audit-event-actions`,
+    path: (ctx) => `${org(ctx)}/audit-event-actions`,
     allowed: adminOnly,
   },
 

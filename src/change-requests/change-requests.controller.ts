@@ -193,11 +193,14 @@ export class ChangeRequestsController {
   @ApiOkResponse({ type: ChangeRequestResponse })
   @badRequest
   async update(
+    @CurrentUser() actor: UserActor,
     @Granted() space: SpaceAccess,
     @Param('changeRequestId') changeRequestId: string,
     @Body() body: UpdateChangeRequestDto,
   ): Promise<ChangeRequestResponse> {
-    return this.presenter.present(await this.changeRequests.update(space, changeRequestId, body));
+    return this.presenter.present(
+      await this.changeRequests.update(space, actor.userId, changeRequestId, body),
+    );
   }
 
   @Post('spaces/:spaceId/change-requests/:changeRequestId/merge')

@@ -4,6 +4,7 @@ import { SpaceContentModule } from '../spaces/space-content.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { ChangeRequestsController } from './change-requests.controller';
+import { ChangeRequestEvents } from './change-request-events';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
 import { CollectionsModule } from '../collections/collections.module';
 import { ChangeRequestAccessPolicy } from './change-request-access';
@@ -75,6 +76,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestReviewsRepository,
     ChangeRequestsService,
     ChangeRequestsPresenter,
+    ChangeRequestEvents,
     ChangeRequestMergeService,
     { provide: MergeReviewFacts, useClass: ReviewMergeFacts },
     ChangeRequestReviewsService,

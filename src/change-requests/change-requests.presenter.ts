@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UrlBuilder } from '../platform/urls/url-builder';
 import { UsersPresenter } from '../users/users.presenter';
 import { ChangeRequestResponse, ChangeRequestSummaryResponse } from './dto/change-request.response';
-import type { ChangeRequestView } from './change-requests.service';
+import type { ChangeRequestView } from './change-request-view';
 
 @Injectable()
 export class ChangeRequestsPresenter {

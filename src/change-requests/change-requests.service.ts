@@ -9,6 +9,7 @@ import { Page } from '../platform/pagination/page';
 import type { Role } from '../platform/policy/roles';
 import { Space } from '../spaces/entities/space.entity';
 import { type SpaceAccess } from '../spaces/space-access.resolver';
+import { userActor } from '../platform/events/event-outbox';
 import { SpacesRepository, type SpaceCounterDeltas } from '../spaces/spaces.repository';
 import {
   CreateChangeRequestDto,
@@ -21,13 +22,11 @@ import {
   ChangeRequestListFilters,
   ChangeRequestsRepository,
 } from './change-requests.repository';
+import { ChangeRequestEvents } from './change-request-events';
+import type { ChangeRequestView } from './change-request-view';
 import { ChangeRequest, ChangeRequestStatus } from './entities/change-request.entity';
 
-/** A change request with what its wire shape needs: the space's primary revision now. */
-export interface ChangeRequestView {
-  changeRequest: ChangeRequest;
-  primaryRevision: string;
-}
+export type { ChangeRequestView } from './change-request-view';
 
 const changeRequestNotFound = () => notFound('Change request');
 
@@ -56,6 +55,7 @@ export class ChangeRequestsService {
     private readonly repository: ChangeRequestsRepository,
     private readonly clock: Clock,
     private readonly spaces: SpacesRepository,
+    private readonly events: ChangeRequestEvents,
   ) {}
 
   /**
@@ -133,7 +133,9 @@ export class ChangeRequestsService {
       createdAt: now,
       updatedAt: now,
     });
-    return this.load(manager, spaceId, id);
+    const opened = await this.load(manager, spaceId, id);
+    await this.events.record(manager, 'change_request_opened', opened, userActor(userId));
+    return opened;
   }
 
   /** By id or by number in the space; 404 otherwise. */
@@ -147,6 +149,7 @@ export class ChangeRequestsService {
    */
   update(
     access: SpaceAccess,
+    userId: string,
     changeRequestId: string,
     input: UpdateChangeRequestDto,
   ): Promise<ChangeRequestView> {
@@ -177,7 +180,16 @@ export class ChangeRequestsService {
         { id: current.id },
         changes as QueryDeepPartialEntity<ChangeRequest>,
       );
-      return this.load(manager, access.id, current.id);
+      const updated = await this.load(manager, access.id, current.id);
+      const changed = Object.keys(changes).filter((field) => field !== 'updatedAt');
+      await this.events.record(
+        manager,
+        changes.status === 'archived' ? 'change_request_closed' : 'change_request_updated',
+        updated,
+        userActor(userId),
+        { changed },
+      );
+      return updated;
     });
   }
 

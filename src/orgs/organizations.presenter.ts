@@ -29,6 +29,8 @@ export class OrganizationsPresenter {
       sso: organization.sso,
       ai: organization.ai,
       inviteLinks: organization.inviteLinks,
+      // Every organization has its audit log (GET …/audit-events, organization admins).
+      auditLogs: true,
       plan: SELF_HOSTED_PLAN,
       mergeRules: organization.mergeRules,
       urls: {

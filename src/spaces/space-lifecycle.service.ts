@@ -14,6 +14,8 @@ import type { MoveContentDto, TransferContentDto } from './dto/space.dto';
 import { Space } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
 import { ContentPlacement } from '../collections/content-placement';
+import { userActor } from '../platform/events/event-outbox';
+import { SpaceEvents } from './space-events';
 import { SpacesRepository } from './spaces.repository';
 
 /** How long a deleted space stays restorable before the purge removes it. */
@@ -55,16 +57,22 @@ export class SpaceLifecycle {
     private readonly spaces: SpacesRepository,
     private readonly grants: ContentGrantsRepository,
     private readonly transfers: ContentTransfers,
+    private readonly events: SpaceEvents,
   ) {}
 
   /** Moves the space (one not in the trash, as `access` found it) to the trash. */
-  async remove(access: SpaceAccess): Promise<void> {
+  async remove(access: SpaceAccess, userId: string): Promise<void> {
     const now = this.clock.now();
-    await this.dataSource.manager.update(
-      Space,
-      { id: access.id, deletedAt: IsNull() },
-      { deletedAt: now, updatedAt: now },
-    );
+    await this.dataSource.transaction(async (manager) => {
+      const { affected } = await manager.update(
+        Space,
+        { id: access.id, deletedAt: IsNull() },
+        { deletedAt: now, updatedAt: now },
+      );
+      if (!affected) return;
+      const deleted = Object.assign(new Space(), access.entity, { deletedAt: now, updatedAt: now });
+      await this.events.record(manager, 'space_deleted', deleted, userActor(userId));
+    });
   }
 
   /**
@@ -85,7 +93,9 @@ export class SpaceLifecycle {
         { id: space.id },
         { deletedAt: null, position: String(position), visibility, updatedAt: this.clock.now() },
       );
-      return this.access.reload(manager, userId, space.id);
+      const restored = await this.access.reload(manager, userId, space.id);
+      await this.events.record(manager, 'space_restored', restored.entity, userActor(userId));
+      return restored;
     });
   }
 
@@ -120,7 +130,9 @@ export class SpaceLifecycle {
       if (parentId === null && space.visibility === 'in-collection') {
         await manager.update(Space, { id: space.id }, { visibility: 'private' });
       }
-      return this.access.reload(manager, userId, space.id);
+      const moved = await this.access.reload(manager, userId, space.id);
+      await this.events.updated(manager, space, moved.entity, userActor(userId));
+      return moved;
     });
   }
 
@@ -165,7 +177,9 @@ export class SpaceLifecycle {
           updatedAt: this.clock.now(),
         },
       );
-      return this.access.reload(manager, userId, space.id);
+      const transferred = await this.access.reload(manager, userId, space.id);
+      await this.events.updated(manager, space, transferred.entity, userActor(userId));
+      return transferred;
     });
   }
 
@@ -218,6 +232,7 @@ export class SpaceLifecycle {
         spaceId: copy.id,
         fromRevision: null,
         toRevision: copy.revisionId,
+        authorId: userId,
         manager,
       });
       await this.tree.place(
@@ -229,7 +244,9 @@ export class SpaceLifecycle {
         now,
         { allowUnchanged: true },
       );
-      return this.access.reload(manager, userId, copy.id);
+      const duplicated = await this.access.reload(manager, userId, copy.id);
+      await this.events.record(manager, 'space_created', duplicated.entity, userActor(userId));
+      return duplicated;
     });
   }
 

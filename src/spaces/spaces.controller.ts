@@ -193,8 +193,11 @@ export class SpacesController {
       'or the caller cannot see it.',
   })
   @ApiNoContentResponse({ description: 'The space is in the trash.' })
-  async remove(@Granted() access: SpaceAccess | null): Promise<void> {
-    if (access) await this.lifecycle.remove(access);
+  async remove(
+    @Granted() access: SpaceAccess | null,
+    @CurrentUser() actor: UserActor,
+  ): Promise<void> {
+    if (access) await this.lifecycle.remove(access, actor.userId);
   }
 
   @Post('spaces/:spaceId/duplicate')

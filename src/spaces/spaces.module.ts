@@ -3,11 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { MembersModule } from '../orgs/members/members.module';
+import { UsersModule } from '../users/users.module';
 import { CollectionSpacesRegistration } from './collection-spaces.registration';
 import { Space } from './entities/space.entity';
 import { SpacePermissionsController } from './grants/space-permissions.controller';
 import { SpaceAccessResolver } from './space-access.resolver';
 import { SpaceContentModule } from './space-content.module';
+import { SpaceEvents } from './space-events';
 import { SpaceLifecycle } from './space-lifecycle.service';
 import { SpaceTrash } from './space-trash';
 import { SpacesController } from './spaces.controller';
@@ -26,6 +28,7 @@ import { SpacesService } from './spaces.service';
     ContentEngineModule,
     SpaceContentModule,
     MembersModule,
+    UsersModule,
   ],
   controllers: [SpacesController, SpacePermissionsController],
   providers: [
@@ -36,6 +39,7 @@ import { SpacesService } from './spaces.service';
     SpaceTrash,
     SpacesRepository,
     CollectionSpacesRegistration,
+    SpaceEvents,
   ],
   exports: [
     SpacesService,

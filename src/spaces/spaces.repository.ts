@@ -113,6 +113,18 @@ export class SpacesRepository implements SpaceHeads, OnModuleInit {
     );
   }
 
+  /** The organization of the space, trash included; undefined when there is no such space. */
+  async organizationOf(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | undefined> {
+    const rows: { organization_id: string }[] = await manager.query(
+      'SELECT organization_id FROM spaces WHERE id = $1',
+      [spaceId],
+    );
+    return rows[0]?.organization_id;
+  }
+
   /**
    * Locks the space's row FOR UPDATE until the transaction ends: the lock that serializes the
    * numbering, counts and merges of its change requests.

@@ -21,6 +21,8 @@ import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { Space, SpaceMergeRules } from './entities/space.entity';
 import { SpaceAccess, SpaceAccessResolver } from './space-access.resolver';
 import { ContentPlacement } from '../collections/content-placement';
+import { userActor } from '../platform/events/event-outbox';
+import { SpaceEvents } from './space-events';
 import { SpaceKey, SpacesRepository } from './spaces.repository';
 
 /** A space a member can reach, with the member's role there. */
@@ -47,6 +49,7 @@ export class SpacesService {
     private readonly clock: Clock,
     private readonly spaces: SpacesRepository,
     private readonly members: MembersRepository,
+    private readonly events: SpaceEvents,
   ) {}
 
   /**
@@ -131,9 +134,12 @@ export class SpacesService {
         spaceId: space.id,
         fromRevision: null,
         toRevision: space.revisionId,
+        authorId: userId,
         manager,
       });
-      return this.access.reload(manager, userId, space.id);
+      const created = await this.access.reload(manager, userId, space.id);
+      await this.events.record(manager, 'space_created', created.entity, userActor(userId));
+      return created;
     };
     return manager ? work(manager) : this.dataSource.transaction(work);
   }
@@ -230,15 +236,17 @@ export class SpacesService {
     }
     if (Object.keys(changes).length === 0) return access;
     changes.updatedAt = this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await manager.update(Space, { id: space.id }, changes);
       // The index folds and stems in the space's language: a new language rewrites it.
       if (changes.language !== undefined && changes.language !== space.language) {
         await this.searchIndex.rebuild(manager, space.id);
       }
+      // The default level may change the caller's own role.
+      const updated = await this.access.reload(manager, userId, space.id);
+      await this.events.updated(manager, space, updated.entity, userActor(userId));
+      return updated;
     });
-    // The default level may change the caller's own role.
-    return this.access.reload(this.dataSource.manager, userId, space.id);
   }
 
   /** The page's spaces with the caller's role on each, resolved in one query. */

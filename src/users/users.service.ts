@@ -54,6 +54,11 @@ export class UsersService {
     return outer ? work(outer) : this.dataSource.transaction(work);
   }
 
+  /** The user, or null when there is none; read within `manager`'s transaction when given. */
+  async find(userId: string, manager?: EntityManager): Promise<User | null> {
+    return manager ? manager.findOneBy(User, { id: userId }) : this.users.findOneBy({ id: userId });
+  }
+
   async get(userId: string): Promise<User> {
     const user = await this.users.findOneBy({ id: userId });
     if (!user) throw userNotFound();

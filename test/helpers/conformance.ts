@@ -81,6 +81,32 @@ export function expectConforms(
   }
 }
 
+/**
+ * A value against one of GitBook's component schemas by name (`SpaceContentUpdatedEvent`), for
+ * what no operation answers: the bodies of events.
+ */
+export function expectMatchesSchema(
+  value: unknown,
+  schemaName: string,
+  spec: GitbookSpec = GITBOOK_0201,
+): void {
+  const pointer = ['components', 'schemas', schemaName];
+  if (valueAt(loadSpec(spec).document, pointer) === undefined) {
+    throw new Error(`GitBook's spec (${spec}) has no schema ${schemaName}`);
+  }
+  const validate = validatorFor(spec, `schema ${schemaName}`, 'schema', pointer);
+  if (!validate(value)) {
+    const errors = (validate.errors ?? []).slice(0, MAX_LISTED_ERRORS).map(describeError);
+    throw new Error(
+      [
+        `Not a ${schemaName} (${spec}):`,
+        ...errors.map((e) => `  - ${e}`),
+        truncatedJson(value),
+      ].join('\n'),
+    );
+  }
+}
+
 export function gitbookSchemaFor(
   operationId: string,
   status: number,

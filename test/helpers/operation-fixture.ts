@@ -129,6 +129,9 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     })
     .expect(204);
 
+  // The newest of the writes above, as the audit log recorded it.
+  const auditEvents = await client.get(`${base}/audit-events?limit=1`).expect(200);
+
   return {
     org,
     owner,
@@ -153,6 +156,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       shareLinkId: shareLink.id,
       siteRedirectId: redirect.body.id,
       tokenId: apiToken.body.id,
+      auditEventId: auditEvents.body.items[0].id,
       reusableContentId: 'fuzzReusable00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,

@@ -18,6 +18,9 @@ const NEWER_THAN_0146 = new Set([
   'listChangeRequestPageMetaLinks',
   'getChangeRequestChanges',
   'getRevisionSemanticChanges',
+  'listOrganizationAuditEvents',
+  'getOrganizationAuditEvent',
+  'listOrganizationAuditEventActions',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s

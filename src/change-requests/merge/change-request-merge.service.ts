@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { userActor } from '../../platform/events/event-outbox';
+import { ChangeRequestEvents } from '../change-request-events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentEngine } from '../../content-engine/content-engine';
@@ -78,6 +80,7 @@ export class ChangeRequestMergeService {
     private readonly writer: ContentWriter,
     private readonly reviews: MergeReviewFacts,
     private readonly clock: Clock,
+    private readonly events: ChangeRequestEvents,
   ) {}
 
   merge(
@@ -143,6 +146,10 @@ export class ChangeRequestMergeService {
         { status: 'merged', revisionMerged: revision.id, updatedAt: this.clock.now() },
       );
       await this.changeRequests.moveCounts(manager, access.id, cr.status, 'merged');
+      const mergedView = await this.changeRequests.load(manager, access.id, cr.id);
+      await this.events.record(manager, 'change_request_merged', mergedView, userActor(userId), {
+        revisionId: revision.id,
+      });
       return { result: 'merge', revision: revision.id };
     });
   }

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { userActor } from '../../platform/events/event-outbox';
+import { ChangeRequestEvents } from '../change-request-events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -69,6 +71,7 @@ export class ChangeRequestReviewsService {
     private readonly contributors: ChangeRequestContributors,
     private readonly repository: ChangeRequestReviewsRepository,
     private readonly changeRequests: ChangeRequestsRepository,
+    private readonly events: ChangeRequestEvents,
   ) {}
 
   /** Newest first; `outdated` keeps only outdated (true) or current (false) reviews. */
@@ -140,6 +143,22 @@ export class ChangeRequestReviewsService {
         );
       }
       if (comment) await this.contributors.record(manager, changeRequest.id, userId, 'comment');
+      await this.events.recordOf(
+        manager,
+        'change_request_review_submitted',
+        changeRequest,
+        userActor(userId),
+        {
+          review: {
+            object: 'change-request-review',
+            id,
+            status: input.status,
+            reviewer: userId,
+            revision: changeRequest.revision,
+            createdAt: now.toISOString(),
+          },
+        },
+      );
       return this.loadReview(manager, changeRequest, id);
     });
   }

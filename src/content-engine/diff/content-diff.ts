@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ContentEngine } from '../content-engine';
+import { RevisionsRepository } from '../revisions.repository';
+
 import { notFound } from '../../platform/errors/domain-error';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { ContentReader, type PageTree, type ReadRevision } from '../reads/content-reader';
-import { getRequired } from '../tree/object-store';
+import { CachedObjectStore, getRequired } from '../tree/object-store';
 import { blockStats, diffBlocks, type BlockEntry, type BlockStatus } from './block-diff';
 import { pageAttributes, type ChangeAttributes } from './change-attributes';
 import { treeChanges, type TreeChange } from './tree-changes';
@@ -30,7 +34,30 @@ export interface PageDiff {
  */
 @Injectable()
 export class ContentDiff {
-  constructor(private readonly reader: ContentReader) {}
+  constructor(
+    private readonly reader: ContentReader,
+    private readonly engine: ContentEngine,
+    private readonly revisions: RevisionsRepository,
+  ) {}
+
+  /**
+   * What changed from `fromRevisionId` to `toRevisionId` of `spaceId`, read within `manager`'s
+   * transaction (so a revision it has just written, not yet committed, is seen); only the
+   * subtrees whose hashes differ are read.
+   */
+  async changesWithin(
+    manager: EntityManager,
+    spaceId: string,
+    fromRevisionId: string,
+    toRevisionId: string,
+  ): Promise<TreeChange[]> {
+    const [from, to] = await Promise.all([
+      this.revisions.findTree(fromRevisionId, spaceId, manager),
+      this.revisions.findTree(toRevisionId, spaceId, manager),
+    ]);
+    if (from === undefined || to === undefined) throw notFound('Revision');
+    return treeChanges(new CachedObjectStore(this.engine.objectStore(manager)), from, to);
+  }
 
   /** From `from` (null: nothing, for a revision without a parent) to `to`. */
   changes(from: ReadRevision | null, to: ReadRevision): Promise<TreeChange[]> {

@@ -281,6 +281,7 @@ export class ContentWriter {
       spaceId: input.spaceId,
       fromRevision: input.expectedRevisionId,
       toRevision: revision.id,
+      authorId: input.authorId,
       manager,
     });
     return { revision, previousRevisionId: input.expectedRevisionId };

@@ -9,6 +9,8 @@ export interface PrimaryMoved {
   spaceId: string;
   fromRevision: string | null;
   toRevision: string;
+  /** Who made the revision it moved to; null for Bindery itself (an import, a template). */
+  authorId: string | null;
   /** The transaction that moved it: what a listener writes commits or rolls back with it. */
   manager: EntityManager;
 }

@@ -67,6 +67,10 @@ export class OrganizationResponse {
   @ApiPropertyOptional({ description: 'SSO enforced organization-wide.' }) sso?: boolean;
   @ApiPropertyOptional({ description: 'AI features enabled.' }) ai?: boolean;
   @ApiProperty() inviteLinks!: boolean;
+  @ApiPropertyOptional({
+    description: 'Whether audit logs can be read (always: `listOrganizationAuditEvents`).',
+  })
+  auditLogs?: boolean;
   @ApiProperty({
     description: 'Self-hosted: always the top plan, nothing is billed.',
     example: 'enterprise_2024',

@@ -182,6 +182,13 @@ export class AppConfig {
   @Max(525600)
   OPENAPI_REFRESH_MINUTES = 60;
 
+  /** Days an audit event is kept; older ones are deleted by a daily job. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  AUDIT_RETENTION_DAYS = 365;
+
   /**
    * Base URL of an OpenAI-compatible API (OpenAI, vLLM, Ollama, llama.cpp …), up to and without
    * `/chat/completions`, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. Used

@@ -20,6 +20,9 @@ export interface EventInput {
   fields: Record<string, unknown>;
 }
 
+/** The actor of a change a user made through the API. */
+export const userActor = (userId: string): EventActor => ({ kind: 'user', id: userId });
+
 /** Hears that events were recorded, in their transaction (the webhooks module queues delivery). */
 export type OutboxListener = (manager: EntityManager, events: OutboxEvent[]) => Promise<void>;
 
