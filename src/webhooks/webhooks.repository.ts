@@ -49,10 +49,6 @@ export class WebhooksRepository {
     return query.getOne();
   }
 
-  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Webhook | null> {
-    return manager.getRepository(Webhook).findOneBy({ id });
-  }
-
   /** The active webhooks of these organizations. */
   activeIn(organizationIds: string[], manager: EntityManager): Promise<Webhook[]> {
     if (organizationIds.length === 0) return Promise.resolve([]);

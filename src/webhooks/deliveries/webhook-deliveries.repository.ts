@@ -8,7 +8,7 @@ import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity';
 import { type DeliveryStatus, WebhookDelivery } from '../entities/webhook-delivery.entity';
 
-/** A delivery claimed for an attempt, with what the attempt sends. */
+/** A delivery claimed for an attempt, with what the attempt sends and where. */
 export interface ClaimedDelivery {
   id: string;
   webhookId: string;
@@ -17,6 +17,11 @@ export interface ClaimedDelivery {
   attempts: number;
   /** The event's body, as recorded. */
   payload: Record<string, unknown>;
+  url: string;
+  /** The webhook's sealed secrets: the current one, the previous one until it expires. */
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
 }
 
 /** Where a delivery stands in its resource's queue. */
@@ -114,6 +119,10 @@ export class WebhookDeliveriesRepository {
       resource_key: string;
       attempts: number;
       payload: Record<string, unknown>;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      previous_secret_expires_at: Date | null;
     }[] = await this.dataSource.manager.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries d SET lease_until = $3
@@ -127,7 +136,10 @@ export class WebhookDeliveriesRepository {
                WHERE e.webhook_id = d.webhook_id AND e.resource_key = d.resource_key
                  AND e.status = 'pending' AND e.sequence < d.sequence)
         RETURNING d.id, d.webhook_id, d.event_id, d.resource_key, d.attempts)
-       SELECT c.*, ev.payload FROM claimed c JOIN events ev ON ev.id = c.event_id`,
+       SELECT c.*, ev.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+         FROM claimed c
+         JOIN events ev ON ev.id = c.event_id
+         JOIN webhooks w ON w.id = c.webhook_id`,
       [id, now, leaseUntil],
     );
     const row = rows[0];
@@ -139,8 +151,50 @@ export class WebhookDeliveriesRepository {
           resourceKey: row.resource_key,
           attempts: row.attempts,
           payload: row.payload,
+          url: row.url,
+          secret: row.secret,
+          previousSecret: row.previous_secret,
+          previousSecretExpiresAt: row.previous_secret_expires_at
+            ? new Date(row.previous_secret_expires_at)
+            : null,
         }
       : null;
+  }
+
+  /**
+   * A successful attempt, in one statement: the attempt recorded, the delivery delivered, its
+   * webhook's failure state cleared (`webhooks`, this module's other table, in the same
+   * statement so that a delivery costs one round trip).
+   */
+  async recordDelivered(
+    attempt: WebhookDeliveryAttempt,
+    webhookId: string,
+    finishedAt: Date,
+  ): Promise<void> {
+    await this.dataSource.manager.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_delivery_attempts
+           (id, delivery_id, number, attempted_at, duration_ms, status_code, response, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)),
+       delivered AS (
+         UPDATE webhook_deliveries
+            SET status = 'delivered', attempts = $3, next_attempt_at = NULL,
+                lease_until = NULL, finished_at = $8
+          WHERE id = $2)
+       UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL
+        WHERE id = $9 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL)`,
+      [
+        attempt.id,
+        attempt.deliveryId,
+        attempt.number,
+        attempt.attemptedAt,
+        attempt.durationMs,
+        attempt.statusCode,
+        attempt.response,
+        finishedAt,
+        webhookId,
+      ],
+    );
   }
 
   async insertAttempt(attempt: WebhookDeliveryAttempt, manager: EntityManager): Promise<void> {

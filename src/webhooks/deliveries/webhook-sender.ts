@@ -8,7 +8,6 @@ import { JobsService } from '../../platform/jobs/jobs.service';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity';
-import type { Webhook } from '../entities/webhook.entity';
 import { signWebhook } from '../webhook-secrets';
 import { WebhooksRepository } from '../webhooks.repository';
 import { type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -90,33 +89,38 @@ export class WebhookSender {
     const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + 5_000);
     const delivery = await this.deliveries.claim(id, now, leaseUntil);
     if (!delivery) return { outcome: 'skipped', delivery: null };
-    const webhook = await this.webhooks.findById(delivery.webhookId);
-    if (!webhook) return { outcome: 'skipped', delivery: null };
-    const result = await this.send(webhook, delivery, now);
+    const result = await this.send(delivery, now);
+    const attempt = Object.assign(new WebhookDeliveryAttempt(), {
+      id: newId(),
+      deliveryId: delivery.id,
+      number: delivery.attempts + 1,
+      attemptedAt: now,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      response: result.response && storableText(result.response),
+      error: result.error,
+    });
+    if (result.error === null) {
+      await this.deliveries.recordDelivered(attempt, delivery.webhookId, this.clock.now());
+      return { outcome: 'delivered', delivery };
+    }
     const outcome = await this.dataSource.transaction((manager) =>
-      this.record(webhook, delivery, now, result, manager),
+      this.recordFailure(delivery, attempt, result, manager),
     );
     return { outcome, delivery };
   }
 
-  private async send(
-    webhook: Webhook,
-    delivery: ClaimedDelivery,
-    now: Date,
-  ): Promise<AttemptResult> {
-    const body = JSON.stringify({ ...delivery.payload, installationId: webhook.id });
-    const secrets = [this.sealed.unseal(SECRET_PURPOSE, webhook.secret)];
-    if (
-      webhook.previousSecret &&
-      webhook.previousSecretExpiresAt &&
-      webhook.previousSecretExpiresAt > now
-    ) {
-      secrets.push(this.sealed.unseal(SECRET_PURPOSE, webhook.previousSecret));
+  private async send(delivery: ClaimedDelivery, now: Date): Promise<AttemptResult> {
+    const body = JSON.stringify({ ...delivery.payload, installationId: delivery.webhookId });
+    const secrets = [this.sealed.unseal(SECRET_PURPOSE, delivery.secret)];
+    const { previousSecret, previousSecretExpiresAt } = delivery;
+    if (previousSecret && previousSecretExpiresAt && previousSecretExpiresAt > now) {
+      secrets.push(this.sealed.unseal(SECRET_PURPOSE, previousSecret));
     }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const response = await this.outbound.fetch(webhook.url, {
+      const response = await this.outbound.fetch(delivery.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -146,45 +150,17 @@ export class WebhookSender {
     }
   }
 
-  /** Records the attempt and what follows from it, in one transaction. */
-  private async record(
-    webhook: Webhook,
+  /** A failed attempt and what follows from it (a retry, or the end), in one transaction. */
+  private async recordFailure(
     delivery: ClaimedDelivery,
-    at: Date,
+    attempt: WebhookDeliveryAttempt,
     result: AttemptResult,
     manager: EntityManager,
   ): Promise<Outcome> {
-    const number = delivery.attempts + 1;
-    await this.deliveries.insertAttempt(
-      Object.assign(new WebhookDeliveryAttempt(), {
-        id: newId(),
-        deliveryId: delivery.id,
-        number,
-        attemptedAt: at,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        response: result.response && storableText(result.response),
-        error: result.error,
-      }),
-      manager,
-    );
+    await this.deliveries.insertAttempt(attempt, manager);
+    const { number, attemptedAt: at } = attempt;
     const finishedAt = this.clock.now();
-    if (result.error === null) {
-      await this.deliveries.update(
-        delivery.id,
-        {
-          status: 'delivered',
-          attempts: number,
-          nextAttemptAt: null,
-          leaseUntil: null,
-          finishedAt,
-        },
-        manager,
-      );
-      await this.webhooks.recordSuccess(webhook.id, manager);
-      return 'delivered';
-    }
-    const failure = await this.webhooks.recordFailure(webhook.id, at, manager);
+    const failure = await this.webhooks.recordFailure(delivery.webhookId, at, manager);
     const delays = this.config.webhookRetryDelaysMs;
     if (number <= delays.length) {
       const delay = delays[number - 1];
@@ -214,11 +190,11 @@ export class WebhookSender {
         `${result.statusCode === null ? result.error : `HTTP ${result.statusCode}`}), and ` +
         `delivery ${delivery.id} ran out of retries.`;
       await this.webhooks.update(
-        webhook.id,
+        delivery.webhookId,
         { active: false, disabledReason: reason, updatedAt: finishedAt },
         manager,
       );
-      this.logger.warn({ webhookId: webhook.id, reason }, 'Webhook disabled');
+      this.logger.warn({ webhookId: delivery.webhookId, reason }, 'Webhook disabled');
     }
     return 'failed';
   }
