@@ -9,6 +9,7 @@ class EchoWorker implements OnModuleInit {
   running = 0;
   mostAtOnce = 0;
   readonly startedAt = new Map<string, number>();
+  coalescedRuns = 0;
 
   constructor(private readonly jobs: JobsService) {}
 
@@ -41,6 +42,14 @@ class EchoWorker implements OnModuleInit {
         this.seen.push(`fast ${word}`);
       },
       { pollIntervalMs: 50, concurrency: 3 },
+    );
+    // Jobs that all ask for the same work, done once for those waiting together.
+    this.jobs.define(
+      'test-coalesced',
+      async () => {
+        this.coalescedRuns += 1;
+      },
+      { coalesce: 10 },
     );
   }
 }
@@ -136,6 +145,22 @@ describe('background jobs (pg-boss)', () => {
       'fast d',
       'fast e',
     ]);
+  });
+
+  it('works jobs of a coalescing queue waiting together with one run of the handler', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const worker = t.bindery.app.get(EchoWorker);
+    const ids = await t.dataSource.transaction(async (manager) => {
+      const sent: string[] = [];
+      for (let i = 0; i < 5; i++) sent.push(await jobs.send('test-coalesced', {}, { manager }));
+      return sent;
+    });
+    await waitFor(async () =>
+      (await Promise.all(ids.map((id) => jobs.state('test-coalesced', id)))).every(
+        (state) => state === 'completed',
+      ),
+    );
+    expect(worker.coalescedRuns).toBe(1);
   });
 
   it('refuses to queue on an undefined queue', async () => {

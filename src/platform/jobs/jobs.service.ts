@@ -42,6 +42,12 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** Jobs of the queue at work at once in this process (1 by default). */
   concurrency?: number;
+  /**
+   * For a queue whose jobs all ask for the same work (no data of their own: "dispatch what
+   * waits"): up to this many waiting jobs are fetched together and done by one run of the
+   * handler, which then completes (or fails) them all. Only with `concurrency` 1.
+   */
+  coalesce?: number;
 }
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'> & WorkerOptions;
@@ -96,15 +102,18 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   define<T>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
     if (this.started) throw new Error(`Queue ${name} defined after start`);
     if (this.queues.has(name)) throw new Error(`Queue ${name} defined twice`);
-    const { pollIntervalMs = POLL_MS, concurrency = 1, ...queue } = options;
+    const { pollIntervalMs = POLL_MS, concurrency = 1, coalesce = 1, ...queue } = options;
     if (!(pollIntervalMs >= 10)) throw new Error(`Queue ${name}: pollIntervalMs below 10 ms`);
     if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
       throw new Error(`Queue ${name}: concurrency must be a positive integer`);
     }
+    if (!(Number.isInteger(coalesce) && coalesce >= 1 && (coalesce === 1 || concurrency === 1))) {
+      throw new Error(`Queue ${name}: coalesce must be a positive integer, with concurrency 1`);
+    }
     this.queues.set(name, {
       handler: handler as JobHandler<never>,
       options: { name, ...queue },
-      worker: { pollIntervalMs, concurrency },
+      worker: { pollIntervalMs, concurrency, coalesce },
     });
   }
 
@@ -194,7 +203,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
    */
   private async work(name: string, queue: QueueDefinition): Promise<void> {
     const { signal } = this.stopping;
-    const { pollIntervalMs, concurrency } = queue.worker;
+    const { pollIntervalMs, concurrency, coalesce } = queue.worker;
     const running = new Set<Promise<void>>();
     while (!signal.aborted) {
       if (running.size >= concurrency) {
@@ -205,7 +214,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       try {
         jobs =
           (await this.boss.fetch(name, {
-            batchSize: concurrency - running.size,
+            batchSize: coalesce > 1 ? coalesce : concurrency - running.size,
             includeMetadata: true,
           })) ?? [];
       } catch (error) {
@@ -215,8 +224,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
         await pause(pollIntervalMs, signal);
         continue;
       }
-      for (const job of jobs) {
-        const done: Promise<void> = this.run(name, queue.handler, job).finally(() =>
+      const runs = coalesce > 1 ? [jobs] : jobs.map((job) => [job]);
+      for (const batch of runs) {
+        const done: Promise<void> = this.run(name, queue.handler, batch).finally(() =>
           running.delete(done),
         );
         running.add(done);
@@ -225,25 +235,31 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     await Promise.allSettled(running);
   }
 
+  /** Runs the handler for `jobs[0]` (the others, coalesced, share its run and its outcome). */
   private async run(
     name: string,
     handler: JobHandler<never>,
-    job: PgBoss.JobWithMetadata<unknown>,
+    jobs: PgBoss.JobWithMetadata<unknown>[],
   ) {
-    this.active.set(job.id, name);
+    const [job] = jobs;
+    const ids = jobs.map((each) => each.id);
+    for (const id of ids) this.active.set(id, name);
     const info = { id: job.id, name, retryCount: job.retryCount, retryLimit: job.retryLimit };
     try {
       await withinSeconds(handler(job.data as never, info), job.expireInSeconds);
-      await this.boss.complete(name, job.id);
+      await this.boss.complete(name, ids);
     } catch (error) {
       this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
-      await this.boss
-        .fail(name, job.id, { message: error instanceof Error ? error.message : String(error) })
-        .catch((failure: unknown) =>
-          this.logger.error({ err: failure, queue: name, jobId: job.id }, 'Job not recorded'),
-        );
+      const message = error instanceof Error ? error.message : String(error);
+      for (const id of ids) {
+        await this.boss
+          .fail(name, id, { message })
+          .catch((failure: unknown) =>
+            this.logger.error({ err: failure, queue: name, jobId: id }, 'Job not recorded'),
+          );
+      }
     } finally {
-      this.active.delete(job.id);
+      for (const id of ids) this.active.delete(id);
     }
   }
 }
