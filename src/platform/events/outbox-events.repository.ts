@@ -11,6 +11,7 @@ export interface UndispatchedEvent {
   resourceKey: string;
   spaceId: string | null;
   siteId: string | null;
+  createdAt: Date;
 }
 
 /** The `events` table, for the module that dispatches them (webhooks) and their retention. */
@@ -31,8 +32,9 @@ export class OutboxEventsRepository {
       resource_key: string;
       space_id: string | null;
       site_id: string | null;
+      created_at: Date;
     }[] = await manager.query(
-      `SELECT id, sequence, organization_id, type, resource_key, space_id, site_id
+      `SELECT id, sequence, organization_id, type, resource_key, space_id, site_id, created_at
          FROM events
         WHERE dispatched_at IS NULL
         ORDER BY sequence
@@ -48,6 +50,7 @@ export class OutboxEventsRepository {
       resourceKey: row.resource_key,
       spaceId: row.space_id,
       siteId: row.site_id,
+      createdAt: new Date(row.created_at),
     }));
   }
 

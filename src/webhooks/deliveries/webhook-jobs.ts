@@ -44,8 +44,11 @@ export class WebhookJobs implements OnModuleInit, OnApplicationBootstrap {
 
   onModuleInit(): void {
     const leaseSeconds = Math.ceil(this.config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
+    // Every dispatch job asks for the same work (dispatch what waits): those waiting together
+    // are done by one run.
     this.jobs.define(DISPATCH_QUEUE, () => this.dispatcher.dispatch().then(() => undefined), {
       pollIntervalMs: POLL_MS,
+      coalesce: 200,
     });
     this.jobs.define<DeliverJob>(DELIVER_QUEUE, (job) => this.sender.deliver(job), {
       pollIntervalMs: POLL_MS,

@@ -5,6 +5,7 @@ const hook = (over: Partial<WebhookFilter> = {}): WebhookFilter => ({
   events: ['*'],
   spaceIds: [],
   siteIds: [],
+  createdAt: new Date('2026-01-01T00:00:00Z'),
   ...over,
 });
 const event = (over: Partial<EventTarget> = {}): EventTarget => ({
@@ -12,6 +13,7 @@ const event = (over: Partial<EventTarget> = {}): EventTarget => ({
   resourceKey: 'space:s1',
   spaceId: 's1',
   siteId: null,
+  createdAt: new Date('2026-01-01T00:00:01Z'),
   ...over,
 });
 
@@ -20,6 +22,13 @@ describe('webhookWants', () => {
     expect(webhookWants(hook(), event())).toBe(true);
     expect(webhookWants(hook({ events: ['space_updated'] }), event())).toBe(true);
     expect(webhookWants(hook({ events: ['comment_created'] }), event())).toBe(false);
+  });
+
+  it('delivers only the events recorded since the webhook was created', () => {
+    expect(webhookWants(hook(), event({ createdAt: new Date('2025-12-31T23:59:59Z') }))).toBe(
+      false,
+    );
+    expect(webhookWants(hook(), event({ createdAt: new Date('2026-01-01T00:00:00Z') }))).toBe(true);
   });
 
   it('sends a ping only to the webhook it names, whatever its events', () => {
