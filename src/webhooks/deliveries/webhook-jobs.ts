@@ -59,7 +59,7 @@ export class WebhookJobs implements OnModuleInit, OnApplicationBootstrap {
     this.jobs.define(SWEEP_QUEUE, () => this.sweep(), { policy: 'short' });
     this.jobs.define(PURGE_QUEUE, () => this.purge(), { policy: 'short' });
     this.jobs.schedule(SWEEP_QUEUE, '* * * * *');
-    this.jobs.schedule(PURGE_QUEUE, '41 3 * * *');
+    this.jobs.schedule(PURGE_QUEUE, '47 3 * * *');
     // One job row per transaction that records events, written in it: it exists if they do.
     this.outbox.listen(async (manager) => {
       await this.jobs.send(DISPATCH_QUEUE, {}, { manager, retryLimit: 5 });
