@@ -164,7 +164,8 @@ export class WebhookDeliveriesRepository {
   /**
    * A successful attempt, in one statement: the attempt recorded, the delivery delivered, its
    * webhook's failure state cleared (`webhooks`, this module's other table, in the same
-   * statement so that a delivery costs one round trip).
+   * statement so that a delivery costs one round trip). Nothing, if the webhook was deleted
+   * meanwhile.
    */
   async recordDelivered(
     attempt: WebhookDeliveryAttempt,
@@ -175,7 +176,9 @@ export class WebhookDeliveriesRepository {
       `WITH attempt AS (
          INSERT INTO webhook_delivery_attempts
            (id, delivery_id, number, attempted_at, duration_ms, status_code, response, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)),
+         SELECT $1::varchar, $2::varchar, $3::integer, $4::timestamptz, $5::integer,
+                $6::integer, $7::text, NULL
+          WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $2::varchar)),
        delivered AS (
          UPDATE webhook_deliveries
             SET status = 'delivered', attempts = $3, next_attempt_at = NULL,
