@@ -164,15 +164,16 @@ export class WebhookDeliveriesRepository {
   /**
    * A successful attempt, in one statement: the attempt recorded, the delivery delivered, its
    * webhook's failure state cleared (`webhooks`, this module's other table, in the same
-   * statement so that a delivery costs one round trip). Nothing, if the webhook was deleted
+   * statement so that a delivery costs one round trip), and the next pending delivery of its
+   * webhook and resource read, whose turn it now is. Nothing, if the webhook was deleted
    * meanwhile.
    */
   async recordDelivered(
     attempt: WebhookDeliveryAttempt,
     webhookId: string,
     finishedAt: Date,
-  ): Promise<void> {
-    await this.dataSource.manager.query(
+  ): Promise<{ id: string; nextAttemptAt: Date } | null> {
+    const rows: { id: string; next_attempt_at: Date }[] = await this.dataSource.manager.query(
       `WITH attempt AS (
          INSERT INTO webhook_delivery_attempts
            (id, delivery_id, number, attempted_at, duration_ms, status_code, response, error)
@@ -183,9 +184,18 @@ export class WebhookDeliveriesRepository {
          UPDATE webhook_deliveries
             SET status = 'delivered', attempts = $3, next_attempt_at = NULL,
                 lease_until = NULL, finished_at = $8
-          WHERE id = $2)
-       UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL
-        WHERE id = $9 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL)`,
+          WHERE id = $2
+        RETURNING webhook_id, resource_key, sequence),
+       cleared AS (
+         UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL
+          WHERE id = $9 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL))
+       SELECT n.id, n.next_attempt_at
+         FROM delivered d
+         JOIN webhook_deliveries n
+           ON n.webhook_id = d.webhook_id AND n.resource_key = d.resource_key
+          AND n.status = 'pending' AND n.sequence > d.sequence
+        ORDER BY n.sequence
+        LIMIT 1`,
       [
         attempt.id,
         attempt.deliveryId,
@@ -198,6 +208,8 @@ export class WebhookDeliveriesRepository {
         webhookId,
       ],
     );
+    const row = rows[0];
+    return row ? { id: row.id, nextAttemptAt: new Date(row.next_attempt_at) } : null;
   }
 
   async insertAttempt(attempt: WebhookDeliveryAttempt, manager: EntityManager): Promise<void> {

@@ -22,6 +22,13 @@ const PARALLEL_RESOURCES = 8;
 
 type Outcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
 
+/** What an attempt came to; after a success, the next pending delivery of its resource. */
+interface Attempted {
+  outcome: Outcome;
+  delivery: ClaimedDelivery | null;
+  next?: { id: string; nextAttemptAt: Date } | null;
+}
+
 /** What an attempt got: a status (and the answer's start), or an error. */
 interface AttemptResult {
   statusCode: number | null;
@@ -74,17 +81,23 @@ export class WebhookSender {
 
   /** Deliveries of one webhook and resource, in order; then the next one's turn is queued. */
   private async deliverInOrder(ids: string[]): Promise<void> {
-    let last: ClaimedDelivery | null = null;
+    let last: Attempted | null = null;
     for (const id of ids) {
-      const { outcome, delivery } = await this.attempt(id);
-      if (outcome === 'skipped' || outcome === 'retrying') return;
-      last = delivery;
+      const attempted = await this.attempt(id);
+      if (attempted.outcome === 'skipped' || attempted.outcome === 'retrying') return;
+      last = attempted;
     }
-    if (last) await this.queueNext(last.webhookId, last.resourceKey);
+    if (!last?.delivery) return;
+    if (last.outcome === 'delivered') {
+      // The statement that recorded the success read whose turn it is.
+      if (last.next) await this.queue(last.next);
+    } else {
+      await this.queueNext(last.delivery.webhookId, last.delivery.resourceKey);
+    }
   }
 
   /** One attempt of a delivery, if it is its turn. */
-  async attempt(id: string): Promise<{ outcome: Outcome; delivery: ClaimedDelivery | null }> {
+  async attempt(id: string): Promise<Attempted> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + 5_000);
     const delivery = await this.deliveries.claim(id, now, leaseUntil);
@@ -101,8 +114,12 @@ export class WebhookSender {
       error: result.error,
     });
     if (result.error === null) {
-      await this.deliveries.recordDelivered(attempt, delivery.webhookId, this.clock.now());
-      return { outcome: 'delivered', delivery };
+      const next = await this.deliveries.recordDelivered(
+        attempt,
+        delivery.webhookId,
+        this.clock.now(),
+      );
+      return { outcome: 'delivered', delivery, next };
     }
     const outcome = await this.dataSource.transaction((manager) =>
       this.recordFailure(delivery, attempt, result, manager),
@@ -202,11 +219,17 @@ export class WebhookSender {
   /** Queues the next pending delivery of a webhook and resource, for when it is due. */
   async queueNext(webhookId: string, resourceKey: string, manager?: EntityManager): Promise<void> {
     const next = await this.deliveries.headOf(webhookId, resourceKey, manager);
-    if (!next) return;
-    const wait = next.nextAttemptAt.getTime() - this.clock.now().getTime();
+    if (next) await this.queue(next, manager);
+  }
+
+  private async queue(
+    delivery: { id: string; nextAttemptAt: Date },
+    manager?: EntityManager,
+  ): Promise<void> {
+    const wait = delivery.nextAttemptAt.getTime() - this.clock.now().getTime();
     await this.jobs.send<DeliverJob>(
       DELIVER_QUEUE,
-      { deliveryIds: [next.id] },
+      { deliveryIds: [delivery.id] },
       { manager, ...(wait > 0 ? { startAfter: new Date(Date.now() + wait) } : {}) },
     );
   }
