@@ -11,7 +11,7 @@ const LAYERS = [
   ['collections', 'conversations'],
   ['spaces'],
   ['change-requests'],
-  ['comments', 'sites', 'openapi', 'translations', 'git', 'invites', 'audit'],
+  ['comments', 'sites', 'openapi', 'translations', 'git', 'invites', 'audit', 'webhooks'],
   ['seed'],
 ];
 

@@ -26,6 +26,7 @@ import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { TranslationsModule } from './translations/translations.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Domain modules, one per area of the API. A new area is one more import here. */
 const DOMAIN_MODULES = [
@@ -46,6 +47,7 @@ const DOMAIN_MODULES = [
   ConversationsModule,
   GitModule,
   AuditModule,
+  WebhooksModule,
   SeedModule,
 ];
 

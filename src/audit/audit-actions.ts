@@ -54,6 +54,11 @@ const ENTRIES: Record<string, Entry> = {
   updateOrganizationSAMLProvider: ['organization.saml-provider.updated', 'saml-provider'],
   deleteOrganizationSAMLProvider: ['organization.saml-provider.deleted', 'saml-provider'],
   ingestConversation: ['organization.conversations.ingested', 'organization'],
+  createWebhook: ['organization.webhook.created', 'webhook'],
+  updateWebhook: ['organization.webhook.updated', 'webhook'],
+  deleteWebhook: ['organization.webhook.deleted', 'webhook'],
+  rotateWebhookSecret: ['organization.webhook.secret-rotated', 'webhook'],
+  redeliverWebhookDelivery: ['organization.webhook.delivery-redelivered', 'webhook-delivery'],
   // A specification is named by its slug in the routes that change it.
   createOpenAPISpec: ['organization.openapi-spec.created', 'openapi-spec', 'response.slug'],
   createOrUpdateOpenAPISpecBySlug: ['organization.openapi-spec.updated', 'openapi-spec'],

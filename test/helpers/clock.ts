@@ -12,6 +12,11 @@ export class TestClock extends Clock {
     this.fixed = new Date(time).getTime();
   }
 
+  /** Runs in real time again. */
+  resume(): void {
+    this.fixed = undefined;
+  }
+
   advance(milliseconds: number): void {
     this.fixed = (this.fixed ?? Date.now()) + milliseconds;
   }

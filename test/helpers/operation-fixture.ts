@@ -6,8 +6,8 @@ import type { FuzzOperation } from './fuzz';
 /**
  * An organization holding one of everything a route can name (a space with change requests,
  * comments, files; a site with sections, groups, share links, redirects; a team, an invite, a
- * SAML provider, an OpenAPI specification, a translation, a conversation, an API token), and
- * the value of every path parameter of the API document for it. The hostile-input and the
+ * SAML provider, an OpenAPI specification, a translation, a conversation, an API token, a
+ * webhook), and the value of every path parameter of the API document for it. The hostile-input and the
  * token-scope tests send every operation at it.
  */
 export interface Fixture {
@@ -118,6 +118,10 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     text: JSON.stringify({ openapi: '3.0.3', info: { title: 'P', version: '1' } }),
   });
   const translation = await t.factories.translation(org, { space: space.id });
+  // Inactive, at a port nothing listens on: nothing is ever sent to it.
+  const webhook = await client
+    .post(`${base}/webhooks`, { url: 'http://127.0.0.1:9/', events: ['*'], active: false })
+    .expect(201);
   await client
     .post(`${base}/conversations`, {
       id: 'conversation-1',
@@ -156,6 +160,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       reusableContentId: 'fuzzReusable00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
+      webhookId: webhook.body.id,
+      deliveryId: 'fuzzDelivery00000000',
       changeRequestId: '2',
       spaceId: space.id,
       commentId: comment.id,

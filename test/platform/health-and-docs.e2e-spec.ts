@@ -39,6 +39,15 @@ const BINDERY_ONLY = new Set([
   'createUserToken',
   'listUserTokens',
   'revokeUserToken',
+  'createWebhook',
+  'listWebhooks',
+  'getWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'listWebhookDeliveries',
+  'getWebhookDelivery',
+  'redeliverWebhookDelivery',
 ]);
 
 describe('health and API document', () => {

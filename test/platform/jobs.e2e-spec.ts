@@ -5,6 +5,11 @@ import { createTestApp, TestApp } from '../helpers/app';
 @Injectable()
 class EchoWorker implements OnModuleInit {
   readonly seen: string[] = [];
+  /** Jobs of `test-fast` at work now, and the most at once. */
+  running = 0;
+  mostAtOnce = 0;
+  readonly startedAt = new Map<string, number>();
+  coalescedRuns = 0;
 
   constructor(private readonly jobs: JobsService) {}
 
@@ -24,6 +29,27 @@ class EchoWorker implements OnModuleInit {
         this.seen.push(`short ${word}`);
       },
       { policy: 'short' },
+    );
+    // Asked every 50 ms, three at once.
+    this.jobs.define<{ word: string }>(
+      'test-fast',
+      async ({ word }) => {
+        this.startedAt.set(word, Date.now());
+        this.running += 1;
+        this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        this.running -= 1;
+        this.seen.push(`fast ${word}`);
+      },
+      { pollIntervalMs: 50, concurrency: 3 },
+    );
+    // Jobs that all ask for the same work, done once for those waiting together.
+    this.jobs.define(
+      'test-coalesced',
+      async () => {
+        this.coalescedRuns += 1;
+      },
+      { coalesce: 10 },
     );
   }
 }
@@ -91,6 +117,50 @@ describe('background jobs (pg-boss)', () => {
       'short other',
       'short first',
     ]);
+  });
+
+  it('works a queue with its own poll interval and several jobs at once', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const worker = t.bindery.app.get(EchoWorker);
+    // The queue is idle: a job sent now starts within a poll interval or so, not a second.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sentAt = Date.now();
+    const first = await jobs.send('test-fast', { word: 'a' });
+    await waitFor(async () => (await jobs.state('test-fast', first)) === 'completed');
+    expect(worker.startedAt.get('a')! - sentAt).toBeLessThan(400);
+
+    const ids = await Promise.all(
+      ['b', 'c', 'd', 'e'].map((word) => jobs.send('test-fast', { word })),
+    );
+    await waitFor(async () =>
+      (await Promise.all(ids.map((id) => jobs.state('test-fast', id)))).every(
+        (state) => state === 'completed',
+      ),
+    );
+    expect(worker.mostAtOnce).toBe(3);
+    expect(worker.seen.filter((word) => word.startsWith('fast ')).sort()).toEqual([
+      'fast a',
+      'fast b',
+      'fast c',
+      'fast d',
+      'fast e',
+    ]);
+  });
+
+  it('works jobs of a coalescing queue waiting together with one run of the handler', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const worker = t.bindery.app.get(EchoWorker);
+    const ids = await t.dataSource.transaction(async (manager) => {
+      const sent: string[] = [];
+      for (let i = 0; i < 5; i++) sent.push(await jobs.send('test-coalesced', {}, { manager }));
+      return sent;
+    });
+    await waitFor(async () =>
+      (await Promise.all(ids.map((id) => jobs.state('test-coalesced', id)))).every(
+        (state) => state === 'completed',
+      ),
+    );
+    expect(worker.coalescedRuns).toBe(1);
   });
 
   it('refuses to queue on an undefined queue', async () => {

@@ -41,6 +41,9 @@ describe('loadConfig', () => {
       ['OUTBOUND_MAX_BYTES', 20 * 1024 * 1024],
       ['JOBS_IN_PROCESS', true],
       ['SEARCH_EXACT_RANK_LIMIT', 1000],
+      ['WEBHOOK_TIMEOUT_MS', 10000],
+      ['WEBHOOK_RETRY_SCHEDULE', '5,30,120,600,1800,3600,7200,14400,21600,28800'],
+      ['EVENT_RETENTION_DAYS', 30],
     ] as const)('%s defaults to %p', (name, expected) => {
       expect(config[name]).toStrictEqual(expected);
     });
@@ -225,12 +228,26 @@ describe('loadConfig', () => {
       ['OUTBOUND_MAX_BYTES', '1023'],
       ['SEARCH_EXACT_RANK_LIMIT', '0'],
       ['SEARCH_EXACT_RANK_LIMIT', '100001'],
+      ['WEBHOOK_TIMEOUT_MS', '99'],
+      ['WEBHOOK_RETRY_SCHEDULE', ','],
+      ['WEBHOOK_RETRY_SCHEDULE', '5,,30'],
+      ['WEBHOOK_RETRY_SCHEDULE', '5m'],
+      ['EVENT_RETENTION_DAYS', '0'],
     ])('rejects %s=%p, naming the setting', (name, value) => {
       const error = configurationError(() => loadConfig({ [name]: value }));
       expect(error.name).toBe('ConfigurationError');
       expect(error.problems.length).toBeGreaterThan(0);
       for (const problem of error.problems) expect(problem).toContain(name);
       expect(error.message).toContain(name);
+    });
+
+    it('reads the webhook retry schedule in milliseconds', () => {
+      expect(loadConfig({}).webhookRetryDelaysMs).toEqual([
+        5000, 30000, 120000, 600000, 1800000, 3600000, 7200000, 14400000, 21600000, 28800000,
+      ]);
+      expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0.5,2' }).webhookRetryDelaysMs).toEqual([
+        500, 2000,
+      ]);
     });
 
     it('treats an empty value as the default', () => {

@@ -275,6 +275,29 @@ export class AppConfig {
   @Max(100000)
   SEARCH_EXACT_RANK_LIMIT = 1000;
 
+  /** Timeout of one webhook delivery attempt, in milliseconds. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  WEBHOOK_TIMEOUT_MS = 10000;
+
+  /**
+   * Seconds to wait before each retry of a failed webhook delivery, comma-separated: one retry
+   * per value, then the delivery has failed. The default spans about 22 hours.
+   */
+  @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,29}$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be 1 to 30 comma-separated numbers of seconds',
+  })
+  WEBHOOK_RETRY_SCHEDULE = '5,30,120,600,1800,3600,7200,14400,21600,28800';
+
+  /** Days events and finished webhook deliveries are kept. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  EVENT_RETENTION_DAYS = 30;
+
   /** Run background-job workers inside the API process (turn off when running `npm run worker`). */
   @Transform(toBoolean)
   @IsBoolean()
@@ -330,6 +353,13 @@ export class AppConfig {
 
   get embeddedDatabase(): boolean {
     return !this.DATABASE_URL;
+  }
+
+  /** WEBHOOK_RETRY_SCHEDULE in milliseconds: the wait before retry 1, 2, … */
+  get webhookRetryDelaysMs(): number[] {
+    return this.WEBHOOK_RETRY_SCHEDULE.split(',').map((seconds) =>
+      Math.round(Number(seconds) * 1000),
+    );
   }
 
   get inMemory(): boolean {

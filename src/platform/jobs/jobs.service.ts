@@ -5,6 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -35,9 +36,26 @@ export interface SendOptions extends PgBoss.SendOptions {
   manager?: EntityManager;
 }
 
+/** How this process works a queue. */
+export interface WorkerOptions {
+  /** How long the worker waits before asking its empty queue again; POLL_MS by default. */
+  pollIntervalMs?: number;
+  /** Jobs of the queue at work at once in this process (1 by default). */
+  concurrency?: number;
+  /**
+   * For a queue whose jobs all ask for the same work (no data of their own: "dispatch what
+   * waits"): up to this many waiting jobs are fetched together and done by one run of the
+   * handler, which then completes (or fails) them all. Only with `concurrency` 1.
+   */
+  coalesce?: number;
+}
+
+export type QueueOptions = Omit<PgBoss.Queue, 'name'> & WorkerOptions;
+
 interface QueueDefinition {
   handler: JobHandler<never>;
   options: PgBoss.Queue;
+  worker: Required<WorkerOptions>;
 }
 
 /**
@@ -72,12 +90,31 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       schedule: config.JOBS_IN_PROCESS,
     });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
+    // Every queue's loop waits on the signal between polls: one listener per queue.
+    setMaxListeners(0, this.stopping.signal);
   }
 
-  define<T>(name: string, handler: JobHandler<T>, options: Omit<PgBoss.Queue, 'name'> = {}): void {
+  /**
+   * A queue and its handler. `pollIntervalMs` and `concurrency` say how this process works it:
+   * a queue whose jobs must start quickly (webhook deliveries) polls more often than the
+   * default second, and one whose jobs wait on other servers runs several at once.
+   */
+  define<T>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
     if (this.started) throw new Error(`Queue ${name} defined after start`);
     if (this.queues.has(name)) throw new Error(`Queue ${name} defined twice`);
-    this.queues.set(name, { handler: handler as JobHandler<never>, options: { name, ...options } });
+    const { pollIntervalMs = POLL_MS, concurrency = 1, coalesce = 1, ...queue } = options;
+    if (!(pollIntervalMs >= 10)) throw new Error(`Queue ${name}: pollIntervalMs below 10 ms`);
+    if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+      throw new Error(`Queue ${name}: concurrency must be a positive integer`);
+    }
+    if (!(Number.isInteger(coalesce) && coalesce >= 1 && (coalesce === 1 || concurrency === 1))) {
+      throw new Error(`Queue ${name}: coalesce must be a positive integer, with concurrency 1`);
+    }
+    this.queues.set(name, {
+      handler: handler as JobHandler<never>,
+      options: { name, ...queue },
+      worker: { pollIntervalMs, concurrency, coalesce },
+    });
   }
 
   /**
@@ -127,7 +164,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.started = true;
     for (const [name, queue] of this.queues) {
       await this.boss.createQueue(name, queue.options);
-      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue.handler));
+      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue));
     }
     if (this.config.JOBS_IN_PROCESS) {
       for (const [name, cron] of this.schedules)
@@ -158,47 +195,71 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Works queue `name` one job at a time until shutdown: fetch, run the handler (within the
-   * job's expiry), record it completed or failed (pg-boss retries it as its options say). The
-   * loop is ours rather than pg-boss's `work`, so that shutdown can await it: nothing of it
-   * runs after the application has closed.
+   * Works queue `name` until shutdown, up to `concurrency` jobs at once: fetch as many as there
+   * are free places, run each handler (within the job's expiry), record it completed or failed
+   * (pg-boss retries it as its options say); ask again at once while jobs come, after
+   * `pollIntervalMs` when none did. The loop is ours rather than pg-boss's `work`, so that
+   * shutdown can await it: nothing of it runs after the application has closed.
    */
-  private async work(name: string, handler: JobHandler<never>): Promise<void> {
+  private async work(name: string, queue: QueueDefinition): Promise<void> {
     const { signal } = this.stopping;
+    const { pollIntervalMs, concurrency, coalesce } = queue.worker;
+    const running = new Set<Promise<void>>();
     while (!signal.aborted) {
+      if (running.size >= concurrency) {
+        await Promise.race(running);
+        continue;
+      }
       let jobs: PgBoss.JobWithMetadata<unknown>[] = [];
       try {
-        jobs = (await this.boss.fetch(name, { batchSize: 1, includeMetadata: true })) ?? [];
+        jobs =
+          (await this.boss.fetch(name, {
+            batchSize: coalesce > 1 ? coalesce : concurrency - running.size,
+            includeMetadata: true,
+          })) ?? [];
       } catch (error) {
         this.logger.error({ err: error, queue: name }, 'Job fetch failed');
       }
       if (jobs.length === 0) {
-        await pause(POLL_MS, signal);
+        await pause(pollIntervalMs, signal);
         continue;
       }
-      for (const job of jobs) await this.run(name, handler, job);
+      const runs = coalesce > 1 ? [jobs] : jobs.map((job) => [job]);
+      for (const batch of runs) {
+        const done: Promise<void> = this.run(name, queue.handler, batch).finally(() =>
+          running.delete(done),
+        );
+        running.add(done);
+      }
     }
+    await Promise.allSettled(running);
   }
 
+  /** Runs the handler for `jobs[0]` (the others, coalesced, share its run and its outcome). */
   private async run(
     name: string,
     handler: JobHandler<never>,
-    job: PgBoss.JobWithMetadata<unknown>,
+    jobs: PgBoss.JobWithMetadata<unknown>[],
   ) {
-    this.active.set(job.id, name);
+    const [job] = jobs;
+    const ids = jobs.map((each) => each.id);
+    for (const id of ids) this.active.set(id, name);
     const info = { id: job.id, name, retryCount: job.retryCount, retryLimit: job.retryLimit };
     try {
       await withinSeconds(handler(job.data as never, info), job.expireInSeconds);
-      await this.boss.complete(name, job.id);
+      await this.boss.complete(name, ids);
     } catch (error) {
       this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
-      await this.boss
-        .fail(name, job.id, { message: error instanceof Error ? error.message : String(error) })
-        .catch((failure: unknown) =>
-          this.logger.error({ err: failure, queue: name, jobId: job.id }, 'Job not recorded'),
-        );
+      const message = error instanceof Error ? error.message : String(error);
+      for (const id of ids) {
+        await this.boss
+          .fail(name, id, { message })
+          .catch((failure: unknown) =>
+            this.logger.error({ err: failure, queue: name, jobId: id }, 'Job not recorded'),
+          );
+      }
     } finally {
-      this.active.delete(job.id);
+      for (const id of ids) this.active.delete(id);
     }
   }
 }
