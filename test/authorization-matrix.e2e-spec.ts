@@ -284,6 +284,31 @@ async function newestAuditEvent(ctx: Ctx): Promise<string> {
   return res.body.items[0].id as string;
 }
 
+/** Where the webhooks made here point: a closed port on loopback, so their pings fail. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
+
+async function freshWebhook(ctx: Ctx): Promise<string> {
+  const res = await owner(ctx)
+    .post(`${org(ctx)}/webhooks`, { url: WEBHOOK_URL, events: ['space_created'] })
+    .expect(201);
+  return res.body.id as string;
+}
+
+/** A new webhook and its ping's delivery (made in the background), as `<webhook>/<delivery>`. */
+async function freshWebhookDelivery(ctx: Ctx): Promise<string> {
+  const webhook = await freshWebhook(ctx);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await owner(ctx)
+      .get(`${org(ctx)}/webhooks/${webhook}/deliveries`)
+      .expect(200);
+    const [delivery] = res.body.items as { id: string }[];
+    if (delivery) return `${webhook}/${delivery.id}`;
+    if (Date.now() > deadline) throw new Error('The ping of the webhook was never dispatched');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function freshMember(ctx: Ctx): Promise<string> {
   return (await ctx.factories.member(ctx.org, 'read')).id;
 }
@@ -1678,6 +1703,86 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     route: `${ORG}/audit-event-actions`,
     path: (ctx) => `${org(ctx)}/audit-event-actions`,
+    allowed: adminOnly,
+  },
+
+  // Webhooks (Bindery's own): organization admins only.
+  {
+    name: 'createWebhook',
+    method: 'POST',
+    route: `${ORG}/webhooks`,
+    path: (ctx) => `${org(ctx)}/webhooks`,
+    body: () => ({ url: WEBHOOK_URL, events: ['space_created'], active: false }),
+    allowed: adminOnly,
+  },
+  {
+    name: 'listWebhooks',
+    method: 'GET',
+    route: `${ORG}/webhooks`,
+    path: (ctx) => `${org(ctx)}/webhooks`,
+    allowed: adminOnly,
+  },
+  {
+    name: 'getWebhook',
+    method: 'GET',
+    route: `${ORG}/webhooks/:webhookId`,
+    path: (ctx) => `${org(ctx)}/webhooks/${ctx.fresh}`,
+    fresh: freshWebhook,
+    allowed: adminOnly,
+  },
+  {
+    name: 'updateWebhook',
+    method: 'PATCH',
+    route: `${ORG}/webhooks/:webhookId`,
+    path: (ctx) => `${org(ctx)}/webhooks/${ctx.fresh}`,
+    body: () => ({ events: ['space_created', 'space_deleted'] }),
+    fresh: freshWebhook,
+    allowed: adminOnly,
+  },
+  {
+    name: 'deleteWebhook',
+    method: 'DELETE',
+    route: `${ORG}/webhooks/:webhookId`,
+    path: (ctx) => `${org(ctx)}/webhooks/${ctx.fresh}`,
+    fresh: freshWebhook,
+    allowed: adminOnly,
+  },
+  {
+    name: 'rotateWebhookSecret',
+    method: 'POST',
+    route: `${ORG}/webhooks/:webhookId/rotate-secret`,
+    path: (ctx) => `${org(ctx)}/webhooks/${ctx.fresh}/rotate-secret`,
+    fresh: freshWebhook,
+    allowed: adminOnly,
+  },
+  {
+    name: 'listWebhookDeliveries',
+    method: 'GET',
+    route: `${ORG}/webhooks/:webhookId/deliveries`,
+    path: (ctx) => `${org(ctx)}/webhooks/${ctx.fresh}/deliveries`,
+    fresh: freshWebhook,
+    allowed: adminOnly,
+  },
+  {
+    name: 'getWebhookDelivery',
+    method: 'GET',
+    route: `${ORG}/webhooks/:webhookId/deliveries/:deliveryId`,
+    path: (ctx) => {
+      const [webhook, delivery] = ctx.fresh.split('/');
+      return `${org(ctx)}/webhooks/${webhook}/deliveries/${delivery}`;
+    },
+    fresh: freshWebhookDelivery,
+    allowed: adminOnly,
+  },
+  {
+    name: 'redeliverWebhookDelivery',
+    method: 'POST',
+    route: `${ORG}/webhooks/:webhookId/deliveries/:deliveryId/redeliver`,
+    path: (ctx) => {
+      const [webhook, delivery] = ctx.fresh.split('/');
+      return `${org(ctx)}/webhooks/${webhook}/deliveries/${delivery}/redeliver`;
+    },
+    fresh: freshWebhookDelivery,
     allowed: adminOnly,
   },
 
