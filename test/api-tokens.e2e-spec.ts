@@ -1,5 +1,5 @@
-import { createTestApp, TestApp } from './helpers/app';
-import { expectConforms } from './helpers/conformance';
+import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from './helpers/app';
+import { BINDERY_DOCUMENT, expectConforms } from './helpers/conformance';
 
 /**
  * API tokens a user manages (Bindery's own operations): create with a label and an expiry
@@ -206,5 +206,30 @@ describe('API tokens', () => {
       await user.client.get(`/v1/admin/users/${user.id}/tokens`).expect(403);
       await user.client.delete(`/v1/admin/users/${user.id}/tokens/x`).expect(403);
     });
+  });
+
+  it("answers every token operation in the shape Bindery's API document declares", async () => {
+    const user = await t.factories.user();
+    const admin = t.as(TEST_ADMIN_TOKEN);
+    const check = (res: { status: number; body: unknown }, operationId: string) =>
+      expectConforms(res, operationId, BINDERY_DOCUMENT);
+    const mine = await user.client
+      .post('/v1/user/tokens', { label: 'mine', scopes: { access: 'read-only' } })
+      .expect(201);
+    check(mine, 'createUserToken');
+    check(await user.client.get('/v1/user/tokens').expect(200), 'listUserTokens');
+    check(
+      await user.client.delete(`/v1/user/tokens/${mine.body.id as string}`).expect(204),
+      'revokeUserToken',
+    );
+    const theirs = await admin.post(`/v1/admin/users/${user.id}/tokens`, {}).expect(201);
+    check(theirs, 'adminCreateUserToken');
+    check(await admin.get(`/v1/admin/users/${user.id}/tokens`).expect(200), 'adminListUserTokens');
+    check(
+      await admin
+        .delete(`/v1/admin/users/${user.id}/tokens/${theirs.body.id as string}`)
+        .expect(204),
+      'adminRevokeUserToken',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { EventOutbox, type EventInput } from '../src/platform/events/event-outbox';
 import { WebhookJobs } from '../src/webhooks/deliveries/webhook-jobs';
 import { createTestApp, TestApp } from './helpers/app';
+import { BINDERY_DOCUMENT, expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 import { verifyRequest, WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -612,6 +613,36 @@ describe('webhooks', () => {
     });
     return body;
   }
+
+  it("answers every operation in the shape Bindery's API document declares", async () => {
+    const org = await t.factories.organization();
+    const hook = await webhook(org, { events: ['space_created'] });
+    const check = (res: { status: number; body: unknown }, operationId: string) =>
+      expectConforms(res, operationId, BINDERY_DOCUMENT);
+    const one = `${base(org)}/${hook.id}`;
+    check(
+      await org.owner.client
+        .post(base(org), { url: `${receiver.url}/b`, events: ['*'] })
+        .expect(201),
+      'createWebhook',
+    );
+    check(await org.owner.client.get(base(org)).expect(200), 'listWebhooks');
+    check(await org.owner.client.get(one).expect(200), 'getWebhook');
+    check(
+      await org.owner.client.patch(one, { events: ['space_created', 'space_deleted'] }).expect(200),
+      'updateWebhook',
+    );
+    check(await org.owner.client.post(`${one}/rotate-secret`).expect(200), 'rotateWebhookSecret');
+    const deliveries = await org.owner.client.get(`${one}/deliveries`).expect(200);
+    check(deliveries, 'listWebhookDeliveries');
+    const delivery = `${one}/deliveries/${deliveries.body.items[0].id as string}`;
+    check(await org.owner.client.get(delivery).expect(200), 'getWebhookDelivery');
+    check(
+      await org.owner.client.post(`${delivery}/redeliver`).expect(201),
+      'redeliverWebhookDelivery',
+    );
+    check(await org.owner.client.delete(one).expect(204), 'deleteWebhook');
+  });
 });
 
 /** Private addresses are refused when the instance does not allow them. */

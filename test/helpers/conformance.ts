@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -41,9 +42,14 @@ interface LocatedResponse {
 }
 
 /** The spec an operation is checked against: the package that ships it. */
-export type GitbookSpec = '@gitbook/api' | '@gitbook/api-0.201';
+export type GitbookSpec = '@gitbook/api' | '@gitbook/api-0.201' | 'bindery';
 export const GITBOOK_0146: GitbookSpec = '@gitbook/api';
 export const GITBOOK_0201: GitbookSpec = '@gitbook/api-0.201';
+/**
+ * Bindery's own API document (openapi/bindery.openapi.json), for Bindery's own operations
+ * (API tokens, webhooks), which GitBook's spec does not have.
+ */
+export const BINDERY_DOCUMENT: GitbookSpec = 'bindery';
 
 const SPEC_ID = 'gitbook-openapi';
 const JSON_MEDIA_TYPE = 'application/json';
@@ -135,6 +141,14 @@ export function listGitbookOperationIds(spec: GitbookSpec = GITBOOK_0146): strin
 function loadSpec(spec: GitbookSpec): LoadedSpec {
   const cached = loaded.get(spec);
   if (cached) return cached;
+  if (spec === BINDERY_DOCUMENT) {
+    const own = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'openapi', 'bindery.openapi.json'), 'utf8'),
+    ) as OpenApiDocument;
+    const result = { document: own, operations: locateOperations(own), validators: new Map() };
+    loaded.set(spec, result);
+    return result;
+  }
   const document = JSON.parse(
     readFileSync(require.resolve(`${spec}/spec/openapi.json`), 'utf8'),
   ) as OpenApiDocument;
