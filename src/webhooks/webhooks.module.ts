@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DeliveryJobs } from './deliveries/delivery-jobs';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
 import { WebhookDispatcher } from './deliveries/webhook-dispatcher';
 import { WebhookJobs } from './deliveries/webhook-jobs';
@@ -24,6 +25,7 @@ import { WebhooksService } from './webhooks.service';
     WebhooksRepository,
     WebhooksPresenter,
     WebhookDeliveriesRepository,
+    DeliveryJobs,
     WebhookDispatcher,
     WebhookSender,
     WebhookJobs,

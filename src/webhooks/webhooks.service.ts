@@ -7,14 +7,13 @@ import { AppConfig } from '../platform/config/app-config';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import { EventOutbox } from '../platform/events/event-outbox';
 import { newId } from '../platform/ids/ids';
-import { JobsService } from '../platform/jobs/jobs.service';
 import { isPublicAddress } from '../platform/outbound-http';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { PolicyService } from '../platform/policy/policy.service';
 import { SealedText } from '../platform/settings/sealed-text';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
-import { DELIVER_QUEUE, type DeliverJob } from './deliveries/webhook-dispatcher';
+import { DeliveryJobs } from './deliveries/delivery-jobs';
 import { SECRET_PURPOSE } from './deliveries/webhook-sender';
 import type { CreateWebhookDto, ListDeliveriesQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
 import type { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity';
@@ -47,7 +46,7 @@ export class WebhooksService {
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly outbox: EventOutbox,
-    private readonly jobs: JobsService,
+    private readonly deliveryJobs: DeliveryJobs,
     private readonly policy: PolicyService,
     private readonly sealed: SealedText,
     private readonly clock: Clock,
@@ -132,9 +131,10 @@ export class WebhooksService {
       if (enabled) {
         await this.ping(manager, webhook, userId);
         const waiting = await this.deliveries.pendingHeadsOf(id, manager);
-        if (waiting.length > 0) {
-          await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { deliveryIds: waiting }, { manager });
-        }
+        await this.deliveryJobs.queue(
+          waiting.map((deliveryId) => ({ id: deliveryId, webhookId: id })),
+          manager,
+        );
       }
       return webhook;
     });
@@ -213,7 +213,7 @@ export class WebhooksService {
     });
     await this.dataSource.transaction(async (manager) => {
       await this.deliveries.insertMany([delivery], manager);
-      await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { deliveryIds: [delivery.id] }, { manager });
+      await this.deliveryJobs.queue([delivery], manager);
     });
     return (await this.deliveries.findInWebhook(webhookId, delivery.id)) ?? delivery;
   }

@@ -24,11 +24,11 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
-/** Where a delivery stands in its resource's queue. */
-export interface DeliveryKey {
+/** A pending delivery whose turn has come (or comes at `nextAttemptAt`). */
+export interface NextDelivery {
   id: string;
   webhookId: string;
-  resourceKey: string;
+  nextAttemptAt: Date;
 }
 
 /**
@@ -89,29 +89,21 @@ export class WebhookDeliveriesRepository {
     return rows[0]?.payload ?? null;
   }
 
-  /** The keys of these deliveries, in delivery order. */
-  async keysOf(ids: string[]): Promise<DeliveryKey[]> {
-    if (ids.length === 0) return [];
-    const rows: { id: string; webhook_id: string; resource_key: string }[] =
-      await this.dataSource.manager.query(
-        `SELECT id, webhook_id, resource_key FROM webhook_deliveries
-          WHERE id = ANY($1) ORDER BY sequence`,
-        [ids],
-      );
-    return rows.map((row) => ({
-      id: row.id,
-      webhookId: row.webhook_id,
-      resourceKey: row.resource_key,
-    }));
-  }
-
   /**
-   * Takes the delivery for an attempt until `leaseUntil`: only if it is pending, due at `now`,
-   * not leased to another attempt, its webhook active, and no earlier delivery of its webhook
-   * and resource is pending. Answers what to send, or null. The event's body is read from the
-   * platform's `events` table in the same statement.
+   * Takes, for an attempt until `leaseUntil`, up to `limit` of these deliveries (first in
+   * delivery order) that may be attempted at `now`: pending, due, not leased to another
+   * attempt, their webhook active, and no earlier delivery of their webhook and resource
+   * pending (so at most one per resource). Answers what to send, in delivery order. The
+   * events' bodies are read from the platform's `events` table in the same statement; rows
+   * another attempt is taking at the same moment are left to it.
    */
-  async claim(id: string, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null> {
+  async claim(
+    ids: string[],
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
     const rows: {
       id: string;
       webhook_id: string;
@@ -124,9 +116,9 @@ export class WebhookDeliveriesRepository {
       previous_secret: string | null;
       previous_secret_expires_at: Date | null;
     }[] = await this.dataSource.manager.query(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries d SET lease_until = $3
-          WHERE d.id = $1
+      `WITH candidates AS (
+         SELECT d.id FROM webhook_deliveries d
+          WHERE d.id = ANY($1)
             AND d.status = 'pending'
             AND d.next_attempt_at <= $2
             AND (d.lease_until IS NULL OR d.lease_until < $2)
@@ -135,81 +127,99 @@ export class WebhookDeliveriesRepository {
               SELECT 1 FROM webhook_deliveries e
                WHERE e.webhook_id = d.webhook_id AND e.resource_key = d.resource_key
                  AND e.status = 'pending' AND e.sequence < d.sequence)
-        RETURNING d.id, d.webhook_id, d.event_id, d.resource_key, d.attempts)
-       SELECT c.*, ev.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+          ORDER BY d.sequence
+          LIMIT $4
+          FOR UPDATE OF d SKIP LOCKED),
+       claimed AS (
+         UPDATE webhook_deliveries d SET lease_until = $3
+           FROM candidates c WHERE d.id = c.id
+         RETURNING d.id, d.webhook_id, d.event_id, d.resource_key, d.attempts, d.sequence)
+       SELECT c.id, c.webhook_id, c.event_id, c.resource_key, c.attempts, ev.payload,
+              w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
          FROM claimed c
          JOIN events ev ON ev.id = c.event_id
-         JOIN webhooks w ON w.id = c.webhook_id`,
-      [id, now, leaseUntil],
+         JOIN webhooks w ON w.id = c.webhook_id
+        ORDER BY c.sequence`,
+      [ids, now, leaseUntil, limit],
     );
-    const row = rows[0];
-    return row
-      ? {
-          id: row.id,
-          webhookId: row.webhook_id,
-          eventId: row.event_id,
-          resourceKey: row.resource_key,
-          attempts: row.attempts,
-          payload: row.payload,
-          url: row.url,
-          secret: row.secret,
-          previousSecret: row.previous_secret,
-          previousSecretExpiresAt: row.previous_secret_expires_at
-            ? new Date(row.previous_secret_expires_at)
-            : null,
-        }
-      : null;
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      eventId: row.event_id,
+      resourceKey: row.resource_key,
+      attempts: row.attempts,
+      payload: row.payload,
+      url: row.url,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretExpiresAt: row.previous_secret_expires_at
+        ? new Date(row.previous_secret_expires_at)
+        : null,
+    }));
   }
 
   /**
-   * A successful attempt, in one statement: the attempt recorded, the delivery delivered, its
-   * webhook's failure state cleared (`webhooks`, this module's other table, in the same
-   * statement so that a delivery costs one round trip), and the next pending delivery of its
-   * webhook and resource read, whose turn it now is. Nothing, if the webhook was deleted
-   * meanwhile.
+   * Successful attempts (of different resources), in one statement: the attempts recorded,
+   * their deliveries delivered, their webhooks' failure state cleared (`webhooks`, this
+   * module's other table, in the same statement so that a round of deliveries costs one round
+   * trip), and, for each, the next pending delivery of its webhook and resource read, whose
+   * turn it now is. Deliveries whose webhook was deleted meanwhile are skipped.
    */
   async recordDelivered(
-    attempt: WebhookDeliveryAttempt,
-    webhookId: string,
+    attempts: WebhookDeliveryAttempt[],
     finishedAt: Date,
-  ): Promise<{ id: string; nextAttemptAt: Date } | null> {
-    const rows: { id: string; next_attempt_at: Date }[] = await this.dataSource.manager.query(
-      `WITH attempt AS (
-         INSERT INTO webhook_delivery_attempts
-           (id, delivery_id, number, attempted_at, duration_ms, status_code, response, error)
-         SELECT $1::varchar, $2::varchar, $3::integer, $4::timestamptz, $5::integer,
-                $6::integer, $7::text, NULL
-          WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $2::varchar)),
-       delivered AS (
-         UPDATE webhook_deliveries
-            SET status = 'delivered', attempts = $3, next_attempt_at = NULL,
-                lease_until = NULL, finished_at = $8
-          WHERE id = $2
-        RETURNING webhook_id, resource_key, sequence),
-       cleared AS (
-         UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL
-          WHERE id = $9 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL))
-       SELECT n.id, n.next_attempt_at
-         FROM delivered d
-         JOIN webhook_deliveries n
-           ON n.webhook_id = d.webhook_id AND n.resource_key = d.resource_key
-          AND n.status = 'pending' AND n.sequence > d.sequence
-        ORDER BY n.sequence
-        LIMIT 1`,
-      [
-        attempt.id,
-        attempt.deliveryId,
-        attempt.number,
-        attempt.attemptedAt,
-        attempt.durationMs,
-        attempt.statusCode,
-        attempt.response,
-        finishedAt,
-        webhookId,
-      ],
-    );
-    const row = rows[0];
-    return row ? { id: row.id, nextAttemptAt: new Date(row.next_attempt_at) } : null;
+  ): Promise<NextDelivery[]> {
+    if (attempts.length === 0) return [];
+    const column = <K extends keyof WebhookDeliveryAttempt>(key: K) =>
+      attempts.map((attempt) => attempt[key]);
+    const rows: { id: string; webhook_id: string; next_attempt_at: Date }[] =
+      await this.dataSource.manager.query(
+        `WITH input AS (
+           SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::integer[],
+                                $4::timestamptz[], $5::integer[], $6::integer[], $7::text[])
+                    AS i(id, delivery_id, number, attempted_at, duration_ms, status_code, response)),
+         attempt AS (
+           INSERT INTO webhook_delivery_attempts
+             (id, delivery_id, number, attempted_at, duration_ms, status_code, response, error)
+           SELECT i.id, i.delivery_id, i.number, i.attempted_at, i.duration_ms, i.status_code,
+                  i.response, NULL
+             FROM input i
+            WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id)),
+         delivered AS (
+           UPDATE webhook_deliveries d
+              SET status = 'delivered', attempts = i.number, next_attempt_at = NULL,
+                  lease_until = NULL, finished_at = $8
+             FROM input i
+            WHERE d.id = i.delivery_id
+          RETURNING d.webhook_id, d.resource_key, d.sequence),
+         cleared AS (
+           UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL
+            WHERE id IN (SELECT webhook_id FROM delivered)
+              AND (consecutive_failures <> 0 OR failing_since IS NOT NULL))
+         SELECT n.id, n.webhook_id, n.next_attempt_at
+           FROM delivered d
+           CROSS JOIN LATERAL (
+             SELECT n.id, n.webhook_id, n.next_attempt_at FROM webhook_deliveries n
+              WHERE n.webhook_id = d.webhook_id AND n.resource_key = d.resource_key
+                AND n.status = 'pending' AND n.sequence > d.sequence
+              ORDER BY n.sequence
+              LIMIT 1) n`,
+        [
+          column('id'),
+          column('deliveryId'),
+          column('number'),
+          column('attemptedAt'),
+          column('durationMs'),
+          column('statusCode'),
+          column('response'),
+          finishedAt,
+        ],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      nextAttemptAt: new Date(row.next_attempt_at),
+    }));
   }
 
   async insertAttempt(attempt: WebhookDeliveryAttempt, manager: EntityManager): Promise<void> {
@@ -242,7 +252,7 @@ export class WebhookDeliveriesRepository {
     webhookId: string,
     resourceKey: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ id: string; nextAttemptAt: Date } | null> {
+  ): Promise<NextDelivery | null> {
     const rows: { id: string; next_attempt_at: Date }[] = await manager.query(
       `SELECT id, next_attempt_at FROM webhook_deliveries
         WHERE webhook_id = $1 AND resource_key = $2 AND status = 'pending'
@@ -250,7 +260,7 @@ export class WebhookDeliveriesRepository {
       [webhookId, resourceKey],
     );
     const row = rows[0];
-    return row ? { id: row.id, nextAttemptAt: new Date(row.next_attempt_at) } : null;
+    return row ? { id: row.id, webhookId, nextAttemptAt: new Date(row.next_attempt_at) } : null;
   }
 
   /**
@@ -258,9 +268,10 @@ export class WebhookDeliveriesRepository {
    * mid-attempt, a job was lost): the due, unleased first pending delivery of each webhook
    * and resource, of active webhooks, at most `limit`, in delivery order.
    */
-  async dueHeads(now: Date, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.manager.query(
-      `SELECT d.id FROM webhook_deliveries d
+  async dueHeads(now: Date, limit: number): Promise<NextDelivery[]> {
+    const rows: { id: string; webhook_id: string; next_attempt_at: Date }[] =
+      await this.dataSource.manager.query(
+        `SELECT d.id, d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id AND w.active
         WHERE d.status = 'pending'
           AND d.next_attempt_at <= $1
@@ -271,9 +282,13 @@ export class WebhookDeliveriesRepository {
                AND e.status = 'pending' AND e.sequence < d.sequence)
         ORDER BY d.next_attempt_at, d.sequence
         LIMIT $2`,
-      [now, limit],
-    );
-    return rows.map((row) => row.id);
+        [now, limit],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      nextAttemptAt: new Date(row.next_attempt_at),
+    }));
   }
 
   /** The first pending delivery of each resource of a webhook (to send once it is enabled). */

@@ -4,19 +4,13 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { OutboxEventsRepository } from '../../platform/events/outbox-events.repository';
 import { newId } from '../../platform/ids/ids';
-import { JobsService } from '../../platform/jobs/jobs.service';
 import { WebhookDelivery } from '../entities/webhook-delivery.entity';
 import { WebhooksRepository } from '../webhooks.repository';
+import { DeliveryJobs } from './delivery-jobs';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { webhookWants } from './webhook-matching';
 
 export const DISPATCH_QUEUE = 'webhooks-dispatch';
-export const DELIVER_QUEUE = 'webhooks-deliver';
-
-/** A delivery job: deliveries to attempt, in delivery order. */
-export interface DeliverJob {
-  deliveryIds: string[];
-}
 
 /** Events read per dispatch transaction. */
 const BATCH = 200;
@@ -24,7 +18,7 @@ const BATCH = 200;
 /**
  * Turns recorded events into deliveries: in `sequence` order, one delivery per active webhook
  * of the event's organization that wants it, the event marked dispatched and a job queued for
- * the deliveries, all in one transaction. One dispatcher works at a time (an advisory lock),
+ * each webhook's deliveries, all in one transaction. One dispatcher works at a time (an advisory lock),
  * so deliveries are created in the order of their events.
  */
 @Injectable()
@@ -34,7 +28,7 @@ export class WebhookDispatcher {
     private readonly events: OutboxEventsRepository,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly jobs: JobsService,
+    private readonly deliveryJobs: DeliveryJobs,
     private readonly clock: Clock,
   ) {}
 
@@ -85,13 +79,7 @@ export class WebhookDispatcher {
         now,
         manager,
       );
-      if (deliveries.length > 0) {
-        await this.jobs.send<DeliverJob>(
-          DELIVER_QUEUE,
-          { deliveryIds: deliveries.map((delivery) => delivery.id) },
-          { manager },
-        );
-      }
+      await this.deliveryJobs.queue(deliveries, manager);
       return events.length;
     });
   }

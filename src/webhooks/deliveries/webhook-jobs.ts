@@ -5,13 +5,9 @@ import { EventOutbox } from '../../platform/events/event-outbox';
 import { OutboxEventsRepository } from '../../platform/events/outbox-events.repository';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import {
-  DELIVER_QUEUE,
-  type DeliverJob,
-  DISPATCH_QUEUE,
-  WebhookDispatcher,
-} from './webhook-dispatcher';
-import { WebhookSender } from './webhook-sender';
+import { DELIVER_QUEUE, type DeliverJob, DeliveryJobs } from './delivery-jobs';
+import { DISPATCH_QUEUE, WebhookDispatcher } from './webhook-dispatcher';
+import { MAX_ROUNDS, WebhookSender } from './webhook-sender';
 
 const SWEEP_QUEUE = 'webhooks-sweep';
 const PURGE_QUEUE = 'webhooks-purge';
@@ -38,6 +34,7 @@ export class WebhookJobs implements OnModuleInit, OnApplicationBootstrap {
     private readonly dispatcher: WebhookDispatcher,
     private readonly sender: WebhookSender,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveryJobs: DeliveryJobs,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -53,8 +50,8 @@ export class WebhookJobs implements OnModuleInit, OnApplicationBootstrap {
     this.jobs.define<DeliverJob>(DELIVER_QUEUE, (job) => this.sender.deliver(job), {
       pollIntervalMs: POLL_MS,
       concurrency: DELIVERY_CONCURRENCY,
-      // A job longer than its deliveries' leases has lost them: pg-boss retries it.
-      expireInSeconds: leaseSeconds * 8,
+      // A job longer than its rounds' leases has lost them: pg-boss retries it.
+      expireInSeconds: leaseSeconds * (MAX_ROUNDS + 1),
     });
     this.jobs.define(SWEEP_QUEUE, () => this.sweep(), { policy: 'short' });
     this.jobs.define(PURGE_QUEUE, () => this.purge(), { policy: 'short' });
@@ -83,8 +80,7 @@ export class WebhookJobs implements OnModuleInit, OnApplicationBootstrap {
   /** Dispatches what waits, and queues the deliveries due that no job may hold. */
   async sweep(): Promise<void> {
     if (await this.events.anyUndispatched()) await this.dispatcher.dispatch();
-    const due = await this.deliveries.dueHeads(this.clock.now(), SWEEP_LIMIT);
-    if (due.length > 0) await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { deliveryIds: due });
+    await this.deliveryJobs.queue(await this.deliveries.dueHeads(this.clock.now(), SWEEP_LIMIT));
   }
 
   /** Removes events, and finished deliveries, older than EVENT_RETENTION_DAYS. */

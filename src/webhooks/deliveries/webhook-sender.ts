@@ -4,30 +4,28 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { AppConfig } from '../../platform/config/app-config';
 import { newId } from '../../platform/ids/ids';
-import { JobsService } from '../../platform/jobs/jobs.service';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity';
 import { signWebhook } from '../webhook-secrets';
 import { WebhooksRepository } from '../webhooks.repository';
-import { type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { DELIVER_QUEUE, type DeliverJob } from './webhook-dispatcher';
+import { type DeliverJob, DeliveryJobs } from './delivery-jobs';
+import {
+  type ClaimedDelivery,
+  type NextDelivery,
+  WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository';
 
 export const SECRET_PURPOSE = 'webhook-secret';
 export const USER_AGENT = 'Bindery-Webhooks/1';
 /** The part of an endpoint's answer kept with an attempt. */
 const RESPONSE_EXCERPT_BYTES = 1024;
-/** Deliveries of different resources attempted at once by one job. */
-const PARALLEL_RESOURCES = 8;
+/** Deliveries (of different resources) claimed and sent at once, per round of a job. */
+export const ROUND_SIZE = 16;
+/** Rounds one job works at most; the rest of its deliveries go on in a job of their own. */
+export const MAX_ROUNDS = 8;
 
-type Outcome = 'delivered' | 'retrying' | 'failed' | 'skipped';
-
-/** What an attempt came to; after a success, the next pending delivery of its resource. */
-interface Attempted {
-  outcome: Outcome;
-  delivery: ClaimedDelivery | null;
-  next?: { id: string; nextAttemptAt: Date } | null;
-}
+type FailureOutcome = 'retrying' | 'failed';
 
 /** What an attempt got: a status (and the answer's start), or an error. */
 interface AttemptResult {
@@ -56,75 +54,70 @@ export class WebhookSender {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly outbound: OutboundHttp,
     private readonly sealed: SealedText,
-    private readonly jobs: JobsService,
+    private readonly deliveryJobs: DeliveryJobs,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
   /**
-   * Works a delivery job: the deliveries of each webhook and resource one after another, in
-   * order, until one must wait (a retry); different resources side by side.
+   * Works a delivery job in rounds: claim the job's deliveries whose turn it is (the first
+   * pending one of each resource, up to ROUND_SIZE), send them side by side, record the
+   * successes together; until none is left to claim (after MAX_ROUNDS, the rest is queued
+   * again, so a job ends within its expiry however slow the endpoint). A delivery whose predecessor another job
+   * holds is left to that job, which queues it once its predecessor is delivered; one whose
+   * predecessor is waiting for a retry waits with it.
    */
   async deliver(job: DeliverJob): Promise<void> {
-    const keys = await this.deliveries.keysOf(job.deliveryIds);
-    const queues = new Map<string, string[]>();
-    for (const key of keys) {
-      const name = `${key.webhookId} ${key.resourceKey}`;
-      queues.set(name, [...(queues.get(name) ?? []), key.id]);
-    }
-    const pending = [...queues.values()];
-    const lanes = Array.from({ length: Math.min(PARALLEL_RESOURCES, pending.length) }, async () => {
-      for (let ids = pending.shift(); ids; ids = pending.shift()) await this.deliverInOrder(ids);
-    });
-    await Promise.all(lanes);
-  }
-
-  /** Deliveries of one webhook and resource, in order; then the next one's turn is queued. */
-  private async deliverInOrder(ids: string[]): Promise<void> {
-    let last: Attempted | null = null;
-    for (const id of ids) {
-      const attempted = await this.attempt(id);
-      if (attempted.outcome === 'skipped' || attempted.outcome === 'retrying') return;
-      last = attempted;
-    }
-    if (!last?.delivery) return;
-    if (last.outcome === 'delivered') {
-      // The statement that recorded the success read whose turn it is.
-      if (last.next) await this.queue(last.next);
-    } else {
-      await this.queueNext(last.delivery.webhookId, last.delivery.resourceKey);
+    let waiting = job.deliveryIds;
+    for (let round = 0; waiting.length > 0; round += 1) {
+      if (round === MAX_ROUNDS) return this.deliveryJobs.requeue(waiting);
+      const now = this.clock.now();
+      const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + 5_000);
+      const claimed = await this.deliveries.claim(waiting, now, leaseUntil, ROUND_SIZE);
+      if (claimed.length === 0) return;
+      const taken = new Set(claimed.map((delivery) => delivery.id));
+      waiting = waiting.filter((id) => !taken.has(id));
+      const next = await this.attempt(claimed, now);
+      // Those of this job are claimed in its next round; the others are queued.
+      const mine = new Set(waiting);
+      await this.deliveryJobs.queue(next.filter((delivery) => !mine.has(delivery.id)));
     }
   }
 
-  /** One attempt of a delivery, if it is its turn. */
-  async attempt(id: string): Promise<Attempted> {
-    const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + 5_000);
-    const delivery = await this.deliveries.claim(id, now, leaseUntil);
-    if (!delivery) return { outcome: 'skipped', delivery: null };
-    const result = await this.send(delivery, now);
-    const attempt = Object.assign(new WebhookDeliveryAttempt(), {
-      id: newId(),
-      deliveryId: delivery.id,
-      number: delivery.attempts + 1,
-      attemptedAt: now,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      response: result.response && storableText(result.response),
-      error: result.error,
-    });
-    if (result.error === null) {
-      const next = await this.deliveries.recordDelivered(
-        attempt,
-        delivery.webhookId,
-        this.clock.now(),
+  /**
+   * One attempt of each claimed delivery, side by side, each outcome recorded; answers the
+   * deliveries whose turn has come (after a success, or a delivery that failed for good).
+   */
+  private async attempt(claimed: ClaimedDelivery[], now: Date): Promise<NextDelivery[]> {
+    const results = await Promise.all(claimed.map((delivery) => this.send(delivery, now)));
+    const delivered: WebhookDeliveryAttempt[] = [];
+    const next: NextDelivery[] = [];
+    for (const [index, delivery] of claimed.entries()) {
+      const result = results[index];
+      const attempt = Object.assign(new WebhookDeliveryAttempt(), {
+        id: newId(),
+        deliveryId: delivery.id,
+        number: delivery.attempts + 1,
+        attemptedAt: now,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        response: result.response && storableText(result.response),
+        error: result.error,
+      });
+      if (result.error === null) {
+        delivered.push(attempt);
+        continue;
+      }
+      const outcome = await this.dataSource.transaction((manager) =>
+        this.recordFailure(delivery, attempt, result, manager),
       );
-      return { outcome: 'delivered', delivery, next };
+      if (outcome === 'failed') {
+        const head = await this.deliveries.headOf(delivery.webhookId, delivery.resourceKey);
+        if (head) next.push(head);
+      }
     }
-    const outcome = await this.dataSource.transaction((manager) =>
-      this.recordFailure(delivery, attempt, result, manager),
-    );
-    return { outcome, delivery };
+    next.push(...(await this.deliveries.recordDelivered(delivered, this.clock.now())));
+    return next;
   }
 
   private async send(delivery: ClaimedDelivery, now: Date): Promise<AttemptResult> {
@@ -173,7 +166,7 @@ export class WebhookSender {
     attempt: WebhookDeliveryAttempt,
     result: AttemptResult,
     manager: EntityManager,
-  ): Promise<Outcome> {
+  ): Promise<FailureOutcome> {
     await this.deliveries.insertAttempt(attempt, manager);
     const { number, attemptedAt: at } = attempt;
     const finishedAt = this.clock.now();
@@ -187,10 +180,9 @@ export class WebhookSender {
         { attempts: number, nextAttemptAt, leaseUntil: null },
         manager,
       );
-      await this.jobs.send<DeliverJob>(
-        DELIVER_QUEUE,
-        { deliveryIds: [delivery.id] },
-        { manager, startAfter: new Date(Date.now() + delay) },
+      await this.deliveryJobs.queue(
+        [{ id: delivery.id, webhookId: delivery.webhookId, nextAttemptAt }],
+        manager,
       );
       return 'retrying';
     }
@@ -214,24 +206,6 @@ export class WebhookSender {
       this.logger.warn({ webhookId: delivery.webhookId, reason }, 'Webhook disabled');
     }
     return 'failed';
-  }
-
-  /** Queues the next pending delivery of a webhook and resource, for when it is due. */
-  async queueNext(webhookId: string, resourceKey: string, manager?: EntityManager): Promise<void> {
-    const next = await this.deliveries.headOf(webhookId, resourceKey, manager);
-    if (next) await this.queue(next, manager);
-  }
-
-  private async queue(
-    delivery: { id: string; nextAttemptAt: Date },
-    manager?: EntityManager,
-  ): Promise<void> {
-    const wait = delivery.nextAttemptAt.getTime() - this.clock.now().getTime();
-    await this.jobs.send<DeliverJob>(
-      DELIVER_QUEUE,
-      { deliveryIds: [delivery.id] },
-      { manager, ...(wait > 0 ? { startAfter: new Date(Date.now() + wait) } : {}) },
-    );
   }
 }
 
