@@ -133,7 +133,9 @@ async function startEmbeddedDatabase(description) {
 function startChild(name, args, logFile, env) {
   checkInterrupted(`starting ${name}`);
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
+  // BENCH_NODE_ARGS: options for every child Node process (`--cpu-prof --cpu-prof-dir=/tmp/p`).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', out, out],

@@ -10,6 +10,8 @@ class EchoWorker implements OnModuleInit {
   mostAtOnce = 0;
   readonly startedAt = new Map<string, number>();
   coalescedRuns = 0;
+  /** When each run of the paced coalescing queue started and ended. */
+  pacedRuns: { start: number; end: number }[] = [];
 
   constructor(private readonly jobs: JobsService) {}
 
@@ -50,6 +52,15 @@ class EchoWorker implements OnModuleInit {
         this.coalescedRuns += 1;
       },
       { coalesce: 10 },
+    );
+    this.jobs.define(
+      'test-coalesced-paced',
+      async () => {
+        const start = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        this.pacedRuns.push({ start, end: Date.now() });
+      },
+      { coalesce: 10, pollIntervalMs: 1_000 },
     );
   }
 }
@@ -161,6 +172,26 @@ describe('background jobs (pg-boss)', () => {
       ),
     );
     expect(worker.coalescedRuns).toBe(1);
+  });
+
+  it('waits the poll interval after a coalesced run, so that jobs arriving meanwhile run together', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const worker = t.bindery.app.get(EchoWorker);
+    const first = await jobs.send('test-coalesced-paced', {});
+    // Sent while the first run works (it takes 300 ms): waiting when that run ends.
+    await waitFor(async () => (await jobs.state('test-coalesced-paced', first)) === 'active');
+    const later = [
+      await jobs.send('test-coalesced-paced', {}),
+      await jobs.send('test-coalesced-paced', {}),
+    ];
+    await waitFor(async () =>
+      (await Promise.all(later.map((id) => jobs.state('test-coalesced-paced', id)))).every(
+        (state) => state === 'completed',
+      ),
+    );
+    expect(worker.pacedRuns).toHaveLength(2);
+    const [run1, run2] = worker.pacedRuns;
+    expect(run2.start - run1.end).toBeGreaterThanOrEqual(900);
   });
 
   it('refuses to queue on an undefined queue', async () => {

@@ -20,10 +20,15 @@ export class OutboxEventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The oldest `limit` events not yet dispatched, in `sequence` order, locked for the caller's
-   * transaction; rows another dispatcher holds are skipped.
+   * Takes the oldest `limit` events not yet dispatched, in `sequence` order: marks them
+   * dispatched at `at` in the caller's transaction (which holds them until it ends) and answers
+   * them. Rows another dispatcher holds are skipped.
    */
-  async lockUndispatched(limit: number, manager: EntityManager): Promise<UndispatchedEvent[]> {
+  async takeUndispatched(
+    limit: number,
+    at: Date,
+    manager: EntityManager,
+  ): Promise<UndispatchedEvent[]> {
     const rows: {
       id: string;
       sequence: string;
@@ -34,13 +39,19 @@ export class OutboxEventsRepository {
       site_id: string | null;
       created_at: Date;
     }[] = await manager.query(
-      `SELECT id, sequence, organization_id, type, resource_key, space_id, site_id, created_at
-         FROM events
-        WHERE dispatched_at IS NULL
-        ORDER BY sequence
-        LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-      [limit],
+      `WITH taken AS (
+         SELECT id FROM events
+          WHERE dispatched_at IS NULL
+          ORDER BY sequence
+          LIMIT $1
+            FOR UPDATE SKIP LOCKED),
+       marked AS (
+         UPDATE events e SET dispatched_at = $2
+           FROM taken WHERE e.id = taken.id
+         RETURNING e.id, e.sequence, e.organization_id, e.type, e.resource_key, e.space_id,
+                   e.site_id, e.created_at)
+       SELECT * FROM marked ORDER BY sequence`,
+      [limit, at],
     );
     return rows.map((row) => ({
       id: row.id,
@@ -52,11 +63,6 @@ export class OutboxEventsRepository {
       siteId: row.site_id,
       createdAt: new Date(row.created_at),
     }));
-  }
-
-  async markDispatched(ids: string[], at: Date, manager: EntityManager): Promise<void> {
-    if (ids.length === 0) return;
-    await manager.query(`UPDATE events SET dispatched_at = $2 WHERE id = ANY($1)`, [ids, at]);
   }
 
   /** Whether any event waits for dispatch. */

@@ -45,7 +45,8 @@ export interface WorkerOptions {
   /**
    * For a queue whose jobs all ask for the same work (no data of their own: "dispatch what
    * waits"): up to this many waiting jobs are fetched together and done by one run of the
-   * handler, which then completes (or fails) them all. Only with `concurrency` 1.
+   * handler, which then completes (or fails) them all. Only with `concurrency` 1. The worker
+   * waits `pollIntervalMs` after each run, so that what arrives meanwhile is done together.
    */
   coalesce?: number;
 }
@@ -208,6 +209,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     while (!signal.aborted) {
       if (running.size >= concurrency) {
         await Promise.race(running);
+        if (coalesce > 1) await pause(pollIntervalMs, signal);
         continue;
       }
       let jobs: PgBoss.JobWithMetadata<unknown>[] = [];

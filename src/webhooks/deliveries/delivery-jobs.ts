@@ -5,9 +5,12 @@ import { JobsService } from '../../platform/jobs/jobs.service';
 
 export const DELIVER_QUEUE = 'webhooks-deliver';
 
-/** A delivery job: deliveries of one webhook to attempt, in delivery order. */
+/**
+ * A delivery job: deliveries to attempt, one lane per webhook (a slow endpoint holds up only
+ * its own), each in delivery order.
+ */
 export interface DeliverJob {
-  deliveryIds: string[];
+  lanes: string[][];
 }
 
 /** A delivery to queue: due now unless `nextAttemptAt` says later. */
@@ -18,9 +21,8 @@ export interface DeliveryToQueue {
 }
 
 /**
- * Queues delivery jobs. The deliveries due now go in one job per webhook (its rounds send
- * them side by side, and a slow endpoint holds up only its own); one due later gets a job of
- * its own, starting then.
+ * Queues delivery jobs. The deliveries due now go in one job, a lane per webhook; one due
+ * later gets a job of its own, starting then.
  */
 @Injectable()
 export class DeliveryJobs {
@@ -29,9 +31,10 @@ export class DeliveryJobs {
     private readonly clock: Clock,
   ) {}
 
-  /** The rest of a job's deliveries, due now, as a job of their own. */
+  /** The rest of a lane's deliveries, due now, as a job of their own. */
   async requeue(deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length > 0) await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { deliveryIds });
+    if (deliveryIds.length === 0) return;
+    await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { lanes: [deliveryIds] });
   }
 
   /** With `manager`, in its transaction: the jobs exist once it commits. */
@@ -43,15 +46,15 @@ export class DeliveryJobs {
       if (wait > 0) {
         await this.jobs.send<DeliverJob>(
           DELIVER_QUEUE,
-          { deliveryIds: [delivery.id] },
+          { lanes: [[delivery.id]] },
           { manager, startAfter: new Date(Date.now() + wait) },
         );
       } else {
         due.set(delivery.webhookId, [...(due.get(delivery.webhookId) ?? []), delivery.id]);
       }
     }
-    for (const deliveryIds of due.values()) {
-      await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { deliveryIds }, { manager });
+    if (due.size > 0) {
+      await this.jobs.send<DeliverJob>(DELIVER_QUEUE, { lanes: [...due.values()] }, { manager });
     }
   }
 }

@@ -18,8 +18,8 @@ const BATCH = 200;
 /**
  * Turns recorded events into deliveries: in `sequence` order, one delivery per active webhook
  * of the event's organization that wants it, the event marked dispatched and a job queued for
- * each webhook's deliveries, all in one transaction. One dispatcher works at a time (an advisory lock),
- * so deliveries are created in the order of their events.
+ * the deliveries, all in one transaction. One dispatcher works at a time (an advisory lock), so
+ * deliveries are created in the order of their events.
  */
 @Injectable()
 export class WebhookDispatcher {
@@ -45,9 +45,9 @@ export class WebhookDispatcher {
   private dispatchBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       await this.webhooks.lockDispatch(manager);
-      const events = await this.events.lockUndispatched(BATCH, manager);
-      if (events.length === 0) return 0;
       const now = this.clock.now();
+      const events = await this.events.takeUndispatched(BATCH, now, manager);
+      if (events.length === 0) return 0;
       const organizations = [...new Set(events.map((event) => event.organizationId))];
       const webhooks = await this.webhooks.activeIn(organizations, manager);
       const deliveries: WebhookDelivery[] = [];
@@ -74,11 +74,6 @@ export class WebhookDispatcher {
         }
       }
       await this.deliveries.insertMany(deliveries, manager);
-      await this.events.markDispatched(
-        events.map((event) => event.id),
-        now,
-        manager,
-      );
       await this.deliveryJobs.queue(deliveries, manager);
       return events.length;
     });

@@ -59,16 +59,21 @@ export class WebhookSender {
     private readonly config: AppConfig,
   ) {}
 
+  /** Works a delivery job: its lanes (one per webhook) side by side. */
+  async deliver(job: DeliverJob): Promise<void> {
+    await Promise.all(job.lanes.map((lane) => this.deliverLane(lane)));
+  }
+
   /**
-   * Works a delivery job in rounds: claim the job's deliveries whose turn it is (the first
-   * pending one of each resource, up to ROUND_SIZE), send them side by side, record the
-   * successes together; until none is left to claim (after MAX_ROUNDS, the rest is queued
-   * again, so a job ends within its expiry however slow the endpoint). A delivery whose predecessor another job
-   * holds is left to that job, which queues it once its predecessor is delivered; one whose
+   * Works a lane in rounds: claim its deliveries whose turn it is (the first pending one of
+   * each resource, up to ROUND_SIZE), send them side by side, record the successes together;
+   * until none is left to claim (after MAX_ROUNDS, the rest is queued again, so a job ends
+   * within its expiry however slow the endpoint). A delivery whose predecessor another job
+   * holds is left to that job, which takes it up once its predecessor is delivered; one whose
    * predecessor is waiting for a retry waits with it.
    */
-  async deliver(job: DeliverJob): Promise<void> {
-    let waiting = job.deliveryIds;
+  private async deliverLane(ids: string[]): Promise<void> {
+    let waiting = ids;
     for (let round = 0; waiting.length > 0; round += 1) {
       if (round === MAX_ROUNDS) return this.deliveryJobs.requeue(waiting);
       const now = this.clock.now();
@@ -77,10 +82,15 @@ export class WebhookSender {
       if (claimed.length === 0) return;
       const taken = new Set(claimed.map((delivery) => delivery.id));
       waiting = waiting.filter((id) => !taken.has(id));
-      const next = await this.attempt(claimed, now);
-      // Those of this job are claimed in its next round; the others are queued.
+      // Those whose turn has come go in the next round (another job holding one of them
+      // leaves it to whichever claims it first); those due later are queued for then.
       const mine = new Set(waiting);
-      await this.deliveryJobs.queue(next.filter((delivery) => !mine.has(delivery.id)));
+      const later: NextDelivery[] = [];
+      for (const delivery of await this.attempt(claimed, now)) {
+        if (delivery.nextAttemptAt > this.clock.now()) later.push(delivery);
+        else if (!mine.has(delivery.id)) waiting.push(delivery.id);
+      }
+      await this.deliveryJobs.queue(later);
     }
   }
 
