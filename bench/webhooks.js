@@ -319,6 +319,8 @@ function startReceivers(cleanups) {
  * lag from its event's `occurredAt`.
  */
 async function runReceivers() {
+  // The receivers stand for endpoints on other machines: they take what CPU is left.
+  os.setPriority(19);
   let lags = [];
   const servers = [];
   for (let i = 0; i < WEBHOOKS; i++) {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedDatabase } from '../src/platform/database/embedded-database';
 import { EventOutbox } from '../src/platform/events/event-outbox';
@@ -87,6 +87,8 @@ describe('webhook delivery across a worker crash', () => {
 
   it('delivers an event whose worker was killed mid-delivery, once a new worker runs', async () => {
     const first = await startWorker();
+    // Workers yield the CPU to API processes (WORKER_NICENESS, 10 by default).
+    expect(getPriority(first.pid)).toBe(Math.min(19, getPriority() + 10));
     const org = await t.factories.organization();
     const space = await t.factories.space(org);
     // The first request of the event is held open (the worker dies meanwhile); others get 200.

@@ -1,5 +1,5 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { isWebhookSecret, newWebhookSecret, signWebhook } from './webhook-secrets';
+import { isWebhookSecret, newWebhookSecret, WebhookSigner } from './webhook-secrets';
 
 describe('webhook secrets', () => {
   it('makes whsec_ secrets of 24 random bytes, each different', () => {
@@ -23,7 +23,7 @@ describe('webhook secrets', () => {
     const [a, b] = [newWebhookSecret(), newWebhookSecret()];
     const at = new Date();
     const body = JSON.stringify({ type: 'ping' });
-    const signature = signWebhook([a, b], 'evt_1', at, body);
+    const signature = new WebhookSigner([a, b]).sign('evt_1', at, body);
     expect(signature.split(' ')).toHaveLength(2);
     const headers = {
       'webhook-id': 'evt_1',

@@ -17,9 +17,18 @@ export function isWebhookSecret(secret: string): boolean {
 }
 
 /**
- * The `webhook-signature` header: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` for each
- * secret, separated by spaces (during a rotation, the new and the previous one).
+ * Signs deliveries with a webhook's secrets (during a rotation, the new and the previous one):
+ * the `webhook-signature` header, `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` for each,
+ * separated by spaces.
  */
-export function signWebhook(secrets: string[], id: string, at: Date, body: string): string {
-  return secrets.map((secret) => new StandardWebhook(secret).sign(id, at, body)).join(' ');
+export class WebhookSigner {
+  private readonly keys: StandardWebhook[];
+
+  constructor(secrets: string[]) {
+    this.keys = secrets.map((secret) => new StandardWebhook(secret));
+  }
+
+  sign(id: string, at: Date, body: string): string {
+    return this.keys.map((key) => key.sign(id, at, body)).join(' ');
+  }
 }

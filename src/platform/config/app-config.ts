@@ -304,6 +304,17 @@ export class AppConfig {
   JOBS_IN_PROCESS = true;
 
   /**
+   * How much `npm run worker` processes lower their CPU priority (Unix niceness, 0–19): on a
+   * machine they share with API processes, requests go first and background jobs (webhook
+   * deliveries, Git syncs, translation runs) take the CPU left. 0 keeps the priority.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  WORKER_NICENESS = 10;
+
+  /**
    * Secret from which the keys of signed URLs, visitor tokens and encrypted Git credentials are
    * derived. Required with DATABASE_URL; on the embedded database, unset means a key file
    * (DATA_DIR/secret.key, mode 0600) made at the first start.

@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids/ids';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { SealedText } from '../../platform/settings/sealed-text';
 import { WebhookDeliveryAttempt } from '../entities/webhook-delivery-attempt.entity';
-import { signWebhook } from '../webhook-secrets';
+import { WebhookSigner } from '../webhook-secrets';
 import { WebhooksRepository } from '../webhooks.repository';
 import { type DeliverJob, DeliveryJobs } from './delivery-jobs';
 import {
@@ -99,7 +99,17 @@ export class WebhookSender {
    * deliveries whose turn has come (after a success, or a delivery that failed for good).
    */
   private async attempt(claimed: ClaimedDelivery[], now: Date): Promise<NextDelivery[]> {
-    const results = await Promise.all(claimed.map((delivery) => this.send(delivery, now)));
+    // The deliveries of a round are mostly of one webhook: its secrets are unsealed once.
+    const signers = new Map<string, WebhookSigner>();
+    const signerOf = (delivery: ClaimedDelivery) => {
+      const key = `${delivery.secret} ${delivery.previousSecret ?? ''}`;
+      const signer = signers.get(key) ?? this.signer(delivery, now);
+      signers.set(key, signer);
+      return signer;
+    };
+    const results = await Promise.all(
+      claimed.map((delivery) => this.send(delivery, signerOf(delivery), now)),
+    );
     const delivered: WebhookDeliveryAttempt[] = [];
     const next: NextDelivery[] = [];
     for (const [index, delivery] of claimed.entries()) {
@@ -130,13 +140,22 @@ export class WebhookSender {
     return next;
   }
 
-  private async send(delivery: ClaimedDelivery, now: Date): Promise<AttemptResult> {
-    const body = JSON.stringify({ ...delivery.payload, installationId: delivery.webhookId });
+  /** Signs with the webhook's secret, and its previous one until that expires. */
+  private signer(delivery: ClaimedDelivery, now: Date): WebhookSigner {
     const secrets = [this.sealed.unseal(SECRET_PURPOSE, delivery.secret)];
     const { previousSecret, previousSecretExpiresAt } = delivery;
     if (previousSecret && previousSecretExpiresAt && previousSecretExpiresAt > now) {
       secrets.push(this.sealed.unseal(SECRET_PURPOSE, previousSecret));
     }
+    return new WebhookSigner(secrets);
+  }
+
+  private async send(
+    delivery: ClaimedDelivery,
+    signer: WebhookSigner,
+    now: Date,
+  ): Promise<AttemptResult> {
+    const body = JSON.stringify({ ...delivery.payload, installationId: delivery.webhookId });
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
@@ -147,7 +166,7 @@ export class WebhookSender {
           'user-agent': USER_AGENT,
           'webhook-id': delivery.eventId,
           'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signWebhook(secrets, delivery.eventId, now, body),
+          'webhook-signature': signer.sign(delivery.eventId, now, body),
         },
         body,
         timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
