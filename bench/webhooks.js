@@ -19,8 +19,9 @@
  * Env: DATABASE_URL (PostgreSQL server for a throwaway database; unset = embedded PGlite in
  * this process), BENCH_DURATION (seconds per throughput run, default 10), BENCH_CONNECTIONS
  * (default 16), BENCH_WARMUP (seconds, default 5), BENCH_WEBHOOKS_RATE (writes/s of the lag
- * run, default 50), BENCH_WEBHOOKS_LAG_SECONDS (default 20), BENCH_WEBHOOKS_JOBS (`worker`, the
- * default, or `in-process`).
+ * run, default 50), BENCH_WEBHOOKS_LAG_SECONDS (default 20), BENCH_WEBHOOKS_PAIRS (runs
+ * without and with webhooks, alternately, default 3), BENCH_WEBHOOKS_JOBS (`worker`, the
+ * default, or `in-process`), BENCH_NODE_ARGS (options of the child Node processes).
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -49,6 +50,7 @@ async function main(lib) {
   const WARMUP = positiveNumber('BENCH_WARMUP', 5);
   const RATE = positiveNumber('BENCH_WEBHOOKS_RATE', 50);
   const LAG_SECONDS = positiveNumber('BENCH_WEBHOOKS_LAG_SECONDS', 20);
+  const PAIRS = Math.ceil(positiveNumber('BENCH_WEBHOOKS_PAIRS', 3));
   const JOBS = process.env.BENCH_WEBHOOKS_JOBS || 'worker';
   if (!['worker', 'in-process'].includes(JOBS)) {
     throw new Error(`BENCH_WEBHOOKS_JOBS is worker or in-process (got ${JOBS})`);
@@ -166,12 +168,11 @@ async function main(lib) {
   await drained(warm.requests.total * WEBHOOKS);
 
   const runs = [];
-  for (const [name, side] of [
+  const sides = Array.from({ length: PAIRS }, () => [
     ['no webhooks', quiet],
     [`${WEBHOOKS} webhooks`, hooked],
-    ['no webhooks', quiet],
-    [`${WEBHOOKS} webhooks`, hooked],
-  ]) {
+  ]).flat();
+  for (const [name, side] of sides) {
     await receivers.reset();
     const cpuBefore = cpuOf();
     const apiCpuBefore = cpuSeconds(bindery.child.pid);
@@ -200,6 +201,10 @@ async function main(lib) {
   }
   const mean = (items) => items.reduce((sum, run) => sum + run.reqPerSec, 0) / items.length;
   const ratio = mean(runs.filter((_, i) => i % 2 === 1)) / mean(runs.filter((_, i) => i % 2 === 0));
+  const pairRatios = Array.from(
+    { length: PAIRS },
+    (_, i) => runs[2 * i + 1].reqPerSec / runs[2 * i].reqPerSec,
+  );
 
   // Delivery lag at a steady rate.
   log(`\nDelivery lag: ${RATE} writes/s for ${LAG_SECONDS} s…`);
@@ -242,8 +247,9 @@ async function main(lib) {
       connections: CONNECTIONS,
       warmup: WARMUP,
       webhooks: WEBHOOKS,
+      pairs: PAIRS,
     },
-    throughput: { runs, ratio, target: TARGET_RATIO },
+    throughput: { runs, ratio, pairRatios, target: TARGET_RATIO },
     lag: {
       rate: RATE,
       achievedRate,
@@ -260,7 +266,8 @@ async function main(lib) {
   };
   log(
     `\nThroughput with ${WEBHOOKS} webhooks / without: ${(ratio * 100).toFixed(1)} % ` +
-      `(target ≥ ${TARGET_RATIO * 100} %): ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`,
+      `(target ≥ ${TARGET_RATIO * 100} %): ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}; ` +
+      `pair by pair: ${pairRatios.map((each) => `${(each * 100).toFixed(0)} %`).join(', ')}`,
   );
   log(
     `Delivery lag at ${achievedRate.toFixed(1)} writes/s (${lag.count} deliveries of ${total} ` +

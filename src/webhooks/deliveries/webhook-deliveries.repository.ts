@@ -40,12 +40,45 @@ export interface NextDelivery {
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /**
+   * New deliveries, in one statement whatever their number (a dispatch makes hundreds); their
+   * `sequence` follows the order given.
+   */
   async insertMany(
     deliveries: WebhookDelivery[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     if (deliveries.length === 0) return;
-    await manager.insert(WebhookDelivery, deliveries as QueryDeepPartialEntity<WebhookDelivery>[]);
+    const column = <K extends keyof WebhookDelivery>(key: K) =>
+      deliveries.map((delivery) => delivery[key]);
+    await manager.query(
+      `INSERT INTO webhook_deliveries
+         (id, webhook_id, event_id, event_type, resource_key, status, attempts,
+          next_attempt_at, lease_until, redelivery_of, created_at, finished_at)
+       SELECT id, webhook_id, event_id, event_type, resource_key, status, attempts,
+              next_attempt_at, lease_until, redelivery_of, created_at, finished_at
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[],
+                     $5::varchar[], $6::varchar[], $7::integer[], $8::timestamptz[],
+                     $9::timestamptz[], $10::varchar[], $11::timestamptz[], $12::timestamptz[])
+              WITH ORDINALITY AS d(id, webhook_id, event_id, event_type, resource_key, status,
+                                   attempts, next_attempt_at, lease_until, redelivery_of,
+                                   created_at, finished_at, position)
+        ORDER BY position`,
+      [
+        column('id'),
+        column('webhookId'),
+        column('eventId'),
+        column('eventType'),
+        column('resourceKey'),
+        column('status'),
+        column('attempts'),
+        column('nextAttemptAt'),
+        column('leaseUntil'),
+        column('redeliveryOf'),
+        column('createdAt'),
+        column('finishedAt'),
+      ],
+    );
   }
 
   /** The webhook's deliveries, newest first, of one status if given. */
