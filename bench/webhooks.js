@@ -21,7 +21,9 @@
  * (default 16), BENCH_WARMUP (seconds, default 5), BENCH_WEBHOOKS_RATE (writes/s of the lag
  * run, default 50), BENCH_WEBHOOKS_LAG_SECONDS (default 20), BENCH_WEBHOOKS_PAIRS (runs
  * without and with webhooks, alternately, default 3), BENCH_WEBHOOKS_JOBS (`worker`, the
- * default, or `in-process`), BENCH_NODE_ARGS (options of the child Node processes).
+ * default, or `in-process`), BENCH_WEBHOOKS_PAUSE_WORKER (`true`: the worker stopped during the
+ * runs with webhooks, so they measure the write path alone), BENCH_NODE_ARGS (options of the
+ * child Node processes).
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -51,9 +53,15 @@ async function main(lib) {
   const RATE = positiveNumber('BENCH_WEBHOOKS_RATE', 50);
   const LAG_SECONDS = positiveNumber('BENCH_WEBHOOKS_LAG_SECONDS', 20);
   const PAIRS = Math.ceil(positiveNumber('BENCH_WEBHOOKS_PAIRS', 3));
+  // The worker stopped (SIGSTOP) during the runs with webhooks, continued before the drain: what
+  // the write path alone pays for webhooks, apart from the CPU the deliveries take beside it.
+  const PAUSE_WORKER = process.env.BENCH_WEBHOOKS_PAUSE_WORKER === 'true';
   const JOBS = process.env.BENCH_WEBHOOKS_JOBS || 'worker';
   if (!['worker', 'in-process'].includes(JOBS)) {
     throw new Error(`BENCH_WEBHOOKS_JOBS is worker or in-process (got ${JOBS})`);
+  }
+  if (PAUSE_WORKER && JOBS !== 'worker') {
+    throw new Error('BENCH_WEBHOOKS_PAUSE_WORKER needs the worker process (BENCH_WEBHOOKS_JOBS)');
   }
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -68,6 +76,7 @@ async function main(lib) {
       );
   log(`Database: ${database.description}`);
   log(`Jobs: ${JOBS === 'worker' ? 'a worker process' : 'in the API process'}`);
+  if (PAUSE_WORKER) log('The worker is stopped during the runs with webhooks (write path only)');
 
   const receivers = await startReceivers(cleanups);
   log(`Receivers (own process): ${receivers.urls.join(', ')}`);
@@ -176,7 +185,10 @@ async function main(lib) {
     await receivers.reset();
     const cpuBefore = cpuOf();
     const apiCpuBefore = cpuSeconds(bindery.child.pid);
+    const paused = PAUSE_WORKER && side === hooked;
+    if (paused) worker.kill('SIGSTOP');
     const result = await cannon(side, DURATION);
+    if (paused) worker.kill('SIGCONT');
     const apiCpu = cpuSeconds(bindery.child.pid) - apiCpuBefore;
     const ok = result['2xx'];
     const drainMs = side === hooked ? await drained(ok * WEBHOOKS) : 0;
@@ -248,6 +260,7 @@ async function main(lib) {
       warmup: WARMUP,
       webhooks: WEBHOOKS,
       pairs: PAIRS,
+      pauseWorker: PAUSE_WORKER,
     },
     throughput: { runs, ratio, pairRatios, target: TARGET_RATIO },
     lag: {
