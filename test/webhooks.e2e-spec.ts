@@ -420,6 +420,33 @@ describe('webhooks', () => {
       expect(steps.indexOf(3)).toBeLessThan(3);
     });
 
+    it('delivers many events recorded together once each, every resource in order', async () => {
+      const org = await t.factories.organization();
+      await webhook(org);
+      // One resource with more events than a job's rounds (each round sends one of them), and
+      // more resources than a round holds: the job goes on in rounds, then in a job of its own.
+      const busy = Array.from({ length: 12 }, (_, i) =>
+        spaceEvent(org, 'busy', 'space_updated', { step: i + 1 }),
+      );
+      const others = Array.from({ length: 30 }, (_, i) => spaceEvent(org, `other-${i}`));
+      // Each of the busy resource's answers takes 40 ms: the next may be sent only after it.
+      receiver.answer = (request) =>
+        request.json.spaceId === 'busy' ? { status: 200, holdMs: 40 } : { status: 200 };
+      await record(...busy.slice(0, 6), ...others, ...busy.slice(6));
+      await receiver.waitFor(() => receiver.of('space_updated').length >= 42, 30_000);
+      await sleep(500);
+      const received = receiver.of('space_updated');
+      expect(received).toHaveLength(42);
+      expect(new Set(received.map((request) => request.json.eventId)).size).toBe(42);
+      const inBusy = received.filter((request) => request.json.spaceId === 'busy');
+      expect(inBusy.map((request) => request.json.step)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
+      for (const [i, request] of inBusy.slice(1).entries()) {
+        expect(request.at - inBusy[i].at).toBeGreaterThanOrEqual(35);
+      }
+    });
+
     it('redelivers with the same webhook-id, as a new delivery', async () => {
       const org = await t.factories.organization();
       const space = await t.factories.space(org);
