@@ -15,6 +15,7 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
+import { MailModule } from './mail/mail.module';
 import { OutboundHttpModule } from './outbound-http/outbound-http.module';
 import { PolicyService } from './policy/policy.service';
 import { RateLimitModule } from './rate-limit/rate-limit';
@@ -37,6 +38,7 @@ export class PlatformModule {
         RateLimitModule,
         SettingsModule,
         EventsModule,
+        MailModule,
         HealthModule,
         BlobStoreModule.register({ root: blobRoot(config) }),
         OutboundHttpModule.register({

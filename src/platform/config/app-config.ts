@@ -304,6 +304,24 @@ export class AppConfig {
   JOBS_IN_PROCESS = true;
 
   /**
+   * SMTP server Bindery sends email through (invitations, notifications):
+   * `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465`
+   * (TLS). Unset: email is off, and what would have sent one says so.
+   */
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^/\s]+\/?$/, {
+    message: 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…',
+  })
+  SMTP_URL?: string;
+
+  /** The From of Bindery's email: an address, or `Name <address>`. */
+  @IsString()
+  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, {
+    message: 'SMTP_FROM must be an address or "Name <address>"',
+  })
+  SMTP_FROM = 'Bindery <bindery@localhost>';
+
+  /**
    * How much `npm run worker` processes lower their CPU priority (Unix niceness, 0–19): on a
    * machine they share with API processes, requests go first and background jobs (webhook
    * deliveries, Git syncs, translation runs) take the CPU left. 0 keeps the priority.
@@ -424,6 +442,7 @@ const OPTIONAL_SETTINGS = [
   'TRANSLATION_API_KEY',
   'RENDERER_URL',
   'RENDERER_SECRET',
+  'SMTP_URL',
 ];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set([
@@ -434,6 +453,7 @@ const SECRET_SETTINGS = new Set([
   'AI_API_KEY',
   'TRANSLATION_API_KEY',
   'RENDERER_SECRET',
+  'SMTP_URL',
 ]);
 
 function describe(error: ValidationError): string[] {
