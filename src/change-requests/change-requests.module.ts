@@ -36,6 +36,7 @@ import { ChangeRequestReviewsController } from './reviews/change-request-reviews
 import { ChangeRequestReviewsPresenter } from './reviews/change-request-reviews.presenter';
 import { ChangeRequestReviewsRepository } from './reviews/change-request-reviews.repository';
 import { ChangeRequestReviewsService } from './reviews/change-request-reviews.service';
+import { ReviewRequestMail } from './reviews/review-request-mail';
 import { ChangeRequestContributor } from './reviews/entities/change-request-contributor.entity';
 import { ChangeRequestRequestedReviewer } from './reviews/entities/change-request-requested-reviewer.entity';
 import { ChangeRequestReview } from './reviews/entities/change-request-review.entity';
@@ -80,6 +81,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestMergeService,
     { provide: MergeReviewFacts, useClass: ReviewMergeFacts },
     ChangeRequestReviewsService,
+    ReviewRequestMail,
     ChangeRequestReviewsPresenter,
     ChangeRequestContributors,
     ChangeRequestPdfService,

@@ -20,6 +20,7 @@ import { ChangeRequest } from '../entities/change-request.entity';
 import { ChangeRequestContributors } from './change-request-contributors';
 import type { ChangeRequestContributor } from './entities/change-request-contributor.entity';
 import { ChangeRequestReviewsRepository } from './change-request-reviews.repository';
+import { ReviewRequestMail } from './review-request-mail';
 import { ChangeRequestRequestedReviewer } from './entities/change-request-requested-reviewer.entity';
 import { ChangeRequestReview, type ReviewStatus } from './entities/change-request-review.entity';
 import {
@@ -72,6 +73,7 @@ export class ChangeRequestReviewsService {
     private readonly repository: ChangeRequestReviewsRepository,
     private readonly changeRequests: ChangeRequestsRepository,
     private readonly events: ChangeRequestEvents,
+    private readonly reviewRequestMail: ReviewRequestMail,
   ) {}
 
   /** Newest first; `outdated` keeps only outdated (true) or current (false) reviews. */
@@ -219,6 +221,13 @@ export class ChangeRequestReviewsService {
         manager,
       );
       await this.repository.supersedeReviews(changeRequest.id, users, manager);
+      await this.reviewRequestMail.send(
+        manager,
+        { ...changeRequest, ...changes },
+        access.entity.title,
+        requesterId,
+        users,
+      );
       const requests = await this.repository.findRequests(changeRequest.id, users, manager);
       const byUser = new Map(requests.map((request) => [request.userId, request]));
       return users.map((userId) => ({ request: byUser.get(userId)!, spaceId: access.id }));
