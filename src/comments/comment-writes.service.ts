@@ -19,6 +19,7 @@ import {
 } from './comment-thread';
 import { CommentThreadsService, type RowLock } from './comment-threads.service';
 import { CommentViews } from './comment-views';
+import { MentionMail } from './mention-mail';
 import type { PostCommentDto, UpdateCommentDto } from './dto/comment.dto';
 import { Comment } from './entities/comment.entity';
 
@@ -41,6 +42,7 @@ export class CommentWritesService {
     private readonly contributors: ChangeRequestContributors,
     private readonly content: ContentReader,
     private readonly events: CommentEvents,
+    private readonly mentionMail: MentionMail,
   ) {}
 
   /**
@@ -58,6 +60,7 @@ export class CommentWritesService {
     const thread = await this.threads.resolve(ref, userId);
     await checkTarget(this.content, thread, input); // A reply has none: nothing to check.
     const stored = await storedBody(input.body);
+    const mentioned = await this.mentionMail.readers(thread, userId, stored.body);
     return this.dataSource.transaction(async (manager) => {
       // Shared: replies to one comment do not wait for each other, a delete waits for them.
       const comment =
@@ -78,6 +81,7 @@ export class CommentWritesService {
       await this.recordContribution(manager, thread, userId);
       const view = await kind.view(this.views, manager, thread, comment?.id ?? id, id);
       await this.recordEvent(manager, kind, ref, view, 'created');
+      await this.mentionMail.send(manager, ref, thread, userId, stored.body, mentioned);
       return view;
     });
   }
@@ -97,6 +101,7 @@ export class CommentWritesService {
     const thread = await this.threads.resolve(ref, userId);
     const reactions = reactionChanges(input);
     const stored = input.body !== undefined ? await storedBody(input.body) : undefined;
+    const mentioned = stored ? await this.mentionMail.readers(thread, userId, stored.body) : [];
     return this.dataSource.transaction(async (manager) => {
       // The comment first (it may be resolved), then the reply: the order every write takes.
       const comment = await this.lockComment(manager, thread, at.commentId, 'pessimistic_write');
@@ -107,6 +112,15 @@ export class CommentWritesService {
           ...stored,
           editedAt: this.clock.now(),
         } as QueryDeepPartialEntity<CommentItem>);
+        await this.mentionMail.send(
+          manager,
+          ref,
+          thread,
+          userId,
+          stored.body,
+          mentioned,
+          item.body,
+        );
       }
       const resolves = input.resolved === true && comment.status === 'open';
       if (input.resolved !== undefined) {

@@ -13,6 +13,7 @@ import { CommentReactionsService } from './comment-reactions.service';
 import { CommentThreadsService } from './comment-threads.service';
 import { CommentViews } from './comment-views';
 import { CommentWritesService } from './comment-writes.service';
+import { MentionMail } from './mention-mail';
 import { CommentEvents } from './comment-events';
 import { CommentsPresenter } from './comments.presenter';
 import { CommentsRepository } from './comments.repository';
@@ -46,6 +47,7 @@ import { SpaceCommentsController } from './space-comments.controller';
     CommentViews,
     CommentsPresenter,
     CommentEvents,
+    MentionMail,
   ],
   exports: [CommentThreadsService],
 })
