@@ -36,6 +36,8 @@ describe('webhook delivery across a worker crash', () => {
       embedded = await EmbeddedDatabase.start({ template: new Blob([readFileSync(template)]) });
       settings.DATABASE_URL = embedded.url;
       settings.SECRET_KEY = TEST_SECRET_KEY;
+      // One PGlite session serves every connection: named prepared statements would collide.
+      settings.DATABASE_PREPARED_STATEMENTS = 'false';
     }
     t = await createTestApp(settings);
     receiver = await WebhookReceiver.start();
@@ -61,6 +63,7 @@ describe('webhook delivery across a worker crash', () => {
         OUTBOUND_ALLOW_PRIVATE: 'true',
         WEBHOOK_TIMEOUT_MS: '2000',
         DATABASE_POOL_SIZE: '4',
+        DATABASE_PREPARED_STATEMENTS: t.config.DATABASE_PREPARED_STATEMENTS ? 'true' : 'false',
         LOG_LEVEL: 'error',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
