@@ -1,28 +1,20 @@
+import { paragraphDocument } from './helpers/comments';
 import { createTestApp, TestApp } from './helpers/app';
 import { SmtpReceiver } from './helpers/smtp-receiver';
 
-/** A comment's body: `text` then a mention of each user. */
+/** A comment's body: a paragraph of `text` then a mention of each user. */
 function mentioning(text: string, ...userIds: string[]): object {
-  return {
-    object: 'document',
-    data: {},
-    nodes: [
-      {
-        object: 'block',
-        type: 'paragraph',
-        data: {},
-        nodes: [
-          { object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] },
-          ...userIds.map((user) => ({
-            object: 'inline',
-            type: 'mention',
-            isVoid: true,
-            data: { ref: { kind: 'user', user } },
-          })),
-        ],
-      },
-    ],
-  };
+  const document = paragraphDocument(text);
+  const [paragraph] = document.nodes as { nodes: object[] }[];
+  paragraph.nodes.push(
+    ...userIds.map((user) => ({
+      object: 'inline',
+      type: 'mention',
+      isVoid: true,
+      data: { ref: { kind: 'user', user } },
+    })),
+  );
+  return document;
 }
 
 /** With email on (SMTP_URL), a comment or reply that mentions users emails those who can see it. */

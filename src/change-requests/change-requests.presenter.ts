@@ -3,6 +3,7 @@ import { UrlBuilder } from '../platform/urls/url-builder';
 import { UsersPresenter } from '../users/users.presenter';
 import { ChangeRequestResponse, ChangeRequestSummaryResponse } from './dto/change-request.response';
 import type { ChangeRequestView } from './change-request-view';
+import { changeRequestAppUrl } from './change-request-urls';
 
 @Injectable()
 export class ChangeRequestsPresenter {
@@ -38,15 +39,7 @@ export class ChangeRequestsPresenter {
         cr.status !== 'merged' &&
         primaryRevision !== (cr.revisionMergedAncestor ?? cr.revisionInitial),
       urls: {
-        app: this.urls.app(
-          'o',
-          cr.organizationId,
-          's',
-          cr.spaceId,
-          '~',
-          'changes',
-          String(cr.number),
-        ),
+        app: changeRequestAppUrl(this.urls, cr),
         location: this.urls.api('spaces', cr.spaceId, 'change-requests', cr.id),
       },
     };

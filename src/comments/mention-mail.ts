@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, In } from 'typeorm';
+import { changeRequestAppUrl } from '../change-requests/change-request-urls';
 import type { JSONDocument } from '../content-engine/documents/document';
 import { plainText } from '../content-engine/diff/inline-diff';
 import { documentReferences } from '../content-engine/links/document-references';
@@ -97,15 +98,7 @@ export class MentionMail {
       ? `change request #${changeRequest.number} of ${space.title}`
       : space.title;
     const url = changeRequest
-      ? this.urls.app(
-          'o',
-          space.organizationId,
-          's',
-          space.id,
-          '~',
-          'changes',
-          `${changeRequest.number}`,
-        )
+      ? changeRequestAppUrl(this.urls, changeRequest)
       : this.urls.app('o', space.organizationId, 's', space.id);
     const text = body.nodes.map(plainText).join('\n').trim();
     const excerpt =

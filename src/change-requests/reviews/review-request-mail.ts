@@ -4,6 +4,7 @@ import { type LocalisedMail, renderMail } from '../../platform/mail/localised-ma
 import { Mailer } from '../../platform/mail/mailer';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { User } from '../../users/entities/user.entity';
+import { changeRequestAppUrl } from '../change-request-urls';
 import type { ChangeRequest } from '../entities/change-request.entity';
 
 /** What a review request email tells. */
@@ -54,15 +55,7 @@ export class ReviewRequestMail {
     });
     const byId = new Map(users.map((user) => [user.id, user]));
     const requester = byId.get(requesterId)?.displayName ?? 'Someone';
-    const url = this.urls.app(
-      'o',
-      changeRequest.organizationId,
-      's',
-      changeRequest.spaceId,
-      '~',
-      'changes',
-      String(changeRequest.number),
-    );
+    const url = changeRequestAppUrl(this.urls, changeRequest);
     for (const reviewerId of reviewerIds) {
       const reviewer = byId.get(reviewerId);
       if (!reviewer || reviewerId === requesterId) continue;
