@@ -321,6 +321,34 @@ export class AppConfig {
   })
   SMTP_FROM = 'Bindery <bindery@localhost>';
 
+  /** Hours an emailed invitation link stays valid (inviting the address again makes a new one). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(8760)
+  EMAIL_INVITE_TTL_HOURS = 168;
+
+  /**
+   * Hours the API token of a SAML sign-in is valid. It reaches only the organization of the
+   * identity provider.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  SSO_SESSION_HOURS = 24;
+
+  /**
+   * Where a SAML sign-in may send its one-time code (`redirect_uri` of the start URL): URL
+   * prefixes, comma-separated, such as `http://localhost:8080/callback,https://tools.example.com/`.
+   * Unset: none, and a sign-in ends on a page that shows its token.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*$/, {
+    message: 'SSO_REDIRECT_URLS must be http(s) URL prefixes, comma-separated',
+  })
+  SSO_REDIRECT_URLS?: string;
+
   /**
    * How much `npm run worker` processes lower their CPU priority (Unix niceness, 0–19): on a
    * machine they share with API processes, requests go first and background jobs (webhook
@@ -373,6 +401,11 @@ export class AppConfig {
   /** An OpenAI-compatible endpoint is configured (AI_API_URL and AI_MODEL). */
   get aiConfigured(): boolean {
     return Boolean(this.AI_API_URL && this.AI_MODEL);
+  }
+
+  /** SSO_REDIRECT_URLS as a list. */
+  get ssoRedirectUrls(): string[] {
+    return this.SSO_REDIRECT_URLS ? this.SSO_REDIRECT_URLS.split(',') : [];
   }
 
   /** SECRET_KEY_PREVIOUS as a list. */

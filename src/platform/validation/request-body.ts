@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiPayloadTooLargeResponse } from '@nestjs/swagger';
-import { json } from 'body-parser';
+import { json, urlencoded } from 'body-parser';
 import type { Request, RequestHandler, Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
 import { AppConfig } from '../config/app-config';
@@ -25,6 +25,8 @@ import { findBodyProblem } from './body-inspection';
 type BodySize = 'ordinary' | 'large';
 const BODY_SIZE = 'bindery:body-size';
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_BODY = 'bindery:form-body';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The route takes content or a batch: its body may be as large as BODY_LIMIT_LARGE. */
 export function LargeBody(): MethodDecorator {
@@ -38,9 +40,18 @@ export function LargeBody(): MethodDecorator {
   );
 }
 
+/**
+ * The route also takes an HTML form's body (`application/x-www-form-urlencoded`, flat fields):
+ * pages people submit, and identity providers posting a SAML response.
+ */
+export function FormBody(): MethodDecorator {
+  return SetMetadata(FORM_BODY, true);
+}
+
 @Injectable()
 export class RequestBodyInterceptor implements NestInterceptor {
   private readonly parsers: Record<BodySize, RequestHandler>;
+  private readonly formParser: RequestHandler;
 
   constructor(
     config: AppConfig,
@@ -50,6 +61,12 @@ export class RequestBodyInterceptor implements NestInterceptor {
     const parser = (limit: string) =>
       json({ limit, type: JSON_TYPES, inflate: true, strict: true });
     this.parsers = { ordinary: parser(config.BODY_LIMIT), large: parser(config.BODY_LIMIT_LARGE) };
+    this.formParser = urlencoded({
+      limit: config.BODY_LIMIT,
+      type: FORM_TYPE,
+      extended: false,
+      parameterLimit: 100,
+    });
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -60,14 +77,23 @@ export class RequestBodyInterceptor implements NestInterceptor {
     if (!hasBody(request)) return next.handle();
     const size =
       this.reflector.get<BodySize | undefined>(BODY_SIZE, context.getHandler()) ?? 'ordinary';
-    const read = readBody(this.parsers[size], request, http.getResponse());
+    const form = this.reflector.get<boolean | undefined>(FORM_BODY, context.getHandler());
+    const read =
+      form && request.is(FORM_TYPE)
+        ? readBody(this.formParser, request, http.getResponse(), [FORM_TYPE])
+        : readBody(this.parsers[size], request, http.getResponse());
     return from(read).pipe(switchMap(() => next.handle()));
   }
 }
 
 /** Reads and checks the body of a request that has one (hasBody). */
-async function readBody(parse: RequestHandler, request: Request, response: Response) {
-  if (!request.is(JSON_TYPES)) {
+async function readBody(
+  parse: RequestHandler,
+  request: Request,
+  response: Response,
+  types: string[] = JSON_TYPES,
+) {
+  if (!request.is(types)) {
     const type = request.headers['content-type'];
     throw new DomainError(
       'unsupported_media_type',
