@@ -9,6 +9,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
 import { InvitesModule } from './invites/invites.module';
+import { InvitationsModule } from './sign-in/invitations/invitations.module';
 import { MembersModule } from './orgs/members/members.module';
 import { OrgsModule } from './orgs/orgs.module';
 import { SamlModule } from './orgs/saml/saml.module';
@@ -36,6 +37,7 @@ const DOMAIN_MODULES = [
   TeamsModule,
   SamlModule,
   InvitesModule,
+  InvitationsModule,
   AgentInstructionsModule,
   CollectionsModule,
   SpacesModule,

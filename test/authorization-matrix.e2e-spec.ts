@@ -213,6 +213,13 @@ async function freshLinkInvite(ctx: Ctx): Promise<string> {
   return res.body.id as string;
 }
 
+async function freshEmailInvite(ctx: Ctx): Promise<string> {
+  const res = await owner(ctx)
+    .post(`${org(ctx)}/invites`, { emails: [`invitee-${next()}@example.com`] })
+    .expect(200);
+  return res.body.pendingInvites[0].id as string;
+}
+
 async function freshSpace(ctx: Ctx): Promise<string> {
   return (await ctx.factories.space(ctx.org, { title: `Space ${next()}` })).id;
 }
@@ -2128,7 +2135,7 @@ const OPERATIONS: Operation[] = [
     method: 'POST',
     route: `${ORG}/invites`,
     path: (ctx) => `${org(ctx)}/invites`,
-    body: () => ({ emails: ['nobody@example.com'] }), // no such user: nobody is added
+    body: () => ({ emails: ['nobody@example.com'] }), // no such user: an invitation, renewed each time
     allowed: adminOnly,
   },
   {
@@ -2160,6 +2167,21 @@ const OPERATIONS: Operation[] = [
     route: `${ORG}/link-invites/:inviteId`,
     path: (ctx) => `${org(ctx)}/link-invites/${ctx.fresh}`,
     fresh: freshLinkInvite,
+    allowed: adminOnly,
+  },
+  {
+    name: 'listOrganizationEmailInvites',
+    method: 'GET',
+    route: `${ORG}/email-invites`,
+    path: (ctx) => `${org(ctx)}/email-invites`,
+    allowed: adminOnly,
+  },
+  {
+    name: 'revokeOrganizationEmailInvite',
+    method: 'DELETE',
+    route: `${ORG}/email-invites/:inviteId`,
+    path: (ctx) => `${org(ctx)}/email-invites/${ctx.fresh}`,
+    fresh: freshEmailInvite,
     allowed: adminOnly,
   },
 

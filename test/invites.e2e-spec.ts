@@ -45,7 +45,7 @@ describe('invites and joining', () => {
   }
 
   describe('POST /v1/orgs/{organizationId}/invites (inviteUsersToOrganization)', () => {
-    it('adds existing users with their roles and reports unknown addresses', async () => {
+    it('adds existing users with their roles and invites unknown addresses', async () => {
       const org = await t.factories.organization();
       const ada = await t.factories.user({ email: `ada-${unique()}@example.com` });
       const grace = await t.factories.user();
@@ -66,8 +66,17 @@ describe('invites and joining', () => {
       expectConforms(res, 'inviteUsersToOrganization');
       expect(res.body).toEqual({
         users: [ada.id, grace.id, guest.id],
-        invited: 3,
-        unknownEmails: [unknown],
+        invited: 4,
+        pendingInvites: [
+          expect.objectContaining({
+            object: 'email-invite',
+            email: unknown.toLowerCase(),
+            role: 'comment',
+            invitedBy: org.owner.id,
+            url: expect.stringMatching(/\/v1\/invitations\/\w+\?expires=\d+&signature=/),
+          }),
+        ],
+        emailSent: false,
       });
       expect(await membership(org.id, ada.id)).toEqual({
         role: 'comment',
@@ -124,7 +133,7 @@ describe('invites and joining', () => {
         })
         .expect(200);
       expectConforms(res, 'inviteUsersToOrganization');
-      expect(res.body).toEqual({ users: [], invited: 0, unknownEmails: [] });
+      expect(res.body).toEqual({ users: [], invited: 0, pendingInvites: [], emailSent: false });
       expect((await membership(org.id, reader.id))?.role).toBe('read');
       expect(await membership(org.id, disabled.id)).toEqual(
         expect.objectContaining({ role: 'edit', disabled: true }),

@@ -41,6 +41,7 @@ const ENTRIES: Record<string, Entry> = {
   createOrganizationInvite: ['organization.link-invite.created', 'organization-invite'],
   updateOrganizationInviteById: ['organization.link-invite.updated', 'organization-invite'],
   deleteOrganizationInviteById: ['organization.link-invite.deleted', 'organization-invite'],
+  revokeOrganizationEmailInvite: ['organization.email-invite.revoked', 'email-invite'],
   updateMemberInOrganizationById: ['organization.member.updated', 'user'],
   removeMemberFromOrganizationById: ['organization.member.removed', 'user'],
   setUserAsSSOMemberForOrganization: ['organization.member.sso-enabled', 'user', 'param:userId'],

@@ -13,13 +13,17 @@ import { ErrorBody } from '../platform/errors/error-body';
 import type { ResolvedAccess } from '../platform/policy/access';
 import { Organization } from '../orgs/entities/organization.entity';
 import { InviteUsersDto, InviteUsersResponse } from './dto/invite-users.dto';
+import { EmailInvitesPresenter } from './email-invites.presenter';
 import { InvitesService } from './invites.service';
 
 /** Adding members: invited by an admin, joining by email domain or with an invite link. */
 @ApiTags('organization-invites')
 @Controller('orgs/:organizationId')
 export class InvitesController {
-  constructor(private readonly invites: InvitesService) {}
+  constructor(
+    private readonly invites: InvitesService,
+    private readonly emailInvites: EmailInvitesPresenter,
+  ) {}
 
   @Post('invites')
   @HttpCode(200)
@@ -30,7 +34,9 @@ export class InvitesController {
     description:
       'Adds the existing users with these addresses as members (role: their own, else `role`, ' +
       "else the organization's `defaultRole`). Members keep their membership and role. " +
-      'Addresses of no user come back in `unknownEmails` (a Bindery extension).',
+      'An address of no user gets a pending invite (Bindery extension `pendingInvites`), ' +
+      'emailed with a signed link that expires after EMAIL_INVITE_TTL_HOURS; inviting it again ' +
+      'renews it. With email off, each pending invite carries its link (`url`) instead.',
   })
   @ApiOkResponse({ type: InviteUsersResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid addresses or role.' })
@@ -46,8 +52,9 @@ export class InvitesController {
     );
     return {
       users: result.users,
-      invited: result.users.length,
-      unknownEmails: result.unknownEmails,
+      invited: result.users.length + result.pendingInvites.length,
+      pendingInvites: result.pendingInvites.map((invite) => this.emailInvites.present(invite)),
+      emailSent: this.emailInvites.emailing,
     };
   }
 

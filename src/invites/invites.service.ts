@@ -20,6 +20,8 @@ import { InviteUsersDto } from './dto/invite-users.dto';
 import { OrganizationInvite } from './entities/organization-invite.entity';
 import { normaliseInvitees } from './invitees';
 import { InvitesRepository } from './invites.repository';
+import { EmailInvitesService } from './email-invites.service';
+import { EmailInvite } from './entities/email-invite.entity';
 
 /** The space or collection of a content invite. */
 interface ContentTarget {
@@ -30,8 +32,8 @@ interface ContentTarget {
 export interface InviteUsersResult {
   /** Users added, in the order of the request. */
   users: string[];
-  /** Addresses that belong to no user of this instance. */
-  unknownEmails: string[];
+  /** Invitations to the addresses of no user of this instance, in the order of the request. */
+  pendingInvites: EmailInvite[];
 }
 
 const membershipDisabled = () =>
@@ -49,11 +51,13 @@ export class InvitesService {
     private readonly grants: ContentGrantsRepository,
     private readonly members: MembersRepository,
     private readonly events: MemberEvents,
+    private readonly emailInvites: EmailInvitesService,
   ) {}
 
   /**
    * Adds the existing users with these addresses as members, in one transaction. Members stay
-   * as they are (role unchanged); addresses of no user are reported, not dropped silently.
+   * as they are (role unchanged). An address of no user gets a pending invite, emailed when
+   * email is on.
    */
   inviteUsers(
     organization: Organization,
@@ -88,11 +92,16 @@ export class InvitesService {
       for (const userId of added) {
         await this.events.record(tx, 'member_added', organization.id, userId, userActor(actorId));
       }
+      const pendingInvites = await this.emailInvites.invite(
+        tx,
+        organization,
+        invitees.filter((invitee) => !userIds.has(invitee.email)),
+        input.sso ?? false,
+        actorId,
+      );
       return {
         users: candidates.filter(({ userId }) => added.has(userId)).map(({ userId }) => userId),
-        unknownEmails: invitees
-          .filter((invitee) => !userIds.has(invitee.email))
-          .map((invitee) => invitee.given),
+        pendingInvites,
       };
     });
   }

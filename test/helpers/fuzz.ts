@@ -36,6 +36,7 @@ interface RawOperation {
   requestBody?: { content: Record<string, { schema: Schema }> };
   'x-bindery-access'?: string;
   'x-bindery-body-limit'?: string;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
 export interface FuzzOperation {
@@ -52,6 +53,8 @@ export interface FuzzOperation {
   access: string;
   /** Marked `x-bindery-body-limit: large` (content and batches). */
   largeBody: boolean;
+  /** Answers with a page people see (text/html) too: a sign-in or invitation page. */
+  page: boolean;
 }
 
 const document = JSON.parse(
@@ -167,6 +170,9 @@ export function listOperations(): FuzzOperation[] {
         fields: bodySchema ? fieldsOf(bodySchema) : [],
         access: raw['x-bindery-access'] ?? 'unknown',
         largeBody: raw['x-bindery-body-limit'] === 'large',
+        page: Object.values(raw.responses ?? {}).some(
+          (response) => response.content?.['text/html'] !== undefined,
+        ),
       });
     }
   }

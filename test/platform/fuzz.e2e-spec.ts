@@ -40,6 +40,8 @@ interface Case {
   token?: string;
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** The operation is a page people see: it may refuse with a page (text/html) too. */
+  page?: boolean;
 }
 
 const ALL = listOperations();
@@ -61,6 +63,7 @@ function pathCases(op: FuzzOperation, fixture: Fixture): Case[] {
     HOSTILE_SEGMENTS.map(([label, segment]) => ({
       label: `{${param}} ${label}`,
       method: op.method,
+      page: op.page,
       path: pathOf(op, fixture, [param, segment]),
       token: tokenFor(op, fixture),
       body: op.body === undefined ? undefined : json(op.body),
@@ -76,6 +79,7 @@ function queryCases(op: FuzzOperation, fixture: Fixture): Case[] {
     HOSTILE_QUERY.map(([label, query]) => ({
       label: `?${param} ${label}`,
       method: op.method,
+      page: op.page,
       path: `${path}?${query(param)}`,
       token,
       body,
@@ -86,6 +90,7 @@ function queryCases(op: FuzzOperation, fixture: Fixture): Case[] {
     {
       label: 'unknown parameter with NUL',
       method: op.method,
+      page: op.page,
       path: `${path}?zz%00=1`,
       token,
       body,
@@ -96,7 +101,7 @@ function queryCases(op: FuzzOperation, fixture: Fixture): Case[] {
 function bodyCases(op: FuzzOperation, fixture: Fixture, random: () => number): Case[] {
   const path = pathOf(op, fixture);
   const token = tokenFor(op, fixture);
-  const base = { method: op.method, path, token };
+  const base = { method: op.method, path, token, page: op.page };
   if (op.body === undefined) {
     // A body where none is expected is ignored or refused, never a failure.
     return [{ ...base, label: 'unexpected invalid JSON body', body: '{"a":' }];
@@ -166,12 +171,20 @@ function encodingCases(op: FuzzOperation, fixture: Fixture, index: number): Case
     );
   }
   return variants.flatMap(([label, body, headers]) => [
-    { label, method: op.method, path, token: tokenFor(op, fixture), body, headers },
-    { label: `${label}, no token`, method: op.method, path, body, headers },
+    { label, method: op.method, path, token: tokenFor(op, fixture), body, headers, page: op.page },
+    { label: `${label}, no token`, method: op.method, path, body, headers, page: op.page },
   ]);
 }
 
-async function send(t: TestApp, c: Case): Promise<{ status: number; body: unknown }> {
+interface Answer {
+  status: number;
+  body: unknown;
+  /** The answer's Content-Type. */
+  type?: string;
+  text?: string;
+}
+
+async function send(t: TestApp, c: Case): Promise<Answer> {
   let test = request(t.server)[c.method.toLowerCase() as 'get'](c.path);
   if (c.token) test = test.set('Authorization', `Bearer ${c.token}`);
   if (c.body !== undefined) {
@@ -184,17 +197,21 @@ async function send(t: TestApp, c: Case): Promise<{ status: number; body: unknow
   }
   try {
     const res = await test.timeout(30_000);
-    return { status: res.status, body: res.body };
+    return { status: res.status, body: res.body, type: res.type, text: res.text };
   } catch (error) {
     return { status: 0, body: String((error as Error).message) };
   }
 }
 
 /** Why this answer is a defect, or undefined. */
-function defect(answer: { status: number; body: unknown }): string | undefined {
+function defect(answer: Answer, page = false): string | undefined {
   if (answer.status === 0) return `no answer (${String(answer.body)})`;
   if (answer.status >= 500) return `${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
   if (answer.status < 400) return undefined;
+  // A page people see refuses with a page that says why.
+  if (page && answer.type === 'text/html') {
+    return answer.text?.includes('<h1>') ? undefined : `${answer.status} page without a title`;
+  }
   const error = (answer.body as { error?: { code?: unknown; message?: unknown } })?.error;
   const shaped =
     error !== undefined &&
@@ -233,7 +250,7 @@ describe('hostile input (every operation of the API document)', () => {
     const found: string[] = [];
     for (const c of cases) {
       sent++;
-      const problem = defect(await send(t, c));
+      const problem = defect(await send(t, c), c.page);
       if (problem) found.push(`${c.method} ${c.path.slice(0, 120)} [${c.label}]: ${problem}`);
     }
     return found;

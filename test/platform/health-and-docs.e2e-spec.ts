@@ -48,6 +48,10 @@ const BINDERY_ONLY = new Set([
   'listWebhookDeliveries',
   'getWebhookDelivery',
   'redeliverWebhookDelivery',
+  'listOrganizationEmailInvites',
+  'revokeOrganizationEmailInvite',
+  'getInvitationPage',
+  'acceptInvitation',
 ]);
 
 describe('health and API document', () => {

@@ -69,18 +69,69 @@ export class InviteUsersDto {
   sso?: boolean;
 }
 
+/** Bindery's own: an invitation emailed to an address of no user yet, until it is accepted. */
+export class EmailInviteResponse {
+  @ApiProperty({ enum: ['email-invite'] })
+  object!: 'email-invite';
+
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty({ format: 'email', description: 'The address invited, lower-cased.' })
+  email!: string;
+
+  @ApiProperty({
+    enum: ROLES,
+    nullable: true,
+    description: 'Role the person joins at; null: a guest.',
+  })
+  role!: Role | null;
+
+  @ApiProperty({ description: 'They join as an SSO member.' })
+  sso!: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Id of the user who invited; null once gone.',
+  })
+  invitedBy!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When its link stops working.' })
+  expiresAt!: string;
+
+  @ApiPropertyOptional({
+    format: 'uri',
+    description:
+      'The link that accepts it, only while email is off (no SMTP_URL): pass it on to the ' +
+      'person. With email on, the link goes to the address alone.',
+  })
+  url?: string;
+}
+
 export class InviteUsersResponse {
   @ApiProperty({ type: [String], description: 'Ids of the users added as members.' })
   users!: string[];
 
-  @ApiProperty({ description: 'How many users were added.' })
+  @ApiProperty({ description: 'How many were invited: users added, and addresses invited.' })
   invited!: number;
 
   @ApiProperty({
-    type: [String],
+    type: [EmailInviteResponse],
     description:
-      'Bindery extension (not in GitBook): addresses of no user of this instance, so not ' +
-      'added. Users are created by the instance administrator.',
+      'Bindery extension (not in GitBook): the invitations made for the addresses of no user ' +
+      'of this instance, in the order of the request. Each is emailed when email is on; when ' +
+      'it is off, each carries its `url`.',
   })
-  unknownEmails!: string[];
+  pendingInvites!: EmailInviteResponse[];
+
+  @ApiProperty({
+    description:
+      'Bindery extension: whether invitations are emailed (SMTP_URL is set). When false, ' +
+      'nothing was sent: pass on the `url` of each pending invite.',
+  })
+  emailSent!: boolean;
 }
