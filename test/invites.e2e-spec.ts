@@ -575,6 +575,19 @@ describe('invites and joining', () => {
       return org;
     }
 
+    it('refuses to join an organization that signs in with SSO (its identity provider is the way in)', async () => {
+      const domain = `acme-${unique()}.example`;
+      const org = await orgWithDomain(domain);
+      await org.owner.client.patch(`/v1/orgs/${org.id}`, { sso: true }).expect(200);
+      const user = await t.factories.user({ email: `ada.${unique()}@${domain}` });
+      const res = await user.client.post(`/v1/orgs/${org.id}/join`).expect(403);
+      expect(res.body.error).toEqual({
+        code: 403,
+        message: expect.stringMatching(/single sign-on/),
+      });
+      expect(await membership(org.id, user.id)).toBeNull();
+    });
+
     it.each([
       [undefined, 'read'],
       ['edit', 'edit'],

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -94,7 +95,12 @@ export class InvitesController {
     summary: 'Join an organization',
     description:
       "Joins with the organization's `defaultRole` when the caller's email domain is one of " +
-      'its `emailDomains`; a member stays as it is.',
+      'its `emailDomains`; a member stays as it is. An organization with `sso` on takes new ' +
+      'members through its identity provider instead (403).',
+  })
+  @ApiForbiddenResponse({
+    type: ErrorBody,
+    description: 'The organization signs in with SSO, or the membership is disabled.',
   })
   @ApiNoContentResponse({ description: 'The caller is a member.' })
   @ApiBadRequestResponse({

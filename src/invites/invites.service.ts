@@ -108,8 +108,9 @@ export class InvitesService {
 
   /**
    * Joins as a member with the organization's default role when the user's email domain is
-   * one of the organization's. Users are created by the instance administrator, so their
-   * addresses count as verified. A member stays as it is.
+   * one of the organization's. Users are created by the instance administrator or by accepting
+   * an invitation sent to their address, so their addresses count as verified. A member stays
+   * as it is. An organization with `sso` on takes new members through its identity provider.
    */
   joinByEmailDomain(user: User, organizationId: string): Promise<void> {
     return this.dataSource.transaction(async (tx) => {
@@ -118,6 +119,11 @@ export class InvitesService {
       if (membership) {
         if (membership.disabled) throw membershipDisabled();
         return;
+      }
+      if (organization.sso) {
+        throw forbidden(
+          `${organization.title} signs its members in with single sign-on: join by signing in with its identity provider.`,
+        );
       }
       const domain = emailDomainOf(user.email);
       if (!organization.emailDomains.includes(domain)) {
