@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminToken } from './auth/admin-token';
 import { SiteTokens } from './auth/site-tokens';
-import { BlobStoreModule } from './blob-store/blob-store.module';
+import { BlobStoreModule, type BlobStoreOptions } from './blob-store/blob-store.module';
 import { Clock } from './clock/clock';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -40,7 +40,7 @@ export class PlatformModule {
         EventsModule,
         MailModule,
         HealthModule,
-        BlobStoreModule.register({ root: blobRoot(config) }),
+        BlobStoreModule.register(blobStoreOptions(config)),
         OutboundHttpModule.register({
           timeoutMs: config.OUTBOUND_TIMEOUT_MS,
           maxBytes: config.OUTBOUND_MAX_BYTES,
@@ -59,6 +59,24 @@ export class PlatformModule {
       ],
     };
   }
+}
+
+function blobStoreOptions(config: AppConfig): BlobStoreOptions {
+  if (config.BLOB_STORE === 's3') {
+    const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = config;
+    return {
+      s3: {
+        // loadConfig requires S3_BUCKET with BLOB_STORE=s3.
+        bucket: config.S3_BUCKET!,
+        region: config.S3_REGION,
+        endpoint: config.S3_ENDPOINT,
+        credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+        prefix: config.s3KeyPrefix,
+      },
+    };
+  }
+  return { root: blobRoot(config) };
 }
 
 function blobRoot(config: AppConfig): string {

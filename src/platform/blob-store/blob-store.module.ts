@@ -1,14 +1,30 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { BlobStore } from './blob-store';
 import { FilesystemBlobStore } from './filesystem-blob-store';
+import { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';
+
+/** Where the blobs go: files under `root`, or the objects of an S3 bucket. */
+export type BlobStoreOptions = { root: string } | { s3: S3BlobStoreOptions };
 
 @Module({})
 export class BlobStoreModule {
-  static register(options: { root: string }): DynamicModule {
-    return {
-      module: BlobStoreModule,
-      providers: [{ provide: BlobStore, useValue: new FilesystemBlobStore(options.root) }],
-      exports: [BlobStore],
-    };
+  static register(options: BlobStoreOptions): DynamicModule {
+    const provider: Provider =
+      'root' in options
+        ? { provide: BlobStore, useValue: new FilesystemBlobStore(options.root) }
+        : {
+            provide: BlobStore,
+            useFactory: async () => {
+              const store = new S3BlobStore(options.s3);
+              try {
+                await store.checkBucket();
+              } catch (error) {
+                store.close();
+                throw error;
+              }
+              return store;
+            },
+          };
+    return { module: BlobStoreModule, providers: [provider], exports: [BlobStore] };
   }
 }

@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { assertValidKey, InvalidBlobKeyError } from './blob-key';
 import { BlobStore } from './blob-store';
 
-const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,511}$/;
-const MAX_SEGMENT_LENGTH = 255;
+export { InvalidBlobKeyError } from './blob-key';
+
 // Keys must start with a letter or digit, so no key can ever name this directory.
 const TEMP_DIR = '.tmp';
 // Errors that mean "there is no blob file at this path".
 const ABSENT_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
-
-export class InvalidBlobKeyError extends Error {
-  override readonly name = 'InvalidBlobKeyError';
-
-  constructor(key: string, reason: string) {
-    super(`Invalid blob key ${JSON.stringify(key.slice(0, 100))}: ${reason}`);
-  }
-}
 
 /**
  * Stores each blob as a file at `<root>/<key>`, so keys such as `files/ab/abcdef…` shard naturally
@@ -82,27 +75,6 @@ export class FilesystemBlobStore extends BlobStore {
     // Unreachable given the key rules; kept so a future change to them cannot escape the root.
     if (!path.startsWith(this.root + sep)) throw new InvalidBlobKeyError(key, 'escapes the root');
     return path;
-  }
-}
-
-function assertValidKey(key: string): void {
-  if (!KEY_PATTERN.test(key)) {
-    throw new InvalidBlobKeyError(
-      key,
-      'keys must start with a letter or digit and contain only letters, digits, ".", "_", "-" ' +
-        'and "/", at most 512 characters',
-    );
-  }
-  const segments = key.split('/');
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
-    throw new InvalidBlobKeyError(key, 'empty, "." and ".." path segments are not allowed');
-  }
-  // Each segment becomes a file or directory name, which filesystems cap at 255 bytes.
-  if (segments.some((segment) => segment.length > MAX_SEGMENT_LENGTH)) {
-    throw new InvalidBlobKeyError(
-      key,
-      `each "/"-separated part must be at most ${MAX_SEGMENT_LENGTH} characters`,
-    );
   }
 }
 

@@ -1,3 +1,4 @@
 export { BlobStore } from './blob-store';
-export { BlobStoreModule } from './blob-store.module';
+export { BlobStoreModule, type BlobStoreOptions } from './blob-store.module';
 export { FilesystemBlobStore, InvalidBlobKeyError } from './filesystem-blob-store';
+export { BlobStoreUnavailableError, S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';

@@ -293,6 +293,79 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('blob store', () => {
+    const s3 = { BLOB_STORE: 's3', S3_BUCKET: 'bindery-blobs' };
+
+    it('keeps blobs on the filesystem by default', () => {
+      const config = loadConfig({});
+      expect(config.BLOB_STORE).toBe('filesystem');
+      expect(config.S3_REGION).toBe('us-east-1');
+      expect(config.S3_FORCE_PATH_STYLE).toBe(false);
+      expect(config.S3_BUCKET).toBeUndefined();
+      expect(config.s3KeyPrefix).toBe('');
+    });
+
+    it('reads the S3 settings', () => {
+      const config = loadConfig({
+        ...s3,
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-west-3',
+        S3_ACCESS_KEY_ID: 'bindery',
+        S3_SECRET_ACCESS_KEY: 'hunter2-hunter2',
+        S3_FORCE_PATH_STYLE: 'yes',
+        S3_PREFIX: 'docs/bindery',
+      });
+      expect(config).toMatchObject({
+        BLOB_STORE: 's3',
+        S3_BUCKET: 'bindery-blobs',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-west-3',
+        S3_ACCESS_KEY_ID: 'bindery',
+        S3_SECRET_ACCESS_KEY: 'hunter2-hunter2',
+        S3_FORCE_PATH_STYLE: true,
+      });
+      expect(config.s3KeyPrefix).toBe('docs/bindery/');
+      expect(loadConfig({ ...s3, S3_PREFIX: 'bindery/' }).s3KeyPrefix).toBe('bindery/');
+    });
+
+    it.each([
+      ['BLOB_STORE', 'disk'],
+      ['S3_BUCKET', 'a'],
+      ['S3_BUCKET', 'my bucket'],
+      ['S3_ENDPOINT', 'minio:9000'],
+      ['S3_FORCE_PATH_STYLE', 'maybe'],
+      ['S3_PREFIX', '/bindery'],
+      ['S3_PREFIX', 'a//b'],
+      ['S3_PREFIX', '../b'],
+    ])('rejects %s=%p, naming the setting', (name, value) => {
+      const error = configurationError(() => loadConfig({ ...s3, [name]: value }));
+      for (const problem of error.problems) expect(problem).toContain(name);
+    });
+
+    it('requires S3_BUCKET with BLOB_STORE=s3', () => {
+      expect(configurationError(() => loadConfig({ BLOB_STORE: 's3' })).problems).toEqual([
+        'S3_BUCKET is required with BLOB_STORE=s3: the bucket the blobs go in',
+      ]);
+    });
+
+    it('refuses S3_BUCKET without BLOB_STORE=s3, rather than keeping blobs on the disk', () => {
+      expect(configurationError(() => loadConfig({ S3_BUCKET: 'bindery-blobs' })).problems).toEqual(
+        [expect.stringMatching(/^S3_BUCKET is set but BLOB_STORE is not s3: /)],
+      );
+    });
+
+    it.each([{ S3_ACCESS_KEY_ID: 'bindery' }, { S3_SECRET_ACCESS_KEY: 'hunter2-hunter2' }])(
+      'wants both S3 keys or neither (%p), never echoing the secret',
+      (keys) => {
+        const error = configurationError(() => loadConfig({ ...s3, ...keys }));
+        expect(error.problems).toEqual([
+          expect.stringMatching(/^S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/),
+        ]);
+        expect(error.message).not.toContain('hunter2');
+      },
+    );
+  });
+
   describe('rendererUrl', () => {
     it('is undefined when RENDERER_URL is unset: revalidation is off', () => {
       expect(loadConfig({}).rendererUrl).toBeUndefined();

@@ -26,6 +26,9 @@ const toInteger = ({ value }: { value: unknown }) =>
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const BLOB_STORES = ['filesystem', 's3'] as const;
+export type BlobStoreKind = (typeof BLOB_STORES)[number];
+
 export const TRANSLATION_PROVIDERS = ['ai', 'libretranslate', 'deepl'] as const;
 export type TranslationProviderName = (typeof TRANSLATION_PROVIDERS)[number];
 
@@ -71,6 +74,64 @@ export class AppConfig {
   @IsString()
   @MinLength(1)
   DATA_DIR = './.data';
+
+  /**
+   * Where blobs (uploaded files, generated PDFs, OpenAPI documents, Git export material) are
+   * kept: `filesystem` (DATA_DIR/blobs, one machine) or `s3` (an S3-compatible bucket, S3_*,
+   * shared by every process).
+   */
+  @IsIn(BLOB_STORES)
+  BLOB_STORE: BlobStoreKind = 'filesystem';
+
+  /** Bucket of the blobs (required with BLOB_STORE=s3); Bindery does not create it. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{2,254}$/, {
+    message: 'S3_BUCKET must be a bucket name: at least 3 letters, digits, ".", "_" and "-"',
+  })
+  S3_BUCKET?: string;
+
+  /**
+   * Base URL of the S3 API, for S3-compatible servers (MinIO, Ceph, Garage, R2 …), e.g.
+   * `http://minio:9000`. Unset: AWS S3 in S3_REGION.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'S3_ENDPOINT must be an http(s) URL' })
+  S3_ENDPOINT?: string;
+
+  /** Region of the bucket (S3-compatible servers mostly accept any). */
+  @IsString()
+  @MinLength(1)
+  S3_REGION = 'us-east-1';
+
+  /**
+   * Access key of the S3 API (with S3_SECRET_ACCESS_KEY). Unset: the AWS SDK's own chain
+   * (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an instance or task role).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  S3_ACCESS_KEY_ID?: string;
+
+  /** Secret of S3_ACCESS_KEY_ID. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /**
+   * `true` addresses the bucket in the path (`http://minio:9000/bucket/key`) rather than as a
+   * host name (`http://bucket.minio:9000/key`): needed by MinIO and most self-hosted servers.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+
+  /** Folder of the bucket the blobs go under (e.g. `bindery`), so a bucket can be shared. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*\/?$/, {
+    message: 'S3_PREFIX must be a folder name such as bindery or docs/bindery',
+  })
+  S3_PREFIX?: string;
 
   /** Run pending migrations at start. */
   @Transform(toBoolean)
@@ -424,6 +485,11 @@ export class AppConfig {
     );
   }
 
+  /** S3_PREFIX as the start of every key: empty, or the folder with one trailing slash. */
+  get s3KeyPrefix(): string {
+    return this.S3_PREFIX ? `${this.S3_PREFIX.replace(/\/+$/, '')}/` : '';
+  }
+
   get inMemory(): boolean {
     return this.DATA_DIR === 'memory';
   }
@@ -454,8 +520,30 @@ export function loadConfig(
   Object.assign(raw, overrides);
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigurationError(errors.flatMap(describe));
+  const problems = errors.length > 0 ? errors.flatMap(describe) : dependencyProblems(config);
+  if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
+}
+
+/** Settings that only make sense together; checked once each setting is valid on its own. */
+function dependencyProblems(config: AppConfig): string[] {
+  const problems: string[] = [];
+  if (config.BLOB_STORE === 's3' && !config.S3_BUCKET) {
+    problems.push('S3_BUCKET is required with BLOB_STORE=s3: the bucket the blobs go in');
+  }
+  if (config.BLOB_STORE !== 's3' && config.S3_BUCKET) {
+    problems.push(
+      'S3_BUCKET is set but BLOB_STORE is not s3: set BLOB_STORE=s3 to keep blobs in the ' +
+        'bucket, or unset S3_BUCKET to keep them under DATA_DIR/blobs',
+    );
+  }
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    problems.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the ' +
+        "AWS SDK's own credentials (AWS_* variables, a profile, an instance role)",
+    );
+  }
+  return problems;
 }
 
 /** Settings without a default (absent from `new AppConfig()`'s keys). */
@@ -476,6 +564,11 @@ const OPTIONAL_SETTINGS = [
   'RENDERER_URL',
   'RENDERER_SECRET',
   'SMTP_URL',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_PREFIX',
 ];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set([
@@ -487,6 +580,7 @@ const SECRET_SETTINGS = new Set([
   'TRANSLATION_API_KEY',
   'RENDERER_SECRET',
   'SMTP_URL',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 function describe(error: ValidationError): string[] {
