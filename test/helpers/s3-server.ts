@@ -16,6 +16,7 @@ export interface TestS3Server {
   storeOptions(overrides?: Partial<S3BlobStoreOptions>): S3BlobStoreOptions;
   /** The settings that run Bindery on `bucket`. */
   settings: Record<string, string>;
+  /** Stops the server and removes its objects; calling it again does nothing. */
   close(): Promise<void>;
 }
 
@@ -34,6 +35,7 @@ export async function startS3Server(bucket = 'bindery-blobs'): Promise<TestS3Ser
   });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
+  let closed: Promise<void> | undefined;
   return {
     endpoint,
     bucket,
@@ -54,9 +56,11 @@ export async function startS3Server(bucket = 'bindery-blobs'): Promise<TestS3Ser
       S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
     },
-    close: async () => {
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
-    },
+    // Idempotent: a test may stop the server early to see failures.
+    close: () =>
+      (closed ??= (async () => {
+        await server.close();
+        await rm(directory, { recursive: true, force: true });
+      })()),
   };
 }
