@@ -59,14 +59,20 @@ export class FilesController {
   ): Promise<StreamableFile> {
     const blobKey = blobKeyOf(digest);
     const grant = this.downloads.verify(blobKey, query);
-    const [size, stream] = await Promise.all([
-      this.blobs.size(blobKey),
-      this.blobs.createReadStream(blobKey),
-    ]);
+    const opening = this.blobs.createReadStream(blobKey);
+    const [size, stream] = await Promise.all([this.blobs.size(blobKey), opening]).catch(
+      async (error: unknown) => {
+        // The store failed (503): a stream opened all the same would hold its connection.
+        ((await opening.catch(() => null)) as Readable | null)?.destroy();
+        throw error;
+      },
+    );
     if (size === null || stream === null) {
       (stream as Readable | null)?.destroy();
       throw notFound('File');
     }
+    // A client that goes away mid-download must not leave the blob open (on S3, a connection).
+    response.once('close', () => (stream as Readable).destroy());
     response.setHeader('Cache-Control', `private, max-age=${grant.remainingSeconds}`);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     // Uploaded HTML or SVG must not run as a page of the API's origin.
