@@ -23,6 +23,7 @@ import { EmailPrivacyInterceptor } from './platform/policy/email-privacy.interce
 import { TokenThrottlerGuard } from './platform/rate-limit/rate-limit';
 import { RequestBodyInterceptor } from './platform/validation/request-body';
 import { SeedModule } from './seed/seed.module';
+import { SamlSignInModule } from './sign-in/saml/saml-sign-in.module';
 import { SitesModule } from './sites/sites.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { TranslationsModule } from './translations/translations.module';
@@ -50,6 +51,7 @@ const DOMAIN_MODULES = [
   GitModule,
   AuditModule,
   WebhooksModule,
+  SamlSignInModule,
   SeedModule,
 ];
 

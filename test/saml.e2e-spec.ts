@@ -17,6 +17,7 @@ interface Provider {
   label: string;
   status: string;
   defaultTeam?: { id: string; members: number };
+  idpInitiatedLogin?: boolean;
 }
 
 describe('SAML providers and SSO logins', () => {
@@ -100,6 +101,7 @@ describe('SAML providers and SSO logins', () => {
           permissions: { admin: true, view: true },
         },
         defaultRole: 'edit',
+        idpInitiatedLogin: false,
         createdAt: '2026-03-01T10:00:00.000Z',
         status: 'active',
         service: {
@@ -173,6 +175,11 @@ describe('SAML providers and SSO logins', () => {
       ['an unknown defaultTeam', { label: 'Okta', defaultTeam: 'no-such-team' }, 'defaultTeam'],
       ['a numeric defaultTeam', { label: 'Okta', defaultTeam: 42 }, 'defaultTeam'],
       ['an unknown defaultRole', { label: 'Okta', defaultRole: 'owner' }, 'defaultRole'],
+      [
+        'a non-boolean idpInitiatedLogin',
+        { label: 'Okta', idpInitiatedLogin: 'yes' },
+        'idpInitiatedLogin',
+      ],
       ['a response-only field', { label: 'Okta', status: 'active' }, 'status'],
     ])('refuses %s with 400 naming it', async (_label, body, field) => {
       const org = await t.factories.organization();
@@ -341,6 +348,18 @@ describe('SAML providers and SSO logins', () => {
       expect(read.body).toEqual(cleared.body);
     });
 
+    it("turns Bindery's idpInitiatedLogin on and off, the response still GitBook's", async () => {
+      const org = await t.factories.organization();
+      const created = await provider(org, { label: 'Okta', ...IDP, idpInitiatedLogin: true });
+      expect(created.idpInitiatedLogin).toBe(true);
+      const url = `${saml(org)}/${created.id}`;
+      const off = await org.owner.client.patch(url, { idpInitiatedLogin: false }).expect(200);
+      expectConforms(off, 'updateOrganizationSAMLProvider');
+      expect(off.body).toEqual({ ...created, idpInitiatedLogin: false });
+      const renamed = await org.owner.client.patch(url, { label: 'Okta 2' }).expect(200);
+      expect(renamed.body.idpInitiatedLogin).toBe(false);
+    });
+
     it('makes the provider pending again when an identity-provider value is cleared', async () => {
       const org = await t.factories.organization();
       const created = await provider(org);
@@ -373,6 +392,7 @@ describe('SAML providers and SSO logins', () => {
       [{ ssoURL: 'ftp://idp.example.com' }, 'ssoURL'],
       [{ defaultTeam: 'no-such-team' }, 'defaultTeam'],
       [{ defaultRole: 'guest' }, 'defaultRole'],
+      [{ idpInitiatedLogin: null }, 'idpInitiatedLogin'],
       [{ service: { acsURL: 'https://evil.example' } }, 'service'],
     ])('refuses %j with 400 naming %s, changing nothing', async (body, field) => {
       const org = await t.factories.organization();

@@ -5,6 +5,7 @@ import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { Page } from '../platform/pagination/page';
 import { Member } from './entities/member.entity';
+import { Organization } from './entities/organization.entity';
 
 /**
  * The `organizations` table, with the memberships that open it (`organization_members`): the
@@ -13,6 +14,14 @@ import { Member } from './entities/member.entity';
 @Injectable()
 export class OrganizationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The organization, or null. */
+  findById(
+    organizationId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Organization | null> {
+    return manager.findOneBy(Organization, { id: organizationId });
+  }
 
   /**
    * The user's enabled membership (`member_role`) with the organization's row (`o.*`); none

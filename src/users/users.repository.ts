@@ -138,6 +138,14 @@ export class UsersRepository {
     });
   }
 
+  /** The user with this (lower-cased) address, or null. */
+  findByEmail(
+    email: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<User | null> {
+    return manager.findOneBy(User, { email });
+  }
+
   /** Whether any user exists. */
   hasAny(manager: EntityManager = this.dataSource.manager): Promise<boolean> {
     return manager.exists(User);

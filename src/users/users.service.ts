@@ -37,21 +37,45 @@ export class UsersService {
           'UserEmailTaken',
           `A user with email ${email} already exists.`,
         );
-      const now = this.clock.now();
-      const user = manager.create(User, {
-        id: newId(),
-        email,
-        displayName: input.displayName.trim(),
-        photoUrl: input.photoURL ?? null,
-        disabled: false,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await manager.insert(User, user);
+      const user = await this.insert(manager, { ...input, email });
       const { token } = await this.tokens.issue(user.id, { label: 'initial' }, manager);
       return { user, token };
     };
     return outer ? work(outer) : this.dataSource.transaction(work);
+  }
+
+  /**
+   * Creates a user without any token, in the caller's transaction: for sign-ins that issue
+   * their own, narrower one (SAML). The address must be free (a unique violation otherwise).
+   */
+  createWithoutToken(
+    input: { email: string; displayName: string },
+    manager: EntityManager,
+  ): Promise<User> {
+    return this.insert(manager, { ...input, email: input.email.trim().toLowerCase() });
+  }
+
+  /** The user with this address (compared lower-cased), or null. */
+  findByEmail(email: string, manager?: EntityManager): Promise<User | null> {
+    return this.usersRepository.findByEmail(email.trim().toLowerCase(), manager);
+  }
+
+  private async insert(
+    manager: EntityManager,
+    input: { email: string; displayName: string; photoURL?: string | null },
+  ): Promise<User> {
+    const now = this.clock.now();
+    const user = manager.create(User, {
+      id: newId(),
+      email: input.email,
+      displayName: input.displayName.trim(),
+      photoUrl: input.photoURL ?? null,
+      disabled: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await manager.insert(User, user);
+    return user;
   }
 
   /** The user, or null when there is none; read within `manager`'s transaction when given. */

@@ -29,6 +29,7 @@ export class SamlProvidersPresenter {
       certificate: provider.certificate ?? '',
       ...(defaultTeam ? { defaultTeam: this.teams.present(defaultTeam, role) } : {}),
       defaultRole: provider.defaultRole,
+      idpInitiatedLogin: provider.idpInitiatedLogin,
       createdAt: provider.createdAt.toISOString(),
       status: samlProviderStatus(provider),
       service: this.service(provider),

@@ -36,6 +36,14 @@ export class SamlProvidersRepository {
       .getOne();
   }
 
+  /** The provider (no relations), whatever its organization; null when there is none. */
+  findById(
+    samlProviderId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SamlProvider | null> {
+    return manager.getRepository(SamlProvider).findOneBy({ id: samlProviderId });
+  }
+
   /** All the organization's providers (no relations), oldest first. */
   listInOrganization(
     organizationId: string,

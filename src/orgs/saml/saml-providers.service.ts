@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -50,6 +51,7 @@ export class SamlProvidersService {
       ssoUrl: input.ssoURL ?? null,
       defaultTeamId: defaultTeam?.id ?? null,
       defaultRole: input.defaultRole === undefined ? 'read' : input.defaultRole,
+      idpInitiatedLogin: input.idpInitiatedLogin ?? false,
       createdAt: now,
       updatedAt: now,
     };
@@ -69,6 +71,9 @@ export class SamlProvidersService {
       ...(input.certificate !== undefined ? { certificate: input.certificate } : {}),
       ...(input.ssoURL !== undefined ? { ssoUrl: input.ssoURL } : {}),
       ...(input.defaultRole !== undefined ? { defaultRole: input.defaultRole } : {}),
+      ...(input.idpInitiatedLogin !== undefined
+        ? { idpInitiatedLogin: input.idpInitiatedLogin }
+        : {}),
       updatedAt: this.clock.now(),
     };
     let defaultTeam = existing.defaultTeam ?? null;
@@ -90,6 +95,14 @@ export class SamlProvidersService {
   async listActive(organizationId: string): Promise<SamlProvider[]> {
     const providers = await this.providers.listInOrganization(organizationId);
     return providers.filter((provider) => samlProviderStatus(provider) === 'active');
+  }
+
+  /**
+   * The provider, whatever its organization (for its sign-in routes); null when none. Read
+   * within `manager`'s transaction when given.
+   */
+  findById(samlProviderId: string, manager?: EntityManager): Promise<SamlProvider | null> {
+    return this.providers.findById(samlProviderId, manager);
   }
 
   private async find(organizationId: string, samlProviderId: string): Promise<SamlProvider> {

@@ -7,10 +7,14 @@ import { SamlProvidersPresenter } from './saml-providers.presenter';
 import { SamlProvidersRepository } from './saml-providers.repository';
 import { SamlProvidersService } from './saml-providers.service';
 
-/** An organization's SAML identity providers and the sign-in choices they offer members. */
+/**
+ * An organization's SAML identity providers and the sign-in choices they offer members. The
+ * sign-in itself (metadata, start, assertion consumer) is `sign-in/saml`'s.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([SamlProvider]), TeamsModule],
   controllers: [SamlProvidersController],
   providers: [SamlProvidersService, SamlProvidersPresenter, SamlProvidersRepository],
+  exports: [SamlProvidersService],
 })
 export class SamlModule {}

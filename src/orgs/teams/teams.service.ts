@@ -46,6 +46,27 @@ export class TeamsService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Puts an organization member in the team as a `member`, in the caller's transaction; one
+   * already in it keeps its role.
+   */
+  async addMemberIfAbsent(
+    organizationId: string,
+    teamId: string,
+    userId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    await this.repository.upsertMembers(
+      organizationId,
+      teamId,
+      [userId],
+      'member',
+      false,
+      this.clock.now(),
+      manager,
+    );
+  }
+
   /** The team, read inside its organization: another organization's team is null. */
   findInOrganization(organizationId: string, teamId: string): Promise<Team | null> {
     return this.teams.findOneBy({ organizationId, id: teamId });

@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  ValidateIf,
+} from 'class-validator';
 import { Role, ROLES } from '../../../platform/policy/roles';
 import { IsX509CertificatePem } from '../x509-certificate';
 import { Chars, MaxChars } from '../../../platform/validation/chars';
@@ -73,13 +81,31 @@ export class CreateSamlProviderDto {
   @IsOptional()
   @IsIn(ROLES, { message: `defaultRole must be one of ${ROLES.join(', ')}, or null` })
   defaultRole?: Role | null;
+
+  @ApiPropertyOptional({
+    description:
+      "Bindery's own: accept sign-ins the identity provider starts (IdP-initiated, a response " +
+      'to no request of the start URL). Default: false.',
+  })
+  @ValidateIf((body: CreateSamlProviderDto) => body.idpInitiatedLogin !== undefined)
+  @IsBoolean()
+  idpInitiatedLogin?: boolean;
 }
 
 /** GitBook's body of `updateOrganizationSAMLProvider`: absent fields are unchanged. */
-export class UpdateSamlProviderDto extends PartialType(OmitType(CreateSamlProviderDto, ['label'])) {
+export class UpdateSamlProviderDto extends PartialType(
+  OmitType(CreateSamlProviderDto, ['label', 'idpInitiatedLogin']),
+) {
   @ApiPropertyOptional({ minLength: 1, maxLength: 30 })
   @ValidateIf((body: UpdateSamlProviderDto) => body.label !== undefined)
   @IsString()
   @Chars(1, 30)
   label?: string;
+
+  @ApiPropertyOptional({
+    description: "Bindery's own: accept sign-ins the identity provider starts (IdP-initiated).",
+  })
+  @ValidateIf((body: UpdateSamlProviderDto) => body.idpInitiatedLogin !== undefined)
+  @IsBoolean()
+  idpInitiatedLogin?: boolean;
 }

@@ -29,6 +29,11 @@ export class SamlProviderResponse {
   @ApiPropertyOptional({ type: TeamResponse }) defaultTeam?: TeamResponse;
   @ApiProperty({ enum: ROLES, nullable: true, description: 'null: new users are guests.' })
   defaultRole!: string | null;
+  @ApiProperty({
+    description:
+      "Bindery's own: sign-ins the identity provider starts (IdP-initiated) are accepted.",
+  })
+  idpInitiatedLogin!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({
     enum: ['active', 'pending'],

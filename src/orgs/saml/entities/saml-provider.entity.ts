@@ -55,6 +55,13 @@ export class SamlProvider {
   @Column({ type: 'varchar', length: 16, nullable: true })
   defaultRole!: Role | null;
 
+  /**
+   * Bindery's own: sign-ins the identity provider starts (a response answering no request of
+   * the start URL) are accepted. Off by default: only sign-ins started here are.
+   */
+  @Column({ type: 'boolean', default: false })
+  idpInitiatedLogin!: boolean;
+
   @Column({ type: 'timestamptz' })
   createdAt!: Date;
 
