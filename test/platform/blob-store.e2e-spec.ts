@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -139,6 +140,24 @@ describe('S3BlobStore', () => {
 
     await expect(store.size('files/x')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
     await expect(store.get('files/x')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+  });
+
+  it('gives up on a server that accepts connections but never answers', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const store = storeWith({ endpoint: `http://127.0.0.1:${port}`, idleTimeoutMs: 200 });
+
+      await expect(store.size('files/x')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+      await expect(store.put('files/x', Buffer.from('x'))).rejects.toBeInstanceOf(
+        BlobStoreUnavailableError,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('is what BlobStoreModule provides for S3 options, once the bucket is checked', async () => {

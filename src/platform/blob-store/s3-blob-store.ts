@@ -21,6 +21,13 @@ import { BlobStore } from './blob-store';
 export const S3_PART_SIZE = 8 * 1024 * 1024;
 /** Parts of one upload in flight at once: a streamed upload holds about this many parts in memory. */
 const S3_UPLOAD_QUEUE = 2;
+/** Time to open a connection to the S3 server. */
+const S3_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Time a connection may go without a byte sent or received, while the server works or while a
+ * download waits for its reader.
+ */
+const S3_IDLE_TIMEOUT_MS = 120_000;
 // What S3 answers for a key that holds nothing: GetObject says NoSuchKey, HeadObject (no body)
 // only NotFound. A missing bucket is NoSuchBucket, an error.
 const ABSENT_NAMES = new Set(['NoSuchKey', 'NotFound']);
@@ -37,6 +44,8 @@ export interface S3BlobStoreOptions {
   prefix?: string;
   /** Bytes per part of a multipart upload (S3_PART_SIZE unless given; 5 MiB at least). */
   partSize?: number;
+  /** Milliseconds a connection may stay silent before its request fails (2 minutes unless given). */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -75,6 +84,11 @@ export class S3BlobStore extends BlobStore implements OnApplicationShutdown {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle ?? false,
       credentials: options.credentials,
+      // Without timeouts, an S3 server that stops answering would hold requests forever.
+      requestHandler: {
+        connectionTimeout: S3_CONNECT_TIMEOUT_MS,
+        socketTimeout: options.idleTimeoutMs ?? S3_IDLE_TIMEOUT_MS,
+      },
     };
     if (options.endpoint) {
       // Checksums of the newer S3 protocol (CRC32 in trailers of aws-chunked bodies) are not
