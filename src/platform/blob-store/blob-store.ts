@@ -1,7 +1,7 @@
 /**
  * Storage for opaque blobs (uploaded files, generated PDFs, OpenAPI documents) addressed by key.
- * Abstract so it can serve as the Nest injection token and be backed by something other than the
- * local filesystem later.
+ * Abstract so it can serve as the Nest injection token: FilesystemBlobStore (DATA_DIR/blobs) or
+ * S3BlobStore (BLOB_STORE=s3), which pass one contract test (test/platform/blob-store-contract.ts).
  */
 export abstract class BlobStore {
   /** Stores `data` under `key`, replacing any previous blob; readers never see a partial write. */
