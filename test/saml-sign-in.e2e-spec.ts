@@ -290,6 +290,26 @@ describe('SAML sign-in', () => {
       ).toBeNull();
     });
 
+    it('accepts a pending email invitation of the address: its role, and it is used up', async () => {
+      const f = await fixture();
+      const email = f.email();
+      const invited = await f.org.owner.client
+        .post(`/v1/orgs/${f.org.id}/invites`, { emails: [email], role: 'admin' })
+        .expect(200);
+      expect(invited.body.pendingInvites).toHaveLength(1);
+      const { SAMLResponse, relayState } = await answer(f, email);
+      await post(f.provider, SAMLResponse, relayState).expect(200);
+      const user = await userByEmail(email);
+      const member = await t.dataSource
+        .getRepository(Member)
+        .findOneBy({ organizationId: f.org.id, userId: user!.id });
+      expect(member).toEqual(expect.objectContaining({ role: 'admin', sso: true }));
+      const pending = await f.org.owner.client
+        .get(`/v1/orgs/${f.org.id}/email-invites`)
+        .expect(200);
+      expect(pending.body.items).toEqual([]);
+    });
+
     it('refuses a response signed with another key (400), making nothing', async () => {
       const f = await fixture();
       const email = f.email();

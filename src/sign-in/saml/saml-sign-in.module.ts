@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { InvitesModule } from '../../invites/invites.module';
 import { MembersModule } from '../../orgs/members/members.module';
 import { OrgsModule } from '../../orgs/orgs.module';
 import { SamlModule } from '../../orgs/saml/saml.module';
@@ -24,6 +25,7 @@ import { SamlSignInService } from './saml-sign-in.service';
     MembersModule,
     TeamsModule,
     UsersModule,
+    InvitesModule,
   ],
   controllers: [SamlSignInController],
   providers: [SamlSignInService, SamlSignInRepository],

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { EmailInvitesService } from '../../invites/email-invites.service';
 import { emailDomainOf } from '../../invites/invites.service';
 import { Organization } from '../../orgs/entities/organization.entity';
 import { MemberEvents } from '../../orgs/members/member-events';
@@ -105,6 +106,7 @@ export class SamlSignInService {
     private readonly members: MembersRepository,
     private readonly memberEvents: MemberEvents,
     private readonly teams: TeamsService,
+    private readonly emailInvites: EmailInvitesService,
     secret: InstanceSecret,
   ) {
     this.relayStates = new RelayStates(
@@ -296,8 +298,9 @@ export class SamlSignInService {
 
   /**
    * The person's user, created if new (no token of its own), and its membership: a new member
-   * joins at the provider's default role and default team; a member keeps its role. Marks the
-   * membership `sso`.
+   * joins at the role of its pending email invitation (which this accepts) or else the
+   * provider's default role, and the provider's default team; a member keeps its role. Marks
+   * the membership `sso`.
    */
   private async admit(
     tx: EntityManager,
@@ -328,12 +331,14 @@ export class SamlSignInService {
       if (!membership.sso) await this.members.update(organization.id, user.id, { sso: true }, tx);
       return { organization, user };
     }
+    // A pending invitation of the address is accepted by signing in: its role, not the default.
+    const invite = await this.emailInvites.takePending(tx, organization.id, email);
     const added = await this.members.addMembers(
       [
         {
           organizationId: organization.id,
           userId: user.id,
-          role: provider.defaultRole,
+          role: invite ? invite.role : provider.defaultRole,
           sso: true,
           joinedAt: this.clock.now(),
         },
