@@ -7,6 +7,10 @@ import { AdminToken } from './platform/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
 import { Database, openDatabase } from './platform/database/database';
+import { drainHttpServer } from './platform/health/drain';
+import { Lifecycle } from './platform/health/lifecycle';
+import { JobsService } from './platform/jobs/jobs.service';
+import { Metrics } from './platform/metrics/metrics.service';
 import { setupSwagger } from './platform/swagger/api-document';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
@@ -55,16 +59,14 @@ export async function createApp(
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
     const started = app;
+    started.get(Lifecycle).markReady();
     return {
       app: started,
       config,
       database,
       generatedAdminToken,
       demo,
-      close: async () => {
-        await started.close();
-        await database.close();
-      },
+      close: () => shutDown(started, config, database),
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
@@ -73,15 +75,46 @@ export async function createApp(
   }
 }
 
-/** Every API route under /v1; health checks outside it. */
+/**
+ * In order: readiness answers 503; the HTTP server refuses new connections and lets the
+ * requests in flight finish, while job workers end their current job (both within
+ * SHUTDOWN_TIMEOUT_MS); then the application closes (the data source with it), then the
+ * database (the embedded one checkpoints).
+ */
+async function shutDown(
+  app: INestApplication,
+  config: AppConfig,
+  database: Database,
+): Promise<void> {
+  app.get(Lifecycle).markStopping();
+  const logger = app.get(PinoLoggerService).pino;
+  const server = app.getHttpServer() as Server;
+  const [drained] = await Promise.all([
+    drainHttpServer(server, config.SHUTDOWN_TIMEOUT_MS),
+    app.get(JobsService).stop(),
+  ]);
+  if (!drained) {
+    logger.warn(
+      { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+      'Requests still in flight at the end of SHUTDOWN_TIMEOUT_MS were cut off',
+    );
+  }
+  await app.close();
+  await database.close();
+}
+
+/** Every API route under /v1; health checks and metrics outside it. */
 export function applyRoutePrefix(app: INestApplication): void {
-  app.setGlobalPrefix('v1', { exclude: ['health'] });
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'metrics'] });
 }
 
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const logger = app.get(PinoLoggerService);
   app.useLogger(logger);
   app.use(requestLogging(logger.pino));
+  // Requests are measured only when metrics are on.
+  const httpMetrics = app.get(Metrics).http;
+  if (httpMetrics) app.use(httpMetrics.middleware());
   // Bodies are read after authentication, by the RequestBodyInterceptor.
   app.use(rejectNulInRequestTarget);
   app.set('trust proxy', 'loopback');
@@ -118,7 +151,10 @@ export function logUnhandledRejections(bindery: BinderyApp): void {
   });
 }
 
-/** On SIGTERM or SIGINT: close the application, then the database (the embedded one checkpoints). */
+/**
+ * On SIGTERM or SIGINT: drain the requests in flight and the jobs at work, close the
+ * application, then the database (see `shutDown`); exit 0 once done.
+ */
 export function closeOnSignals(bindery: BinderyApp): void {
   const stop = () => {
     bindery.close().then(

@@ -16,6 +16,7 @@ import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
 import { MailModule } from './mail/mail.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { OutboundHttpModule } from './outbound-http/outbound-http.module';
 import { PolicyService } from './policy/policy.service';
 import { RateLimitModule } from './rate-limit/rate-limit';
@@ -40,6 +41,7 @@ export class PlatformModule {
         EventsModule,
         MailModule,
         HealthModule,
+        MetricsModule,
         BlobStoreModule.register(blobStoreOptions(config)),
         OutboundHttpModule.register({
           timeoutMs: config.OUTBOUND_TIMEOUT_MS,

@@ -27,6 +27,8 @@ import { createTestApp, TestApp } from '../helpers/app';
  */
 const EXPECTED = [
   'GET /health -> public',
+  'GET /health/ready -> public',
+  'GET /metrics -> public',
   'GET /v1/urls/published -> public',
   'POST /v1/urls/published -> public',
   'GET /v1/files/sha256/:digest -> public',
@@ -303,7 +305,7 @@ describe('route access requirements', () => {
 
   it('lists every route with its requirement', () => {
     const routes = listRouteAccess(t.bindery.app).map((route) => {
-      const path = route.path === '/health' ? route.path : `/v1${route.path}`;
+      const path = /^\/(health|metrics)(\/|$)/.test(route.path) ? route.path : `/v1${route.path}`;
       return `${route.method} ${path} -> ${route.access ?? 'NONE'}`;
     });
     expect(routes.sort()).toEqual([...EXPECTED].sort());

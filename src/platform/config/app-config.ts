@@ -173,6 +173,24 @@ export class AppConfig {
   LOG_LEVEL: LogLevel = 'info';
 
   /**
+   * `true` serves Prometheus metrics at GET /metrics (outside /v1) without a token: for a
+   * listener only the scraper reaches. Setting METRICS_TOKEN serves them too, behind the token.
+   * Off by default: /metrics answers 404 and no request is measured.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  METRICS_ENABLED = false;
+
+  /**
+   * Bearer token the scraper sends to GET /metrics (`Authorization: Bearer <token>`); setting it
+   * turns metrics on, and a scrape without it gets 401.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /**
    * Largest accepted JSON body of an ordinary request (bytes, or with a unit: 512kb, 10mb),
    * counted after decompression.
    */
@@ -209,6 +227,17 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
+
+  /**
+   * At SIGTERM or SIGINT, how long the requests in flight have to finish (new connections are
+   * refused at once, GET /health/ready answers 503), in milliseconds; the connections still
+   * open then are cut. Job workers get as long to end their current job; then the database
+   * closes.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 10000;
 
   /** Requests per minute per API token; 0 turns rate limiting off. */
   @Transform(toInteger)
@@ -493,6 +522,11 @@ export class AppConfig {
   get inMemory(): boolean {
     return this.DATA_DIR === 'memory';
   }
+
+  /** GET /metrics is served (and requests measured): METRICS_ENABLED, or a METRICS_TOKEN. */
+  get metricsEnabled(): boolean {
+    return this.METRICS_ENABLED || Boolean(this.METRICS_TOKEN);
+  }
 }
 
 function trimSlash(url: string): string {
@@ -569,6 +603,7 @@ const OPTIONAL_SETTINGS = [
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
+  'METRICS_TOKEN',
 ];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set([
@@ -581,6 +616,7 @@ const SECRET_SETTINGS = new Set([
   'RENDERER_SECRET',
   'SMTP_URL',
   'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
 ]);
 
 function describe(error: ValidationError): string[] {

@@ -13,8 +13,6 @@ import { transactionExecutor } from '../database/transaction-executor';
 
 export const JOBS_DATABASE_URL = Symbol('JOBS_DATABASE_URL');
 
-/** How long shutdown waits for the jobs at work to end. */
-const SHUTDOWN_WAIT_MS = 10_000;
 /** How long a worker waits before asking an empty queue again. */
 const POLL_MS = 1_000;
 
@@ -53,6 +51,17 @@ export interface WorkerOptions {
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'> & WorkerOptions;
 
+/** The jobs of one queue, by state, as pg-boss holds them now (every process together). */
+export interface QueueCounts {
+  queue: string;
+  /** Waiting to run: created, or to be retried. */
+  waiting: number;
+  /** At work in some process. */
+  active: number;
+  /** Failed for good, kept until pg-boss archives them. */
+  failed: number;
+}
+
 interface QueueDefinition {
   handler: JobHandler<never>;
   options: PgBoss.Queue;
@@ -78,6 +87,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly workers: Promise<void>[] = [];
   /** The jobs at work now (id → queue), failed at shutdown if they outlast the wait. */
   private readonly active = new Map<string, string>();
+  /** Runs of a handler that failed in this process since it started, by queue (for metrics). */
+  readonly failures = new Map<string, number>();
+  private stopped?: Promise<void>;
 
   constructor(
     @Inject(JOBS_DATABASE_URL) url: string,
@@ -154,6 +166,34 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     });
   }
 
+  /** The queues defined, by name. */
+  get queueNames(): string[] {
+    return [...this.queues.keys()];
+  }
+
+  /**
+   * How many jobs each defined queue holds, by state: one grouped count on pg-boss's job table
+   * (live jobs only: pg-boss moves finished ones to its archive).
+   */
+  async counts(): Promise<QueueCounts[]> {
+    const names = this.queueNames;
+    const counts = new Map(
+      names.map((queue) => [queue, { queue, waiting: 0, active: 0, failed: 0 }]),
+    );
+    if (!this.started || names.length === 0) return [...counts.values()];
+    const { rows } = (await this.boss.getDb().executeSql(COUNT_JOBS, [names])) as {
+      rows: { name: string; state: string; count: number }[];
+    };
+    for (const { name, state, count } of rows) {
+      const entry = counts.get(name);
+      if (!entry) continue;
+      if (state === 'active') entry.active += count;
+      else if (state === 'failed') entry.failed += count;
+      else entry.waiting += count;
+    }
+    return [...counts.values()];
+  }
+
   /** State of a job, for tests and diagnostics. */
   async state(name: string, id: string): Promise<string | undefined> {
     const job = await this.boss.getJobById(name, id, { includeArchive: true });
@@ -173,18 +213,28 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
   /**
-   * Stops the workers, lets the jobs at work end (up to SHUTDOWN_WAIT_MS in all), then stops
-   * pg-boss. A job still running then is recorded failed, so pg-boss retries it (in another
-   * process, or at the next start) as its options say.
+   * Stops the workers (no job is fetched any more), lets the jobs at work end (up to
+   * SHUTDOWN_TIMEOUT_MS in all), then stops pg-boss. A job still running then is recorded
+   * failed, so pg-boss retries it (in another process, or at the next start) as its options
+   * say. Shutdown calls it before the database closes; calling it again waits for the first.
    */
-  async onApplicationShutdown(): Promise<void> {
+  stop(): Promise<void> {
+    this.stopped ??= this.stopWorkers();
+    return this.stopped;
+  }
+
+  private async stopWorkers(): Promise<void> {
     if (!this.started) return;
     this.stopping.abort();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled(this.workers),
-      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS))),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.config.SHUTDOWN_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
     for (const [id, name] of this.active) {
@@ -252,6 +302,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       await this.boss.complete(name, ids);
     } catch (error) {
       this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
+      this.failures.set(name, (this.failures.get(name) ?? 0) + 1);
       const message = error instanceof Error ? error.message : String(error);
       for (const id of ids) {
         await this.boss
@@ -265,6 +316,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 }
+
+/** Live jobs of the given queues by state (pg-boss keeps its job table partitioned by queue). */
+const COUNT_JOBS = `
+  SELECT name, state::text AS state, count(*)::int AS count
+  FROM pgboss.job
+  WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active', 'failed')
+  GROUP BY name, state`;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -15,7 +15,7 @@ function requestId(request: IncomingMessage, response: ServerResponse): string {
 }
 
 /** The matched route pattern (`/v1/orgs/:organizationId`), not the raw URL, for grouping. */
-function routeOf(request: IncomingMessage): string | undefined {
+export function routeOf(request: IncomingMessage): string | undefined {
   return (request as IncomingMessage & { route?: { path?: string } }).route?.path;
 }
 
