@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import { BINDERY_DOCUMENT, expectConforms } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
+import { TEST_CERTIFICATE_PEM } from './fixtures/certificate';
 import { SmtpReceiver } from './helpers/smtp-receiver';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -185,7 +186,20 @@ describe('email invitations (email off)', () => {
     const pending = await invite(org, newAddress());
     const page = await t.anonymous.get(pathOf(pending.url)).expect(200);
     expect(page.text).toContain('single sign-on');
+    expect(page.text).toContain('no identity provider ready yet');
     expect(page.text).not.toContain('<form');
+    const provider = await org.owner.client
+      .post(`/v1/orgs/${org.id}/saml`, {
+        label: 'Okta',
+        entityID: 'https://idp.example.com',
+        ssoURL: 'https://idp.example.com/sso',
+        certificate: TEST_CERTIFICATE_PEM,
+      })
+      .expect(201);
+    const withProvider = await t.anonymous.get(pathOf(pending.url)).expect(200);
+    expect(withProvider.text).toContain(
+      `<a href="${provider.body.service.startURL}">Sign in with Okta</a>`,
+    );
     const res = await t.anonymous.post(pathOf(pending.url), {}).expect(403);
     expect(res.body.error.message).toMatch(/single sign-on/);
   });
@@ -269,7 +283,7 @@ describe('email invitations (email on)', () => {
     const action = /<form method="post" action="([^"]+)"/.exec(page.text)?.[1];
     expect(action).toBeDefined();
     const accepted = await t.anonymous
-      .post(pathOf(action!.replace(/&#38;/g, '&')))
+      .post(pathOf(action!.replace(/&amp;/g, '&')))
       .type('form')
       .send({ displayName: 'Reviewer' })
       .expect(201);

@@ -15,6 +15,6 @@ import { SamlProvidersService } from './saml-providers.service';
   imports: [TypeOrmModule.forFeature([SamlProvider]), TeamsModule],
   controllers: [SamlProvidersController],
   providers: [SamlProvidersService, SamlProvidersPresenter, SamlProvidersRepository],
-  exports: [SamlProvidersService],
+  exports: [SamlProvidersService, SamlProvidersPresenter],
 })
 export class SamlModule {}

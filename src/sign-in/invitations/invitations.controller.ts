@@ -17,15 +17,14 @@ import { UrlBuilder } from '../../platform/urls/url-builder';
 import { FormBody } from '../../platform/validation/request-body';
 import { EmailInvitesService } from '../../invites/email-invites.service';
 import { roleName } from '../../invites/invitation-mail';
-import { html, sendErrorPage, sendPage } from '../html-page';
+import { html, PAGE_CONTENT, sendErrorPage, sendPage } from '../html-page';
+import { SamlProvidersService } from '../../orgs/saml/saml-providers.service';
+import { SamlProvidersPresenter } from '../../orgs/saml/saml-providers.presenter';
 import {
   AcceptedInvitationResponse,
   AcceptInvitationDto,
   InvitationLinkQueryDto,
 } from './dto/invitation.dto';
-
-/** An answer that is a page (text/html), for the API document. */
-const PAGE = { 'text/html': { schema: { type: 'string' } } };
 
 /**
  * The link of an emailed invitation: a page that says what it is, and its form, which accepts
@@ -38,6 +37,8 @@ export class InvitationsController {
   constructor(
     private readonly invites: EmailInvitesService,
     private readonly urls: UrlBuilder,
+    private readonly samlProviders: SamlProvidersService,
+    private readonly samlPresenter: SamlProvidersPresenter,
   ) {}
 
   @Get()
@@ -48,13 +49,13 @@ export class InvitationsController {
     description:
       'Bindery extension: the page an invitation email links to, with the form that accepts it.',
   })
-  @ApiOkResponse({ description: 'The page.', content: PAGE })
+  @ApiOkResponse({ description: 'The page.', content: PAGE_CONTENT })
   @ApiForbiddenResponse({
     description: 'The link has expired (a page that says so).',
-    content: PAGE,
+    content: PAGE_CONTENT,
   })
   @ApiNotFoundResponse({
-    content: PAGE,
+    content: PAGE_CONTENT,
     description: 'The invitation was accepted or revoked, or the link is not one.',
   })
   async page(
@@ -75,6 +76,11 @@ export class InvitationsController {
       with the address <strong>${invite.email}</strong>.
     </p>`;
     if (organization.sso || invite.sso) {
+      const providers = await this.samlProviders.listActive(organization.id);
+      const links = providers.map((provider) => {
+        const { label, startURL } = this.samlPresenter.login(provider);
+        return html`<li><a href="${startURL}">Sign in with ${label}</a></li>`;
+      });
       return sendPage(
         response,
         200,
@@ -83,7 +89,14 @@ export class InvitationsController {
           <p>
             ${organization.title} signs its members in with single sign-on: accept this invitation
             by signing in with its identity provider, with this address.
-          </p>`,
+          </p>
+          ${
+            providers.length > 0
+              ? html`<ul>
+                  ${links}
+                </ul>`
+              : html`<p>It has no identity provider ready yet: ask one of its admins.</p>`
+          }`,
       );
     }
     const action = `${this.urls.api('invitations', invite.id)}?${new URLSearchParams({
@@ -132,7 +145,7 @@ export class InvitationsController {
     description: 'Accepted: the answer, or for a form post, the page that shows it.',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(AcceptedInvitationResponse) } },
-      ...PAGE,
+      ...PAGE_CONTENT,
     },
   })
   @ApiForbiddenResponse({

@@ -39,7 +39,8 @@ import {
   SSO_CODE_TTL_SECONDS,
 } from './saml-sign-in.service';
 import { SignInPageFilter } from './sign-in-page.filter';
-import { PAGE_HEADERS, tokenPage } from './sign-in-pages';
+import { PAGE_CONTENT, PAGE_HEADERS } from '../html-page';
+import { tokenPage } from './sign-in-pages';
 
 /**
  * Bindery's service-provider side of an organization's SAML provider (the `service` URLs its
@@ -113,11 +114,19 @@ export class SamlSignInController {
       'answer an HTML page with a 4xx status.',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'A page showing the token (no redirect URI).' })
+  @ApiOkResponse({
+    description: 'A page showing the token (no redirect URI).',
+    content: PAGE_CONTENT,
+  })
   @ApiFoundResponse({ description: 'To the redirect URI, with `code`.' })
-  @ApiBadRequestResponse({ description: 'The response is refused (HTML page).' })
-  @ApiForbiddenResponse({ description: 'The person may not sign in (HTML page).' })
+  @ApiBadRequestResponse({
+    description: 'The response is refused (HTML page).',
+    content: PAGE_CONTENT,
+  })
+  @ApiForbiddenResponse({
+    description: 'The person may not sign in (HTML page).',
+    content: PAGE_CONTENT,
+  })
   async consume(
     @Param('samlProviderId') samlProviderId: string,
     @Body() form: SamlAssertionFormDto,

@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, statusOfKind } from '../../platform/errors/domain-error';
-import { errorPage, PAGE_HEADERS } from './sign-in-pages';
+import { PAGE_HEADERS } from '../html-page';
+import { errorPage } from './sign-in-pages';
 
 /**
  * A refused sign-in, for a person in a browser: an HTML page with the reason and its 4xx status

@@ -1,4 +1,5 @@
-import { errorPage, escapeHtml, tokenPage } from './sign-in-pages';
+import { escapeHtml } from '../html-page';
+import { errorPage, tokenPage } from './sign-in-pages';
 
 describe('sign-in pages', () => {
   it('escapes the characters HTML gives meaning to', () => {
