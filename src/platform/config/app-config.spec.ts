@@ -258,10 +258,10 @@ describe('loadConfig', () => {
       expect(config.DATABASE_URL).toBeUndefined();
     });
 
-    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY'])(
+    it.each(['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY', 'REDIS_URL'])(
       'never echoes the value of %s',
       (name) => {
-        const secret = name === 'DATABASE_URL' ? 'mysql://root:hunter2@db' : 'hunter2';
+        const secret = name.endsWith('_URL') ? 'mysql://root:hunter2@db' : 'hunter2';
         const error = configurationError(() => loadConfig({ [name]: secret }));
         expect(error.message).toContain(name);
         expect(error.message).not.toContain('hunter2');
@@ -364,6 +364,49 @@ describe('loadConfig', () => {
         expect(error.message).not.toContain('hunter2');
       },
     );
+  });
+
+  describe('rate limit store', () => {
+    it('counts in the process on the embedded database, in the database with DATABASE_URL', () => {
+      expect(loadConfig({}).rateLimitStore).toBe('process');
+      expect(loadConfig({}).RATE_LIMIT_STORE).toBeUndefined();
+      expect(loadConfig({ DATABASE_URL: 'postgres://db/bindery' }).rateLimitStore).toBe('database');
+    });
+
+    it('uses Redis by default once REDIS_URL is set', () => {
+      const config = loadConfig({
+        DATABASE_URL: 'postgres://db/bindery',
+        REDIS_URL: 'redis://:pw@redis:6379/2',
+      });
+      expect(config.rateLimitStore).toBe('redis');
+      expect(config.REDIS_URL).toBe('redis://:pw@redis:6379/2');
+    });
+
+    it('takes RATE_LIMIT_STORE as given', () => {
+      expect(loadConfig({ RATE_LIMIT_STORE: 'database' }).rateLimitStore).toBe('database');
+      expect(
+        loadConfig({ DATABASE_URL: 'postgres://db/b', RATE_LIMIT_STORE: 'process' }).rateLimitStore,
+      ).toBe('process');
+      expect(
+        loadConfig({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://redis:6380' }).rateLimitStore,
+      ).toBe('redis');
+    });
+
+    it('requires REDIS_URL with RATE_LIMIT_STORE=redis', () => {
+      expect(configurationError(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).problems).toEqual([
+        'REDIS_URL is required with RATE_LIMIT_STORE=redis: the Redis server of the rate limit ' +
+          'counters, e.g. redis://redis:6379',
+      ]);
+    });
+
+    it('rejects an unknown store and a URL that is not Redis', () => {
+      expect(
+        configurationError(() => loadConfig({ RATE_LIMIT_STORE: 'memcached' })).problems[0],
+      ).toMatch(/^RATE_LIMIT_STORE must be one of the following values: process, database, redis/);
+      expect(configurationError(() => loadConfig({ REDIS_URL: 'http://redis' })).problems).toEqual([
+        'REDIS_URL must be a redis:// or rediss:// URL',
+      ]);
+    });
   });
 
   describe('rendererUrl', () => {

@@ -29,6 +29,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const BLOB_STORES = ['filesystem', 's3'] as const;
 export type BlobStoreKind = (typeof BLOB_STORES)[number];
 
+export const RATE_LIMIT_STORES = ['process', 'database', 'redis'] as const;
+export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number];
+
 export const TRANSLATION_PROVIDERS = ['ai', 'libretranslate', 'deepl'] as const;
 export type TranslationProviderName = (typeof TRANSLATION_PROVIDERS)[number];
 
@@ -244,6 +247,21 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 600;
+
+  /**
+   * Where the rate limit counters are kept: `process` (in memory: each process counts on its
+   * own), `database` (a table of the application's PostgreSQL, shared by every process) or
+   * `redis` (REDIS_URL, shared). Unset: `redis` when REDIS_URL is set, else `database` with
+   * DATABASE_URL, else `process` (the embedded database serves one process).
+   */
+  @IsOptional()
+  @IsIn(RATE_LIMIT_STORES)
+  RATE_LIMIT_STORE?: RateLimitStoreKind;
+
+  /** Redis server of the rate limit counters (RATE_LIMIT_STORE=redis), e.g. `redis://redis:6379`. */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
 
   /** `true` lets outbound requests reach private and loopback addresses (tests, local use). */
   @Transform(toBoolean)
@@ -503,6 +521,13 @@ export class AppConfig {
     return this.SECRET_KEY_PREVIOUS ? this.SECRET_KEY_PREVIOUS.split(',') : [];
   }
 
+  /** RATE_LIMIT_STORE, or its default from REDIS_URL and DATABASE_URL. */
+  get rateLimitStore(): RateLimitStoreKind {
+    if (this.RATE_LIMIT_STORE) return this.RATE_LIMIT_STORE;
+    if (this.REDIS_URL) return 'redis';
+    return this.DATABASE_URL ? 'database' : 'process';
+  }
+
   get embeddedDatabase(): boolean {
     return !this.DATABASE_URL;
   }
@@ -577,6 +602,12 @@ function dependencyProblems(config: AppConfig): string[] {
         "AWS SDK's own credentials (AWS_* variables, a profile, an instance role)",
     );
   }
+  if (config.RATE_LIMIT_STORE === 'redis' && !config.REDIS_URL) {
+    problems.push(
+      'REDIS_URL is required with RATE_LIMIT_STORE=redis: the Redis server of the rate limit ' +
+        'counters, e.g. redis://redis:6379',
+    );
+  }
   return problems;
 }
 
@@ -604,6 +635,8 @@ const OPTIONAL_SETTINGS = [
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
   'METRICS_TOKEN',
+  'RATE_LIMIT_STORE',
+  'REDIS_URL',
 ];
 /** Never echoed back in error messages: they hold credentials. */
 const SECRET_SETTINGS = new Set([
@@ -617,6 +650,7 @@ const SECRET_SETTINGS = new Set([
   'SMTP_URL',
   'S3_SECRET_ACCESS_KEY',
   'METRICS_TOKEN',
+  'REDIS_URL',
 ]);
 
 function describe(error: ValidationError): string[] {

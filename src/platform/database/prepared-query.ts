@@ -30,3 +30,8 @@ export async function preparedQuery<T = Record<string, unknown>>(
   const result = await pool.query({ name, text, values });
   return result.rows as T[];
 }
+
+/** Whether statements may be named (prepared) on this data source: see `enablePreparedStatements`. */
+export function preparedStatementsEnabled(dataSource: DataSource): boolean {
+  return enabled.has(dataSource);
+}

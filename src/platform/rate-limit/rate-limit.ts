@@ -2,13 +2,18 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
+import { DataSource } from 'typeorm';
 import { bearerTokenHash } from '../auth/bearer';
-import { FixedWindowThrottlerStorage } from './fixed-window.storage';
+import { rateLimitStorage } from './rate-limit-stores';
+
+/** Optional provider of the counters' key prefix (tests give each run its own). */
+export const RATE_LIMIT_KEY_PREFIX = Symbol('RATE_LIMIT_KEY_PREFIX');
 
 /**
  * Requests per minute per API token (per client address without one), with
- * X-RateLimit-Limit/Remaining/Reset headers and 429 + Retry-After. Counters live in the
- * process: behind a load balancer each process enforces the limit on its own share.
+ * X-RateLimit-Limit/Remaining/Reset headers and 429 + Retry-After. Counters live where
+ * RATE_LIMIT_STORE says: in the process (each process enforces the limit on its own share),
+ * or in the database or Redis, shared by every process.
  */
 @Injectable()
 export class TokenThrottlerGuard extends ThrottlerGuard {
@@ -19,10 +24,14 @@ export class TokenThrottlerGuard extends ThrottlerGuard {
 }
 
 export const RateLimitModule = ThrottlerModule.forRootAsync({
-  inject: [AppConfig],
-  useFactory: (config: AppConfig): ThrottlerModuleOptions => ({
+  inject: [AppConfig, DataSource, { token: RATE_LIMIT_KEY_PREFIX, optional: true }],
+  useFactory: async (
+    config: AppConfig,
+    dataSource: DataSource,
+    keyPrefix?: string,
+  ): Promise<ThrottlerModuleOptions> => ({
     throttlers: [{ name: 'default', ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
-    storage: new FixedWindowThrottlerStorage(),
+    storage: await rateLimitStorage(config, dataSource, keyPrefix),
     skipIf: (context: ExecutionContext) =>
       config.RATE_LIMIT_PER_MINUTE === 0 ||
       !context.switchToHttp().getRequest<Request>().path.startsWith('/v1/'),
