@@ -53,9 +53,16 @@ export async function createTestApp(
     modules?: DynamicModule['imports'];
     /** Collects every log line (parsed JSON) instead of writing it to stdout. */
     logs?: Record<string, unknown>[];
+    /**
+     * Runs on this PostgreSQL database, made (migrated) and dropped by the caller, instead of a
+     * fresh one: several apps on one database act as several processes of one deployment.
+     */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
-  const database = await freshDatabase();
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, template: undefined, drop: async () => undefined }
+    : await freshDatabase();
   const config = loadConfig({
     DATA_DIR: 'memory',
     SEED_DEMO: 'false',
