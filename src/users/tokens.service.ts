@@ -4,21 +4,30 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { TokenScope, UserActor } from '../platform/auth/actor';
 import { Authenticator } from '../platform/auth/authenticator';
 import { Clock } from '../platform/clock/clock';
+import { AppConfig } from '../platform/config/app-config';
 import { newId, newSecret, sha256Hex } from '../platform/ids/ids';
 import { ApiToken } from './entities/api-token.entity';
+import { RecentTokens } from './recent-tokens';
 import { UsersRepository } from './users.repository';
 
 export const TOKEN_PREFIX = 'bnd_';
 
-/** Issues API tokens and resolves them to users: one indexed lookup per request, no cache. */
+/**
+ * Issues API tokens and resolves them to users: one indexed lookup, then the token is kept for
+ * TOKEN_CACHE_MS (see RecentTokens), so a token's requests within that time need none.
+ */
 @Injectable()
 export class TokensService extends Authenticator {
+  private readonly recent: RecentTokens;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
+    config: AppConfig,
   ) {
     super();
+    this.recent = new RecentTokens(config.TOKEN_CACHE_MS);
   }
 
   /** Creates a token for the user and returns it; only its hash is stored. */
@@ -43,18 +52,32 @@ export class TokensService extends Authenticator {
   }
 
   /**
-   * The user of an unexpired token of an enabled user: one prepared statement per request, and
-   * at most once a minute per token an update of when it was last used.
+   * The user of an unexpired token of an enabled user: one prepared statement when the token is
+   * not kept, and at most once a minute per token an update of when it was last used.
    */
   async authenticate(tokenHash: string): Promise<UserActor | null> {
     const now = this.clock.now();
+    const recent = this.recent.get(tokenHash, now.getTime());
+    if (recent) return recent;
     const found = await this.users.findEnabledByTokenHash(tokenHash, now);
     if (!found) return null;
-    const { user, tokenId, lastUsedAt, scope } = found;
+    const { user, tokenId, lastUsedAt, expiresAt, scope } = found;
     if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
       await this.users.touchToken(tokenId, now);
     }
-    return { kind: 'user', userId: user.id, user, tokenId, tokenHash, scope };
+    const actor: UserActor = { kind: 'user', userId: user.id, user, tokenId, tokenHash, scope };
+    this.recent.remember(actor, now.getTime(), expiresAt);
+    return actor;
+  }
+
+  /** The token stops now in this process (revoked), and within TOKEN_CACHE_MS in the others. */
+  forgetToken(tokenId: string): void {
+    this.recent.forgetToken(tokenId);
+  }
+
+  /** The user's tokens stop now in this process (user disabled), and soon in the others. */
+  forgetUser(userId: string): void {
+    this.recent.forgetUser(userId);
   }
 }
 

@@ -23,13 +23,20 @@ export class UsersRepository {
     now: Date,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<
-    { user: User; tokenId: string; lastUsedAt: Date | null; scope: TokenScope | null } | undefined
+    | {
+        user: User;
+        tokenId: string;
+        lastUsedAt: Date | null;
+        expiresAt: Date | null;
+        scope: TokenScope | null;
+      }
+    | undefined
   > {
     const rows = await preparedQuery(
       manager,
-      'bindery_authenticate_v3',
+      'bindery_authenticate_v4',
       `SELECT u.*, t.id AS bindery_token_id, t.last_used_at AS bindery_token_last_used_at,
-              t.scope AS bindery_token_scope
+              t.expires_at AS bindery_token_expires_at, t.scope AS bindery_token_scope
          FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND NOT u.disabled AND (t.expires_at IS NULL OR t.expires_at > $2)`,
       [tokenHash, now],
@@ -40,6 +47,7 @@ export class UsersRepository {
       user: entityFromRow(this.dataSource, User, row),
       tokenId: row.bindery_token_id as string,
       lastUsedAt: (row.bindery_token_last_used_at as Date | null) ?? null,
+      expiresAt: (row.bindery_token_expires_at as Date | null) ?? null,
       scope: (row.bindery_token_scope as TokenScope | null) ?? null,
     };
   }

@@ -116,6 +116,7 @@ export class UsersService {
     user.disabled = disabled;
     user.updatedAt = this.clock.now();
     await this.users.update({ id: userId }, { disabled, updatedAt: user.updatedAt });
+    if (disabled) this.tokens.forgetUser(userId);
     return user;
   }
 
@@ -145,10 +146,14 @@ export class UsersService {
     return this.usersRepository.tokens(userId, request);
   }
 
-  /** Revokes the user's token: it stops working at the next request. 404 when not theirs. */
+  /**
+   * Revokes the user's token: it stops working at the next request to this process, and within
+   * TOKEN_CACHE_MS on the others. 404 when not theirs.
+   */
   async revokeToken(userId: string, tokenId: string): Promise<void> {
     if (!(await this.usersRepository.deleteToken(userId, tokenId))) {
       throw notFound('API token');
     }
+    this.tokens.forgetToken(tokenId);
   }
 }

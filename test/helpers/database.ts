@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { EmbeddedDatabase } from '../../src/platform/database/embedded-database';
 
 export function databaseUrlFor(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
@@ -41,4 +42,24 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** One database for several apps: a fresh one on DATABASE_URL's server, else a served PGlite. */
+export async function sharedDatabase(): Promise<{
+  url: string;
+  settings: Record<string, string>;
+  close(): Promise<void>;
+}> {
+  if (process.env.DATABASE_URL) {
+    const database = await freshDatabase();
+    return { url: database.url!, settings: {}, close: () => database.drop() };
+  }
+  const template = new Blob([readFileSync(process.env.BINDERY_TEST_TEMPLATE_FILE!)]);
+  const embedded = await EmbeddedDatabase.start({ template });
+  // One PGlite session serves every connection: named prepared statements would collide.
+  return {
+    url: embedded.url,
+    settings: { DATABASE_PREPARED_STATEMENTS: 'false' },
+    close: () => embedded.stop(),
+  };
 }

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { DynamicModule } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { EmbeddedDatabase } from '../../src/platform/database/embedded-database';
 import { RATE_LIMIT_KEY_PREFIX } from '../../src/platform/rate-limit/rate-limit';
 import { createTestApp, TestApp } from '../helpers/app';
-import { freshDatabase } from '../helpers/database';
+import { sharedDatabase } from '../helpers/database';
 
 const LIMIT = 10;
 /**
@@ -15,26 +13,6 @@ const LIMIT = 10;
  */
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const STORES = REDIS_URL ? (['database', 'redis'] as const) : (['database'] as const);
-
-/** One database for several apps: a fresh one on DATABASE_URL's server, else a served PGlite. */
-async function sharedDatabase(): Promise<{
-  url: string;
-  settings: Record<string, string>;
-  close(): Promise<void>;
-}> {
-  if (process.env.DATABASE_URL) {
-    const database = await freshDatabase();
-    return { url: database.url!, settings: {}, close: () => database.drop() };
-  }
-  const template = new Blob([readFileSync(process.env.BINDERY_TEST_TEMPLATE_FILE!)]);
-  const embedded = await EmbeddedDatabase.start({ template });
-  // One PGlite session serves every connection: named prepared statements would collide.
-  return {
-    url: embedded.url,
-    settings: { DATABASE_PREPARED_STATEMENTS: 'false' },
-    close: () => embedded.stop(),
-  };
-}
 
 /** This run's key prefix for the counters, so that runs sharing a Redis server never collide. */
 function keyPrefix(prefix: string): DynamicModule {

@@ -242,6 +242,17 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 10000;
 
+  /**
+   * Milliseconds a process keeps a token it has looked up: requests with it within that time
+   * need no lookup. A token revoked, or a user disabled, stops at once in the process that did
+   * it and within this time in the others. 0: every request looks its token up.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  TOKEN_CACHE_MS = 1000;
+
   /** Requests per minute per API token; 0 turns rate limiting off. */
   @Transform(toInteger)
   @IsInt()
