@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import type { Pool, QueryConfig } from 'pg';
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -10,9 +9,9 @@ import {
 } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { preparedStatementsEnabled } from '../database/prepared-query';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage';
 import { FlexibleThrottlerStorage, LimiterFactory } from './flexible.storage';
+import { rateLimitsClient } from './rate-limits.repository';
 
 /** Table of the counters with RATE_LIMIT_STORE=database (see its migration). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
@@ -91,14 +90,7 @@ export async function rateLimitStorage(
     );
 
   if (store === 'database') {
-    const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    const prepared = preparedStatementsEnabled(dataSource);
-    // The limiter names its statements; without prepared statements (the embedded server, a
-    // pooler in transaction mode) they run unnamed.
-    const client = {
-      query: (query: QueryConfig) =>
-        pool.query(prepared ? query : { text: query.text, values: query.values }),
-    };
+    const client = rateLimitsClient(dataSource);
     const limiters: RateLimiterPostgres[] = [];
     const create: LimiterFactory = (points, duration) => {
       const limiter = new RateLimiterPostgres({
