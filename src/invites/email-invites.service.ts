@@ -137,8 +137,9 @@ export class EmailInvitesService {
   }
 
   /** The invite a link is to, when the link is valid and unexpired. */
-  async open(inviteId: string, link: SignedUrlQuery): Promise<OpenedInvite> {
-    return this.dataSource.transaction((tx) => this.checked(tx, inviteId, link, false));
+  open(inviteId: string, link: SignedUrlQuery): Promise<OpenedInvite> {
+    // Two reads that change nothing: no transaction (accepting locks the invite in one).
+    return this.checked(this.dataSource.manager, inviteId, link, false);
   }
 
   /**
@@ -176,20 +177,22 @@ export class EmailInvitesService {
 
   /** The invite and its organization, or the error a link to it gets. */
   private async checked(
-    tx: EntityManager,
+    manager: EntityManager,
     inviteId: string,
     link: SignedUrlQuery,
     forUpdate: boolean,
   ): Promise<OpenedInvite> {
     const invite = forUpdate
-      ? await this.invites.lock(inviteId, tx)
-      : await tx.findOneBy(EmailInvite, { id: inviteId });
+      ? await this.invites.lock(inviteId, manager)
+      : await manager.findOneBy(EmailInvite, { id: inviteId });
     if (!invite) throw inviteGone();
     const verdict = this.links.check(invite, link);
     // A link of an earlier (renewed) invite, or a forged one, is no link to this invite.
     if (verdict === 'invalid') throw inviteGone();
     if (verdict === 'expired') throw inviteExpired();
-    const organization = await tx.findOneByOrFail(Organization, { id: invite.organizationId });
+    const organization = await manager.findOneByOrFail(Organization, {
+      id: invite.organizationId,
+    });
     return { invite, organization };
   }
 
