@@ -11,7 +11,8 @@ describe('EmbeddedSession', () => {
     pool = new Pool({ connectionString: database.url, max: 10 });
     await pool.query('CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)');
     await pool.query('INSERT INTO counters VALUES (1, 0), (2, 0)');
-  });
+    // Starting PGlite takes seconds, and more while CI's other test workers share the cores.
+  }, 120_000);
 
   afterAll(async () => {
     await pool.end();
