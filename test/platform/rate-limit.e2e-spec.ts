@@ -25,6 +25,16 @@ describe('rate limiting per token', () => {
     await other.client.get('/v1/user').expect(200);
   });
 
+  it('counts every operation of a token against its one limit', async () => {
+    // Its first hit: creating the organization.
+    const { id: organizationId, owner: user } = await t.factories.organization();
+    await user.client.get('/v1/user').expect(200);
+    const second = await user.client.get(`/v1/orgs/${organizationId}`).expect(200);
+    expect(second.headers['x-ratelimit-remaining']).toBe('0');
+    await user.client.get(`/v1/orgs/${organizationId}/members`).expect(429);
+    await user.client.get('/v1/user').expect(429);
+  });
+
   it('does not limit the health check', async () => {
     for (let i = 0; i < 5; i++) await t.anonymous.get('/health').expect(200);
   });

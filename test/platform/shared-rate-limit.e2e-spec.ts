@@ -2,11 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { DynamicModule } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { sha256Hex } from '../../src/platform/ids/ids';
 import { RATE_LIMIT_KEY_PREFIX } from '../../src/platform/rate-limit/rate-limit';
 import { createTestApp, TestApp } from '../helpers/app';
 import { sharedDatabase } from '../helpers/database';
 
 const LIMIT = 10;
+/** RATE_LIMIT_SYNC_MS of the apps that add their hits to the store together. */
+const SYNC_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The Redis server of the Redis cases: CI names the machine's (TEST_REDIS_URL, set by .ci/run),
  * where they must pass; a machine with only Node has none, and skips them.
@@ -51,6 +55,9 @@ describe.each(STORES)('rate limits shared by every process (%s)', (store) => {
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
   let a: TestApp;
   let b: TestApp;
+  /** Two more, adding their hits to the store every SYNC_MS rather than at each hit. */
+  let c: TestApp;
+  let d: TestApp;
   let redis: Redis | undefined;
 
   beforeAll(async () => {
@@ -71,13 +78,15 @@ describe.each(STORES)('rate limits shared by every process (%s)', (store) => {
       ...(store === 'redis' ? { REDIS_URL } : {}),
     };
     const options = { databaseUrl: database.url, modules: [keyPrefix(prefix)] };
-    a = await createTestApp(settings, options);
-    b = await createTestApp(settings, options);
+    // Every hit a round trip: the count is exact whichever app a request reaches.
+    a = await createTestApp({ ...settings, RATE_LIMIT_SYNC_MS: '0' }, options);
+    b = await createTestApp({ ...settings, RATE_LIMIT_SYNC_MS: '0' }, options);
+    c = await createTestApp({ ...settings, RATE_LIMIT_SYNC_MS: String(SYNC_MS) }, options);
+    d = await createTestApp({ ...settings, RATE_LIMIT_SYNC_MS: String(SYNC_MS) }, options);
   });
 
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    for (const app of [a, b, c, d]) await app?.close();
     await database?.close();
     if (redis) {
       const keys = await redis.keys(`${prefix}:*`);
@@ -109,6 +118,42 @@ describe.each(STORES)('rate limits shared by every process (%s)', (store) => {
     const other = await a.factories.user();
     await b.as(other.token).get('/v1/user').expect(200);
     await a.as(other.token).get('/v1/user').expect(200);
+  });
+
+  it('holds one limit when the apps add their hits to the store every RATE_LIMIT_SYNC_MS', async () => {
+    const user = await a.factories.user();
+    const clients = [c.as(user.token), d.as(user.token)];
+    // Hits further apart than RATE_LIMIT_SYNC_MS each take the store's count along: exact.
+    for (let i = 0; i < LIMIT; i++) {
+      const response = await clients[i % 2].get('/v1/user').expect(200);
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(LIMIT - i - 1));
+      await sleep(SYNC_MS * 3);
+    }
+    for (const client of clients) await client.get('/v1/user').expect(429);
+  });
+
+  it('loses no hit of a burst over both apps, and refuses on both once they synced', async () => {
+    const user = await a.factories.user();
+    const clients = [c.as(user.token), d.as(user.token)];
+    const burst = await Promise.all(
+      Array.from({ length: LIMIT * 2 }, (_, i) => clients[i % 2].get('/v1/user')),
+    );
+    const admitted = burst.filter((response) => response.status === 200).length;
+    // Each app admits at most the limit on its own; the other's hits reach it at its next sync.
+    expect(admitted).toBeGreaterThanOrEqual(LIMIT);
+    expect(admitted).toBeLessThanOrEqual(LIMIT * 2);
+    expect(burst.every((response) => [200, 429].includes(response.status))).toBe(true);
+    await sleep(SYNC_MS * 3);
+    for (const client of [...clients, ...clients]) await client.get('/v1/user').expect(429);
+    if (store === 'database') {
+      await sleep(SYNC_MS * 3);
+      const tracker = `${prefix}:default:token:${sha256Hex(user.token)}`;
+      const [row] = (await a.dataSource.query(`SELECT points FROM rate_limits WHERE key = $1`, [
+        tracker,
+      ])) as Array<{ points: number }>;
+      // Every hit is in the store: the burst, and the four refused since.
+      expect(row.points).toBeGreaterThanOrEqual(LIMIT * 2 + 2);
+    }
   });
 
   it('keeps the counters in the store under the run’s key prefix', async () => {

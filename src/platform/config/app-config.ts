@@ -269,6 +269,19 @@ export class AppConfig {
   @IsIn(RATE_LIMIT_STORES)
   RATE_LIMIT_STORE?: RateLimitStoreKind;
 
+  /**
+   * With a shared store (database or redis), in milliseconds: a token's hits within this time
+   * of the process's last round trip to the store are counted in the process and added to the
+   * store together, one round trip per token whatever its traffic; a hit later than that goes
+   * to the store at once. 0: every hit is a round trip. The limit holds across processes up to
+   * what the others admitted within this time, and exactly for hits further apart.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  RATE_LIMIT_SYNC_MS = 100;
+
   /** Redis server of the rate limit counters (RATE_LIMIT_STORE=redis), e.g. `redis://redis:6379`. */
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })

@@ -89,4 +89,109 @@ describe('FlexibleThrottlerStorage', () => {
     await new FlexibleThrottlerStorage(memory, release).onApplicationShutdown();
     expect(release).toHaveBeenCalledTimes(1);
   });
+
+  describe('adding hits to the store every syncMs', () => {
+    const SYNC_MS = 100;
+    const release = async () => undefined;
+    /** The store's count of `key` (what every process would see). */
+    const stored = async (limiter: RateLimiterMemory, key: string) =>
+      (await limiter.get(key))?.consumedPoints ?? 0;
+
+    it('counts a window’s first hit in the store at once, and the next ones together', async () => {
+      const limiter = new RateLimiterMemory({ points: 100, duration: 60 });
+      const consume = jest.spyOn(limiter, 'consume');
+      const penalty = jest.spyOn(limiter, 'penalty');
+      const storage = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+
+      expect((await storage.increment('k', 60_000, 100, 0, 'default')).totalHits).toBe(1);
+      expect(await stored(limiter, 'k')).toBe(1);
+      for (let i = 2; i <= 5; i++) {
+        expect(await storage.increment('k', 60_000, 100, 0, 'default')).toEqual({
+          totalHits: i,
+          timeToExpire: 60,
+          isBlocked: false,
+          timeToBlockExpire: 0,
+        });
+      }
+      expect(await stored(limiter, 'k')).toBe(1);
+
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      expect(await stored(limiter, 'k')).toBe(5);
+      expect(consume).toHaveBeenCalledTimes(1);
+      expect(penalty).toHaveBeenCalledTimes(1);
+      expect(penalty).toHaveBeenCalledWith('k', 4);
+    });
+
+    it('holds one limit across processes once they have synced', async () => {
+      const limiter = new RateLimiterMemory({ points: 5, duration: 60 });
+      const a = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      const b = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      for (let i = 0; i < 3; i++) await a.increment('k', 60_000, 5, 0, 'default');
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      // b's first hit reads the store: a's three hits and its own.
+      expect((await b.increment('k', 60_000, 5, 0, 'default')).totalHits).toBe(4);
+      expect(await b.increment('k', 60_000, 5, 0, 'default')).toMatchObject({
+        totalHits: 5,
+        isBlocked: false,
+      });
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      // a's view of the key is older than SYNC_MS: its next hit takes the store's count along.
+      expect(await a.increment('k', 60_000, 5, 0, 'default')).toMatchObject({
+        totalHits: 6,
+        isBlocked: true,
+        timeToBlockExpire: 60,
+      });
+      expect(await b.increment('k', 60_000, 5, 0, 'default')).toMatchObject({ isBlocked: true });
+    });
+
+    it('judges hits within SYNC_MS of the last round trip on what it knew then', async () => {
+      const limiter = new RateLimiterMemory({ points: 5, duration: 60 });
+      const a = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      const b = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      await a.increment('k', 60_000, 5, 0, 'default');
+      for (let i = 0; i < 4; i++) await b.increment('k', 60_000, 5, 0, 'default');
+      // b's hits are not in a's view yet: a admits one more than the limit, at most SYNC_MS long.
+      expect(await a.increment('k', 60_000, 5, 0, 'default')).toMatchObject({
+        totalHits: 2,
+        isBlocked: false,
+      });
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      expect(await stored(limiter, 'k')).toBe(6);
+      expect(await a.increment('k', 60_000, 5, 0, 'default')).toMatchObject({ isBlocked: true });
+    });
+
+    it('starts a new window with a round trip once the last one ended', async () => {
+      const limiter = new RateLimiterMemory({ points: 2, duration: 60 });
+      const consume = jest.spyOn(limiter, 'consume');
+      const storage = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      for (let i = 0; i < 3; i++) await storage.increment('k', 60_000, 2, 0, 'default');
+      await jest.advanceTimersByTimeAsync(60_001);
+      expect(await storage.increment('k', 60_000, 2, 0, 'default')).toMatchObject({
+        totalHits: 1,
+        isBlocked: false,
+      });
+      expect(consume).toHaveBeenCalledTimes(2);
+    });
+
+    it('adds the hits it still holds to the store at shutdown', async () => {
+      const limiter = new RateLimiterMemory({ points: 100, duration: 60 });
+      const storage = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      for (let i = 0; i < 4; i++) await storage.increment('k', 60_000, 100, 0, 'default');
+      await storage.onApplicationShutdown();
+      expect(await stored(limiter, 'k')).toBe(4);
+    });
+
+    it('keeps the hits a failed round trip could not store for the next one', async () => {
+      const limiter = new RateLimiterMemory({ points: 100, duration: 60 });
+      const storage = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      await storage.increment('k', 60_000, 100, 0, 'default');
+      await storage.increment('k', 60_000, 100, 0, 'default');
+      jest.spyOn(limiter, 'penalty').mockRejectedValueOnce(new Error('store down'));
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      expect(await stored(limiter, 'k')).toBe(1);
+      expect((await storage.increment('k', 60_000, 100, 0, 'default')).totalHits).toBe(3);
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      expect(await stored(limiter, 'k')).toBe(3);
+    });
+  });
 });

@@ -106,15 +106,19 @@ export async function rateLimitStorage(
       limiters.push(limiter);
       return limiter;
     };
-    return new FlexibleThrottlerStorage(create, async () => {
-      // The library re-arms this (unref'd) timer after each sweep; stop it with the app.
-      for (const limiter of limiters) {
-        clearTimeout(
-          (limiter as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout })
-            ._clearExpiredTimeoutId,
-        );
-      }
-    });
+    return new FlexibleThrottlerStorage(
+      create,
+      async () => {
+        // The library re-arms this (unref'd) timer after each sweep; stop it with the app.
+        for (const limiter of limiters) {
+          clearTimeout(
+            (limiter as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout })
+              ._clearExpiredTimeoutId,
+          );
+        }
+      },
+      config.RATE_LIMIT_SYNC_MS,
+    );
   }
 
   // store === 'redis' (loadConfig requires REDIS_URL with it)
@@ -143,8 +147,12 @@ export async function rateLimitStorage(
       storeClient: redis,
       rejectIfRedisNotReady: true,
     });
-  return new FlexibleThrottlerStorage(create, async () => {
-    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-    else redis.disconnect();
-  });
+  return new FlexibleThrottlerStorage(
+    create,
+    async () => {
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+    config.RATE_LIMIT_SYNC_MS,
+  );
 }

@@ -21,6 +21,14 @@ export class TokenThrottlerGuard extends ThrottlerGuard {
     const tokenHash = bearerTokenHash(request);
     return tokenHash ? `token:${tokenHash}` : `ip:${request.ip ?? 'unknown'}`;
   }
+
+  /**
+   * One counter per tracker for all operations (the throttler's own key is per controller
+   * method: a token would get the limit on each operation).
+   */
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string) {
+    return `${name}:${tracker}`;
+  }
 }
 
 export const RateLimitModule = ThrottlerModule.forRootAsync({
