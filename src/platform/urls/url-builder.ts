@@ -4,15 +4,22 @@ import { AppConfig } from '../config/app-config';
 /** Absolute links for `urls` objects: `location` (API, PUBLIC_URL) and `app` (APP_URL). */
 @Injectable()
 export class UrlBuilder {
-  constructor(private readonly config: AppConfig) {}
+  // Settings do not change while the app runs: read once, not for each of a page's links.
+  private readonly apiBase: string;
+  private readonly appBase: string;
+
+  constructor(config: AppConfig) {
+    this.apiBase = `${config.publicUrl}/v1/`;
+    this.appBase = `${config.appUrl}/`;
+  }
 
   /** `api('orgs', id)` → `https://api.example.com/v1/orgs/<id>` */
   api(...segments: string[]): string {
-    return `${this.config.publicUrl}/v1/${segments.map(encodeURIComponent).join('/')}`;
+    return this.apiBase + segments.map(encodeURIComponent).join('/');
   }
 
   /** `app('o', id)` → `https://app.example.com/o/<id>` */
   app(...segments: string[]): string {
-    return `${this.config.appUrl}/${segments.map(encodeURIComponent).join('/')}`;
+    return this.appBase + segments.map(encodeURIComponent).join('/');
   }
 }
