@@ -1,11 +1,13 @@
 'use strict';
 /**
- * `npm run bench`: Bindery against a bare Express + pg baseline (bench/baseline.js) on the
- * same database. See bench/README.md.
+ * `npm run bench`: Bindery's single reads against a bare node:http + pg ceiling
+ * (bench/baseline.js) doing the same queries on the same database, a page of spaces against a
+ * single read, and two API processes against one. See bench/README.md.
  *
  * Env: DATABASE_URL (a PostgreSQL server to create a throwaway database on; unset = embedded
  * PGlite in this process), BENCH_DURATION (seconds per measured run, default 10),
- * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 5).
+ * BENCH_CONNECTIONS (default 64), BENCH_WARMUP (seconds, default 5), BENCH_ROUNDS (default 3),
+ * BENCH_RATE_LIMIT_STORE (Bindery's RATE_LIMIT_STORE; default process).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -36,20 +38,32 @@ const DURATION = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.ceil(positiveNumber('BENCH_CONNECTIONS', 64));
 // Long enough for the JIT to settle and the pools to fill; 2 s left the first target's figures unstable.
 const WARMUP = positiveNumber('BENCH_WARMUP', 5);
+// Rounds of Bindery and the ceiling, alternating, so drift of the machine hits both alike.
+const ROUNDS = Math.ceil(positiveNumber('BENCH_ROUNDS', 3));
 const USERS = 50;
 const EXTRA_ORGS = 20;
 const COLLECTIONS = 10;
-// Measured and reported, not held to the baseline ratio: they do more work than the baseline's
-// one query (a collection-chain walk; a page of 50 spaces with their access in two queries).
-const INFORMATIONAL = new Set([
-  'bindery GET /v1/spaces/:id',
-  'bindery GET /v1/orgs/:id/spaces?limit=50',
-]);
 const SPACES = 200;
 const POOL_SIZE = 10;
 const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 25;
+const TARGET_LIST_RATIO = 0.5;
 const SETTLE_MS = 1000;
+
+/** The reads measured against the ceiling: Bindery's path and the ceiling's doing its queries. */
+const READS = [
+  { name: 'GET /v1/orgs/:id', path: (seed) => `/v1/orgs/${seed.orgId}` },
+  { name: 'GET /v1/spaces/:id', path: (seed) => `/v1/spaces/${seed.spaceId}` },
+  {
+    name: 'GET /v1/spaces/:id/change-requests/:id',
+    path: (seed) => `/v1/spaces/${seed.spaceId}/change-requests/${seed.changeRequestId}`,
+  },
+];
+/** A page of 50 spaces, held to a share of the single space read's throughput. */
+const LIST = {
+  name: 'GET /v1/orgs/:id/spaces?limit=50',
+  path: (seed) => `/v1/orgs/${seed.orgId}/spaces?limit=50`,
+};
 
 async function main() {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -69,16 +83,11 @@ async function main() {
   const adminToken = randomBytes(36).toString('base64url'); // 48 characters
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const binderyPort = await freePort();
-  const binderyLog = path.join(RESULTS_DIR, `${stamp}-bindery.log`);
-  log(`Bindery log (LOG_LEVEL=warn, so request logging is off): ${binderyLog}`);
-  const startedAt = performance.now();
-  const bindery = startChild('bindery', [BINDERY_MAIN], binderyLog, {
+  const binderyEnv = {
     DATABASE_URL: database.url,
     // The bench's embedded server shares one backend session between connections, where
     // named prepared statements would collide (Bindery turns them off on its own embedded one).
     DATABASE_PREPARED_STATEMENTS: String(database.kind === 'postgresql'),
-    PORT: String(binderyPort),
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
     ADMIN_TOKEN: adminToken,
@@ -87,80 +96,124 @@ async function main() {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000000',
     DATA_DIR: dataDir,
-  });
-  const binderyUrl = `http://127.0.0.1:${binderyPort}`;
-  await waitForHealth(bindery, `${binderyUrl}/health`, 60_000);
-  log(`Bindery ready on ${binderyUrl} in ${Math.round(performance.now() - startedAt)} ms`);
+    ...(process.env.BENCH_RATE_LIMIT_STORE
+      ? { RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE }
+      : {}),
+  };
+  const startBinderyProcess = async (name) => {
+    const port = await freePort();
+    const logFile = path.join(RESULTS_DIR, `${stamp}-${name}.log`);
+    const startedAt = performance.now();
+    const child = startChild(name, [BINDERY_MAIN], logFile, { ...binderyEnv, PORT: String(port) });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(child, `${url}/health`, 60_000);
+    log(
+      `${name} ready on ${url} in ${Math.round(performance.now() - startedAt)} ms (log: ${logFile})`,
+    );
+    return { child, url, logFile };
+  };
+  log('Bindery: LOG_LEVEL=warn, so request logging is off');
+  const bindery = await startBinderyProcess('bindery');
 
   // 3. Seed through the admin API.
-  const seed = await seedData(binderyUrl, adminToken);
+  const seed = await seedData(bindery.url, adminToken);
   log(
     `Seeded ${seed.users} users, ${seed.orgs} organizations and ${seed.spaces} spaces; benchmarking org ${seed.orgId}`,
   );
 
-  // 4. Baseline.
+  // 4. The ceiling.
   const baselinePort = await freePort();
   const baselineLog = path.join(RESULTS_DIR, `${stamp}-baseline.log`);
-  const baseline = startChild('baseline', [path.join(__dirname, 'baseline.js')], baselineLog, {
+  const baselineChild = startChild('baseline', [path.join(__dirname, 'baseline.js')], baselineLog, {
     DATABASE_URL: database.url,
     PORT: String(baselinePort),
     DATABASE_POOL_SIZE: String(POOL_SIZE),
   });
-  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  await waitForHealth(baseline, `${baselineUrl}/health`, 30_000);
-  log(`Baseline ready on ${baselineUrl} (log: ${baselineLog})`);
+  const baseline = { child: baselineChild, url: `http://127.0.0.1:${baselinePort}` };
+  await waitForHealth(baselineChild, `${baseline.url}/health`, 30_000);
+  log(`Baseline (node:http + pg) ready on ${baseline.url} (log: ${baselineLog})`);
 
   // 5. Measure.
   const headers = { authorization: `Bearer ${seed.token}` };
-  const targets = {
-    'bindery GET /v1/orgs/:id': `${binderyUrl}/v1/orgs/${seed.orgId}`,
-    'bindery GET /v1/user': `${binderyUrl}/v1/user`,
-    'baseline GET /v1/orgs/:id': `${baselineUrl}/v1/orgs/${seed.orgId}`,
-    'bindery GET /v1/spaces/:id': `${binderyUrl}/v1/spaces/${seed.spaceId}`,
-    'bindery GET /v1/orgs/:id/spaces?limit=50': `${binderyUrl}/v1/orgs/${seed.orgId}/spaces?limit=50`,
-  };
-  for (const [name, url] of Object.entries(targets)) await expectOk(name, url, headers);
+  const measured = [...READS, LIST];
+  for (const read of measured) {
+    await expectOk(`bindery ${read.name}`, bindery.url + read.path(seed), headers);
+    await expectOk(`baseline ${read.name}`, baseline.url + read.path(seed), headers);
+  }
 
   const loadBefore = os.loadavg()[0];
-  log(`\nWarm-up: ${WARMUP} s per target; then ${DURATION} s per run, ${CONNECTIONS} connections`);
+  log(
+    `\nWarm-up: ${WARMUP} s per target; then ${ROUNDS} rounds of ${DURATION} s per run, ${CONNECTIONS} connections`,
+  );
   if (loadBefore > os.cpus().length * 0.5) {
     log(
       `  note: 1-minute load average is ${loadBefore.toFixed(1)} on ${os.cpus().length} CPUs before measuring: other work on this machine skews the numbers`,
     );
   }
-  for (const [name, url] of Object.entries(targets)) {
-    await load(url, headers, WARMUP);
-    log(`  warmed up ${name}`);
+  for (const read of measured) {
+    for (const server of [bindery, baseline])
+      await load([server.url + read.path(seed)], headers, WARMUP);
+    log(`  warmed up ${read.name}`);
   }
 
-  const plan = [
-    'bindery GET /v1/orgs/:id',
-    'baseline GET /v1/orgs/:id',
-    'bindery GET /v1/user',
-    'baseline GET /v1/orgs/:id',
-    'bindery GET /v1/spaces/:id',
-    'bindery GET /v1/orgs/:id/spaces?limit=50',
-  ];
   const runs = [];
-  for (const name of plan) {
+  const measure = async (label, servers, pathname, into = runs) => {
     await sleep(SETTLE_MS); // let the previous run's requests in flight drain
-    const server = name.startsWith('bindery') ? bindery : baseline;
-    const cpuBefore = cpuSeconds(server.pid);
-    const result = await load(targets[name], headers, DURATION);
-    const cpuAfter = cpuSeconds(server.pid);
-    const run = summarize(name, result, { durationS: DURATION, connections: CONNECTIONS });
-    run.serverCpuMsPerRequest =
-      cpuBefore === null || cpuAfter === null || run.requests === 0
-        ? null
-        : ((cpuAfter - cpuBefore) * 1000) / run.requests;
-    runs.push(run);
-    log(
-      `  ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+    const cpuBefore = servers.map((s) => cpuSeconds(s.child.pid));
+    const results = await load(
+      servers.map((s) => s.url + pathname),
+      headers,
+      DURATION,
     );
+    const cpuAfter = servers.map((s) => cpuSeconds(s.child.pid));
+    const run = combine(label, results);
+    const cpu = cpuAfter.every((v, i) => v !== null && cpuBefore[i] !== null)
+      ? cpuAfter.reduce((sum, v, i) => sum + v - cpuBefore[i], 0)
+      : null;
+    run.serverCpuMsPerRequest =
+      cpu === null || run.requests === 0 ? null : (cpu * 1000) / run.requests;
+    into.push(run);
+    log(
+      `  ${label}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+    );
+    return run;
+  };
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`Round ${round} of ${ROUNDS}`);
+    // Alternate which goes first, so neither always follows the other's load.
+    const order = round % 2 === 1 ? ['bindery', 'baseline'] : ['baseline', 'bindery'];
+    for (const read of measured) {
+      for (const who of order) {
+        const run = await measure(
+          `${who} ${read.name}`,
+          [who === 'bindery' ? bindery : baseline],
+          read.path(seed),
+        );
+        run.round = round;
+      }
+    }
   }
 
-  // 6. Report.
-  const report = buildReport(runs, database, { bindery: binderyLog, baseline: baselineLog });
+  // 6. Two API processes on the same database against one: the load split between them.
+  const second = await startBinderyProcess('bindery-2');
+  const orgPath = READS[0].path(seed);
+  await load([second.url + orgPath], headers, WARMUP);
+  const scaling = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const servers of round % 2 === 1
+      ? [[bindery], [bindery, second]]
+      : [[bindery, second], [bindery]]) {
+      const label = `bindery ×${servers.length} ${READS[0].name}`;
+      const run = await measure(label, servers, orgPath, scaling);
+      run.round = round;
+    }
+  }
+
+  // 7. Report.
+  const report = buildReport(runs, scaling, database, {
+    bindery: bindery.logFile,
+    baseline: baselineLog,
+  });
   report.loadAverage = { beforeMeasuring: loadBefore, after: os.loadavg()[0] };
   printReport(report);
   const resultsFile = path.join(RESULTS_DIR, `${stamp}.json`);
@@ -213,40 +266,105 @@ async function seedData(baseUrl, adminToken) {
     };
     space = await api(baseUrl, 'POST', `${orgPath}/spaces`, token, body, 201);
   }
+  const changeRequest = await api(
+    baseUrl,
+    'POST',
+    `/v1/spaces/${space.id}/change-requests`,
+    token,
+    { subject: 'Bench change request' },
+    201,
+  );
   return {
     users: users.length,
     orgs: EXTRA_ORGS + 1,
     spaces: SPACES,
     orgId: org.id,
     spaceId: space.id,
+    changeRequestId: changeRequest.id,
     token,
   };
 }
 
 // ---------------------------------------------------------------- load
 
-function load(url, headers, duration) {
-  return autocannon({ url, headers, connections: CONNECTIONS, duration, method: 'GET' });
+/** CONNECTIONS connections for `duration` seconds, shared evenly between the URLs. */
+function load(urls, headers, duration) {
+  const connections = Math.ceil(CONNECTIONS / urls.length);
+  return Promise.all(
+    urls.map((url) => autocannon({ url, headers, connections, duration, method: 'GET' })),
+  );
+}
+
+/** One run's figures from autocannon's results (several at once: summed; latencies the worst). */
+function combine(label, results) {
+  const runs = results.map((result) =>
+    summarize(label, result, { durationS: DURATION, connections: CONNECTIONS }),
+  );
+  if (runs.length === 1) return runs[0];
+  const sum = (key) => runs.reduce((total, run) => total + run[key], 0);
+  const worst = (key) => Math.max(...runs.map((run) => run[key]));
+  return {
+    ...runs[0],
+    requests: sum('requests'),
+    reqPerSec: sum('reqPerSec'),
+    p50Ms: worst('p50Ms'),
+    p90Ms: worst('p90Ms'),
+    p99Ms: worst('p99Ms'),
+    maxMs: worst('maxMs'),
+    non2xx: sum('non2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    processes: runs.length,
+  };
 }
 
 // ---------------------------------------------------------------- report
 
-function buildReport(runs, database, logs) {
-  const baselineRuns = runs.filter((r) => r.target.startsWith('baseline'));
-  const baselineReqPerSec =
-    baselineRuns.reduce((sum, r) => sum + r.reqPerSec, 0) / baselineRuns.length;
-  const comparisons = runs
-    .filter((r) => r.target.startsWith('bindery') && !INFORMATIONAL.has(r.target))
-    .map((r) => {
-      const ratio = r.reqPerSec / baselineReqPerSec;
-      return {
-        target: r.target,
-        ratio,
-        p99Ms: r.p99Ms,
-        ratioMet: ratio >= TARGET_RATIO,
-        p99Met: r.p99Ms <= TARGET_P99_MS,
-      };
-    });
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs of one label: req/s summed over rounds, median p99 and CPU ms/req. */
+function totals(runs, label) {
+  const mine = runs.filter((run) => run.target === label);
+  const cpu = mine.map((run) => run.serverCpuMsPerRequest).filter((v) => v !== null);
+  return {
+    target: label,
+    rounds: mine.length,
+    reqPerSec: mine.reduce((sum, run) => sum + run.reqPerSec, 0) / mine.length,
+    p99Ms: median(mine.map((run) => run.p99Ms)),
+    cpuMsPerRequest: cpu.length ? median(cpu) : null,
+    failures: mine.reduce((sum, run) => sum + run.non2xx + run.errors + run.timeouts, 0),
+  };
+}
+
+function buildReport(runs, scaling, database, logs) {
+  const comparisons = READS.map((read) => {
+    const ours = totals(runs, `bindery ${read.name}`);
+    const ceiling = totals(runs, `baseline ${read.name}`);
+    const ratio = ours.reqPerSec / ceiling.reqPerSec;
+    return {
+      target: read.name,
+      bindery: ours,
+      baseline: ceiling,
+      ratio,
+      ratioMet: ratio >= TARGET_RATIO,
+      p99Met: ours.p99Ms <= TARGET_P99_MS,
+    };
+  });
+  const list = totals(runs, `bindery ${LIST.name}`);
+  const single = totals(runs, `bindery ${READS[1].name}`);
+  const listComparison = {
+    target: LIST.name,
+    bindery: list,
+    baseline: totals(runs, `baseline ${LIST.name}`),
+    ratioToSingleRead: list.reqPerSec / single.reqPerSec,
+    met: list.reqPerSec / single.reqPerSec >= TARGET_LIST_RATIO,
+  };
+  const one = totals(scaling, `bindery ×1 ${READS[0].name}`);
+  const two = totals(scaling, `bindery ×2 ${READS[0].name}`);
   return {
     date: new Date().toISOString(),
     database: { kind: database.kind, name: database.name, description: database.description },
@@ -255,24 +373,31 @@ function buildReport(runs, database, logs) {
     settings: {
       durationS: DURATION,
       warmupS: WARMUP,
+      rounds: ROUNDS,
       connections: CONNECTIONS,
       poolSize: POOL_SIZE,
       binderyLogLevel: 'warn',
+      rateLimitStore: process.env.BENCH_RATE_LIMIT_STORE ?? 'process',
     },
-    targets: { minRatio: TARGET_RATIO, maxP99Ms: TARGET_P99_MS },
+    targets: { minRatio: TARGET_RATIO, maxP99Ms: TARGET_P99_MS, minListRatio: TARGET_LIST_RATIO },
     runs,
-    baselineReqPerSec,
+    scaling: { runs: scaling, oneProcess: one, twoProcesses: two },
     comparisons,
-    met: comparisons.every((c) => c.ratioMet && c.p99Met),
+    list: listComparison,
+    met:
+      comparisons.every((c) => c.ratioMet && c.p99Met) &&
+      listComparison.met &&
+      [...runs, ...scaling].every((run) => run.non2xx + run.errors + run.timeouts === 0),
     logs,
   };
 }
 
 function printReport(report) {
   const rows = [
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU ms/req'],
-    ...report.runs.map((r) => [
+    ['run', 'round', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'CPU ms/req'],
+    ...[...report.runs, ...report.scaling.runs].map((r) => [
       r.target,
+      String(r.round),
       r.reqPerSec.toFixed(0),
       String(r.p50Ms),
       String(r.p99Ms),
@@ -286,24 +411,43 @@ function printReport(report) {
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   log(`\nDatabase: ${report.database.description}`);
   log(
-    `Bindery LOG_LEVEL=warn (no request logs); ${report.settings.connections} connections, ` +
-      `${report.settings.durationS} s per run; ${report.cpus} CPUs shared by both servers, the database and the load generator; ` +
+    `Bindery LOG_LEVEL=warn (no request logs), rate limits counted in the ${report.settings.rateLimitStore} store; ` +
+      `${report.settings.connections} connections, ${report.settings.durationS} s per run; ` +
+      `${report.cpus} CPUs shared by the servers, the database and the load generator; ` +
       `load average ${report.loadAverage.beforeMeasuring.toFixed(1)} before, ${report.loadAverage.after.toFixed(1)} after\n`,
   );
   log(line(rows[0]));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows.slice(1)) log(line(row));
   log(
-    '(CPU ms/req: CPU time the server process spent per request, its own cost, less sensitive to other load than req/s)',
+    '(CPU ms/req: CPU time the server processes spent per request, their own cost, less sensitive to other load than req/s)\n',
   );
-  log(`\nBaseline mean: ${report.baselineReqPerSec.toFixed(0)} req/s`);
+  const mark = (ok) => (ok ? 'PASS' : 'MISS');
   for (const c of report.comparisons) {
     log(
-      `${c.target}: Bindery/baseline = ${c.ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${c.ratioMet ? 'PASS' : 'MISS'}), ` +
-        `p99 ${c.p99Ms} ms (target ≤ ${TARGET_P99_MS} ms: ${c.p99Met ? 'PASS' : 'MISS'})`,
+      `${c.target}: ${c.bindery.reqPerSec.toFixed(0)} against ${c.baseline.reqPerSec.toFixed(0)} req/s, ` +
+        `Bindery/ceiling = ${c.ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${mark(c.ratioMet)}), ` +
+        `p99 ${c.bindery.p99Ms} ms against ${c.baseline.p99Ms} ms (target ≤ ${TARGET_P99_MS} ms: ${mark(c.p99Met)}), ` +
+        `CPU ${fixed(c.bindery.cpuMsPerRequest)} against ${fixed(c.baseline.cpuMsPerRequest)} ms/req`,
     );
   }
-  log(`Targets: ${report.met ? 'PASS' : 'MISS'}`);
+  const l = report.list;
+  log(
+    `${l.target}: ${l.bindery.reqPerSec.toFixed(0)} req/s, ${l.ratioToSingleRead.toFixed(2)}× the single space read ` +
+      `(target ≥ ${TARGET_LIST_RATIO}: ${mark(l.met)}), p99 ${l.bindery.p99Ms} ms; the ceiling's page: ` +
+      `${l.baseline.reqPerSec.toFixed(0)} req/s`,
+  );
+  const { oneProcess: one, twoProcesses: two } = report.scaling;
+  log(
+    `Two API processes against one (${READS[0].name}, the same ${CONNECTIONS} connections split between them): ` +
+      `${two.reqPerSec.toFixed(0)} against ${one.reqPerSec.toFixed(0)} req/s (${(two.reqPerSec / one.reqPerSec).toFixed(2)}×), ` +
+      `p99 ${two.p99Ms} against ${one.p99Ms} ms, failures ${two.failures + one.failures}`,
+  );
+  log(`Targets: ${mark(report.met)}`);
+}
+
+function fixed(value) {
+  return value === null ? 'n/a' : value.toFixed(2);
 }
 
 // ---------------------------------------------------------------- entry point
