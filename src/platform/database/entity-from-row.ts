@@ -29,6 +29,34 @@ export function entityFromRow<T extends ObjectLiteral>(
   return entity as T;
 }
 
+const selectCache = new WeakMap<EntityMetadata, Map<string, string>>();
+
+/**
+ * The select list of an entity's columns under `alias`, each named `prefix` + its column
+ * (`"u"."id" AS "u_id", …`), for hand-written SQL whose rows `entityFromRow` reads with that
+ * prefix. Built once per entity, alias and prefix.
+ */
+export function selectColumns<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  target: EntityTarget<T>,
+  alias: string,
+  prefix: string,
+): string {
+  const metadata = dataSource.getMetadata(target);
+  let lists = selectCache.get(metadata);
+  if (!lists) selectCache.set(metadata, (lists = new Map()));
+  const key = `${alias}\0${prefix}`;
+  let list = lists.get(key);
+  if (!list) {
+    list = metadata.columns
+      .filter((column) => !column.isVirtual)
+      .map((column) => `"${alias}"."${column.databaseName}" AS "${prefix}${column.databaseName}"`)
+      .join(', ');
+    lists.set(key, list);
+  }
+  return list;
+}
+
 const dateColumnsCache = new WeakMap<EntityMetadata, string[]>();
 
 /**
