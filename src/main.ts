@@ -1,9 +1,12 @@
+// First: tracing must start before `http`, Express and `pg` load (./setup, imported below).
+import { startTracing } from './platform/tracing/tracing';
 import { AppConfig, ConfigurationError, loadConfig } from './platform/config/app-config';
 import { prepareEmbeddedFolder } from './platform/database/database';
 import type { BinderyApp } from './setup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  startTracing(config, 'bindery');
   // A first start copies the shipped database while the application's modules load.
   const folderReady = prepareEmbeddedFolder(config);
   const { closeOnSignals, createApp, logUnhandledRejections } = await import('./setup');

@@ -12,6 +12,7 @@ import { Lifecycle } from './platform/health/lifecycle';
 import { JobsService } from './platform/jobs/jobs.service';
 import { Metrics } from './platform/metrics/metrics.service';
 import { setupSwagger } from './platform/swagger/api-document';
+import { stopTracing } from './platform/tracing/tracing';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
 import { rejectNulInRequestTarget } from './platform/validation/request-target.middleware';
@@ -153,14 +154,17 @@ export function logUnhandledRejections(bindery: BinderyApp): void {
 
 /**
  * On SIGTERM or SIGINT: drain the requests in flight and the jobs at work, close the
- * application, then the database (see `shutDown`); exit 0 once done.
+ * application, then the database (see `shutDown`), then send the spans not yet exported when
+ * tracing is on (within TRACING_SHUTDOWN_MS); exit 0 once done.
  */
 export function closeOnSignals(bindery: BinderyApp): void {
-  const stop = () => {
-    bindery.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+  const stop = async () => {
+    const code = await bindery.close().then(
+      () => 0,
+      () => 1,
     );
+    await stopTracing();
+    process.exit(code);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -1,6 +1,7 @@
+// First: tracing must start before `http`, Express and `pg` load (./setup, imported below).
+import { startTracing } from './platform/tracing/tracing';
 import { setPriority } from 'node:os';
 import { ConfigurationError, loadConfig } from './platform/config/app-config';
-import { closeOnSignals, createApp, logUnhandledRejections } from './setup';
 
 /**
  * `npm run worker`: a process that only works background jobs (no HTTP listener), for
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   const config = loadConfig(undefined, { JOBS_IN_PROCESS: true, SEED_DEMO: false });
   // Background work yields the CPU to the API processes of the same machine.
   if (config.WORKER_NICENESS > 0) setPriority(config.WORKER_NICENESS);
+  startTracing(config, 'bindery-worker');
+  const { closeOnSignals, createApp, logUnhandledRejections } = await import('./setup');
   const bindery = await createApp(config);
   process.stdout.write('Bindery worker is processing jobs.\n');
   closeOnSignals(bindery);

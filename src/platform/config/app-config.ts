@@ -32,6 +32,22 @@ export type BlobStoreKind = (typeof BLOB_STORES)[number];
 export const RATE_LIMIT_STORES = ['process', 'database', 'redis'] as const;
 export type RateLimitStoreKind = (typeof RATE_LIMIT_STORES)[number];
 
+export const OTEL_TRACES_EXPORTERS = ['otlp', 'none'] as const;
+
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+export const OTEL_TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/i;
+
 export const TRANSLATION_PROVIDERS = ['ai', 'libretranslate', 'deepl'] as const;
 export type TranslationProviderName = (typeof TRANSLATION_PROVIDERS)[number];
 
@@ -192,6 +208,71 @@ export class AppConfig {
   @IsString()
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
+
+  /**
+   * OpenTelemetry tracing (see src/platform/tracing): on once an OTLP endpoint is set
+   * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), unless
+   * OTEL_SDK_DISABLED is true or OTEL_TRACES_EXPORTER is `none`. These are the standard
+   * variables, validated here; the SDK reads them (and its other OTEL_* variables) itself.
+   */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  OTEL_SDK_DISABLED?: boolean;
+
+  /** `otlp` (what an endpoint implies) or `none` (tracing off even with an endpoint). */
+  @IsOptional()
+  @IsIn(OTEL_TRACES_EXPORTERS)
+  OTEL_TRACES_EXPORTER?: (typeof OTEL_TRACES_EXPORTERS)[number];
+
+  /** Base URL of the OTLP/HTTP receiver: traces go to `<it>/v1/traces`. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** Full URL traces are posted to (taken as is); wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  /** `http/protobuf` (OpenTelemetry's default) or `http/json`. */
+  @IsOptional()
+  @IsIn(OTLP_PROTOCOLS)
+  OTEL_EXPORTER_OTLP_PROTOCOL?: OtlpProtocol;
+
+  /** The protocol of traces; wins over OTEL_EXPORTER_OTLP_PROTOCOL. */
+  @IsOptional()
+  @IsIn(OTLP_PROTOCOLS)
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: OtlpProtocol;
+
+  /** Headers of every export request, `name=value` comma-separated (an API key, for example). */
+  @IsOptional()
+  @Matches(/^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/, {
+    message: 'OTEL_EXPORTER_OTLP_HEADERS must be name=value pairs, comma-separated',
+  })
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+
+  /** service.name of the spans; `bindery` (`bindery-worker` for `npm run worker`) when unset. */
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+
+  /** More resource attributes, `key=value` comma-separated (deployment.environment=prod). */
+  @IsOptional()
+  @IsString()
+  OTEL_RESOURCE_ATTRIBUTES?: string;
+
+  /** Which traces are kept; the SDK's default is `parentbased_always_on` (all of them). */
+  @IsOptional()
+  @IsIn(OTEL_TRACES_SAMPLERS)
+  OTEL_TRACES_SAMPLER?: (typeof OTEL_TRACES_SAMPLERS)[number];
+
+  /** The ratio of the `traceidratio` samplers, from 0 to 1 (0.1 keeps one trace in ten). */
+  @IsOptional()
+  @Matches(/^(0(\.\d*)?|1(\.0*)?|\.\d+)$/, {
+    message: 'OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1',
+  })
+  OTEL_TRACES_SAMPLER_ARG?: string;
 
   /**
    * Largest accepted JSON body of an ordinary request (bytes, or with a unit: 512kb, 10mb),
@@ -572,6 +653,24 @@ export class AppConfig {
     return this.DATA_DIR === 'memory';
   }
 
+  /**
+   * Where spans are exported when tracing is on (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or
+   * OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`); undefined when tracing is off.
+   */
+  get tracesEndpoint(): string | undefined {
+    if (this.OTEL_SDK_DISABLED || this.OTEL_TRACES_EXPORTER === 'none') return undefined;
+    if (this.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return this.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    if (!this.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+    return `${trimSlash(this.OTEL_EXPORTER_OTLP_ENDPOINT)}/v1/traces`;
+  }
+
+  /** The OTLP protocol of traces: http/protobuf unless set. */
+  get tracesProtocol(): OtlpProtocol {
+    return (
+      this.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? this.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'
+    );
+  }
+
   /** GET /metrics is served (and requests measured): METRICS_ENABLED, or a METRICS_TOKEN. */
   get metricsEnabled(): boolean {
     return this.METRICS_ENABLED || Boolean(this.METRICS_TOKEN);
@@ -659,6 +758,17 @@ const OPTIONAL_SETTINGS = [
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
   'METRICS_TOKEN',
+  'OTEL_SDK_DISABLED',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
   'RATE_LIMIT_STORE',
   'REDIS_URL',
 ];
@@ -674,6 +784,7 @@ const SECRET_SETTINGS = new Set([
   'SMTP_URL',
   'S3_SECRET_ACCESS_KEY',
   'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_HEADERS',
   'REDIS_URL',
 ]);
 

@@ -10,11 +10,18 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { transactionExecutor } from '../database/transaction-executor';
+import { currentTracing, type JobSpan, type TracedJob } from '../tracing/tracing';
 
 export const JOBS_DATABASE_URL = Symbol('JOBS_DATABASE_URL');
 
 /** How long a worker waits before asking an empty queue again. */
 const POLL_MS = 1_000;
+
+/**
+ * Key of a job's data that holds the W3C traceparent of the span that queued it, when tracing
+ * is on (see src/platform/tracing); taken out before the handler sees the data.
+ */
+const TRACEPARENT = '_traceparent';
 
 /** The job a handler works: `retryCount` failed attempts so far, of at most `retryLimit` retries. */
 export interface JobInfo {
@@ -90,6 +97,8 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   /** Runs of a handler that failed in this process since it started, by queue (for metrics). */
   readonly failures = new Map<string, number>();
   private stopped?: Promise<void>;
+  /** Tracing, when on: jobs carry the trace that queued them, and each run gets a span. */
+  private readonly tracing = currentTracing();
 
   constructor(
     @Inject(JOBS_DATABASE_URL) url: string,
@@ -158,7 +167,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     if (!this.queues.has(name)) throw new Error(`Unknown queue ${name}`);
     const { manager, ...sendOptions } = options;
     const db = manager && transactionExecutor(manager);
-    return this.boss.send(name, data, {
+    const traceparent = this.tracing?.traceparent();
+    const payload =
+      traceparent && isPlainObject(data) ? { ...data, [TRACEPARENT]: traceparent } : data;
+    return this.boss.send(name, payload, {
       retryLimit: 3,
       retryBackoff: true,
       ...sendOptions,
@@ -287,20 +299,49 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     await Promise.allSettled(running);
   }
 
-  /** Runs the handler for `jobs[0]` (the others, coalesced, share its run and its outcome). */
-  private async run(
+  /**
+   * Runs the handler for `jobs[0]` (the others, coalesced, share its run and its outcome), in a
+   * span of its own when tracing is on.
+   */
+  private run(
     name: string,
     handler: JobHandler<never>,
     jobs: PgBoss.JobWithMetadata<unknown>[],
-  ) {
+  ): Promise<void> {
+    const [job] = jobs;
+    const { data, traceparent } = withoutTraceparent(job.data);
+    if (!this.tracing) return this.runHandler(name, handler, jobs, data);
+    const traced: TracedJob = {
+      queue: name,
+      id: job.id,
+      attempt: job.retryCount + 1,
+      retryLimit: job.retryLimit,
+      traceparent,
+      coalesced: jobs
+        .slice(1)
+        .map((each) => ({ id: each.id, traceparent: withoutTraceparent(each.data).traceparent })),
+    };
+    return this.tracing.traceJob(traced, (span) =>
+      this.runHandler(name, handler, jobs, data, span),
+    );
+  }
+
+  private async runHandler(
+    name: string,
+    handler: JobHandler<never>,
+    jobs: PgBoss.JobWithMetadata<unknown>[],
+    data: unknown,
+    span?: JobSpan,
+  ): Promise<void> {
     const [job] = jobs;
     const ids = jobs.map((each) => each.id);
     for (const id of ids) this.active.set(id, name);
     const info = { id: job.id, name, retryCount: job.retryCount, retryLimit: job.retryLimit };
     try {
-      await withinSeconds(handler(job.data as never, info), job.expireInSeconds);
+      await withinSeconds(handler(data as never, info), job.expireInSeconds);
       await this.boss.complete(name, ids);
     } catch (error) {
+      span?.fail(error);
       this.logger.error({ err: error, queue: name, jobId: job.id }, 'Job failed');
       this.failures.set(name, (this.failures.get(name) ?? 0) + 1);
       const message = error instanceof Error ? error.message : String(error);
@@ -323,6 +364,19 @@ const COUNT_JOBS = `
   FROM pgboss.job
   WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active', 'failed')
   GROUP BY name, state`;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A job's data as its handler sees it, and the traceparent it was queued with, if any. */
+function withoutTraceparent(data: unknown): { data: unknown; traceparent?: string } {
+  if (!isPlainObject(data) || !(TRACEPARENT in data)) return { data };
+  const { [TRACEPARENT]: traceparent, ...rest } = data;
+  return { data: rest, traceparent: typeof traceparent === 'string' ? traceparent : undefined };
+}
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
