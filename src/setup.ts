@@ -79,8 +79,9 @@ export async function createApp(
 /**
  * In order: readiness answers 503; the HTTP server refuses new connections and lets the
  * requests in flight finish, while job workers end their current job (both within
- * SHUTDOWN_TIMEOUT_MS); then the application closes (the data source with it), then the
- * database (the embedded one checkpoints).
+ * SHUTDOWN_TIMEOUT_MS); then the application closes (pg-boss and the data source with it:
+ * the requests that drained could still queue their jobs), then the database (the embedded
+ * one checkpoints).
  */
 async function shutDown(
   app: INestApplication,
@@ -92,7 +93,7 @@ async function shutDown(
   const server = app.getHttpServer() as Server;
   const [drained] = await Promise.all([
     drainHttpServer(server, config.SHUTDOWN_TIMEOUT_MS),
-    app.get(JobsService).stop(),
+    app.get(JobsService).stopWorking(),
   ]);
   if (!drained) {
     logger.warn(

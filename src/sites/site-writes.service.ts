@@ -160,13 +160,11 @@ export class SiteWritesService {
         site.published = published;
         site.updatedAt = this.clock.now();
         await tx.update(Site, { id: site.id }, { published, updatedAt: site.updatedAt });
-        if (this.revalidation.enabled) {
-          const spaceIds = await this.structureRepository.spaceIdsOfSite(site.id, tx);
-          await this.revalidation.tags(
-            [cacheTag.site(site.id), ...spaceIds.map(cacheTag.space)],
-            tx,
-          );
-        }
+        // The site's tag even without a renderer: this process's published lookups drop it.
+        const spaceIds = this.revalidation.enabled
+          ? await this.structureRepository.spaceIdsOfSite(site.id, tx)
+          : [];
+        await this.revalidation.tags([cacheTag.site(site.id), ...spaceIds.map(cacheTag.space)], tx);
       }
       const found = await this.sites.withCount(tx, site);
       if (changed) {

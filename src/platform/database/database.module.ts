@@ -6,6 +6,7 @@ import type { DatabaseTarget } from './database';
 import { dataSourceOptions } from './data-source-options';
 import { enablePreparedStatements } from './prepared-query';
 import { RetryingDataSource } from './retrying-data-source';
+import { whileHoldingStartLock } from './start-lock';
 
 /** TypeORM on the database chosen at start (see `openDatabase`); entities come from each module. */
 @Module({})
@@ -33,7 +34,11 @@ export class DatabaseModule {
           dataSourceFactory: async (options) => {
             const dataSource = new RetryingDataSource(options as DataSourceOptions);
             if (preparedStatements && !database.embedded) enablePreparedStatements(dataSource);
-            return dataSource.initialize();
+            // Migrations run as it initializes: one process at a time (the others then find
+            // none pending).
+            return options?.migrationsRun
+              ? whileHoldingStartLock(database.url, () => dataSource.initialize())
+              : dataSource.initialize();
           },
         }),
       ],

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { whileHoldingStartLock } from '../database/start-lock';
 import { transactionExecutor } from '../database/transaction-executor';
 import { currentTracing, type JobSpan, type TracedJob } from '../tracing/tracing';
 
@@ -96,12 +97,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly active = new Map<string, string>();
   /** Runs of a handler that failed in this process since it started, by queue (for metrics). */
   readonly failures = new Map<string, number>();
+  private stoppedWorking?: Promise<void>;
   private stopped?: Promise<void>;
   /** Tracing, when on: jobs carry the trace that queued them, and each run gets a span. */
   private readonly tracing = currentTracing();
 
   constructor(
-    @Inject(JOBS_DATABASE_URL) url: string,
+    @Inject(JOBS_DATABASE_URL) private readonly url: string,
     private readonly config: AppConfig,
   ) {
     // Only processes that work the queues keep the cron schedules running.
@@ -213,13 +215,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.boss.start();
-    this.started = true;
-    for (const [name, queue] of this.queues) {
-      await this.boss.createQueue(name, queue.options);
-      if (this.config.JOBS_IN_PROCESS) this.workers.push(this.work(name, queue));
-    }
+    // pg-boss creates its queues (and, in a worker, its own) at start: one process at a time.
+    await whileHoldingStartLock(this.url, async () => {
+      await this.boss.start();
+      this.started = true;
+      for (const [name, queue] of this.queues) await this.boss.createQueue(name, queue.options);
+    });
     if (this.config.JOBS_IN_PROCESS) {
+      for (const [name, queue] of this.queues) this.workers.push(this.work(name, queue));
       for (const [name, cron] of this.schedules)
         await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
     }
@@ -230,13 +233,25 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Stops the workers (no job is fetched any more), lets the jobs at work end (up to
-   * SHUTDOWN_TIMEOUT_MS in all), then stops pg-boss. A job still running then is recorded
-   * failed, so pg-boss retries it (in another process, or at the next start) as its options
-   * say. Shutdown calls it before the database closes; calling it again waits for the first.
+   * Stops the workers (no job is fetched any more) and lets the jobs at work end (up to
+   * SHUTDOWN_TIMEOUT_MS in all). A job still running then is recorded failed, so pg-boss
+   * retries it (in another process, or at the next start) as its options say. Jobs can still be
+   * sent until `stop`: shutdown calls this while the requests in flight drain, and they may
+   * queue theirs. Calling it again waits for the first.
+   */
+  stopWorking(): Promise<void> {
+    this.stoppedWorking ??= this.stopWorkers();
+    return this.stoppedWorking;
+  }
+
+  /**
+   * `stopWorking`, then stops pg-boss: nothing can be sent any more. The application calls it
+   * as it closes, before the database closes; calling it again waits for the first.
    */
   stop(): Promise<void> {
-    this.stopped ??= this.stopWorkers();
+    this.stopped ??= this.stopWorking().then(async () => {
+      if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 1_000 });
+    });
     return this.stopped;
   }
 
@@ -254,7 +269,6 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
         .fail(name, id, { message: 'The process shut down while the job was at work' })
         .catch((error: unknown) => this.logger.error({ err: error, queue: name, jobId: id }));
     }
-    await this.boss.stop({ graceful: true, wait: true, timeout: 1_000 });
   }
 
   /**
