@@ -160,6 +160,35 @@ describe('FlexibleThrottlerStorage', () => {
       expect(await a.increment('k', 60_000, 5, 0, 'default')).toMatchObject({ isBlocked: true });
     });
 
+    it('counts the hits of a round trip under way until the store has them', async () => {
+      const limiter = new RateLimiterMemory({ points: 3, duration: 60 });
+      const storage = new FlexibleThrottlerStorage(() => limiter, release, SYNC_MS);
+      await storage.increment('k', 60_000, 3, 0, 'default');
+      await storage.increment('k', 60_000, 3, 0, 'default');
+      // The store answers slowly: the second hit is on its way while the next ones arrive.
+      const penalty = limiter.penalty.bind(limiter);
+      let answer: () => void = () => undefined;
+      jest.spyOn(limiter, 'penalty').mockImplementationOnce(
+        (key, points) =>
+          new Promise((resolve) => {
+            answer = () => resolve(penalty(key, points));
+          }),
+      );
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      expect(await storage.increment('k', 60_000, 3, 0, 'default')).toMatchObject({
+        totalHits: 3,
+        isBlocked: false,
+      });
+      expect(await storage.increment('k', 60_000, 3, 0, 'default')).toMatchObject({
+        totalHits: 4,
+        isBlocked: true,
+      });
+      answer();
+      await jest.advanceTimersByTimeAsync(SYNC_MS);
+      // Both round trips done: the store has every hit.
+      expect(await stored(limiter, 'k')).toBe(4);
+    });
+
     it('starts a new window with a round trip once the last one ended', async () => {
       const limiter = new RateLimiterMemory({ points: 2, duration: 60 });
       const consume = jest.spyOn(limiter, 'consume');

@@ -17,6 +17,8 @@ interface KnownWindow {
   syncedAt: number;
   /** This process's hits since, not yet added to the store. */
   pending: number;
+  /** Hits on their way to the store in the round trip under way (not in `shared` yet). */
+  sending: number;
   /** The round trip under way, if any. */
   syncing?: Promise<void>;
   limiter: RateLimiterAbstract;
@@ -77,6 +79,7 @@ export class FlexibleThrottlerStorage implements ThrottlerStorage, OnApplication
           endsAt,
           syncedAt: now,
           pending: 0,
+          sending: 0,
           limiter,
           key,
         });
@@ -92,7 +95,7 @@ export class FlexibleThrottlerStorage implements ThrottlerStorage, OnApplication
       this.unsynced.add(known);
       this.timer ??= setTimeout(() => void this.sync(), this.syncMs).unref();
     }
-    const totalHits = known.shared + known.pending;
+    const totalHits = known.shared + known.sending + known.pending;
     const secondsLeft = Math.max(1, Math.ceil((known.endsAt - now) / 1000));
     const isBlocked = totalHits > limit;
     return {
@@ -157,9 +160,14 @@ export class FlexibleThrottlerStorage implements ThrottlerStorage, OnApplication
 
   /** One round trip for a key: its pending hits go to the store, the store's count comes back. */
   private async syncWindow(known: KnownWindow): Promise<void> {
-    if (known.syncing) return known.syncing;
+    if (known.syncing) {
+      // One round trip at a time per key; hits counted meanwhile go with the next one.
+      await known.syncing;
+      if (known.pending === 0 || known.syncing !== undefined) return;
+    }
     const points = known.pending;
     known.pending = 0;
+    known.sending = points;
     this.unsynced.delete(known);
     known.syncing = (async () => {
       try {
@@ -167,10 +175,12 @@ export class FlexibleThrottlerStorage implements ThrottlerStorage, OnApplication
         const result = await known.limiter.penalty(known.key, points);
         // Hits counted here while the round trip ran stay pending, on top of this count.
         known.shared = result.consumedPoints;
+        known.sending = 0;
         known.syncedAt = Date.now();
         if (result.msBeforeNext >= 0) known.endsAt = known.syncedAt + result.msBeforeNext;
       } catch {
         // Nothing stored: the hits stay counted here, and go with the next round trip.
+        known.sending = 0;
         known.pending += points;
         this.unsynced.add(known);
       } finally {
