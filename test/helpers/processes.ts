@@ -62,11 +62,11 @@ export function spawnBindery(
   kind: 'api' | 'worker',
   name: string,
   env: Record<string, string>,
-  options: { port?: number; readyWithinMs?: number } = {},
+  options: { port?: number; readyWithinMs?: number; execArgv?: string[] } = {},
 ): BinderyProcess {
-  const { port, readyWithinMs = 90_000 } = options;
+  const { port, readyWithinMs = 90_000, execArgv = [] } = options;
   if (kind === 'api' && port === undefined) throw new Error('An API process needs a port');
-  const child = spawn(process.execPath, [kind === 'api' ? MAIN : WORKER], {
+  const child = spawn(process.execPath, [...execArgv, kind === 'api' ? MAIN : WORKER], {
     env: {
       PATH: process.env.PATH ?? '',
       ...env,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/app';
 import { sharedDatabase } from '../helpers/database';
+import { freePort, spawnBindery } from '../helpers/processes';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 const ROOT = join(__dirname, '..', '..');
@@ -113,11 +114,10 @@ async function startBindery(
   execArgv: string[] = [],
 ): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...execArgv, MAIN], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const started = spawnBindery(
+    'api',
+    'bindery',
+    {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
@@ -126,38 +126,10 @@ async function startBindery(
       SECRET_KEY: TEST_SECRET_KEY,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Not ready: ${output}`)), 60_000);
-    const check = () => {
-      if (!output.includes('Bindery is ready on')) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', check);
-      resolve();
-    };
-    child.stdout!.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`Exited (${String(code)}) before it was ready: ${output}`));
-    });
-  });
-  return { child, port, output: () => output, exited };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+    { port, readyWithinMs: 60_000, execArgv },
+  );
+  await started.ready;
+  return { child: started.child, port, output: started.output, exited: started.exited };
 }
 
 /** A JSON request to the process; the answer's status and body. */
