@@ -58,7 +58,7 @@ export async function createApp(
     await app.init(); // modules register their access policies as they initialize
     assertEveryRouteDeclaresAccess(app);
     const generatedAdminToken = await app.get(AdminToken).initialize();
-    const demo = config.SEED_DEMO ? await app.get(DemoSeed).run() : undefined;
+    const demo = config.seedDemo ? await app.get(DemoSeed).run() : undefined;
     const started = app;
     started.get(Lifecycle).markReady();
     return {
@@ -119,7 +119,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   if (httpMetrics) app.use(httpMetrics.middleware());
   // Bodies are read after authentication, by the RequestBodyInterceptor.
   app.use(rejectNulInRequestTarget);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   applyRoutePrefix(app);
   app.useGlobalPipes(createValidationPipe());

@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       ['DATABASE_POOL_SIZE', 10],
       ['DATA_DIR', './.data'],
       ['MIGRATIONS_RUN', true],
-      ['SEED_DEMO', true],
+      ['TRUST_PROXY', 'loopback'],
       ['LOG_LEVEL', 'info'],
       ['BODY_LIMIT', '256kb'],
       ['BODY_LIMIT_LARGE', '10mb'],
@@ -91,7 +91,7 @@ describe('loadConfig', () => {
       ['no', false],
       ['off', false],
     ])('reads the boolean %p as %p', (raw, expected) => {
-      expect(loadConfig({ SEED_DEMO: raw }).SEED_DEMO).toBe(expected);
+      expect(loadConfig({ SEED_DEMO: raw }).seedDemo).toBe(expected);
       expect(loadConfig({ MIGRATIONS_RUN: raw }).MIGRATIONS_RUN).toBe(expected);
       expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: raw }).OUTBOUND_ALLOW_PRIVATE).toBe(expected);
       expect(loadConfig({ JOBS_IN_PROCESS: raw }).JOBS_IN_PROCESS).toBe(expected);

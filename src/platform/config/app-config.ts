@@ -26,6 +26,9 @@ const toInteger = ({ value }: { value: unknown }) =>
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const BLOB_STORES = ['filesystem', 's3'] as const;
 export type BlobStoreKind = (typeof BLOB_STORES)[number];
 
@@ -182,14 +185,51 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, { message: 'SITES_URL must be an http(s) URL' })
   SITES_URL?: string;
 
-  /** On an empty database, create a demo user, organization and API token. */
+  /**
+   * On an empty database, create a demo user, organization, space and API token, and print the
+   * token. Defaults to true on the embedded database (a first try) and false with DATABASE_URL
+   * (a deployment).
+   */
   @Transform(toBoolean)
   @IsBoolean()
-  SEED_DEMO = true;
+  @IsOptional()
+  SEED_DEMO?: boolean;
 
-  /** Log level of the JSON logs. */
+  /** Log level. */
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  /**
+   * `pretty` writes one coloured line per log entry (for a terminal), `json` one JSON object per
+   * line (for a log collector). Unset: pretty when stdout is a terminal, JSON otherwise.
+   */
+  @IsOptional()
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT?: LogFormat;
+
+  /**
+   * Origins whose browser pages may call the API (CORS): a comma-separated list of origins
+   * (`https://docs.example.com,http://localhost:5173`), or `*` for any origin (then without
+   * cookies or other credentials). Unset: no cross-origin calls.
+   */
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*)$/i, {
+    message:
+      'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com',
+  })
+  CORS_ORIGINS?: string;
+
+  /**
+   * Which proxies in front of Bindery to trust for the client's address and protocol
+   * (X-Forwarded-For, X-Forwarded-Proto), as Express's `trust proxy`: `true`, `false`, a number
+   * of hops, or a comma-separated list of addresses, subnets or `loopback`, `linklocal`,
+   * `uniquelocal`. The client address keys the anonymous rate limit and the audit log.
+   */
+  @Matches(/^(true|false|\d+|[\w.:/-]+(\s*,\s*[\w.:/-]+)*)$/, {
+    message:
+      'TRUST_PROXY must be true, false, a number of hops, or addresses/subnets (e.g. loopback,10.0.0.0/8)',
+  })
+  TRUST_PROXY = 'loopback';
 
   /**
    * `true` serves Prometheus metrics at GET /metrics (outside /v1) without a token: for a
@@ -637,6 +677,32 @@ export class AppConfig {
     return !this.DATABASE_URL;
   }
 
+  /** SEED_DEMO, or its default: on the embedded database only. */
+  get seedDemo(): boolean {
+    return this.SEED_DEMO ?? this.embeddedDatabase;
+  }
+
+  /** LOG_FORMAT, or pretty when stdout is a terminal. */
+  get logFormat(): LogFormat {
+    return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  }
+
+  /** CORS_ORIGINS as `*`, a list of origins, or undefined when cross-origin calls are off. */
+  get corsOrigins(): '*' | string[] | undefined {
+    if (!this.CORS_ORIGINS) return undefined;
+    if (this.CORS_ORIGINS === '*') return '*';
+    return this.CORS_ORIGINS.split(',').map((origin) => trimSlash(origin.trim()).toLowerCase());
+  }
+
+  /** TRUST_PROXY as Express takes it. */
+  get trustProxy(): boolean | number | string {
+    const value = this.TRUST_PROXY.trim();
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value;
+  }
+
   /** WEBHOOK_RETRY_SCHEDULE in milliseconds: the wait before retry 1, 2, … */
   get webhookRetryDelaysMs(): number[] {
     return this.WEBHOOK_RETRY_SCHEDULE.split(',').map((seconds) =>
@@ -737,6 +803,9 @@ function dependencyProblems(config: AppConfig): string[] {
 /** Settings without a default (absent from `new AppConfig()`'s keys). */
 const OPTIONAL_SETTINGS = [
   'DATABASE_URL',
+  'SEED_DEMO',
+  'LOG_FORMAT',
+  'CORS_ORIGINS',
   'ADMIN_TOKEN',
   'PUBLIC_URL',
   'APP_URL',
