@@ -9,6 +9,7 @@ import {
 } from './format';
 import type { ObjectStore } from './object-store';
 import type { PageSnapshot, SnapshotPage } from './snapshot';
+import { slugKey } from './slug';
 
 /** A page found on a tree, with where it sits. */
 export interface TreePage {
@@ -93,7 +94,10 @@ export async function findPageByPath(
   rootHash: string,
   path: string,
 ): Promise<TreePage | undefined> {
-  const segments = path.split('/').filter((segment) => segment !== '');
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map(slugKey);
   if (segments.length === 0) {
     return undefined;
   }

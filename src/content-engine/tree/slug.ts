@@ -1,25 +1,55 @@
-/** Longest slug accepted (REFERENCE §16). */
+/** Longest slug accepted (REFERENCE §16), in characters (code points). */
 export const MAX_SLUG_LENGTH = 100;
 
+/** Runs of anything but letters, digits and combining marks, in any script. */
+const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/gu;
+
+/** Words of letters, digits and marks joined by single hyphens. */
+const SLUG = /^[\p{L}\p{N}\p{M}]+(?:-[\p{L}\p{N}\p{M}]+)*$/u;
+
 /**
- * A URL slug from a title: ASCII lowercase letters and digits separated by single hyphens
- * (accents dropped, everything else a separator). An all-symbol title gives `page`.
+ * The one spelling of a text: compatibility forms folded (NFKC: `ﬁ` → `fi`, full-width `Ａ`
+ * → `a`), lower case, composed again (lower-casing can decompose, as `İ` does).
  */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, '');
-  return slug || 'page';
+function canonical(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
+/** The first `max` characters (code points, so that no surrogate pair is cut). */
+function firstChars(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}
+
+/**
+ * A URL slug from a title, as GitBook makes them: letters and digits of every script kept,
+ * lower-cased and normalized (NFKC), with every run of anything else a single hyphen
+ * ("Größe ändern" → `größe-ändern`, "Установка" → `установка`, "快速开始" → `快速开始`). Browsers
+ * percent-encode such paths and routing decodes them, so a slug needs no transliteration; and
+ * dropping what is not ASCII, as slugs did before, turned every Cyrillic or Chinese title into
+ * the same `page`. A title without letters or digits (emoji only) gives `fallback`.
+ */
+export function slugify(title: string, fallback = 'page'): string {
+  const slug = firstChars(
+    canonical(title)
+      .replace(SEPARATORS, '-')
+      .replace(/^-+|-+$/g, ''),
+    MAX_SLUG_LENGTH,
+  ).replace(/-+$/, '');
+  return slug || fallback;
 }
 
 /** A valid slug as given by a client: what `slugify` could produce. */
 export function isValidSlug(slug: string): boolean {
-  return slug.length <= MAX_SLUG_LENGTH && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+  return Array.from(slug).length <= MAX_SLUG_LENGTH && SLUG.test(slug) && canonical(slug) === slug;
+}
+
+/**
+ * A path segment as a slug may be stored: the same text in composed form, for browsers and
+ * file systems (macOS) that send or keep letters decomposed (`a` + U+0308 for `ä`).
+ */
+export function slugKey(segment: string): string {
+  return segment.normalize('NFC');
 }
 
 /** `base`, or `base-2`, `base-3`… : the first not in `taken`. */
@@ -29,7 +59,8 @@ export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
   }
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length)}${suffix}`;
+    const kept = firstChars(base, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '');
+    const candidate = `${kept}${suffix}`;
     if (!taken.has(candidate)) {
       return candidate;
     }

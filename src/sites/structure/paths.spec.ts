@@ -3,8 +3,13 @@ import { derivePath } from './paths';
 describe('derivePath', () => {
   it('slugs the title', () => {
     expect(derivePath('Getting Started — Ünïcode', 'space', new Set())).toBe(
-      'getting-started-unicode',
+      'getting-started-ünïcode',
     );
+  });
+
+  it('keeps titles in any script', () => {
+    expect(derivePath('Документация', 'space', new Set())).toBe('документация');
+    expect(derivePath('开发者指南', 'section', new Set())).toBe('开发者指南');
   });
 
   it('uses the fallback for a title without letters or digits', () => {
