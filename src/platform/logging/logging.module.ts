@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PinoLoggerService } from './pino-logger.service';
 
-/** pino JSON logs on stdout; `requestLogging` adds one line per request. */
+/** pino logs on stdout (JSON, or pretty for a terminal: LOG_FORMAT); `requestLogging` adds one line per request. */
 @Global()
 @Module({
   providers: [PinoLoggerService],
