@@ -5,6 +5,7 @@ import {
   describeFile,
   imageDimensions,
   MAX_FILE_BYTES,
+  servedContentType,
   sniffContentType,
 } from './file-content';
 
@@ -49,6 +50,52 @@ describe('sniffContentType', () => {
     expect(sniffContentType('x', Buffer.from('%PDF-1.7\n'))).toBe('application/pdf');
     expect(sniffContentType('notes.MD', Buffer.from('# Hi'))).toBe('text/markdown');
     expect(sniffContentType('blob', Buffer.from([0, 1, 2]))).toBe('application/octet-stream');
+  });
+});
+
+describe('sniffContentType by extension', () => {
+  const text = Buffer.from('plain text');
+  it.each([
+    ['report.pdf', 'application/pdf'],
+    ['data.csv', 'text/csv'],
+    ['data.json', 'application/json'],
+    ['openapi.yaml', 'application/yaml'],
+    ['openapi.YML', 'application/yaml'],
+    ['archive.zip', 'application/zip'],
+    ['demo.mp4', 'video/mp4'],
+    ['font.woff2', 'font/woff2'],
+    ['README.md', 'text/markdown'],
+    ['notes.txt', 'text/plain'],
+    ['slides.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+    ['page.html', 'text/html'],
+    ['drawing.svg', 'image/svg+xml'],
+    ['script.js', 'text/javascript'],
+    ['feed.xml', 'application/xml'],
+    ['unknown.qqqzz', 'application/octet-stream'],
+    ['no-extension', 'application/octet-stream'],
+  ])('%s is %s', (name, type) => {
+    expect(sniffContentType(name, text)).toBe(type);
+  });
+
+  it('trusts the bytes of an image over its name', () => {
+    expect(sniffContentType('photo.mp4', pngHeader(1, 1))).toBe('image/png');
+  });
+});
+
+describe('servedContentType', () => {
+  it.each([
+    ['text/csv', 'text/csv; charset=utf-8'],
+    ['text/markdown', 'text/markdown; charset=utf-8'],
+    ['application/json', 'application/json; charset=utf-8'],
+    ['application/yaml', 'application/yaml; charset=utf-8'],
+    ['application/vnd.api+json', 'application/vnd.api+json; charset=utf-8'],
+    ['text/plain; charset=iso-8859-1', 'text/plain; charset=iso-8859-1'],
+    ['application/pdf', 'application/pdf'],
+    ['image/svg+xml', 'image/svg+xml'],
+    ['video/mp4', 'video/mp4'],
+    ['application/octet-stream', 'application/octet-stream'],
+  ])('%s is served as %s', (stored, served) => {
+    expect(servedContentType(stored)).toBe(served);
   });
 });
 

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { imageSize } from 'image-size';
+import { charset as mimeCharset, lookup } from 'mime-types';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { sha256Hex } from '../../platform/ids/ids';
 import type { FileNode } from '../tree/format';
@@ -31,15 +32,13 @@ const IMAGE_TYPES: Record<string, string> = {
   webp: 'image/webp',
 };
 
+/**
+ * Where the MIME database and the types Bindery has always given disagree, the latter: YAML's
+ * registered type (RFC 9512) rather than the database's older `text/yaml`.
+ */
 const BY_EXTENSION: Record<string, string> = {
-  '.csv': 'text/csv',
-  '.json': 'application/json',
-  '.md': 'text/markdown',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
   '.yaml': 'application/yaml',
   '.yml': 'application/yaml',
-  '.zip': 'application/zip',
 };
 
 /** What the bytes are, as far as image-size knows them; never throws. */
@@ -52,8 +51,10 @@ function probeImage(data: Buffer): { type?: string; width?: number; height?: num
 }
 
 /**
- * The content type of `data` when none is given: image formats and PDF by their bytes, a few
- * common documents by the name's extension, otherwise `application/octet-stream`.
+ * The content type of `data` when none is given: image formats and PDF by their bytes, else
+ * the name's extension as the MIME database (`mime-types`) knows it, else
+ * `application/octet-stream`. Active types (HTML, SVG, JavaScript) are named as they are: the
+ * download route serves every file under a sandboxing Content-Security-Policy and `nosniff`.
  */
 export function sniffContentType(name: string, data: Buffer): string {
   const image = probeImage(data).type;
@@ -63,7 +64,23 @@ export function sniffContentType(name: string, data: Buffer): string {
   if (data.subarray(0, 5).toString('latin1') === '%PDF-') {
     return 'application/pdf';
   }
-  return BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  const extension = extname(name).toLowerCase();
+  return BY_EXTENSION[extension] || lookup(extension) || 'application/octet-stream';
+}
+
+/** JSON and YAML types the MIME database gives no charset (`application/yaml`, `…+json`). */
+const STRUCTURED_TEXT = /^application\/(?:[a-z0-9.-]+\+)?(?:json|yaml)$/;
+
+/**
+ * The Content-Type header for a file of `contentType`: with `charset=utf-8` added to text types
+ * that name no charset (`text/*`, JSON, YAML…), as the MIME database says; otherwise as given.
+ */
+export function servedContentType(contentType: string): string {
+  if (/;\s*charset=/i.test(contentType)) return contentType;
+  const [essence] = contentType.split(';');
+  const type = essence.trim().toLowerCase();
+  const textual = mimeCharset(type) || (STRUCTURED_TEXT.test(type) ? 'UTF-8' : false);
+  return textual ? `${contentType}; charset=${textual.toLowerCase()}` : contentType;
 }
 
 /** Width and height of an image in pixels; undefined for anything image-size cannot read. */

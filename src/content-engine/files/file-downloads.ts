@@ -4,7 +4,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { UrlBuilder } from '../../platform/urls/url-builder';
 import { UrlSigner } from '../../platform/urls/url-signer';
-import { blobKeyOf } from './file-content';
+import { blobKeyOf, servedContentType } from './file-content';
 
 /** How long a `downloadURL` stays valid. */
 export const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
@@ -88,8 +88,9 @@ export class FileDownloads {
   }
 
   /**
-   * The grant of a download URL for `blobKey`, with the seconds it remains valid; 403 when the
-   * signature does not match or the URL has expired.
+   * The grant of a download URL for `blobKey`, with the seconds it remains valid and the content
+   * type as served (a charset added to text types); 403 when the signature does not match or
+   * the URL has expired.
    */
   verify(blobKey: string, query: DownloadQuery): DownloadGrant & { remainingSeconds: number } {
     const { name, type } = query;
@@ -105,7 +106,7 @@ export class FileDownloads {
     return {
       blobKey,
       name,
-      contentType: type,
+      contentType: servedContentType(type),
       expires: verdict.expires,
       remainingSeconds: verdict.remainingSeconds,
     };
