@@ -115,7 +115,7 @@ export function parseConversationInputs(body: unknown): ConversationInputDto[] {
     const errors = validateSync(input, {
       whitelist: true,
       forbidNonWhitelisted: true,
-      validationError: { target: false, value: false },
+      validationError: { target: false, value: true },
     });
     if (errors.length > 0) throw invalidInput(describeValidationErrors(errors, where));
     const attributesProblem = attributesProblemOf(input.metadata?.attributes);

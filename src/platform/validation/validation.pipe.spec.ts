@@ -171,9 +171,9 @@ describe('createValidationPipe', () => {
       expect(problems(message)).toEqual(['each value in tags must be a string']);
     });
 
-    it('reports a missing nested object', async () => {
+    it('reports a missing nested object as required', async () => {
       const message = await rejection({ title: 'Hello' }, body(CreateThingDto));
-      expect(problems(message)).toContain('nested must be an object');
+      expect(problems(message)).toEqual(['nested is required']);
     });
 
     it('reports a nested field that is not an object', async () => {
@@ -202,6 +202,67 @@ describe('createValidationPipe', () => {
           'members.0.email must be an email',
         ]),
       );
+    });
+  });
+
+  describe('missing properties', () => {
+    it('says "is required" of a missing property, whatever its other rules', async () => {
+      // `title` is a string of at most 10 characters: none of that is the problem of {}.
+      expect(problems(await rejection({}, body(CreateThingDto)))).toEqual([
+        'title is required',
+        'nested is required',
+      ]);
+    });
+
+    it('names a missing nested property by its full path', async () => {
+      expect(problems(await rejection({ title: 'Hi', nested: {} }, body(CreateThingDto)))).toEqual([
+        'nested.name is required',
+      ]);
+      expect(
+        problems(
+          await rejection(
+            { ...valid(), members: [{ email: 'a@example.com' }, {}] },
+            body(CreateThingDto),
+          ),
+        ),
+      ).toEqual(['members.1.email is required']);
+    });
+
+    it('keeps the messages of a property that is given but wrong, null included', async () => {
+      expect(problems(await rejection({ ...valid(), title: null }, body(CreateThingDto)))).toEqual(
+        expect.arrayContaining(['title must be a string']),
+      );
+      expect(
+        problems(
+          await rejection({ ...valid(), title: 'far too long a title' }, body(CreateThingDto)),
+        ),
+      ).toEqual(['title must be shorter than or equal to 10 characters']);
+    });
+
+    it('never requires an optional property', async () => {
+      await expect(
+        createValidationPipe().transform(valid(), body(CreateThingDto)),
+      ).resolves.toEqual(valid());
+    });
+
+    it("keeps a rule's own message when it already says what is required", () => {
+      expect(
+        describeValidationErrors([
+          {
+            property: 'url',
+            value: undefined,
+            constraints: { oneOf: 'one of url or base64 is required' },
+          },
+        ]),
+      ).toBe('one of url or base64 is required');
+    });
+
+    it('cannot tell a missing property without its value, and keeps the messages', () => {
+      expect(
+        describeValidationErrors([
+          { property: 'title', constraints: { isString: 'title must be a string' } },
+        ]),
+      ).toBe('title must be a string');
     });
   });
 

@@ -23,7 +23,8 @@ const OPTIONS: ValidationPipeOptions = {
   forbidNonWhitelisted: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false },
-  validationError: { target: false, value: false },
+  // The value tells a missing property (undefined) from a wrong one; it never reaches the message.
+  validationError: { target: false, value: true },
   exceptionFactory: (errors) => invalidInput(describeValidationErrors(errors)),
 };
 
@@ -55,9 +56,27 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
 
 function messagesOf(error: ValidationError, parent: string): string[] {
   const path = parent ? `${parent}.${error.property}` : error.property;
-  const own = Object.values(error.constraints ?? {}).map((m) => qualify(m, error.property, path));
+  const constraints = Object.values(error.constraints ?? {});
+  const own = isMissing(error, constraints)
+    ? [`${path} is required`]
+    : constraints.map((m) => qualify(m, error.property, path));
   const nested = (error.children ?? []).flatMap((child) => messagesOf(child, path));
   return [...own, ...nested];
+}
+
+/**
+ * A property left out (undefined) that had to be given: one "<path> is required" instead of
+ * what its other rules say of no value ("title must be shorter than…"). Optional properties
+ * never fail when left out. A rule whose own message already says what is required (`url or
+ * base64 is required`) keeps it. Needs errors made with `validationError.value` on.
+ */
+function isMissing(error: ValidationError, constraints: string[]): boolean {
+  return (
+    constraints.length > 0 &&
+    'value' in error &&
+    error.value === undefined &&
+    !constraints.some((message) => /\brequired\b/.test(message))
+  );
 }
 
 /** class-validator names only the last property; name the whole path instead. */
