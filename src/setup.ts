@@ -8,6 +8,7 @@ import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
 import { Database, openDatabase } from './platform/database/database';
 import { drainHttpServer } from './platform/health/drain';
+import { compressResponses, corsOptions, securityHeaders } from './platform/http/browser-edge';
 import { Lifecycle } from './platform/health/lifecycle';
 import { JobsService } from './platform/jobs/jobs.service';
 import { Metrics } from './platform/metrics/metrics.service';
@@ -114,6 +115,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   const logger = app.get(PinoLoggerService);
   app.useLogger(logger);
   app.use(requestLogging(logger.pino));
+  app.use(securityHeaders());
+  const cors = corsOptions(config);
+  if (cors) app.enableCors(cors);
+  app.use(compressResponses());
   // Requests are measured only when metrics are on.
   const httpMetrics = app.get(Metrics).http;
   if (httpMetrics) app.use(httpMetrics.middleware());
