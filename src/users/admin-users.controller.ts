@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -16,6 +17,7 @@ import {
   CreatedTokenResponse,
   CreatedUserResponse,
 } from './dto/user.response';
+import { AdminUsersService } from './admin-users.service';
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
 
@@ -26,6 +28,7 @@ import { UsersService } from './users.service';
 export class AdminUsersController {
   constructor(
     private readonly users: UsersService,
+    private readonly adminUsers: AdminUsersService,
     private readonly presenter: UsersPresenter,
   ) {}
 
@@ -38,20 +41,56 @@ export class AdminUsersController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'adminListUsers', summary: 'List users' })
+  @ApiOperation({
+    operationId: 'adminListUsers',
+    summary: 'List users',
+    description: 'Newest first; deleted users are not listed.',
+  })
   @ApiOkResponse({ type: PageOf(AdminUserResponse) })
   async list(@Query() query: PageQueryDto): Promise<Page<AdminUserResponse>> {
-    return mapPage(await this.users.list(query), (user) => this.presenter.adminUser(user));
+    return mapPage(await this.adminUsers.list(query), (user) => this.presenter.adminUser(user));
   }
 
   @Patch(':userId')
-  @ApiOperation({ operationId: 'adminUpdateUser', summary: 'Disable or enable a user' })
+  @ApiOperation({
+    operationId: 'adminUpdateUser',
+    summary: 'Rename a user, change its email, or disable or enable it',
+    description:
+      'Bindery only: at least one of `displayName`, `email` (stored lower-cased; 409 when ' +
+      'another user has it) and `disabled` (a disabled user cannot authenticate: its tokens ' +
+      'stop at once in this process, within TOKEN_CACHE_MS in the others). 404 for a deleted user.',
+  })
+  @ApiBody({
+    type: UpdateUserDto,
+    examples: {
+      rename: { summary: 'Rename', value: { displayName: 'Ada King' } },
+      email: { summary: 'Change the email address', value: { email: 'ada@example.org' } },
+      disable: { summary: 'Disable', value: { disabled: true } },
+    },
+  })
   @ApiOkResponse({ type: AdminUserResponse })
   async update(
     @Param('userId') userId: string,
     @Body() body: UpdateUserDto,
   ): Promise<AdminUserResponse> {
-    return this.presenter.adminUser(await this.users.setDisabled(userId, body.disabled));
+    return this.presenter.adminUser(await this.adminUsers.update(userId, body));
+  }
+
+  @Delete(':userId')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'adminDeleteUser',
+    summary: 'Delete a user',
+    description:
+      'Bindery only: its API tokens and organization memberships (with its teams and grants) ' +
+      'are deleted and its requests refused at once (within TOKEN_CACHE_MS in other ' +
+      'processes); its email address is anonymized, so it may be given to another user. What ' +
+      'it wrote (revisions, change requests, comments) keeps it as author, under its name. 409 ' +
+      'when it is the last admin of an organization; 404 when already deleted.',
+  })
+  @ApiNoContentResponse({ description: 'The user is deleted.' })
+  async remove(@Param('userId') userId: string): Promise<void> {
+    await this.adminUsers.delete(userId);
   }
 
   @Post(':userId/tokens')
@@ -61,7 +100,7 @@ export class AdminUsersController {
     @Param('userId') userId: string,
     @Body() body: CreateTokenDto,
   ): Promise<CreatedTokenResponse> {
-    return this.presenter.createdToken(await this.users.issueToken(userId, body));
+    return this.presenter.createdToken(await this.adminUsers.issueToken(userId, body));
   }
 
   @Get(':userId/tokens')
@@ -75,7 +114,7 @@ export class AdminUsersController {
     @Param('userId') userId: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<ApiTokenResponse>> {
-    return mapPage(await this.users.listTokens(userId, query), (token) =>
+    return mapPage(await this.adminUsers.listTokens(userId, query), (token) =>
       this.presenter.token(token),
     );
   }

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Authenticator } from '../platform/auth/authenticator';
 import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersRepository } from './admin-users.repository';
+import { AdminUsersService } from './admin-users.service';
 import { ApiToken } from './entities/api-token.entity';
 import { User } from './entities/user.entity';
 import { TokenScopes } from './token-scopes';
@@ -18,6 +20,8 @@ import { UsersService } from './users.service';
   controllers: [UsersController, AdminUsersController],
   providers: [
     UsersService,
+    AdminUsersService,
+    AdminUsersRepository,
     UsersPresenter,
     TokensService,
     TokenScopes,

@@ -38,12 +38,30 @@ export class CreateUserDto {
   photoURL?: string;
 }
 
+/** What the administrator changes of a user: at least one field. */
 export class UpdateUserDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     description: 'A disabled user cannot authenticate; its tokens stop working at once.',
   })
+  @PresentNotNull()
   @IsBoolean()
-  disabled!: boolean;
+  disabled?: boolean;
+
+  @ApiPropertyOptional({ example: 'Ada King', minLength: 1, maxLength: 255 })
+  @PresentNotNull()
+  @IsString()
+  @Chars(1, 255)
+  displayName?: string;
+
+  @ApiPropertyOptional({
+    example: 'ada@example.org',
+    description:
+      'Stored lower-cased; 409 when another user has it. The user signs in (SAML) with it from now on.',
+  })
+  @PresentNotNull()
+  @IsEmail()
+  @MaxChars(320)
+  email?: string;
 }
 
 /** What a token is limited to; every field optional (absent: no limit of that kind). */

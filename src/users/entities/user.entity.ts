@@ -25,4 +25,12 @@ export class User {
 
   @Column({ type: 'timestamptz' })
   updatedAt!: Date;
+
+  /**
+   * When the instance administrator deleted the user: the row stays so that what it wrote keeps
+   * its author; its address is anonymized, its tokens and memberships are gone. Optional in the
+   * type: the authenticated user (`ActorUser`) is read without it.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
 }
