@@ -208,6 +208,16 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return [...counts.values()];
   }
 
+  /**
+   * Puts a job failed for good back in its queue, with one more attempt: it runs again as soon
+   * as a worker polls. False when the job is not (or no longer) failed.
+   */
+  async retry(name: string, id: string): Promise<boolean> {
+    // pg-boss's types say void; it answers how many jobs it changed.
+    const result = (await this.boss.retry(name, id)) as unknown as { affected?: number } | void;
+    return (result?.affected ?? 0) > 0;
+  }
+
   /** State of a job, for tests and diagnostics. */
   async state(name: string, id: string): Promise<string | undefined> {
     const job = await this.boss.getJobById(name, id, { includeArchive: true });
