@@ -34,7 +34,10 @@ export class GitOperationResponse {
   @ApiPropertyOptional({ format: 'date-time' }) completedAt?: string;
 }
 
-/** GitBook's `GitSyncState`. */
+/**
+ * GitBook's `GitSyncState` as getSpaceGitInfo answers it, with Bindery's `lastOperation` (a
+ * space's `gitSync` is the plain `SpaceGitSyncResponse`).
+ */
 export class GitSyncStateResponse {
   @ApiPropertyOptional({ description: 'Repository name (`owner/repository`).' }) repoName?: string;
   @ApiPropertyOptional({ enum: ['github', 'gitlab', 'github-legacy'] })

@@ -35,13 +35,25 @@ export class SpaceUrlsResponse {
   icon?: string;
 }
 
-export class GitSyncStateResponse {
-  @ApiPropertyOptional() repoName?: string;
+/**
+ * GitBook's `GitSyncState` as a space carries it (`Space.gitSync`). Named apart from the Git
+ * module's `GitSyncStateResponse` (getSpaceGitInfo), which adds Bindery's `lastOperation`.
+ */
+export class SpaceGitSyncResponse {
+  @ApiPropertyOptional({ description: 'Repository name.' }) repoName?: string;
   @ApiPropertyOptional({ enum: ['github', 'gitlab', 'github-legacy'] })
   installationProvider?: string;
-  @ApiPropertyOptional() integration?: string;
-  @ApiPropertyOptional() url?: string;
-  @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
+  @ApiPropertyOptional({ description: 'The integration name providing the Git Sync.' })
+  integration?: string;
+  @ApiPropertyOptional({
+    description: 'The URL to the repository tree, used when rendering public content.',
+  })
+  url?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the Git provider details were last updated.',
+  })
+  updatedAt?: string;
 }
 
 /** GitBook's `Space`. */
@@ -63,7 +75,7 @@ export class SpaceResponse {
   organization!: string;
   @ApiPropertyOptional({ description: 'ID of the parent collection.' }) parent?: string;
   @ApiPropertyOptional({ enum: TRANSLATION_LANGUAGES }) language?: string;
-  @ApiPropertyOptional({ type: GitSyncStateResponse }) gitSync?: GitSyncStateResponse;
+  @ApiPropertyOptional({ type: SpaceGitSyncResponse }) gitSync?: SpaceGitSyncResponse;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) visitorAuth?: object;
   @ApiProperty({ description: 'ID of the active revision in the space.' }) revision!: string;
   @ApiProperty({ enum: DEFAULT_LEVELS, nullable: true }) defaultLevel!: string | null;
