@@ -1,12 +1,15 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from './database';
 import { dataSourceOptions } from './data-source-options';
+import { applyPendingMigrations, describeMigrationRun } from './migrations';
 import { enablePreparedStatements } from './prepared-query';
 import { RetryingDataSource } from './retrying-data-source';
 import { whileHoldingStartLock } from './start-lock';
+
+const MIGRATIONS_LOG = new Logger('Migrations');
 
 /** TypeORM on the database chosen at start (see `openDatabase`); entities come from each module. */
 @Module({})
@@ -32,13 +35,25 @@ export class DatabaseModule {
             retryDelay: 500,
           }),
           dataSourceFactory: async (options) => {
-            const dataSource = new RetryingDataSource(options as DataSourceOptions);
+            // Migrations run here rather than by TypeORM's migrationsRun, to log what they did.
+            const dataSource = new RetryingDataSource({
+              ...(options as DataSourceOptions),
+              migrationsRun: false,
+            });
             if (preparedStatements && !database.embedded) enablePreparedStatements(dataSource);
-            // Migrations run as it initializes: one process at a time (the others then find
-            // none pending).
-            return options?.migrationsRun
-              ? whileHoldingStartLock(database.url, () => dataSource.initialize())
-              : dataSource.initialize();
+            if (!options?.migrationsRun) return dataSource.initialize();
+            // One process at a time (the others then find none pending).
+            return whileHoldingStartLock(database.url, async () => {
+              await dataSource.initialize();
+              try {
+                const run = await applyPendingMigrations(dataSource);
+                for (const line of describeMigrationRun(run)) MIGRATIONS_LOG.log(line);
+              } catch (error) {
+                await dataSource.destroy().catch(() => undefined);
+                throw error;
+              }
+              return dataSource;
+            });
           },
         }),
       ],

@@ -1,18 +1,14 @@
 import { ConfigurationError, loadConfig } from '../config/app-config';
 import { openDatabase } from './database';
-import { runMigrations } from './migrations';
+import { describeMigrationRun, runMigrations } from './migrations';
 
 /** `npm run migration:run`: applies pending migrations to DATABASE_URL (or the embedded database). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    const applied = await runMigrations(database.url);
-    process.stdout.write(
-      applied.length
-        ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}\n`
-        : 'No pending migrations.\n',
-    );
+    const run = await runMigrations(database.url);
+    process.stdout.write(`${describeMigrationRun(run).join('\n')}\n`);
   } finally {
     await database.close();
   }
