@@ -1,15 +1,26 @@
 # syntax=docker/dockerfile:1
 
+# The database the image is for: `embedded` (the default: PGlite in DATA_DIR; the image ships
+# a migrated database that a first start copies) or `postgresql` (DATABASE_URL; nothing of
+# the embedded database's template is shipped). docker-compose.yml builds `postgresql`.
+ARG DATABASE=embedded
+
 # ---- build: compile TypeScript and the embedded-database template ----------------------
 FROM node:20-bookworm-slim AS build
+ARG DATABASE
 WORKDIR /app
 # @scarf/scarf (a dependency of a dependency) phones home from its install script.
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-# `nest build` into dist/, then dist/embedded-template.tar.gz (a migrated PGlite database).
-RUN npm run build
+# Compiles into dist/ and builds the embedded database's template: dist/embedded-template (the
+# folder a first start on disk copies) and dist/embedded-template.tar.gz (for DATA_DIR=memory,
+# which the image does not use). Keeps only what DATABASE needs.
+RUN npm run build && \
+    rm -f dist/embedded-template.tar.gz && \
+    if [ "$DATABASE" = postgresql ]; then rm -rf dist/embedded-template dist/embedded-template.json; \
+    elif [ "$DATABASE" != embedded ]; then echo "DATABASE must be embedded or postgresql" >&2; exit 1; fi
 
 # ---- runtime: production dependencies and dist/ only -----------------------------------
 FROM node:20-bookworm-slim AS runtime
@@ -19,6 +30,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 
+# NODE_ENV=production is for Express and the libraries under it; Bindery's own behaviour
+# depends only on its settings (.env.example).
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data

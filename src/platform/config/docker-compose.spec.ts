@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AppConfig, loadConfig } from './app-config';
 
 interface Service {
-  build?: string;
+  build?: { context: string; args?: Record<string, string> };
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -28,7 +28,7 @@ describe('docker-compose.yml', () => {
     schema: CORE_SCHEMA.withTags(mergeTag),
   }) as { services: Record<string, Service> };
   const services = file.services;
-  const bindery = Object.entries(services).filter(([, service]) => service.build === '.');
+  const bindery = Object.entries(services).filter(([, service]) => service.build?.context === '.');
   const secrets = { ADMIN_TOKEN: 'a'.repeat(64), SECRET_KEY: 'b'.repeat(64) };
   const environmentOf = (service: Service) =>
     Object.fromEntries(
@@ -57,7 +57,15 @@ describe('docker-compose.yml', () => {
     const config = loadConfig(environment);
     expect(config.BLOB_STORE).toBe('s3');
     expect(config.JOBS_IN_PROCESS).toBe(false);
+    expect(config.seedDemo).toBe(false);
   });
+
+  it.each(['api-1', 'api-2', 'worker'])(
+    'builds %s as the image for PostgreSQL (no embedded database template)',
+    (name) => {
+      expect(services[name].build?.args).toEqual({ DATABASE: 'postgresql' });
+    },
+  );
 
   it('shares one database, bucket and secret, and runs the migrations in one process', () => {
     const environments = bindery.map(([, service]) => environmentOf(service));
