@@ -148,7 +148,7 @@ describe('agent instructions', () => {
     });
 
     it.each([
-      ['no instructions', {}, 'instructions must be an object'],
+      ['no instructions', {}, 'instructions is required'],
       [
         'instructions as markdown',
         { instructions: '# Be brief' },

@@ -147,7 +147,7 @@ describe('site publishing auth', () => {
         { backend: 'integration' },
         /backend must be "custom".*no integrations/,
       ],
-      ['no backend', {}, /backend must be "custom"/],
+      ['no backend', {}, /backend is required/],
       [
         'a URL that is not http(s)',
         { backend: 'custom', fallbackURL: 'javascript:alert(1)' },

@@ -400,8 +400,8 @@ describe('site search (e2e)', () => {
         [{ query: 42, mode: 'all' }, 'query must be a string'],
         [{ query: 'zephyrine' }, 'scope is required'],
         [{ query: 'zephyrine', mode: 'everything' }, 'mode must be one of'],
-        [{ query: 'zephyrine', mode: 'current' }, 'siteSpaceId must be a string'],
-        [{ query: 'zephyrine', mode: 'specific' }, 'siteSpaceIds must be an array'],
+        [{ query: 'zephyrine', mode: 'current' }, 'siteSpaceId is required'],
+        [{ query: 'zephyrine', mode: 'specific' }, 'siteSpaceIds is required'],
         [{ query: 'zephyrine', siteSpaceIds: [] }, 'siteSpaceIds must contain at least 1'],
         [{ query: 'zephyrine', siteSpaceIds: ['nope'] }, 'siteSpaceIds: no site space nope'],
         [{ query: 'zephyrine', scope: null }, 'scope should not be null'],
@@ -409,7 +409,7 @@ describe('site search (e2e)', () => {
         [{ query: 'zephyrine', scope: { mode: 'some' } }, 'scope.mode must be one of'],
         [
           { query: 'zephyrine', scope: { mode: 'specific' } },
-          'scope.siteSpaceIds must be an array',
+          'scope.siteSpaceIds is required',
         ],
         [
           { query: 'zephyrine', scope: { mode: 'default', restrictTo: 'currentSiteSpace' } },

@@ -149,7 +149,7 @@ describe('site settings', () => {
     });
 
     it.each([
-      [{}, /name must be a string/],
+      [{}, /name is required/],
       [{ name: 'x'.repeat(51) }, /name must be shorter than or equal to 50/],
     ])('answers 400 to a creation with %j', async (body, message) => {
       const org = await t.factories.organization();
