@@ -78,11 +78,8 @@ function blobStoreOptions(config: AppConfig): BlobStoreOptions {
       },
     };
   }
-  return { root: blobRoot(config) };
-}
-
-function blobRoot(config: AppConfig): string {
+  // In memory (DATA_DIR=memory), blobs go to a folder of this process's, removed when it stops.
   return config.inMemory
-    ? mkdtempSync(join(tmpdir(), 'bindery-blobs-'))
-    : join(config.DATA_DIR, 'blobs');
+    ? { root: mkdtempSync(join(tmpdir(), 'bindery-blobs-')), temporary: true }
+    : { root: join(config.DATA_DIR, 'blobs') };
 }

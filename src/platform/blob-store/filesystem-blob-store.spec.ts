@@ -302,4 +302,26 @@ describe('BlobStoreModule', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('removes a temporary root when the application stops, and keeps any other', async () => {
+    const temporary = await mkdtemp(join(tmpdir(), 'bindery-blob-module-'));
+    const kept = await mkdtemp(join(tmpdir(), 'bindery-blob-module-'));
+    try {
+      for (const [root, isTemporary] of [
+        [temporary, true],
+        [kept, false],
+      ] as const) {
+        const moduleRef = await Test.createTestingModule({
+          imports: [BlobStoreModule.register({ root, temporary: isTemporary })],
+        }).compile();
+        await moduleRef.get(BlobStore).put('files/x', Buffer.from('x'));
+        await moduleRef.close();
+      }
+      expect(existsSync(temporary)).toBe(false);
+      await expect(readFile(join(kept, 'files', 'x'), 'utf8')).resolves.toBe('x');
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+      await rm(kept, { recursive: true, force: true });
+    }
+  });
 });

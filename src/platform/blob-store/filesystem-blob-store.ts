@@ -1,3 +1,4 @@
+import type { OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -16,12 +17,20 @@ const ABSENT_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
  * into directories. Writes go to a temporary file under the same root and are renamed into place,
  * which is atomic on one filesystem.
  */
-export class FilesystemBlobStore extends BlobStore {
+export class FilesystemBlobStore extends BlobStore implements OnApplicationShutdown {
   private readonly root: string;
 
-  constructor(root: string) {
+  /** `temporary`: the root is this process's alone (DATA_DIR=memory) and goes when it stops. */
+  constructor(
+    root: string,
+    private readonly temporary = false,
+  ) {
     super();
     this.root = resolve(root);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.temporary) await rm(this.root, { recursive: true, force: true });
   }
 
   async put(key: string, data: Buffer | NodeJS.ReadableStream): Promise<{ size: number }> {
