@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppModule } from './app.module';
@@ -10,10 +11,10 @@ import { applyRoutePrefix } from './setup';
 export const OPENAPI_FILE = join(__dirname, '..', '..', 'openapi', 'bindery.openapi.json');
 
 /**
- * `npm run openapi:generate`: writes the API document, sorted and stable, without a database
- * (preview mode builds the module graph without instantiating providers).
+ * The API document as the code declares it, without a database (preview mode builds the module
+ * graph without instantiating providers).
  */
-async function main(): Promise<void> {
+export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
   const config = loadConfig(
     {},
     { PUBLIC_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://unused/unused' },
@@ -26,14 +27,24 @@ async function main(): Promise<void> {
     },
   );
   applyRoutePrefix(app);
-  const document = buildOpenApiDocument(app);
+  try {
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** `npm run openapi:generate`: writes the API document, sorted and stable. */
+async function main(): Promise<void> {
+  const document = await generateOpenApiDocument();
   mkdirSync(dirname(OPENAPI_FILE), { recursive: true });
   writeFileSync(OPENAPI_FILE, `${JSON.stringify(document, null, 2)}\n`);
-  await app.close();
   process.stdout.write(`Wrote ${OPENAPI_FILE}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Could not generate the API document: ${String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`Could not generate the API document: ${String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,227 @@
+/**
+ * A request body example for every operation that takes one, shown by "Try it out" and checked
+ * against the operation's request schema by api-document.spec.ts. The IDs are made up: replace
+ * them with your own.
+ */
+const ORG = 'obYuLe3ZwMbWDRDmYY0o';
+const SPACE = 'h1Qp0dXb3kYtR8mZs2Va';
+const OTHER_SPACE = 'k8Rm2Wq5Tz1Lp7Nd4Hs3';
+const USER = 'u7Hk2PqRs9TdWx4YbZ1c';
+const TEAM = 'tKp3Wq8Ls2Nd5Rf7Hj0m';
+const PAGE = 'pG4kLm8Nq2Rs6Tv0Wx3y';
+const COLLECTION = 'cL5nQ1wE8rT3yU6iO9pA';
+const SITE_SPACE = 'sitesp_Q2w4E6r8T0y1U3i5';
+const SITE_SECTION = 'sitesc_M3n5B7v9C1x2Z4l6';
+
+const paragraph = (text: string) => ({
+  object: 'document',
+  data: {},
+  nodes: [
+    {
+      object: 'block',
+      type: 'paragraph',
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
+    },
+  ],
+});
+
+const tokenScopes = { access: 'read-only', organization: ORG, spaces: [SPACE] };
+
+export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
+  // admin, api-tokens
+  adminCreateUser: { email: 'ada@example.com', displayName: 'Ada Lovelace' },
+  adminUpdateUser: { disabled: true },
+  adminCreateUserToken: { label: 'CI deploys', expiresAt: '2030-01-01T00:00:00.000Z' },
+  createUserToken: { label: 'Docs sync script', scopes: tokenScopes },
+
+  // organizations, members, invites
+  createOrganization: { title: 'Acme Docs', type: 'business', emailDomains: ['acme.example'] },
+  updateOrganizationById: { title: 'Acme Documentation', defaultRole: 'read', inviteLinks: true },
+  updateOrganizationAgentInstructions: {
+    instructions: paragraph('Answer briefly and link to the page that explains more.'),
+  },
+  inviteUsersToOrganization: {
+    emails: ['grace@acme.example', { email: 'linus@acme.example', role: 'edit' }],
+    role: 'read',
+  },
+  createOrganizationInvite: { role: 'edit' },
+  updateOrganizationInviteById: { role: 'comment' },
+  updateMemberInOrganizationById: { role: 'admin' },
+  acceptInvitation: { displayName: 'Grace Hopper' },
+  ingestConversation: {
+    id: 'ticket-4711',
+    subject: 'Cannot find the rate limits',
+    metadata: { url: 'https://support.acme.example/tickets/4711' },
+    parts: [
+      { type: 'message', role: 'user', body: 'Where are the API rate limits documented?' },
+      { type: 'message', role: 'team-member', body: 'In Reference → Limits; we will link it.' },
+    ],
+  },
+
+  // teams
+  createOrganizationTeam: { title: 'Writers', members: [USER] },
+  updateTeamInOrganizationById: { title: 'Technical writers' },
+  updateMembersInOrganizationTeam: { add: [USER], remove: [] },
+  addMemberToOrganizationTeamById: { role: 'member' },
+
+  // sso, sign-in
+  createOrganizationSAMLProvider: {
+    label: 'Okta',
+    entityID: 'http://www.okta.com/exk1a2b3c4d5e6f7g8h9',
+    ssoURL: 'https://acme.okta.com/app/bindery/exk1a2b3c4d5e6f7g8h9/sso/saml',
+    defaultRole: 'read',
+  },
+  updateOrganizationSAMLProvider: { idpInitiatedLogin: true, defaultRole: 'comment' },
+  consumeSamlAssertion: { SAMLResponse: 'PHNhbWxwOlJlc3BvbnNlIC4uLj4=', RelayState: '/' },
+  exchangeSsoSignInCode: { code: 'c9f1e2d3b4a5968778695a4b3c2d1e0f' },
+
+  // collections
+  createCollection: { title: 'Product guides' },
+  updateCollectionById: { title: 'Guides', defaultLevel: 'read' },
+  moveCollection: { parent: null },
+  inviteToCollection: { role: 'edit', teams: [TEAM] },
+  updateTeamPermissionInCollection: { role: 'review' },
+  updateUserPermissionInCollection: { role: 'comment' },
+  transferCollection: { organization: 'oR9tY2uI5oP8aS1dF4gH' },
+
+  // spaces
+  createSpace: { title: 'Getting started', emoji: '1f680', parent: COLLECTION },
+  updateSpaceById: { title: 'Developer guide', visibility: 'in-collection', editMode: 'locked' },
+  moveSpace: { position: { after: { type: 'space', space: OTHER_SPACE } } },
+  inviteToSpace: { role: 'edit', users: [USER] },
+  updateTeamPermissionInSpace: { role: 'review' },
+  updateUserPermissionInSpace: { role: 'comment' },
+  transferSpace: { organization: 'oR9tY2uI5oP8aS1dF4gH' },
+  applyTemplateToSpace: { id: 'api-reference' },
+  importGitRepository: {
+    url: 'https://github.com/acme/docs.git',
+    ref: 'refs/heads/main',
+    repoProjectDirectory: 'docs',
+  },
+  exportToGitRepository: {
+    url: 'https://github.com/acme/docs.git',
+    ref: 'refs/heads/main',
+    commitMessage: 'Update the docs from Bindery',
+  },
+
+  // comments
+  postCommentInSpace: { body: { markdown: 'Should this say **v2**?' }, page: PAGE },
+  updateCommentInSpace: { resolved: true },
+  postCommentReplyInSpace: { body: { markdown: 'Yes, fixed in the latest change request.' } },
+  updateCommentReplyInSpace: { body: { markdown: 'Yes, fixed in change request #12.' } },
+  postCommentInChangeRequest: { body: { markdown: 'Can we add an example here?' }, page: PAGE },
+  updateCommentInChangeRequest: { addedReactions: ['👍'] },
+  postCommentReplyInChangeRequest: { body: { markdown: 'Added one below.' } },
+  updateCommentReplyInChangeRequest: { body: { markdown: 'Added one below the table.' } },
+
+  // change requests
+  createChangeRequest: { subject: 'Document the v2 endpoints', status: 'draft' },
+  updateChangeRequestById: { subject: 'Document the v2 endpoints', status: 'open' },
+  updateChangeRequestContent: {
+    changes: [
+      {
+        operation: 'insert_page',
+        title: 'Rate limits',
+        document: { markdown: '# Rate limits\n\nEach token may send 600 requests a minute.' },
+      },
+      { operation: 'update_page', page: PAGE, title: 'Quickstart' },
+    ],
+  },
+  requestReviewersForChangeRequest: { users: [USER] },
+  submitChangeRequestReview: { status: 'approved', comment: { markdown: 'Looks good.' } },
+  updateChangeRequest: { resolutions: [{ pageId: PAGE, kind: 'document', keep: 'changeRequest' }] },
+
+  // sites
+  createSite: { title: 'Acme Developer Docs', spaces: [SPACE], visibility: 'public' },
+  updateSiteById: { title: 'Acme Developers', basename: 'developers' },
+  updateSiteAdaptiveSchema: {
+    jsonSchema: {
+      type: 'object',
+      properties: { plan: { type: 'string', enum: ['free', 'pro'] } },
+      additionalProperties: false,
+    },
+  },
+  updateSiteCustomizationById: {
+    styling: { primaryColor: { light: '#346DDB', dark: '#346DDB' } },
+    feedback: { enabled: true },
+  },
+  overrideSiteSpaceCustomizationById: { feedback: { enabled: false } },
+  trackEventsInSiteById: {
+    events: [
+      {
+        type: 'page_view',
+        location: { url: 'https://docs.acme.example/guides/quickstart', page: PAGE },
+      },
+    ],
+  },
+  aggregateSiteEvents: {
+    range: 'last7Days',
+    select: [{ column: 'eventsCount' }],
+    groupBy: [{ column: 'datetime', interval: 'day' }],
+  },
+  updateSitePublishingAuthById: {
+    backend: 'custom',
+    fallbackURL: 'https://auth.acme.example/docs-login',
+  },
+  createSiteRedirect: {
+    source: '/old/quickstart',
+    destination: { kind: 'site-page', siteSpaceId: SITE_SPACE, pageId: PAGE },
+    permanent: true,
+  },
+  bulkUpsertSiteRedirects: {
+    redirects: [
+      {
+        source: '/legacy/*',
+        captureWildcard: true,
+        destination: { kind: 'external', url: 'https://legacy.acme.example' },
+      },
+      { source: '/old/quickstart', intent: 'publish' },
+    ],
+  },
+  updateSiteRedirectById: { permanent: false },
+  searchSiteContent: { query: 'rate limits' },
+  addSectionGroupToSite: { title: 'Products', sections: [SITE_SECTION] },
+  updateSiteSectionGroupById: { title: 'Our products' },
+  moveSiteSectionGroup: {
+    position: { after: { type: 'site-section-group', id: 'sitesg_A1s2D3f4G5h6J7k8' } },
+  },
+  addSectionToGroup: { sectionId: SITE_SECTION },
+  addSectionToSite: { spaceId: SPACE, title: 'API reference' },
+  updateSiteSectionById: { title: 'API reference', path: 'api' },
+  moveSiteSection: {
+    position: { before: { type: 'site-section', siteSection: 'sitesc_Z9x8C7v6B5n4M3l2' } },
+  },
+  createSiteShareLink: { name: 'Beta testers' },
+  updateSiteShareLinkById: { active: false },
+  addSpaceToSite: { spaceId: SPACE },
+  updateSiteSpaceById: { path: 'v2' },
+  moveSiteSpace: {
+    position: { after: { type: 'site-space', siteSpace: 'sitesp_P0o9I8u7Y6t5R4e3' } },
+  },
+  sortSiteStructure: {
+    item: { type: 'site-section', id: SITE_SECTION },
+    position: { before: { type: 'site-section', id: 'sitesc_Z9x8C7v6B5n4M3l2' } },
+  },
+  resolvePublishedContentByUrl: { url: 'https://docs.acme.example/guides/quickstart' },
+
+  // translations, openapi
+  createTranslation: { language: 'fr', source: { space: SPACE, language: 'en' } },
+  updateTranslation: { instructions: paragraph('Keep product names in English.') },
+  createOpenAPISpec: {
+    slug: 'payments-api',
+    source: { url: 'https://api.acme.example/openapi.json' },
+    visibility: 'private',
+  },
+  updateOpenAPISpecBySlug: { visibility: 'public' },
+  createOrUpdateOpenAPISpecBySlug: {
+    source: { text: 'openapi: 3.0.3\ninfo:\n  title: Payments\n  version: 1.0.0\npaths: {}\n' },
+  },
+
+  // webhooks
+  createWebhook: {
+    url: 'https://hooks.acme.example/bindery',
+    events: ['space_content_updated', 'change_request_merged'],
+    spaces: [SPACE],
+  },
+  updateWebhook: { active: false },
+};
