@@ -1,13 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBody,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../platform/auth/access.decorator';
+import { ErrorBody } from '../platform/errors/error-body';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
 import { CreateTokenDto, CreateUserDto, UpdateUserDto } from './dto/admin-user.dto';
@@ -20,6 +24,11 @@ import {
 import { AdminUsersService } from './admin-users.service';
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
+
+const userNotFound = ApiNotFoundResponse({
+  type: ErrorBody,
+  description: 'No such user, or deleted.',
+});
 
 /** The instance administrator's API (not GitBook's): users and their API tokens. */
 @ApiTags('admin')
@@ -69,6 +78,9 @@ export class AdminUsersController {
     },
   })
   @ApiOkResponse({ type: AdminUserResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input, or nothing to change.' })
+  @userNotFound
+  @ApiConflictResponse({ type: ErrorBody, description: 'Another user has this email address.' })
   async update(
     @Param('userId') userId: string,
     @Body() body: UpdateUserDto,
@@ -89,6 +101,11 @@ export class AdminUsersController {
       'when it is the last admin of an organization; 404 when already deleted.',
   })
   @ApiNoContentResponse({ description: 'The user is deleted.' })
+  @userNotFound
+  @ApiConflictResponse({
+    type: ErrorBody,
+    description: 'The user is the last enabled admin of an organization.',
+  })
   async remove(@Param('userId') userId: string): Promise<void> {
     await this.adminUsers.delete(userId);
   }

@@ -1,16 +1,22 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../auth/access.decorator';
+import { ErrorBody } from '../errors/error-body';
 import { PageOf, type Page } from '../pagination/page';
 import { PageQueryDto } from '../pagination/page-query.dto';
 import { AdminJobsService } from './admin-jobs.service';
 import { FailedJobResponse, FailedJobsQueryDto, JobQueueResponse } from './dto/admin-jobs.dto';
+
+const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
 /** The instance administrator's view of the background jobs (pg-boss queues). */
 @ApiTags('admin')
@@ -29,6 +35,7 @@ export class AdminJobsController {
       'pg-boss archives finished jobs after 12 hours; archived jobs are not counted.',
   })
   @ApiOkResponse({ type: PageOf(JobQueueResponse) })
+  @badRequest
   queues(@Query() query: PageQueryDto): Promise<Page<JobQueueResponse>> {
     return this.jobs.queues(query);
   }
@@ -43,6 +50,7 @@ export class AdminJobsController {
       "job's data. Kept until pg-boss archives them (12 hours after the failure).",
   })
   @ApiOkResponse({ type: PageOf(FailedJobResponse) })
+  @badRequest
   failed(@Query() query: FailedJobsQueryDto): Promise<Page<FailedJobResponse>> {
     return this.jobs.failed(query, query.queue);
   }
@@ -59,6 +67,8 @@ export class AdminJobsController {
   })
   @ApiParam({ name: 'jobId', format: 'uuid', description: 'The id of a failed job.' })
   @ApiNoContentResponse({ description: 'The job is queued again.' })
+  @ApiNotFoundResponse({ type: ErrorBody, description: 'No such job (or archived).' })
+  @ApiConflictResponse({ type: ErrorBody, description: 'The job is not failed.' })
   async retry(@Param('jobId') jobId: string): Promise<void> {
     await this.jobs.retry(jobId);
   }
