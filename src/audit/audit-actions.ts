@@ -22,8 +22,10 @@ const ENTRIES: Record<string, Entry> = {
   // The instance administrator and users' own tokens (no organization).
   adminCreateUser: ['user.created', 'user', 'response.user'],
   adminUpdateUser: ['user.updated', 'user'],
+  adminDeleteUser: ['user.deleted', 'user'],
   adminCreateUserToken: ['user.token.created', 'api-token'],
   adminRevokeUserToken: ['user.token.revoked', 'api-token'],
+  adminRetryJob: ['job.retried', 'job'],
   createUserToken: ['user.token.created', 'api-token'],
   revokeUserToken: ['user.token.revoked', 'api-token'],
 
