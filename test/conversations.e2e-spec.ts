@@ -494,6 +494,57 @@ describe('Conversations', () => {
       }
     });
 
+    it('answers the stored ids in the order sent, with Prefer: return=representation', async () => {
+      const o = await t.factories.organization();
+      const item = (id: string, subject: string) => ({
+        id,
+        subject,
+        parts: [{ type: 'message', role: 'user', body: `About ${subject}` }],
+      });
+      const ingestWithIds = async (body: unknown) => {
+        const res = await o.owner.client
+          .post(`${base(o)}/conversations`, body as object)
+          .set('Prefer', 'return=representation');
+        expect(res.status).toBe(200);
+        expect(res.headers['preference-applied']).toBe('return=representation');
+        return res.body as { items: ConversationBody[] };
+      };
+
+      // Known and new ones mixed, in an order that is neither sorted nor the first batch's.
+      const first = await ingestWithIds([item('zeta', 'Zeta'), item('alpha', 'Alpha')]);
+      expect(first.items.map((c) => c.subject)).toEqual(['Zeta', 'Alpha']);
+      const [zeta, alpha] = first.items.map((c) => c.id);
+      expect(zeta).not.toBe(alpha);
+
+      const second = await ingestWithIds([
+        item('mu', 'Mu'),
+        item('alpha', 'Alpha again'),
+        item('beta', 'Beta'),
+        item('zeta', 'Zeta'),
+      ]);
+      expect(second.items.map((c) => c.subject)).toEqual(['Mu', 'Alpha again', 'Beta', 'Zeta']);
+      // A conversation ingested again keeps its id.
+      expect(second.items[1].id).toBe(alpha);
+      expect(second.items[3].id).toBe(zeta);
+      expect(new Set(second.items.map((c) => c.id)).size).toBe(4);
+      for (const conversation of second.items) {
+        expect(conversation).toMatchObject({ object: 'conversation', source: expect.any(String) });
+        // Each id is the conversation's: it reads back with its own subject.
+        const read = await o.owner.client
+          .get(`${base(o)}/conversations/${conversation.id}`)
+          .expect(200);
+        expectConforms(read, 'getConversationById');
+        expect(read.body.conversation.subject).toBe(conversation.subject);
+      }
+
+      // A single object gives one; GitBook's 204 stays the answer without the preference.
+      const single = await ingestWithIds(item('solo', 'Solo'));
+      expect(single.items).toHaveLength(1);
+      expect(single.items[0].subject).toBe('Solo');
+      await ingest(item('solo', 'Solo'), o);
+      expect((await conversations(o)).count).toBe(5);
+    });
+
     it('takes a single conversation object', async () => {
       const o = await t.factories.organization();
       await ingest({ id: 'single', subject: 'Hello', parts: [] }, o);

@@ -1,14 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
   ApiExtraModels,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import { LargeBody } from '../platform/validation/request-body';
 import type { UserActor } from '../platform/auth/actor';
@@ -24,7 +26,12 @@ import {
   parseConversationInputs,
 } from './dto/conversation-input.dto';
 import { ListConversationsQueryDto } from './dto/conversation-queries.dto';
-import { ConversationResponse, ConversationWithPartsResponse } from './dto/conversation.response';
+import {
+  ConversationResponse,
+  ConversationWithPartsResponse,
+  IngestedConversationsResponse,
+} from './dto/conversation.response';
+import { prefersRepresentation } from './prefer-header';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
@@ -76,15 +83,33 @@ export class ConversationsController {
       ],
     },
   })
+  @ApiHeader({
+    name: 'Prefer',
+    required: false,
+    description:
+      "Bindery's: `return=representation` answers 200 with the stored conversations (their " +
+      'ids), in the order sent, instead of 204.',
+  })
   @ApiNoContentResponse({ description: 'Conversations ingested.' })
+  @ApiOkResponse({
+    type: IngestedConversationsResponse,
+    description: 'Conversations ingested, with `Prefer: return=representation`.',
+  })
   @badRequest
   async ingest(
     @Granted() organization: ResolvedAccess,
     @CurrentUser() actor: UserActor,
     @Body() body: unknown,
-  ): Promise<void> {
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<IngestedConversationsResponse | void> {
     const inputs = parseConversationInputs(body);
-    await this.conversations.ingest(organization.id, apiTokenSource(actor.userId), inputs);
+    const source = apiTokenSource(actor.userId);
+    const ids = await this.conversations.ingest(organization.id, source, inputs);
+    if (!prefersRepresentation(prefer)) return;
+    const stored = await this.conversations.findMany(organization.id, ids);
+    response.status(200).setHeader('Preference-Applied', 'return=representation');
+    return { items: stored.map((conversation) => this.presenter.conversation(conversation)) };
   }
 
   @Get(':conversationId')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { countRows, paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { ListConversationsQueryDto } from './dto/conversation-queries.dto';
@@ -53,13 +53,15 @@ export class ConversationsRepository {
   /**
    * Inserts the conversations, or updates those known by (organization, source, external id) in
    * place: one whose content hash changed goes back to unprocessed, with its analysis revision
-   * bumped. Answers whether any of them now waits for its analysis.
+   * bumped. Answers the stored id of each, in the order given (a known one keeps its id), and
+   * whether any of them now waits for its analysis.
    */
   async upsert(
     conversations: ConversationUpsert[],
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<boolean> {
+  ): Promise<{ ids: string[]; pending: boolean }> {
     let pending = false;
+    const ids: string[] = [];
     for (let i = 0; i < conversations.length; i += UPSERT_CHUNK) {
       const chunk = conversations.slice(i, i + UPSERT_CHUNK);
       const values = chunk
@@ -68,7 +70,7 @@ export class ConversationsRepository {
           return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::jsonb, ${p(6)}, ${p(7)}::jsonb, ${p(8)}::timestamptz, ${p(9)}, ${p(10)}::timestamptz, ${p(11)}::timestamptz, ${p(12)}::timestamptz, ${p(13)}::timestamptz, ${p(14)}::int)`;
         })
         .join(', ');
-      const result: { pending: boolean }[] = await manager.query(
+      const result: { id: string; external_id: string; pending: boolean }[] = await manager.query(
         `INSERT INTO conversations AS c
            (id, organization_id, source, external_id, subject, parts, metadata_url,
             metadata_attributes, metadata_created_at, content_hash, created_at, ingested_at,
@@ -87,7 +89,7 @@ export class ConversationsRepository {
              + CASE WHEN c.content_hash <> EXCLUDED.content_hash THEN 1 ELSE 0 END,
            processed_at = CASE WHEN c.content_hash <> EXCLUDED.content_hash THEN NULL
                                ELSE c.processed_at END
-         RETURNING (processed_at IS NULL) AS pending`,
+         RETURNING id, external_id, (processed_at IS NULL) AS pending`,
         chunk.flatMap((row) => [
           row.id,
           row.organizationId,
@@ -107,8 +109,23 @@ export class ConversationsRepository {
         ]),
       );
       if (result.some((row) => row.pending)) pending = true;
+      // RETURNING promises no order: match the rows by external id (unique within the chunk).
+      const stored = new Map(result.map((row) => [row.external_id, row.id]));
+      for (const row of chunk) ids.push(stored.get(row.externalId)!);
     }
-    return pending;
+    return { ids, pending };
+  }
+
+  /** The organization's conversations of these ids, in the order of `ids` (unknown ones left out). */
+  async findInOrganization(
+    organizationId: string,
+    ids: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Conversation[]> {
+    if (ids.length === 0) return [];
+    const rows = await manager.getRepository(Conversation).findBy({ organizationId, id: In(ids) });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** A page of the organization's conversations (of one source when given), newest first. */

@@ -41,12 +41,13 @@ export class ConversationsService {
    * updated in place (the unique index on organization, source and external id is the upsert's
    * conflict target, so concurrent ingestions of one id cannot duplicate it). A conversation
    * whose content changed goes back to unprocessed, and the analysis is queued once committed.
+   * Answers the stored conversations' ids, in the order of `inputs`.
    */
   async ingest(
     organizationId: string,
     source: string,
     inputs: ConversationInputDto[],
-  ): Promise<void> {
+  ): Promise<string[]> {
     const now = this.clock.now();
     const rows = inputs.map((input): ConversationUpsert => {
       const metadataCreatedAt = input.metadata?.createdAt
@@ -70,10 +71,16 @@ export class ConversationsService {
         updatedAt: now,
       };
     });
-    const pending = await this.dataSource.transaction((manager) =>
+    const { ids, pending } = await this.dataSource.transaction((manager) =>
       this.conversations.upsert(rows, manager),
     );
     if (pending) await this.analysis.enqueue(organizationId);
+    return ids;
+  }
+
+  /** The organization's conversations of `ids`, in that order. */
+  findMany(organizationId: string, ids: string[]): Promise<Conversation[]> {
+    return this.conversations.findInOrganization(organizationId, ids);
   }
 
   /** The organization's conversations, newest first. */

@@ -108,3 +108,15 @@ export class ConversationsIssuesClusterResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: ClusterUrlsResponse }) urls!: ClusterUrlsResponse;
 }
+
+/**
+ * `ingestConversation`'s answer when the request says `Prefer: return=representation`
+ * (Bindery's; GitBook answers 204 only): the stored conversations, in the order sent.
+ */
+export class IngestedConversationsResponse {
+  @ApiProperty({
+    type: [ConversationResponse],
+    description: 'One per conversation sent, in the same order (a single object gives one).',
+  })
+  items!: ConversationResponse[];
+}
