@@ -19,6 +19,11 @@ async function main(): Promise<void> {
   printBanner(bindery, config, performance.now());
 }
 
+/**
+ * What a start ends with, after every log line of the start (the logger writes synchronously):
+ * where to go, the demo data a first start seeded, and last the administrator token when this
+ * start generated it (in a frame: it is shown once), else how to get administrator access.
+ */
 function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number): void {
   const lines = [
     '',
@@ -29,9 +34,6 @@ function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number):
     })`,
     `  Swagger UI:        ${config.publicUrl}/docs`,
   ];
-  if (bindery.generatedAdminToken) {
-    lines.push(`  Admin token:       ${bindery.generatedAdminToken}   (shown once: keep it)`);
-  }
   if (bindery.demo) {
     lines.push(
       `  Demo user:         ${bindery.demo.userEmail}`,
@@ -41,7 +43,32 @@ function printBanner(bindery: BinderyApp, config: AppConfig, elapsedMs: number):
       `  Try it:            curl -H "Authorization: Bearer ${bindery.demo.token}" ${config.publicUrl}/v1/orgs/${bindery.demo.organizationId}`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  if (bindery.generatedAdminToken) {
+    lines.push(
+      ...framed([
+        `Admin token: ${bindery.generatedAdminToken}`,
+        'Shown once (only its hash is kept): copy it now.',
+        'To choose the token instead, set ADMIN_TOKEN (32+ characters).',
+      ]),
+    );
+  } else if (config.ADMIN_TOKEN) {
+    lines.push('  Admin token:       the one in ADMIN_TOKEN');
+  } else {
+    lines.push(
+      '  Admin token:       the one printed at the first start (set ADMIN_TOKEN, 32+ characters, to choose one)',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `text` in a box drawn with box-drawing characters, indented as the banner's lines. */
+function framed(text: string[]): string[] {
+  const width = Math.max(...text.map((line) => line.length));
+  return [
+    `  ┌${'─'.repeat(width + 2)}┐`,
+    ...text.map((line) => `  │ ${line.padEnd(width)} │`),
+    `  └${'─'.repeat(width + 2)}┘`,
+  ];
 }
 
 main().catch((error: unknown) => {

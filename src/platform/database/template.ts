@@ -1,9 +1,12 @@
 import PgBoss from 'pg-boss';
-import { runMigrations } from './migrations';
+import { MigrationRun, runMigrations } from './migrations';
 
-/** Brings an empty database to the state a start expects: migrations and the job-queue schema. */
-export async function prepareDatabase(url: string): Promise<void> {
-  await runMigrations(url);
+/**
+ * Brings an empty database to the state a start expects: migrations and the job-queue schema.
+ * Answers what the migrations did.
+ */
+export async function prepareDatabase(url: string): Promise<MigrationRun> {
+  const run = await runMigrations(url);
   const boss = new PgBoss({
     connectionString: url,
     schema: 'pgboss',
@@ -13,4 +16,5 @@ export async function prepareDatabase(url: string): Promise<void> {
   });
   await boss.start();
   await boss.stop({ graceful: false, wait: true });
+  return run;
 }
