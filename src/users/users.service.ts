@@ -111,15 +111,6 @@ export class UsersService {
     return this.usersRepository.hasAny(manager);
   }
 
-  async setDisabled(userId: string, disabled: boolean): Promise<User> {
-    const user = await this.get(userId);
-    user.disabled = disabled;
-    user.updatedAt = this.clock.now();
-    await this.users.update({ id: userId }, { disabled, updatedAt: user.updatedAt });
-    if (disabled) this.tokens.forgetUser(userId);
-    return user;
-  }
-
   /**
    * A new token of the user, shown once; 400 when `expiresAt` is not in the future, or its
    * scopes name what the user does not see.

@@ -3,12 +3,8 @@
  * in a sentence. A description on the handler (`@ApiOperation({ description })`) wins.
  */
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  adminListUsers:
-    'Every user of the instance, oldest first, with whether it is disabled; paginated (`page`, `limit`).',
   adminCreateUser:
     'Creates a user and a first API token for it. The token is in the answer, shown this once.',
-  adminUpdateUser:
-    'A disabled user can no longer call the API: its tokens stop working (within TOKEN_CACHE_MS) until it is enabled again.',
   adminCreateUserToken:
     'A new API token for the user, optionally labelled, expiring or scoped; shown this once.',
   getCollectionById: 'The collection, with its URLs and what the caller may do with it.',
