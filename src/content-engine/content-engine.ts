@@ -53,10 +53,16 @@ export class ContentEngine {
    * `content_objects` as an ObjectStore for the tree functions (src/content-engine/tree), within
    * `manager`'s transaction. Wrap it in a CachedObjectStore to cache reads by hash.
    */
+  /**
+   * `content_objects` through `manager`. A transaction's manager is one connection, which runs
+   * one query at a time: on it the store sends its queries in turn, so that callers may read
+   * with `Promise.all` (node-postgres deprecates queueing queries on a busy client).
+   */
   objectStore(manager: EntityManager): ObjectStore {
+    const inTurn = manager.queryRunner ? oneAtATime() : <T>(task: () => Promise<T>) => task();
     return {
-      get: (hash) => this.objects.findData(hash, manager),
-      put: (kind, data) => this.put(manager, kind, data),
+      get: (hash) => inTurn(() => this.objects.findData(hash, manager)),
+      put: (kind, data) => inTurn(() => this.put(manager, kind, data)),
     };
   }
 
@@ -157,4 +163,14 @@ export class ContentEngine {
     await manager.insert(Revision, revision);
     return revision;
   }
+}
+
+/** Runs the tasks given to it one after the other, in the order given, whatever each ends in. */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = last.then(task, task);
+    last = run.catch(() => undefined);
+    return run;
+  };
 }
