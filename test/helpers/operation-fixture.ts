@@ -162,6 +162,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       translationId: translation.id,
       webhookId: webhook.body.id,
       deliveryId: 'fuzzDelivery00000000',
+      // A job that does not exist: the admin's retry answers 404.
+      jobId: '00000000-0000-4000-8000-000000000000',
       changeRequestId: '2',
       spaceId: space.id,
       commentId: comment.id,
