@@ -230,9 +230,9 @@ export class ConversationIssuesRepository {
     }
   }
 
-  /** Moves the issues `issueIds` into the cluster. */
+  /** Moves the issues `issueIds` into the cluster (null: out of any). */
   async moveIssues(
-    clusterId: string,
+    clusterId: string | null,
     issueIds: string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {

@@ -1,6 +1,5 @@
 import type { TermCounts } from '../entities/conversation-issue.entity';
-import { truncate } from './issue-extraction';
-import { surfaceForms } from './text-terms';
+import { keyPhrases } from './key-phrases';
 import { centroid, cosine, TfIdf, topTerms } from './tf-idf';
 
 export interface DescribedIssue {
@@ -40,10 +39,19 @@ const ICONS: [RegExp, string][] = [
 ];
 export const DEFAULT_ICON = 'circle-question';
 
+/** Key phrases named in a summary. */
+const SUMMARY_PHRASES = 4;
+/** A second phrase joins the label when at least this share of the issues says it. */
+const SECOND_PHRASE_SHARE = 0.4;
+const LABEL_MAX = 120;
+const SUMMARY_MAX = 1000;
+
 /**
- * Label, summary and icon of a cluster, without AI: the label is the title of its most
- * central issue (the one nearest the centroid, earliest on ties), the summary counts the issues
- * and names the terms they share, and the icon follows the heaviest terms.
+ * Label, summary and icon of a cluster, without AI, from its issues alone (so the same issues
+ * always get the same words): the label is the cluster's key phrase ("Password reset email"),
+ * with a second one that most issues share and that adds other words ("Custom domain, DNS");
+ * the summary counts the issues, names the key phrases and quotes the most central issue (the
+ * one nearest the centroid). Whole words as the users wrote them, never stems, never cut.
  */
 export function describeCluster(
   issues: DescribedIssue[],
@@ -56,23 +64,51 @@ export function describeCluster(
   vectors.forEach((vector, i) => {
     if (cosine(vector, center) > cosine(vectors[medoid], center)) medoid = i;
   });
-  // IDF inside one cluster favours rare words; the shared vocabulary is what raw counts show.
+  const phrases = keyPhrases(
+    issues.map((issue) => textOf(issue)),
+    SUMMARY_PHRASES,
+  );
+  const count = `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'} from ${conversations} ${conversations === 1 ? 'conversation' : 'conversations'}`;
+  const example = issues[medoid].title;
+  let label = example;
+  if (phrases.length > 0) {
+    const [first, ...others] = phrases;
+    const firstWords = new Set(first.text.toLowerCase().split(' '));
+    const second = others.find(
+      (phrase) =>
+        phrase.count >= SECOND_PHRASE_SHARE * issues.length &&
+        phrase.text
+          .toLowerCase()
+          .split(' ')
+          .every((word) => !firstWords.has(word)),
+    );
+    label = capitalize(second ? `${first.text}, ${second.text}` : first.text);
+  }
+  const about =
+    phrases.length > 0 ? `, mostly about ${phrases.map((phrase) => phrase.text).join(', ')}` : '';
+  const summary = `${count}${about}. For example: ${example}`;
+  // Shared stems pick the icon: raw counts show the shared vocabulary.
   const shared = new Map<string, number>();
   for (const issue of issues) {
     for (const term of Object.keys(issue.terms)) shared.set(term, (shared.get(term) ?? 0) + 1);
   }
-  const terms = topTerms(shared, 5);
-  const forms = surfaceForms(issues.map((issue) => `${issue.title} ${issue.summary}`));
-  const words = terms.map((term) => forms.get(term) ?? term);
-  const count = `${issues.length} ${issues.length === 1 ? 'issue' : 'issues'} from ${conversations} ${conversations === 1 ? 'conversation' : 'conversations'}`;
   return {
-    label: truncate(issues[medoid].title, 120),
-    summary: truncate(
-      `${count}, mostly about ${words.join(', ')}. For example: ${issues[medoid].summary}`,
-      1000,
-    ),
-    icon: iconFor(terms),
+    label:
+      label.length <= LABEL_MAX
+        ? label
+        : capitalize(phrases[0]?.text ?? example.slice(0, LABEL_MAX)),
+    summary: summary.length <= SUMMARY_MAX ? summary : `${count}${about}.`,
+    icon: iconFor(topTerms(shared, 5)),
   };
+}
+
+/** An issue's text once: its title is usually its summary's first sentence. */
+function textOf(issue: DescribedIssue): string {
+  return issue.summary.startsWith(issue.title) ? issue.summary : `${issue.title}. ${issue.summary}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function iconFor(terms: string[]): string {

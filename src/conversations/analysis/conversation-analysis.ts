@@ -13,7 +13,7 @@ import {
 import { ConversationsRepository } from '../conversations.repository';
 import { AiAnalysis } from './ai-analysis';
 import { describeCluster } from './cluster-description';
-import { clusterIssues, type ClusterMembers } from './clustering';
+import { keepClusterIds, partition, TFIDF_THRESHOLD, tfIdfItems } from './clustering';
 import { extractIssues } from './issue-extraction';
 import { termCounts } from './text-terms';
 
@@ -48,7 +48,7 @@ interface PendingConversation {
 
 /** An issue as the clustering sees it: stored or just extracted. */
 interface AnalysedIssue extends NewConversationIssue {
-  /** Orders issues the same way on every run: by time, then by what the source calls them. */
+  /** Orders issues the same way on every run (see sortKey). */
   sortKey: string;
   isNew: boolean;
 }
@@ -61,7 +61,7 @@ interface Placement {
   touched: Set<string>;
   /** Clusters to create. */
   newClusters: Set<string>;
-  /** Stored issues that joined a cluster. */
+  /** Stored issues whose cluster changed (to another one or to none). */
   moved: AnalysedIssue[];
 }
 
@@ -177,7 +177,7 @@ export class ConversationAnalysis implements OnModuleInit {
     const fresh: AnalysedIssue[] = [];
     for (const conversation of batch) {
       const extracted = (await this.ai.extractIssues(conversation)) ?? extractIssues(conversation);
-      extracted.forEach((issue, position) =>
+      extracted.forEach((issue) =>
         fresh.push({
           id: newId(),
           conversationId: conversation.id,
@@ -188,10 +188,10 @@ export class ConversationAnalysis implements OnModuleInit {
           createdAt: conversation.createdAt,
           ingestedAt: conversation.ingestedAt,
           sortKey: sortKey(
-            conversation.createdAt,
             conversation.source,
             conversation.externalId,
-            position,
+            issue.title,
+            issue.summary,
           ),
           isNew: true,
         }),
@@ -201,9 +201,11 @@ export class ConversationAnalysis implements OnModuleInit {
   }
 
   /**
-   * Places the fresh issues and the organization's unclustered ones into its clusters (see
-   * clusterIssues), as the clusters will be once recorded; `fresh` and the stored issues get
-   * their `clusterId`.
+   * Clusters the organization's issues again, the stored ones (but those of the batch's
+   * conversations) and the fresh ones together (see partition): the partition depends only on
+   * that set, never on the order or batches it arrived in. Cluster ids are kept from the
+   * previous partition by overlap (see keepClusterIds); `fresh` and the stored issues get their
+   * `clusterId`, stored issues whose cluster changed are `moved`.
    */
   private async place(
     organizationId: string,
@@ -213,34 +215,22 @@ export class ConversationAnalysis implements OnModuleInit {
     const batchIds = batch.map((conversation) => conversation.id);
     const stored = await this.storedIssues(organizationId, batchIds);
     const shrunk = await this.issues.clusterIdsOfConversations(batchIds);
+    const all = [...stored, ...fresh];
+    const previous = new Map(stored.map((issue) => [issue.id, issue.clusterId]));
 
-    const byCluster = new Map<string, AnalysedIssue[]>();
-    for (const issue of stored) {
-      if (issue.clusterId === null) continue;
-      const members = byCluster.get(issue.clusterId) ?? [];
-      members.push(issue);
-      byCluster.set(issue.clusterId, members);
-    }
-    const clusters: ClusterMembers[] = [...byCluster]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([id, issues]) => ({ id, issues }));
-    const unclustered = [...stored.filter((issue) => issue.clusterId === null), ...fresh].sort(
-      (a, b) => a.sortKey.localeCompare(b.sortKey),
+    const groups = partition(
+      tfIdfItems(all.map((issue) => ({ id: issue.id, key: issue.sortKey, terms: issue.terms }))),
+      TFIDF_THRESHOLD,
     );
-    const { joined, created } = clusterIssues(clusters, unclustered);
+    const kept = keepClusterIds(groups, previous);
 
-    const issuesById = new Map(unclustered.map((issue) => [issue.id, issue]));
-    const touched = new Set<string>(shrunk);
-    for (const [issueId, clusterId] of joined) {
-      issuesById.get(issueId)!.clusterId = clusterId;
-      byCluster.get(clusterId)!.push(issuesById.get(issueId)!);
-      touched.add(clusterId);
-    }
+    const issuesById = new Map(all.map((issue) => [issue.id, issue]));
+    const byCluster = new Map<string, AnalysedIssue[]>();
     const newClusters = new Set<string>();
-    for (const group of created) {
-      const clusterId = newId();
-      newClusters.add(clusterId);
-      touched.add(clusterId);
+    for (const issue of all) issue.clusterId = null;
+    groups.forEach((group, index) => {
+      const clusterId = kept[index] ?? newId();
+      if (kept[index] === undefined) newClusters.add(clusterId);
       byCluster.set(
         clusterId,
         group.map((issueId) => {
@@ -249,8 +239,18 @@ export class ConversationAnalysis implements OnModuleInit {
           return issue;
         }),
       );
+    });
+
+    // Touched: clusters that gained or lost an issue (new ones, emptied ones, shrunk ones).
+    const touched = new Set<string>(shrunk);
+    const moved: AnalysedIssue[] = [];
+    for (const issue of all) {
+      const before = issue.isNew ? null : previous.get(issue.id)!;
+      if (!issue.isNew && before === issue.clusterId) continue;
+      if (before) touched.add(before);
+      if (issue.clusterId) touched.add(issue.clusterId);
+      if (!issue.isNew) moved.push(issue);
     }
-    const moved = unclustered.filter((issue) => !issue.isNew && issue.clusterId !== null);
     return { byCluster, touched, newClusters, moved };
   }
 
@@ -297,7 +297,7 @@ export class ConversationAnalysis implements OnModuleInit {
         );
       }
       await this.issues.insertIssues(organizationId, fresh, manager);
-      for (const clusterId of new Set(moved.map((issue) => issue.clusterId!))) {
+      for (const clusterId of new Set(moved.map((issue) => issue.clusterId))) {
         await this.issues.moveIssues(
           clusterId,
           moved.filter((issue) => issue.clusterId === clusterId).map((issue) => issue.id),
@@ -337,7 +337,7 @@ export class ConversationAnalysis implements OnModuleInit {
         terms: row.terms,
         createdAt,
         ingestedAt: new Date(row.ingested_at),
-        sortKey: sortKey(createdAt, row.source, row.external_id, row.id),
+        sortKey: sortKey(row.source, row.external_id, row.title, row.summary),
         isNew: false,
       };
     });
@@ -351,6 +351,10 @@ export class ConversationAnalysis implements OnModuleInit {
   }
 }
 
-function sortKey(createdAt: Date, source: string, externalId: string, position: number | string) {
-  return `${createdAt.toISOString()}\u0000${source}\u0000${externalId}\u0000${String(position).padStart(4, '0')}`;
+/**
+ * Orders issues the same way on every run, however they arrived: by what the source calls their
+ * conversation, then by their text (an issue's position in its conversation is not stored).
+ */
+function sortKey(source: string, externalId: string, title: string, summary: string) {
+  return `${source}\u0000${externalId}\u0000${title}\u0000${summary}`;
 }

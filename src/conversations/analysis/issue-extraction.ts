@@ -1,5 +1,5 @@
 import type { ConversationPart } from '../entities/conversation.entity';
-import { contentWords, termCounts } from './text-terms';
+import { contentWords, termCounts, words } from './text-terms';
 import { cosine, normalize, type Vector } from './tf-idf';
 
 /** An issue as extraction finds it, before it is stored. */
@@ -26,7 +26,18 @@ const TOPIC_SHIFT =
   /^(also|another|separately|second(ly)?|additionally|unrelated|one more thing|btw|by the way|on another note|different question|p\.?s\.?)\b/i;
 
 const GREETING =
-  /^((hi|hello|hey|dear)( there| team| all| folks| support)?|good (morning|afternoon|evening))[\s,!.:-]+/i;
+  /^((hi|hello|hey)( there| team| all| folks| support)?|dear [\w .'-]{1,40}?(?=,)|good (morning|afternoon|evening))[\s,!.:-]+/i;
+
+/** The line that opens a quoted earlier message: "On Mon, 3 Mar 2025, Ann <a@b.c> wrote:". */
+const QUOTE_HEADER =
+  /^(on\b.{0,300}\bwrote:?|-{2,}\s*(original|forwarded) message\s*-{2,}|(from|de|von):\s.+@.+|_{10,})$/i;
+
+/** A sign-off that starts a signature: "Thanks, Maria — Acme Corp", "Best regards,". */
+const SIGN_OFF =
+  /^(thanks|thank you|many thanks|thanks again|best|best regards|kind regards|warm regards|regards|cheers|sincerely|all the best)( so much| a lot| in advance)?\s*([,!.:;—–-]|$)/i;
+
+/** Words after a sign-off that are still a signature (name, role, company, phone). */
+const SIGNATURE_WORDS = 14;
 
 const MIN_CONTENT_WORDS = 2;
 /** Content words a conversation without problem sentences needs to count as one issue. */
@@ -92,15 +103,57 @@ export function extractIssues(conversation: ConversationText): ExtractedIssue[] 
   }));
 }
 
-/** Sentences of a message body, markup and greetings removed. */
+/**
+ * Sentences of a message body, as the user wrote them: markup, greetings, quoted earlier
+ * messages ("> …" lines and everything from "On …, … wrote:"), signatures ("-- " and what
+ * follows, a closing "Thanks, Maria — Acme Corp" with the lines after it) and "Sent from my …"
+ * removed.
+ */
 export function sentencesOf(body: string): string[] {
-  return body
-    .replace(/<(br|\/p|\/div|\/li)\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, ' ')
+  const sentences = ownLines(
+    body
+      .replace(/<(br|\/p|\/div|\/li|\/blockquote)\s*\/?>/gi, '\n')
+      .replace(/<blockquote[\s\S]*?<\/blockquote>/gi, '\n')
+      .replace(/<[^>]*>/g, ' ')
+      .split(/\r?\n/),
+  )
+    .join('\n')
     .replace(/[*_`#>]+/g, ' ')
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.replace(/\s+/g, ' ').trim().replace(GREETING, '').trim())
     .filter((sentence) => sentence.length > 0);
+  return withoutSignOff(sentences);
+}
+
+/** The lines the author wrote: up to a quoted message or a signature, without quoted lines. */
+function ownLines(lines: string[]): string[] {
+  const own: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (QUOTE_HEADER.test(line) || /^--\s*$/.test(line)) break;
+    if (line.startsWith('>') || /^sent from my\b/i.test(line)) continue;
+    own.push(line);
+  }
+  // A sign-off on its own line followed only by a few short lines (name, company, phone).
+  for (let i = 0; i < own.length; i++) {
+    if (!SIGN_OFF.test(own[i])) continue;
+    const rest = own.slice(i).join(' ');
+    if (words(rest).length <= SIGNATURE_WORDS && own.slice(i + 1).every((l) => l.length <= 80)) {
+      return own.slice(0, i);
+    }
+  }
+  return own;
+}
+
+/** Sentences without a closing sign-off ("Thanks in advance! Maria | Acme Corp") at the end. */
+function withoutSignOff(sentences: string[]): string[] {
+  for (let i = 1; i < sentences.length; i++) {
+    if (!SIGN_OFF.test(sentences[i])) continue;
+    if (words(sentences.slice(i).join(' ')).length <= SIGNATURE_WORDS / 2) {
+      return sentences.slice(0, i);
+    }
+  }
+  return sentences;
 }
 
 function vectorOf(text: string): Vector {

@@ -25,6 +25,11 @@ const STOP_WORDS = new Set(
   happen happens happening happened see saw look looks looking`.split(/\s+/),
 );
 
+/** Whether `word` (lower case) says nothing of a topic: a function word or support small talk. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** Surface words of `text`, lower case, without markup, urls or numbers. */
 export function words(text: string): string[] {
   return text

@@ -24,7 +24,10 @@ export class TfIdf {
 
   vector(counts: Record<string, number>): Vector {
     const vector: Vector = new Map();
-    for (const [term, count] of Object.entries(counts)) {
+    // Terms in a fixed order (stored counts come back from jsonb in another one), so that sums
+    // over a vector always add up the same way.
+    const entries = Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [term, count] of entries) {
       const idf = this.idf.get(term) ?? Math.sqrt(Math.log(1 + this.documents) + 1);
       vector.set(term, (1 + Math.log(count)) * idf);
     }

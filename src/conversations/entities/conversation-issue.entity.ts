@@ -7,9 +7,10 @@ import { ConversationIssuesCluster } from './conversation-issues-cluster.entity'
 export type TermCounts = Record<string, number>;
 
 /**
- * Something a user could not do or asked about, extracted from one conversation. It joins a
- * cluster once the analysis finds similar issues (`clusterId` null until then) and never moves
- * to another one afterwards, so clusters stay stable.
+ * Something a user could not do or asked about, extracted from one conversation. It is in a
+ * cluster once the analysis finds similar issues (`clusterId` null until then). Every analysis
+ * clusters the organization's issues again, so the clusters depend only on the issues, not on
+ * the order they came in; a cluster keeps its id while it keeps most of its issues.
  */
 @Entity('conversation_issues')
 @Index('IDX_conversation_issues_organization_id_created_at', ['organizationId', 'createdAt', 'id'])
