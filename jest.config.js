@@ -16,7 +16,14 @@ module.exports = {
   maxWorkers: 2,
   testTimeout: 30000,
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/src'],
+      testMatch: ['**/*.spec.ts'],
+      globalSetup: '<rootDir>/test/unit-global-setup.ts',
+      globalTeardown: '<rootDir>/test/unit-global-teardown.ts',
+    },
     {
       ...shared,
       displayName: 'e2e',

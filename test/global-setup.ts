@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { EmbeddedDatabase } from '../src/platform/database/embedded-database';
 import { prepareDatabase } from '../src/platform/database/template';
 import { databaseUrlFor } from './helpers/database';
+import { enterRunTempFolder } from './run-temp-folder';
 
 /**
  * Migrates one template database for the whole run; each test file then starts from a copy
@@ -12,6 +13,7 @@ import { databaseUrlFor } from './helpers/database';
  * directory loaded from a dump on the embedded database.
  */
 export default async function globalSetup(): Promise<void> {
+  enterRunTempFolder();
   const runId = `${process.pid}_${Date.now().toString(36)}`;
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {

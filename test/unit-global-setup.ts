@@ -1,0 +1,5 @@
+import { enterRunTempFolder } from './run-temp-folder';
+
+export default function globalSetup(): void {
+  enterRunTempFolder();
+}

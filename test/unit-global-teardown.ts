@@ -1,0 +1,5 @@
+import { leaveRunTempFolder } from './run-temp-folder';
+
+export default function globalTeardown(): void {
+  leaveRunTempFolder();
+}
