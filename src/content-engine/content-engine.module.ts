@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiReferenceUpdates } from './api-reference/api-reference-updates';
 import { ContentEngine } from './content-engine';
 import { ContentObjectsRepository } from './content-objects.repository';
 import { ContentDiff } from './diff/content-diff';
@@ -24,7 +25,13 @@ import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
 import { SpaceTemplates } from './writes/space-templates';
 
 /** Writes on a space's primary revision or a change request's head (src/content-engine/writes). */
-const WRITES = [ContentWriter, ContentHeads, PrimaryMovedListeners, SpaceTemplates];
+const WRITES = [
+  ContentWriter,
+  ContentHeads,
+  PrimaryMovedListeners,
+  SpaceTemplates,
+  ApiReferenceUpdates,
+];
 
 /** The engine's tables: `revisions`, `content_objects`, `page_sections` and `page_search`. */
 const REPOSITORIES = [RevisionsRepository, ContentObjectsRepository, SearchIndexRepository];

@@ -5,6 +5,7 @@ import { paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { OpenAPISpec } from './entities/openapi-spec.entity';
+import { OpenAPISpecSpace } from './entities/openapi-spec-space.entity';
 import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
 import type { StoredSpec } from './processing/openapi-content';
 
@@ -23,8 +24,9 @@ export interface OpenAPISpecOutcomeRow {
 }
 
 /**
- * The `openapi_specs` and `openapi_spec_versions` tables: specifications, their processing
- * state, and the immutable versions their processing made.
+ * The `openapi_specs`, `openapi_spec_versions` and `openapi_spec_spaces` tables:
+ * specifications, their processing state, the immutable versions their processing made, and
+ * the spaces with pages computed from them.
  */
 @Injectable()
 export class OpenAPISpecsRepository {
@@ -245,5 +247,40 @@ export class OpenAPISpecsRepository {
       [now, cutoff, limit],
     );
     return rows.map((row) => row.id);
+  }
+
+  /** Records that `spaceId` has pages computed from `specId` (once). */
+  async linkSpace(
+    specId: string,
+    spaceId: string,
+    at: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(OpenAPISpecSpace)
+      .values({ specId, spaceId, createdAt: at })
+      .orIgnore()
+      .execute();
+  }
+
+  /** The spaces with pages computed from `specId`, oldest link first. */
+  async linkedSpaceIds(
+    specId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows = await manager
+      .getRepository(OpenAPISpecSpace)
+      .find({ where: { specId }, order: { createdAt: 'ASC', spaceId: 'ASC' } });
+    return rows.map((row) => row.spaceId);
+  }
+
+  async unlinkSpace(
+    specId: string,
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.getRepository(OpenAPISpecSpace).delete({ specId, spaceId });
   }
 }

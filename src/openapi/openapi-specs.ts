@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../platform/clock/clock';
 import type { OpenAPISpecContents } from '../content-engine/api-reference/openapi-spec-contents';
 import { OpenAPISpecsRepository } from './openapi-specs.repository';
 import { bundledDocument, dereferencedDocument } from './processing/openapi-content';
@@ -29,7 +31,15 @@ const PUBLISHED_CACHE_SIZE = 16;
 export class OpenAPISpecs implements OpenAPISpecContents {
   private readonly published = new Map<string, Promise<Record<string, unknown> | null>>();
 
-  constructor(private readonly specs: OpenAPISpecsRepository) {}
+  constructor(
+    private readonly specs: OpenAPISpecsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records that `spaceId` has pages computed from `specId` (regenerated on new versions). */
+  linkSpace(manager: EntityManager, specId: string, spaceId: string): Promise<void> {
+    return this.specs.linkSpace(specId, spaceId, this.clock.now(), manager);
+  }
 
   /**
    * The latest version of the organization's specification `specIdOrSlug` (an id, or a slug as

@@ -1,13 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OPENAPI_SPEC_CONTENTS } from '../content-engine/api-reference/openapi-spec-contents';
+import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { OpenAPISpec } from './entities/openapi-spec.entity';
+import { OpenAPISpecSpace } from './entities/openapi-spec-space.entity';
 import { OpenAPISpecVersion } from './entities/openapi-spec-version.entity';
 import { OpenAPIController } from './openapi.controller';
 import { OpenAPIPresenter } from './openapi.presenter';
 import { OpenAPIService } from './openapi.service';
 import { OpenAPISpecs } from './openapi-specs';
 import { OpenAPISpecsRepository } from './openapi-specs.repository';
+import { ApiReferenceRegeneration } from './processing/api-reference-regeneration';
 import { OpenAPILoader } from './processing/openapi-loader';
 import { OpenAPIProcessing } from './processing/openapi-processing';
 import { PublishedOpenAPIController } from './published/published-openapi.controller';
@@ -16,13 +19,18 @@ import { OpenAPIVersionsController } from './versions/openapi-versions.controlle
 /**
  * OpenAPI specifications of organizations: their sources, their processing in the background
  * (fetch, parse, validate, resolve relative `$ref`s) into immutable versions, and the published
- * document of public ones. Exports `OpenAPISpecs` (also as the content engine's
+ * document of public ones; the regeneration of the API-reference pages computed from a
+ * specification when a new version of it is processed. Exports `OpenAPISpecs` (also as the content engine's
  * OPENAPI_SPEC_CONTENTS) for the content of a spec's latest version. Global: the content engine,
  * below it, receives that port without importing this module.
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([OpenAPISpec, OpenAPISpecVersion])],
+  imports: [
+    TypeOrmModule.forFeature([OpenAPISpec, OpenAPISpecVersion, OpenAPISpecSpace]),
+    // The regeneration of API-reference pages when a new version is processed.
+    ContentEngineModule,
+  ],
   controllers: [OpenAPIController, OpenAPIVersionsController, PublishedOpenAPIController],
   providers: [
     OpenAPIService,
@@ -31,6 +39,7 @@ import { OpenAPIVersionsController } from './versions/openapi-versions.controlle
     OpenAPISpecs,
     OpenAPILoader,
     OpenAPIProcessing,
+    ApiReferenceRegeneration,
     // The content engine's port for the api-reference template, implemented here.
     { provide: OPENAPI_SPEC_CONTENTS, useExisting: OpenAPISpecs },
   ],

@@ -154,6 +154,7 @@ function loadSpec(spec: GitbookSpec): LoadedSpec {
   ) as OpenApiDocument;
   relaxEmptyDocument(document);
   relaxPageEditedAttributes(document);
+  relaxComputedPageDocument(document);
   applySeedRenames(document);
   const result = { document, operations: locateOperations(document), validators: new Map() };
   loaded.set(spec, result);
@@ -203,6 +204,23 @@ function relaxEmptyDocument(spec: OpenApiDocument): void {
     title: 'Empty',
     not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] },
   };
+}
+
+/**
+ * Spec defect (0.146 and 0.201): `RevisionPageDocument` ends with `oneOf: [{computed,
+ * computedSeed} (required), {documentId} (optional)]`; the second variant matches any page, so
+ * read literally a computed page (GitBook's `builtin:openapi` pages) never conforms. The second
+ * variant is read as "not computed"; the first is checked as written.
+ */
+function relaxComputedPageDocument(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<string, { allOf?: JsonObject[] }>;
+  const parts = schemas.RevisionPageDocument?.allOf;
+  const last = parts?.[parts.length - 1] as { oneOf?: JsonObject[] } | undefined;
+  const plain = last?.oneOf?.[1] as { properties?: JsonObject; required?: unknown } | undefined;
+  if (last?.oneOf?.length !== 2 || !plain?.properties?.documentId || plain.required) {
+    throw new Error("GitBook's RevisionPageDocument changed: revisit relaxComputedPageDocument()");
+  }
+  last.oneOf[1] = { ...plain, not: { required: ['computed'] } };
 }
 
 /**

@@ -32,9 +32,11 @@ export class TemplateApplication {
     authorId: string,
     input: { id: string; params?: SpaceTemplateParams; changeRequestId?: string },
   ): Promise<void> {
-    const changes = await this.templates.replacement(space.organizationId, input);
+    const { changes, link } = await this.templates.replacement(space.organizationId, input);
     const key = input.changeRequestId;
     await this.dataSource.transaction(async (manager) => {
+      // Pages computed from a specification follow its new versions (on the primary).
+      await link(manager, space.id);
       if (key === undefined) {
         await this.writer.commitOnPrimary(manager, {
           spaceId: space.id,

@@ -1,11 +1,15 @@
-import { newKey as randomKey, type DocumentBlock, type JSONDocument } from '../documents/document';
+import { sha256Hex } from '../../platform/ids/ids';
+import type { DocumentBlock, JSONDocument } from '../documents/document';
 
 /*
  * The pages of an API reference generated from an OpenAPI document (3.0, 3.1 or Swagger 2.0,
  * `$ref`s already resolved): one page per tag listing its operations as `openapi-operation`
  * blocks, an "Other" page for untagged operations, a "Webhooks" page (3.1) and a "Models" page
  * with an `openapi-schemas` block. Pure: the blocks only point into the specification (by the
- * content ref), they copy nothing of it, so readers render the spec's current version.
+ * content ref), they copy nothing of it, so readers render the spec's current version. Each page
+ * names what it is computed from (GitBook's `ComputedContentSourceDocumentOpenAPI` props), and
+ * its block keys derive from that and the operation, so the same document always gives the
+ * same pages: regenerating from a version that changes nothing changes nothing.
  */
 
 /** GitBook's `ContentRefOpenAPI`: `spec` is the specification's slug (or id). */
@@ -14,7 +18,14 @@ export interface OpenAPIContentRef {
   spec: string;
 }
 
+/**
+ * What a page is computed from (GitBook's `ComputedContentSourceDocumentOpenAPI.props`): a tag's
+ * operations (`page`: the tag's name, or UNTAGGED_PAGE_KEY / WEBHOOKS_PAGE_KEY), or the models.
+ */
+export type ApiReferencePageProps = { doc: 'operations'; page: string } | { doc: 'models' };
+
 export interface ApiReferencePage {
+  props: ApiReferencePageProps;
   title: string;
   description?: string;
   icon?: string;
@@ -29,6 +40,27 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 export const UNTAGGED_PAGE_TITLE = 'Other';
 export const WEBHOOKS_PAGE_TITLE = 'Webhooks';
 export const MODELS_PAGE_TITLE = 'Models';
+/** `props.page` of the pages of untagged operations and of webhooks (not tag names). */
+export const UNTAGGED_PAGE_KEY = 'x-gitbook-untagged';
+export const WEBHOOKS_PAGE_KEY = 'x-gitbook-webhooks';
+
+/** A page's identity among the pages of one specification: `operations:<page>` or `models`. */
+export function apiReferencePageKey(props: ApiReferencePageProps): string {
+  return props.doc === 'models' ? 'models' : `operations:${props.page}`;
+}
+
+/** The seed of a page's block keys (its `computedSeed`). */
+export function apiReferenceSeed(props: ApiReferencePageProps): string {
+  return apiReferencePageKey(props);
+}
+
+/** Block keys derived from the seed and what the block stands for: stable across versions. */
+function seededKeys(seed: string): (part: string) => string {
+  return (part) =>
+    Buffer.from(sha256Hex(`${seed}\n${part}`), 'hex')
+      .toString('base64url')
+      .slice(0, 12);
+}
 
 interface Operation {
   /** The path (operations) or the webhook's name (webhooks). */
@@ -109,28 +141,32 @@ function schemaNames(document: Json): string[] {
   return isObject(schemas) ? Object.keys(schemas) : [];
 }
 
-class DocumentBuilder {
-  constructor(
-    private readonly ref: OpenAPIContentRef,
-    private readonly newKey: () => string,
-  ) {}
+/** Makes a block key from what the block stands for (a seeded hash, or a test's counter). */
+type KeyMaker = (part: string) => string;
 
-  heading(text: string): DocumentBlock {
+class DocumentBuilder {
+  constructor(private readonly ref: OpenAPIContentRef) {}
+
+  heading(text: string, key: KeyMaker, part: string): DocumentBlock {
     return {
       object: 'block',
-      key: this.newKey(),
+      key: key(`heading ${part}`),
       type: 'heading-2',
       data: {},
       nodes: [
-        { object: 'text', key: this.newKey(), leaves: [{ object: 'leaf', text, marks: [] }] },
+        {
+          object: 'text',
+          key: key(`text ${part}`),
+          leaves: [{ object: 'leaf', text, marks: [] }],
+        },
       ],
     };
   }
 
-  pointer(type: string, data: Record<string, unknown>): DocumentBlock {
+  pointer(type: string, data: Record<string, unknown>, key: KeyMaker, part: string): DocumentBlock {
     return {
       object: 'block',
-      key: this.newKey(),
+      key: key(`${type} ${part}`),
       type,
       data: { ref: { kind: 'openapi', spec: this.ref.spec }, ...data },
       isVoid: true,
@@ -138,13 +174,24 @@ class DocumentBuilder {
   }
 
   /** Each operation under a heading: its summary, or `METHOD path`. */
-  operations(operations: Operation[], type: 'openapi-operation' | 'openapi-webhook') {
+  operations(
+    operations: Operation[],
+    type: 'openapi-operation' | 'openapi-webhook',
+    key: KeyMaker,
+  ) {
     const field = type === 'openapi-operation' ? 'path' : 'name';
     return this.document(
-      operations.flatMap((operation) => [
-        this.heading(operation.summary ?? `${operation.method.toUpperCase()} ${operation.path}`),
-        this.pointer(type, { [field]: operation.path, method: operation.method }),
-      ]),
+      operations.flatMap((operation) => {
+        const part = `${operation.method} ${operation.path}`;
+        return [
+          this.heading(
+            operation.summary ?? `${operation.method.toUpperCase()} ${operation.path}`,
+            key,
+            part,
+          ),
+          this.pointer(type, { [field]: operation.path, method: operation.method }, key, part),
+        ];
+      }),
     );
   }
 
@@ -201,15 +248,18 @@ function nest(pages: { info: TagInfo; page: ApiReferencePage }[]): ApiReferenceP
  * first seen on operations), "Other" for untagged operations, "Webhooks", then "Models" when
  * there are component schemas. An operation with several tags is on each of their pages; a
  * declared tag without operations gets a page only as the `x-parent` of one that has some. An
- * empty document gives no pages.
+ * empty document gives no pages. Block keys derive from each page's seed (`apiReferenceSeed`)
+ * unless `newKey` makes them (tests).
  */
 export function apiReferencePages(
   ref: OpenAPIContentRef,
   document: unknown,
-  newKey: () => string = randomKey,
+  newKey?: () => string,
 ): ApiReferencePage[] {
   if (!isObject(document)) return [];
-  const build = new DocumentBuilder(ref, newKey);
+  const build = new DocumentBuilder(ref);
+  const keysOf = (props: ApiReferencePageProps): KeyMaker =>
+    newKey ? () => newKey() : seededKeys(apiReferenceSeed(props));
   const operations = operationsOf(document.paths);
   const tags = declaredTags(document);
   const byTag = new Map<string, Operation[]>([...tags.keys()].map((name) => [name, []]));
@@ -224,11 +274,13 @@ export function apiReferencePages(
     .filter(([name]) => withPages.has(name))
     .map(([name, tagged]) => {
       const info = tags.get(name) ?? { name, title: name };
+      const props = { doc: 'operations', page: name } as const;
       const page: ApiReferencePage = {
+        props,
         title: info.title,
         ...(info.description !== undefined ? { description: info.description } : {}),
         ...(info.icon !== undefined ? { icon: info.icon } : {}),
-        document: build.operations(tagged, 'openapi-operation'),
+        document: build.operations(tagged, 'openapi-operation', keysOf(props)),
         pages: [],
       };
       return { info, page };
@@ -237,25 +289,32 @@ export function apiReferencePages(
 
   const untagged = operations.filter((operation) => operation.tags.length === 0);
   if (untagged.length > 0) {
+    const props = { doc: 'operations', page: UNTAGGED_PAGE_KEY } as const;
     pages.push({
+      props,
       title: UNTAGGED_PAGE_TITLE,
-      document: build.operations(untagged, 'openapi-operation'),
+      document: build.operations(untagged, 'openapi-operation', keysOf(props)),
       pages: [],
     });
   }
   const webhooks = operationsOf(document.webhooks);
   if (webhooks.length > 0) {
+    const props = { doc: 'operations', page: WEBHOOKS_PAGE_KEY } as const;
     pages.push({
+      props,
       title: WEBHOOKS_PAGE_TITLE,
-      document: build.operations(webhooks, 'openapi-webhook'),
+      document: build.operations(webhooks, 'openapi-webhook', keysOf(props)),
       pages: [],
     });
   }
   const schemas = schemaNames(document);
   if (schemas.length > 0) {
+    const props = { doc: 'models' } as const;
+    const key = keysOf(props);
     pages.push({
+      props,
       title: MODELS_PAGE_TITLE,
-      document: build.document([build.pointer('openapi-schemas', { schemas })]),
+      document: build.document([build.pointer('openapi-schemas', { schemas }, key, 'models')]),
       pages: [],
     });
   }

@@ -1,7 +1,11 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * What the content engine needs from OpenAPI specifications (src/openapi), as a port: the
- * api-reference template reads a specification's latest processed document through it. The
- * content engine depends on this interface only; the OpenAPI module supplies the implementation.
+ * api-reference template reads a specification's latest processed document through it, and
+ * records the spaces it gives pages computed from a specification, whose pages are regenerated
+ * when a new version is processed. The content engine depends on this interface only; the
+ * OpenAPI module supplies the implementation.
  */
 export interface OpenAPISpecLatestContent {
   specId: string;
@@ -17,6 +21,8 @@ export interface OpenAPISpecContents {
     organizationId: string,
     specIdOrSlug: string,
   ): Promise<OpenAPISpecLatestContent | null>;
+  /** Records, in the caller's transaction, that `spaceId` has pages computed from `specId`. */
+  linkSpace(manager: EntityManager, specId: string, spaceId: string): Promise<void>;
 }
 
 export const OPENAPI_SPEC_CONTENTS = Symbol('OpenAPISpecContents');

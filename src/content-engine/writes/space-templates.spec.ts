@@ -147,7 +147,7 @@ describe('SpaceTemplates with an api-reference template', () => {
     );
     return {
       latestContent,
-      service: new SpaceTemplates(unused as never, { latestContent }),
+      service: new SpaceTemplates(unused as never, { latestContent, linkSpace: jest.fn() }),
     };
   }
 

@@ -5,7 +5,12 @@ import { newId } from '../../platform/ids/ids';
 import { INITIAL_PAGE_TITLE } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import type { Revision } from '../entities/revision.entity';
-import { apiReferencePages, type OpenAPIContentRef } from '../api-reference/api-reference-pages';
+import {
+  apiReferencePages,
+  type ApiReferencePage,
+  type OpenAPIContentRef,
+} from '../api-reference/api-reference-pages';
+import { apiReferencePageMeta } from '../api-reference/api-reference-sources';
 import {
   OPENAPI_SPEC_CONTENTS,
   type OpenAPISpecContents,
@@ -23,6 +28,18 @@ export interface TemplatePage {
   markdown?: string;
   document?: JSONDocument;
   pages?: TemplatePage[];
+  /** Pages computed from a source (api-reference): GitBook's `computed` and `computedSeed`. */
+  computed?: Record<string, unknown>;
+  computedSeed?: string;
+  /** The OpenAPI specification (its id) a computed page comes from; not page metadata. */
+  specId?: string;
+}
+
+/** What applying a template writes, and what records its computed pages once it is written. */
+export interface TemplateReplacement {
+  changes: ChangesInput;
+  /** In the transaction of the write: links the space to the specs its pages are computed from. */
+  link(manager: EntityManager, spaceId: string): Promise<void>;
 }
 
 /** GitBook's `SpaceTemplateParams`. */
@@ -126,7 +143,7 @@ export function insertTemplatePages(
   const changes: ContentChange[] = [];
   for (const page of pages) {
     const id = newPageId();
-    const { title, description, icon } = page;
+    const { title, description, icon, computed, computedSeed } = page;
     changes.push({
       operation: 'insert_page',
       id,
@@ -134,6 +151,7 @@ export function insertTemplatePages(
         title,
         ...(description !== undefined ? { description } : {}),
         ...(icon !== undefined ? { icon } : {}),
+        ...(computed !== undefined ? { computed, computedSeed } : {}),
       },
       document: page.document ?? (page.markdown === undefined ? null : { markdown: page.markdown }),
       into,
@@ -141,6 +159,25 @@ export function insertTemplatePages(
     changes.push(...insertTemplatePages(page.pages ?? [], id, newPageId));
   }
   return changes;
+}
+
+/** A generated API-reference page as a template page, computed from `ref`. */
+function templatePageOf(
+  ref: OpenAPIContentRef,
+  specId: string,
+  page: ApiReferencePage,
+): TemplatePage {
+  const meta = apiReferencePageMeta(ref, page);
+  return {
+    specId,
+    title: page.title,
+    ...(page.description !== undefined ? { description: page.description } : {}),
+    ...(page.icon !== undefined ? { icon: page.icon } : {}),
+    document: page.document,
+    computed: meta.computed,
+    computedSeed: meta.computedSeed,
+    pages: page.pages.map((child) => templatePageOf(ref, specId, child)),
+  };
 }
 
 /** The top-level pages of the tree `tree` (their subpages go with them). */
@@ -170,15 +207,31 @@ export class SpaceTemplates {
   async replacement(
     organizationId: string,
     input: { id: string; params?: SpaceTemplateParams },
-  ): Promise<ChangesInput> {
+  ): Promise<TemplateReplacement> {
     const pages = await this.pages(organizationId, templateSource(input.id, input.params));
-    return async ({ tree, store }) => [
-      ...(await topLevelPageIds(store, tree)).map((page): ContentChange => ({
-        operation: 'delete_page',
-        page,
-      })),
-      ...insertTemplatePages(pages),
-    ];
+    return {
+      changes: async ({ tree, store }) => [
+        ...(await topLevelPageIds(store, tree)).map((page): ContentChange => ({
+          operation: 'delete_page',
+          page,
+        })),
+        ...insertTemplatePages(pages),
+      ],
+      link: (manager, spaceId) => this.link(manager, spaceId, pages),
+    };
+  }
+
+  /** Links the space to the specifications `pages` are computed from. */
+  private async link(manager: EntityManager, spaceId: string, pages: TemplatePage[]) {
+    const specIds = new Set<string>();
+    const collect = (list: TemplatePage[]) => {
+      for (const page of list) {
+        if (page.specId !== undefined) specIds.add(page.specId);
+        collect(page.pages ?? []);
+      }
+    };
+    collect(pages);
+    for (const specId of specIds) await this.specs.linkSpace(manager, specId, spaceId);
   }
 
   /**
@@ -197,16 +250,18 @@ export class SpaceTemplates {
   }
 
   /** The first revision of a new space, made of a template's pages (from `prepare`). */
-  createFirstRevision(
+  async createFirstRevision(
     manager: EntityManager,
     input: { id: string; spaceId: string; authorId: string | null; pages: TemplatePage[] },
   ): Promise<Revision> {
-    return this.writer.createFirstRevision(manager, {
+    const revision = await this.writer.createFirstRevision(manager, {
       id: input.id,
       spaceId: input.spaceId,
       authorId: input.authorId,
       changes: insertTemplatePages(input.pages),
     });
+    await this.link(manager, input.spaceId, input.pages);
+    return revision;
   }
 
   private async pages(
@@ -229,7 +284,9 @@ export class SpaceTemplates {
           'template once its processing is complete.',
       );
     }
-    const pages = apiReferencePages(source.spec, content.document);
+    const pages = apiReferencePages(source.spec, content.document).map((page) =>
+      templatePageOf(source.spec, content.specId, page),
+    );
     if (pages.length === 0) {
       throw invalidInput(
         `${field}: the OpenAPI specification ${spec} has no operations, webhooks or schemas to ` +

@@ -11,6 +11,7 @@ import { JobsService } from '../../platform/jobs/jobs.service';
 import { OpenAPISpec } from '../entities/openapi-spec.entity';
 import { OpenAPISpecVersion } from '../entities/openapi-spec-version.entity';
 import { OpenAPISpecsRepository, type OpenAPISpecOutcomeRow } from '../openapi-specs.repository';
+import { ApiReferenceRegeneration } from './api-reference-regeneration';
 import { type LoadedSpec, OpenAPILoader } from './openapi-loader';
 import { ProcessingFailure } from './openapi-problems';
 
@@ -39,8 +40,9 @@ export interface ProcessJob {
 
 /**
  * Processing of specifications in the background: `pending` (asked for) → `progress` (being
- * read) → `complete`, with a new version when the content changed, or the problems found (the
- * previous version stays the latest). Idempotent: a job reads the spec's current source, and
+ * read) → `complete`, with a new version when the content changed (and the regeneration of the
+ * API-reference pages computed from the spec queued), or the problems found (the previous
+ * version stays the latest). Idempotent: a job reads the spec's current source, and
  * records nothing when the source changed meanwhile (a later job reads the new one).
  */
 @Injectable()
@@ -56,6 +58,7 @@ export class OpenAPIProcessing implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly outbox: EventOutbox,
     private readonly presenter: OpenAPIPresenter,
+    private readonly apiReference: ApiReferenceRegeneration,
   ) {}
 
   onModuleInit(): void {
@@ -178,6 +181,8 @@ export class OpenAPIProcessing implements OnModuleInit {
           spec: this.presenter.spec(spec, 'admin'),
         },
       });
+      // The pages computed from the spec follow it, once this version is committed.
+      await this.apiReference.enqueue(manager, spec.id);
       return;
     }
     await manager.update(OpenAPISpec, specId, update);
