@@ -59,8 +59,13 @@ export const SPACE_TEMPLATES_DESCRIPTION =
   'by `x-parent`; titled by `x-page-title` or the tag, described by `x-page-description` or ' +
   "the tag's description), with a heading and an `openapi-operation` block per operation; " +
   '"Other" for untagged operations, "Webhooks" for OpenAPI 3.1 webhooks and "Models" with an ' +
-  '`openapi-schemas` block of the component schemas. 400 when the specification is unknown, ' +
-  'has no processed version yet or nothing to make pages of).';
+  '`openapi-schemas` block of the component schemas. The pages are computed pages: each ' +
+  'carries `computed` (`{type: "builtin:openapi", dependencies: {spec: {ref}}, props: {doc: ' +
+  '"operations", page: <tag>}}`, or `{doc: "models"}`) and `computedSeed`, and every new ' +
+  'processed version of the specification regenerates them in the primary content: pages of ' +
+  'new tags are added, those of removed tags deleted, the others follow the spec; a version ' +
+  'that changes no page writes no revision. 400 when the specification is unknown, has no ' +
+  'processed version yet or nothing to make pages of).';
 
 const PRODUCT_DOCS: TemplatePage[] = [
   {
