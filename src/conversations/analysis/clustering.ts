@@ -48,9 +48,12 @@ export function tfIdfItems(issues: IssueTerms[]): PartitionItem[] {
  * `minSize` are left out (their issues stay unclustered). Deterministic and independent of the
  * order of `items`: they are ordered by `key` first, and equal merges go to the smallest indexes.
  *
- * Only pairs with a positive similarity are kept (TF-IDF vectors of short texts share no term
- * with most others), and merges come from a heap, so time and memory follow the number of such
- * pairs, not n³. Each group's members come ordered by key, and the groups by their first member.
+ * Computed with the nearest-neighbour chain algorithm (Murtagh, 1983; as in scipy and fastcluster):
+ * average linkage is reducible, so merging reciprocal nearest neighbours gives the same groups
+ * as always merging the globally closest pair, in O(n²) time; memory is the n×n similarity
+ * matrix (see similarityMatrix). A group whose nearest neighbour is below the threshold is done
+ * for good (a merge only averages similarities), which is where the threshold cuts the tree.
+ * Each group's members come ordered by key, and the groups by their first member.
  */
 export function partition(
   items: PartitionItem[],
@@ -59,58 +62,68 @@ export function partition(
 ): string[][] {
   const sorted = [...items].sort((a, b) => compare(a.key, b.key) || compare(a.id, b.id));
   const n = sorted.length;
-  // neighbours[a]: group b → sum of the similarities of their members' pairs (a, b alive).
-  const neighbours = similarityGraph(sorted.map((item) => item.vector));
+  // sums[a·n + b]: sum of the similarities of the pairs between groups a and b (both active).
+  const sums = similarityMatrix(sorted.map((item) => item.vector));
   const size = new Array<number>(n).fill(1);
-  const version = new Array<number>(n).fill(0);
   const members: number[][] = sorted.map((_, i) => [i]);
-  const heap = new MergeHeap();
-  for (let a = 0; a < n; a++) {
-    for (const [b, sum] of neighbours[a]) {
-      if (b > a && sum >= threshold) heap.push({ score: sum, a, b, va: 0, vb: 0 });
+  // Active: a group that may still merge (not absorbed, and with a neighbour at threshold).
+  const active = new Uint8Array(n).fill(1);
+  let remaining = n;
+  const chain: number[] = [];
+  while (remaining > 1) {
+    if (chain.length === 0) chain.push(active.indexOf(1));
+    const a = chain[chain.length - 1];
+    const previous = chain.length > 1 ? chain[chain.length - 2] : -1;
+    // a's nearest group; ties go to the previous one in the chain, then to the smallest index.
+    let nearest = -1;
+    let best = -Infinity;
+    for (let c = 0; c < n; c++) {
+      if (c === a || !active[c]) continue;
+      const score = sums[a * n + c] / (size[a] * size[c]);
+      if (score > best || (score === best && c === previous)) {
+        best = score;
+        nearest = c;
+      }
     }
-  }
-  for (;;) {
-    const best = heap.pop();
-    if (!best) break;
-    const { a, b } = best;
-    if (version[a] !== best.va || version[b] !== best.vb) continue;
-    // b joins a (a < b, so a group is known by its smallest index).
-    const merged = neighbours[a];
-    merged.delete(b);
-    for (const [c, sum] of neighbours[b]) {
-      if (c === a) continue;
-      merged.set(c, (merged.get(c) ?? 0) + sum);
+    if (nearest === -1 || best < threshold) {
+      // Nothing is similar enough to a, and never will be: a merge only averages similarities.
+      active[a] = 0;
+      remaining--;
+      chain.length = 0;
+      continue;
     }
-    for (const c of neighbours[b].keys()) neighbours[c]?.delete(b);
-    neighbours[b] = new Map();
-    size[a] += size[b];
-    size[b] = 0;
-    members[a].push(...members[b]);
-    members[b] = [];
-    version[a]++;
-    version[b] = -1;
-    for (const [c, sum] of merged) {
-      neighbours[c].set(a, sum);
-      const score = sum / (size[a] * size[c]);
-      if (score < threshold) continue;
-      const [x, y] = a < c ? [a, c] : [c, a];
-      heap.push({ score, a: x, b: y, va: version[x], vb: version[y] });
+    if (nearest !== previous) {
+      chain.push(nearest);
+      continue;
     }
+    // Reciprocal nearest groups: the larger index joins the smaller one.
+    chain.length -= 2;
+    const [x, y] = a < nearest ? [a, nearest] : [nearest, a];
+    for (let c = 0; c < n; c++) {
+      if (c === x || c === y || !active[c]) continue;
+      const sum = sums[x * n + c] + sums[y * n + c];
+      sums[x * n + c] = sum;
+      sums[c * n + x] = sum;
+    }
+    size[x] += size[y];
+    members[x].push(...members[y]);
+    members[y] = [];
+    active[y] = 0;
+    remaining--;
   }
   return members
     .filter((group) => group.length >= minSize)
-    .map((group) => group.sort((x, y) => x - y).map((i) => sorted[i].id));
+    .map((group) => group.sort((p, q) => p - q).map((i) => sorted[i].id));
 }
 
 /**
- * For each item, the items it has a positive similarity with, and that similarity. Sparse
- * vectors meet through an inverted index (only pairs sharing a term are compared); dense ones
- * are compared pairwise.
+ * The n×n matrix of pairwise similarities (row-major, symmetric). Sparse vectors meet through
+ * an inverted index, so only pairs that share a term cost anything; dense ones are compared
+ * pairwise. 8·n² bytes: 200 MB at 5,000 issues, the bound of reclustering everything at once.
  */
-function similarityGraph(vectors: AnyVector[]): Map<number, number>[] {
+function similarityMatrix(vectors: AnyVector[]): Float64Array {
   const n = vectors.length;
-  const graph = vectors.map(() => new Map<number, number>());
+  const matrix = new Float64Array(n * n);
   if (vectors.every((vector) => vector instanceof Map)) {
     const postings = new Map<string, { item: number; weight: number }[]>();
     vectors.forEach((vector, item) => {
@@ -124,26 +137,25 @@ function similarityGraph(vectors: AnyVector[]): Map<number, number>[] {
     for (const term of [...postings.keys()].sort(compare)) {
       const list = postings.get(term)!;
       for (let i = 0; i < list.length; i++) {
+        const { item: a, weight } = list[i];
         for (let j = i + 1; j < list.length; j++) {
-          const product = list[i].weight * list[j].weight;
-          const { item: a } = list[i];
-          const { item: b } = list[j];
-          graph[a].set(b, (graph[a].get(b) ?? 0) + product);
-          graph[b].set(a, (graph[b].get(a) ?? 0) + product);
+          const b = list[j].item;
+          const product = weight * list[j].weight;
+          matrix[a * n + b] += product;
+          matrix[b * n + a] += product;
         }
       }
     }
-    return graph;
+    return matrix;
   }
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
       const similarity = similarity2(vectors[a], vectors[b]);
-      if (similarity <= 0) continue;
-      graph[a].set(b, similarity);
-      graph[b].set(a, similarity);
+      matrix[a * n + b] = similarity;
+      matrix[b * n + a] = similarity;
     }
   }
-  return graph;
+  return matrix;
 }
 
 function similarity2(a: AnyVector, b: AnyVector): number {
@@ -202,55 +214,4 @@ export function keepClusterIds(
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-interface Merge {
-  score: number;
-  a: number;
-  b: number;
-  va: number;
-  vb: number;
-}
-
-/** A binary max-heap of candidate merges: highest score first, then smallest (a, b). */
-class MergeHeap {
-  private readonly items: Merge[] = [];
-
-  push(merge: Merge): void {
-    const items = this.items;
-    items.push(merge);
-    let i = items.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(items[i], items[parent])) break;
-      [items[i], items[parent]] = [items[parent], items[i]];
-      i = parent;
-    }
-  }
-
-  pop(): Merge | undefined {
-    const items = this.items;
-    if (items.length === 0) return undefined;
-    const top = items[0];
-    const last = items.pop()!;
-    if (items.length > 0) {
-      items[0] = last;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        const right = left + 1;
-        let best = i;
-        if (left < items.length && before(items[left], items[best])) best = left;
-        if (right < items.length && before(items[right], items[best])) best = right;
-        if (best === i) break;
-        [items[i], items[best]] = [items[best], items[i]];
-        i = best;
-      }
-    }
-    return top;
-  }
-}
-
-function before(x: Merge, y: Merge): boolean {
-  return x.score > y.score || (x.score === y.score && (x.a < y.a || (x.a === y.a && x.b < y.b)));
 }
