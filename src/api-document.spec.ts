@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { generateOpenApiDocument } from './api-document';
 import { isErrorBody, operationsOf } from './platform/swagger/api-document';
 import { OPERATION_TAGS } from './platform/swagger/operation-tags';
@@ -19,7 +20,17 @@ interface GitbookSpec {
 }
 const gitbook = (name: string) =>
   JSON.parse(readFileSync(require.resolve(`${name}/spec/openapi.json`), 'utf8')) as GitbookSpec;
-const SPECS = [gitbook('@gitbook/api'), gitbook('@gitbook/api-0.201')];
+const SPECS = [
+  gitbook('@gitbook/api'),
+  gitbook('@gitbook/api-0.201'),
+  // GitBook 0.202.0's translation glossary operations (an extract of that package's spec).
+  JSON.parse(
+    readFileSync(
+      join(__dirname, '..', 'test', 'fixtures', 'gitbook-api-0.202-glossary.json'),
+      'utf8',
+    ),
+  ) as GitbookSpec,
+];
 // GitBook tags one operation `space-comment`, a slip for the `space-comments` of its siblings.
 const TAG_ALIASES: Record<string, string> = { 'space-comment': 'space-comments' };
 

@@ -90,10 +90,25 @@ function leafTexts(nodes: Node[] | undefined): string[] {
   );
 }
 
-/** A document with its leaf texts blanked: what a translation must keep. */
+/**
+ * A document with its leaf texts blanked and neighbouring text nodes as one: what a translation
+ * must keep (a block is rebuilt from its translation, so how its leaves were split may change).
+ */
 function structure(nodes: Node[] | undefined): unknown {
+  const merged = (list: Node[]): Node[] =>
+    list.reduce<Node[]>((result, node) => {
+      const last = result[result.length - 1];
+      if (node.object === 'text' && last?.object === 'text') {
+        last.leaves = [...(last.leaves ?? []), ...(node.leaves ?? [])];
+        return result;
+      }
+      const copy = { ...node };
+      if (copy.object === 'text') delete (copy as { key?: string }).key;
+      if (copy.nodes) copy.nodes = merged(copy.nodes);
+      return [...result, copy];
+    }, []);
   return JSON.parse(
-    JSON.stringify(nodes ?? [], (key, value: unknown) => (key === 'text' ? '' : value)),
+    JSON.stringify(merged(nodes ?? []), (key, value: unknown) => (key === 'text' ? '' : value)),
   );
 }
 
@@ -282,7 +297,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
       '[fr]stable',
       '[fr]; [fr]call ',
       'getVersion()',
-      '.',
+      '[fr].',
     ]);
     expect(JSON.stringify(faq.document)).toContain('"expression":"space.vars.version"');
 
@@ -293,7 +308,7 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     expect(h.server.requests[0].body).toMatchObject({
       source: 'en',
       target: 'fr',
-      format: 'text',
+      format: 'html',
       api_key: 'libre-key',
     });
 
@@ -302,7 +317,15 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     expect((files.body.items as { name: string }[]).map((f) => f.name)).toEqual(['notes.txt']);
 
     // Statistics: true integers that add up.
-    const words = h.server.texts.reduce((sum, t) => sum + t.split(/\s+/).filter(Boolean).length, 0);
+    // Words of the texts sent, placeholders aside.
+    const words = h.server.texts.reduce(
+      (sum, t) => sum + t.replace(/<[^>]+>/g, '').split(/\s+/).filter(Boolean).length,
+      0,
+    );
+    const characters = h.server.texts.reduce(
+      (sum, t) => sum + t.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').length,
+      0,
+    );
     expect(done.stats).toEqual({
       runs: 1,
       totalWords: words,
@@ -311,7 +334,17 @@ describe('Translation runs (LibreTranslate protocol)', () => {
       latestRunDuration: expect.any(Number),
       latestPages: 3,
       latestWords: words,
+      latestSegments: h.server.texts.length,
+      latestCachedSegments: 0,
+      latestCharacters: characters,
+      totalSegments: h.server.texts.length,
+      totalCharacters: characters,
+      latestRunDurationMs: expect.any(Number),
+      totalDurationMs: expect.any(Number),
     });
+    // A run takes time: seconds rounded up, so never 0.
+    expect(done.stats.latestRunDuration).toBeGreaterThanOrEqual(1);
+    expect(done.stats.totalDuration).toBe(Math.ceil(done.stats.totalDurationMs / 1000));
     for (const value of Object.values(done.stats)) expect(Number.isInteger(value)).toBe(true);
   });
 
@@ -327,19 +360,23 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     ]);
     h.server.reset();
     const second = await h.run(created.id);
-    // The edited page's texts only: its title and its document.
-    expect(h.server.texts).toEqual(['Install', 'Install the package quickly.']);
+    // The edited page's changed paragraph only: its title is unchanged, so reused.
+    expect(h.server.texts).toEqual(['Install the package quickly.']);
     expect(second.result!.space).toBe(first.result!.space);
     expect(second.result!.revision).not.toBe(first.result!.revision);
     expect(second.stats).toMatchObject({
       runs: 2,
       latestPages: 1,
-      latestWords: 5,
+      latestWords: 4,
+      latestSegments: 2,
+      latestCachedSegments: 1,
+      latestCharacters: 'Install the package quickly.'.length,
       totalPages: first.stats.totalPages + 1,
-      totalWords: first.stats.totalWords + 5,
+      totalWords: first.stats.totalWords + 4,
     });
-    expect(second.stats.totalDuration).toBe(
-      first.stats.totalDuration + second.stats.latestRunDuration,
+    expect(second.stats.totalDurationMs).toBeCloseTo(
+      first.stats.totalDurationMs + second.stats.latestRunDurationMs,
+      -1,
     );
     const install = await h.page(second.result!.space, h.pages.install);
     expect(leafTexts(install.document?.nodes)).toEqual([
@@ -348,11 +385,20 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     const start = await h.page(second.result!.space, h.pages.start);
     expect(start.title).toBe('[de]Getting [de]started');
 
-    // Nothing changed: nothing sent.
+    // Nothing changed: nothing sent, and no new revision in the result.
     h.server.reset();
     const third = await h.run(created.id);
     expect(h.server.texts).toEqual([]);
-    expect(third.stats).toMatchObject({ runs: 3, latestPages: 0, latestWords: 0 });
+    expect(third.stats).toMatchObject({
+      runs: 3,
+      latestPages: 0,
+      latestWords: 0,
+      latestSegments: 0,
+      latestCharacters: 0,
+    });
+    expect(third.result).toEqual(second.result);
+    const content = await h.org.owner.client.get(`/v1/spaces/${third.result!.space}/content`);
+    expect(content.body.id).toBe(second.result!.revision);
   });
 
   it('a provider failure is recorded and leaves the previous result', async () => {

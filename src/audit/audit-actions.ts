@@ -71,6 +71,11 @@ const ENTRIES: Record<string, Entry> = {
   updateTranslation: ['organization.translation.updated', 'translation'],
   deleteTranslation: ['organization.translation.deleted', 'translation'],
   runTranslation: ['organization.translation.run', 'translation'],
+  updateGlossaryEntries: [
+    'organization.translations-glossary.updated',
+    'organization',
+    'param:organizationId',
+  ],
 
   // Collections.
   createCollection: ['collection.created', 'collection'],
@@ -207,6 +212,7 @@ export function derivedOperation(operationId: string): AuditedOperation {
 const LABELS: Record<string, string> = {
   'organization.member.sso-enabled': 'Set organization member as SSO member',
   'organization.translation.run': 'Ran organization translation',
+  'organization.translations-glossary.updated': 'Updated organization translation glossary',
   'change-request.primary-merged': 'Updated change request from the primary content',
   'site.redirects.bulk-updated': 'Updated site redirects in bulk',
 };

@@ -33,6 +33,13 @@ export class TranslationsPresenter {
         latestRunDuration: translation.latestRunDuration,
         latestPages: translation.latestPages,
         latestWords: translation.latestWords,
+        latestSegments: translation.latestSegments,
+        latestCachedSegments: translation.latestCachedSegments,
+        latestCharacters: translation.latestCharacters,
+        totalSegments: translation.totalSegments,
+        totalCharacters: translation.totalCharacters,
+        latestRunDurationMs: Math.round(translation.latestRunDurationMs),
+        totalDurationMs: Math.round(translation.totalDurationMs),
       },
       permissions: translationPermissions(role),
       urls: {
@@ -43,6 +50,7 @@ export class TranslationsPresenter {
             lastRunError: {
               message: translation.lastError,
               failedAt: (translation.lastErrorAt ?? translation.updatedAt).toISOString(),
+              ...(translation.lastErrorDetails ? { details: translation.lastErrorDetails } : {}),
             },
           }
         : {}),

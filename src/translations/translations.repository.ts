@@ -5,7 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { paginate } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { PageQueryDto } from '../platform/pagination/page-query.dto';
-import { Translation } from './entities/translation.entity';
+import { Translation, type TranslationRunErrorDetail } from './entities/translation.entity';
 import { TranslationPage } from './entities/translation-page.entity';
 
 /** What recording a run's result needs of the translation, read under its lock. */
@@ -17,12 +17,19 @@ export interface TranslationRunStateRow {
 
 /** What a successful run counted, for the translation's statistics. */
 export interface TranslationRunStats {
-  /** The result space's new primary revision. */
+  /** The result space's primary revision after the run (unchanged when nothing changed). */
   resultRevisionId: string;
-  /** Pages translated by this run. */
+  /** Pages made again by this run. */
   pages: number;
   words: number;
-  seconds: number;
+  /** Segments of those pages, and how many of them were reused rather than sent. */
+  segments: number;
+  cachedSegments: number;
+  /** Characters sent to the provider. */
+  characters: number;
+  durationMs: number;
+  /** Segments left untranslated (recorded as the run's error), or null. */
+  untranslated: TranslationRunErrorDetail[] | null;
   now: Date;
 }
 
@@ -130,24 +137,48 @@ export class TranslationsRepository {
 
   /**
    * Records a successful run: `completed` (or `pending` again when a rerun was asked for), the
-   * result revision, no error, and the run's statistics added to the totals.
+   * result revision, and the run's statistics added to the totals. Segments left untranslated
+   * are the run's error (the result is written all the same); else there is none.
    */
   async recordRunSuccess(
     translationId: string,
     stats: TranslationRunStats,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
+    const message = stats.untranslated
+      ? `${stats.untranslated.length} segment(s) stay in the source language: the provider ` +
+        'dropped or broke their placeholders twice (see details).'
+      : null;
     await manager.query(
       `UPDATE translations
           SET status = CASE WHEN rerun_requested THEN 'pending' ELSE 'completed' END,
-              result_revision_id = $2, last_error = NULL, last_error_at = NULL,
+              result_revision_id = $2,
+              last_error = $8, last_error_at = CASE WHEN $8::text IS NULL THEN NULL ELSE $7::timestamptz END,
+              last_error_details = $9::jsonb,
               runs = runs + 1,
               latest_pages = $3, total_pages = total_pages + $3,
               latest_words = $4, total_words = total_words + $4,
-              latest_run_duration = $5, total_duration = total_duration + $5,
-              updated_at = $6
+              latest_run_duration_ms = $5, total_duration_ms = total_duration_ms + $5,
+              latest_run_duration = CEIL($5 / 1000.0),
+              total_duration = CEIL((total_duration_ms + $5) / 1000.0),
+              latest_segments = $6, total_segments = total_segments + $6,
+              latest_cached_segments = $10,
+              latest_characters = $11, total_characters = total_characters + $11,
+              updated_at = $7::timestamptz
         WHERE id = $1`,
-      [translationId, stats.resultRevisionId, stats.pages, stats.words, stats.seconds, stats.now],
+      [
+        translationId,
+        stats.resultRevisionId,
+        stats.pages,
+        stats.words,
+        stats.durationMs,
+        stats.segments,
+        stats.now,
+        message,
+        stats.untranslated ? JSON.stringify(stats.untranslated) : null,
+        stats.cachedSegments,
+        stats.characters,
+      ],
     );
   }
 
@@ -165,7 +196,7 @@ export class TranslationsRepository {
       `WITH failed AS (
          UPDATE translations
             SET status = CASE WHEN rerun_requested THEN 'pending' ELSE 'completed' END,
-                last_error = $2, last_error_at = $3, updated_at = $3
+                last_error = $2, last_error_at = $3, last_error_details = NULL, updated_at = $3
           WHERE id = $1
           RETURNING rerun_requested
        )
@@ -186,7 +217,7 @@ export class TranslationsRepository {
       .into(TranslationPage)
       .values(page as QueryDeepPartialEntity<TranslationPage>)
       .orUpdate(
-        ['source_hash', 'title', 'description', 'document', 'words'],
+        ['source_hash', 'title', 'description', 'document', 'words', 'segments'],
         ['translation_id', 'page_id'],
       )
       .execute();

@@ -3,10 +3,17 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A fake translation service on 127.0.0.1 speaking the three protocols Bindery supports:
- * LibreTranslate (`POST /translate`), DeepL (`POST /v2/translate`) and OpenAI-compatible chat
- * completions (`POST /v1/chat/completions`). Its translation is deterministic: every word gets
- * the target language as a prefix (`Hello world` → `[fr]Hello [fr]world`). It records every
- * text it was asked to translate, and can be told to fail.
+ * LibreTranslate (`POST /translate`, `format: "html"` keeps `<g id>`/`<x id>` elements), DeepL
+ * (`POST /v2/translate`, `tag_handling: "xml"` keeps XML elements; `/v2/glossaries` to create,
+ * list and delete glossaries, applied through `glossary_id`) and OpenAI-compatible chat
+ * completions (`POST /v1/chat/completions`: `<g1>…</g1>`, `<x2/>` tags in JSON strings, the
+ * glossary read from the prompt). Its translation is deterministic: every word gets the target
+ * language as a prefix (`Hello world` → `[fr]Hello [fr]world`), a glossary term becomes its
+ * translation as it is, and tags are kept around the words they wrap. Told to `reorder`, it
+ * also reverses the order of the words and tags of each segment (as a translation into a
+ * language with another word order would). Tags it was not told to keep (a format or tag
+ * handling it was not asked for) are translated as words, which breaks them. It records every
+ * text it was asked to translate, and can be told to fail or to drop placeholders.
  */
 
 export interface ReceivedRequest {
@@ -28,22 +35,126 @@ export interface FakeTranslationServer {
   maxConcurrent(): number;
   /** Forgets the requests and texts received so far. */
   reset(): void;
+  /** Reverses the order of words and tags in every answer (true) or not (false, the default). */
+  reorder(on: boolean): void;
+  /** The next `times` answers for texts containing `word` lose their placeholders. */
+  dropPlaceholders(word: string, times: number): void;
+  /** DeepL glossaries that exist now, by id. */
+  glossaries: Map<string, { entries: string; source_lang: string; target_lang: string }>;
   close(): Promise<void>;
 }
 
-/** What the fake translator makes of `text` in `language`. */
-export function fakeTranslation(text: string, language: string): string {
-  return text
-    .split(/(\s+)/)
-    .map((part) => (part.trim() === '' ? part : `[${language}]${part}`))
-    .join('');
+/** How the fake reads placeholders: none (all words), XML/HTML elements, numbered tags. */
+export type FakeMarkup = 'text' | 'xml' | 'tags';
+
+export interface FakeOptions {
+  markup?: FakeMarkup;
+  reorder?: boolean;
+  glossary?: { source: string; target: string }[];
 }
+
+type FakeItem =
+  | { kind: 'word'; text: string }
+  | { kind: 'space'; text: string }
+  | { kind: 'open' | 'close' | 'atom'; text: string };
+
+const TAGS: Record<Exclude<FakeMarkup, 'text'>, RegExp> = {
+  xml: /<\/?[gx](?:\s+id="\d+")?\s*\/?>/g,
+  tags: /<\/?[gx]\d+\s*\/?>/g,
+};
+
+/** What the fake translator makes of `text` in `language`. */
+export function fakeTranslation(text: string, language: string, options: FakeOptions = {}): string {
+  const markup = options.markup ?? 'text';
+  const items: FakeItem[] = [];
+  const words = (chunk: string) => {
+    let rest = chunk;
+    for (const term of [...(options.glossary ?? [])].sort(
+      (a, b) => b.source.length - a.source.length,
+    )) {
+      rest = rest.replace(new RegExp(`\\b${term.source}\\b`, 'gi'), `\u0000${term.target}\u0000`);
+    }
+    rest.split(/(\u0000[^\u0000]*\u0000)/).forEach((part) => {
+      if (part.startsWith('\u0000')) {
+        items.push({ kind: 'atom', text: part.slice(1, -1) });
+        return;
+      }
+      for (const piece of part.split(/(\s+)/)) {
+        if (piece === '') continue;
+        items.push({ kind: piece.trim() === '' ? 'space' : 'word', text: piece });
+      }
+    });
+  };
+  if (markup === 'text') {
+    words(text);
+  } else {
+    let at = 0;
+    for (const match of text.matchAll(TAGS[markup])) {
+      words(text.slice(at, match.index));
+      const tag = match[0];
+      items.push({
+        kind: tag.startsWith('</')
+          ? 'close'
+          : tag.endsWith('/>') || tag.startsWith('<x')
+            ? 'atom'
+            : 'open',
+        text: tag,
+      });
+      at = match.index + tag.length;
+    }
+    words(text.slice(at));
+  }
+  const translated = items.map((item) =>
+    item.kind === 'word' ? { ...item, text: `[${language}]${item.text}` } : item,
+  );
+  if (!options.reorder) return translated.map((item) => item.text).join('');
+  // Top-level units (a word, an atom, or a tag with all it wraps), reversed.
+  const units: string[] = [];
+  let depth = 0;
+  let unit = '';
+  for (const item of translated) {
+    if (item.kind === 'space') {
+      if (depth > 0) unit += item.text;
+      else if (unit) (units.push(unit), (unit = ''));
+      continue;
+    }
+    if (item.kind === 'close' && markup === 'xml' && item.text === '</x>') {
+      unit += item.text;
+      continue;
+    }
+    unit += item.text;
+    if (item.kind === 'open') depth++;
+    if (item.kind === 'close') depth--;
+    if (depth === 0 && item.kind !== 'open') {
+      units.push(unit);
+      unit = '';
+    }
+  }
+  if (unit) units.push(unit);
+  return units.reverse().join(' ');
+}
+
+/** `text` without its placeholders (what a provider that loses them answers). */
+const withoutPlaceholders = (text: string): string =>
+  text.replace(TAGS.xml, '').replace(TAGS.tags, '');
 
 export async function startFakeTranslationServer(): Promise<FakeTranslationServer> {
   const requests: ReceivedRequest[] = [];
   const texts: string[] = [];
   let failures: { status: number; times: number } | null = null;
   let delayMs = 0;
+  let reorder = false;
+  let drops: { word: string; times: number } | null = null;
+  const glossaries = new Map<
+    string,
+    { entries: string; source_lang: string; target_lang: string }
+  >();
+  /** Applies a pending `dropPlaceholders` to one answer. */
+  const maybeDrop = (source: string, answer: string): string => {
+    if (!drops || drops.times <= 0 || !source.includes(drops.word)) return answer;
+    drops.times--;
+    return withoutPlaceholders(answer);
+  };
   let active = 0;
   let peak = 0;
 
@@ -66,6 +177,7 @@ export async function startFakeTranslationServer(): Promise<FakeTranslationServe
   const respond = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
     const path = req.url ?? '';
+    const method = req.method ?? 'GET';
     requests.push({ path, headers: req.headers, body });
     if (failures && failures.times > 0) {
       failures.times--;
@@ -75,23 +187,63 @@ export async function startFakeTranslationServer(): Promise<FakeTranslationServe
     if (req.method === 'POST' && path === '/translate') {
       const q = body.q as string[];
       texts.push(...q);
+      const markup = body.format === 'html' ? 'xml' : 'text';
       answer(res, 200, {
-        translatedText: q.map((text) => fakeTranslation(text, String(body.target))),
+        translatedText: q.map((text) =>
+          maybeDrop(text, fakeTranslation(text, String(body.target), { markup, reorder })),
+        ),
       });
       return;
     }
-    if (req.method === 'POST' && path === '/v2/translate') {
-      if (!String(req.headers.authorization ?? '').startsWith('DeepL-Auth-Key ')) {
-        answer(res, 403, { message: 'Wrong authorization' });
+    if (
+      path.startsWith('/v2/') &&
+      !String(req.headers.authorization ?? '').startsWith('DeepL-Auth-Key ')
+    ) {
+      answer(res, 403, { message: 'Wrong authorization' });
+      return;
+    }
+    if (method === 'POST' && path === '/v2/glossaries') {
+      const pair = `${String(body.source_lang)}-${String(body.target_lang)}`;
+      if (body.entries_format !== 'tsv' || /-.*-/.test(pair)) {
+        answer(res, 400, { message: 'Unsupported glossary' });
         return;
       }
+      const id = `glossary-${glossaries.size + 1}-${Date.now()}`;
+      glossaries.set(id, {
+        entries: String(body.entries),
+        source_lang: String(body.source_lang),
+        target_lang: String(body.target_lang),
+      });
+      answer(res, 201, { glossary_id: id, name: body.name, ready: true, entry_count: 1 });
+      return;
+    }
+    if (method === 'DELETE' && path.startsWith('/v2/glossaries/')) {
+      const existed = glossaries.delete(path.slice('/v2/glossaries/'.length));
+      res.statusCode = existed ? 204 : 404;
+      res.end();
+      return;
+    }
+    if (method === 'POST' && path === '/v2/translate') {
       const text = body.text as string[];
       texts.push(...text);
       const target = String(body.target_lang).toLowerCase();
+      const glossary = body.glossary_id ? glossaries.get(String(body.glossary_id)) : undefined;
+      if (body.glossary_id && !glossary) {
+        answer(res, 404, { message: 'Glossary not found' });
+        return;
+      }
+      const terms = (glossary?.entries ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [source, target] = line.split('\t');
+          return { source, target };
+        });
+      const markup = body.tag_handling === 'xml' ? 'xml' : 'text';
       answer(res, 200, {
         translations: text.map((t) => ({
           detected_source_language: 'EN',
-          text: fakeTranslation(t, target),
+          text: maybeDrop(t, fakeTranslation(t, target, { markup, reorder, glossary: terms })),
         })),
       });
       return;
@@ -100,12 +252,19 @@ export async function startFakeTranslationServer(): Promise<FakeTranslationServe
       const messages = body.messages as { role: string; content: string }[];
       const system = messages.find((m) => m.role === 'system')?.content ?? '';
       const target = /to [^\n]*?\(([a-z-]+)\)\./.exec(system)?.[1] ?? '??';
+      const glossary = [...system.matchAll(/^("[^"]*") → ("[^"]*")$/gm)].map((m) => ({
+        source: JSON.parse(m[1]) as string,
+        target: JSON.parse(m[2]) as string,
+      }));
       const segments = JSON.parse(
         messages.find((m) => m.role === 'user')?.content ?? '{}',
       ) as Record<string, string>;
       texts.push(...Object.values(segments));
       const translated = Object.fromEntries(
-        Object.entries(segments).map(([id, text]) => [id, fakeTranslation(text, target)]),
+        Object.entries(segments).map(([id, text]) => [
+          id,
+          maybeDrop(text, fakeTranslation(text, target, { markup: 'tags', reorder, glossary })),
+        ]),
       );
       answer(res, 200, {
         id: 'chatcmpl-fake',
@@ -135,6 +294,13 @@ export async function startFakeTranslationServer(): Promise<FakeTranslationServe
       requests.length = 0;
       texts.length = 0;
     },
+    reorder: (on) => {
+      reorder = on;
+    },
+    dropPlaceholders: (word, times) => {
+      drops = { word, times };
+    },
+    glossaries,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

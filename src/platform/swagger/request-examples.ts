@@ -207,6 +207,13 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   // translations, openapi
   createTranslation: { language: 'fr', source: { space: SPACE, language: 'en' } },
   updateTranslation: { instructions: paragraph('Keep product names in English.') },
+  updateGlossaryEntries: {
+    operations: [
+      { type: 'insert', translations: { en: 'space', fr: 'espace', de: 'Bereich' } },
+      { type: 'update', id: 'glossaryEntryId', translations: { en: 'site', fr: 'site' } },
+      { type: 'delete', id: 'otherGlossaryEntryId' },
+    ],
+  },
   createOpenAPISpec: {
     slug: 'payments-api',
     source: { url: 'https://api.acme.example/openapi.json' },

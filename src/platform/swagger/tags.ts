@@ -146,6 +146,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Machine translations of a space into another language, kept in a space of their own and run again on demand.',
   },
   {
+    name: 'glossary',
+    description:
+      "The organization's translation glossary: terms and how each language says them, applied by every translation run.",
+  },
+  {
     name: 'urls',
     description:
       'Resolving an address: which organization, space, page or published content a URL points to.',

@@ -21,17 +21,60 @@ export class TranslationStatsResponse {
   totalWords!: number;
   @ApiProperty({ type: 'integer', description: 'Pages translated, all runs together.' })
   totalPages!: number;
-  @ApiProperty({ type: 'integer', description: 'Duration of all runs, in seconds.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Duration of all runs, in seconds (their milliseconds added, rounded up).',
+  })
   totalDuration!: number;
-  @ApiProperty({ type: 'integer', description: 'Duration of the latest run, in seconds.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Duration of the latest run, in seconds, rounded up (a run under a second is 1).',
+  })
   latestRunDuration!: number;
   @ApiProperty({
     type: 'integer',
     description: 'Pages translated by the latest run (unchanged pages are reused, not counted).',
   })
   latestPages!: number;
-  @ApiProperty({ type: 'integer', description: 'Words translated by the latest run.' })
+  @ApiProperty({ type: 'integer', description: 'Words sent to the provider by the latest run.' })
   latestWords!: number;
+  // Bindery's additions (GitBook's stats object allows more properties).
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Bindery's addition: segments (blocks of text, titles, alt texts, …) of the pages the " +
+      'latest run made again, sent or reused.',
+  })
+  latestSegments!: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Bindery's addition: of latestSegments, those reused because their source did not " +
+      "change (with a translator's edits).",
+  })
+  latestCachedSegments!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "Bindery's addition: characters sent to the provider by the latest run.",
+  })
+  latestCharacters!: number;
+  @ApiProperty({ type: 'integer', description: "Bindery's addition: latestSegments, all runs." })
+  totalSegments!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "Bindery's addition: latestCharacters, all runs.",
+  })
+  totalCharacters!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "Bindery's addition: duration of the latest run, in milliseconds.",
+  })
+  latestRunDurationMs!: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "Bindery's addition: duration of all runs, in milliseconds.",
+  })
+  totalDurationMs!: number;
 }
 
 export class TranslationPermissionsResponse {
@@ -45,11 +88,28 @@ export class TranslationUrlsResponse {
   location!: string;
 }
 
+/** A segment the last run left in the source language. */
+export class TranslationRunErrorDetailResponse {
+  @ApiProperty({ description: 'ID of the page.' }) page!: string;
+  @ApiProperty({
+    description: 'Where the segment is in the page: `title`, `description`, `document.nodes.2`, …',
+  })
+  segment!: string;
+  @ApiProperty({ description: 'What the provider did wrong.' }) reason!: string;
+}
+
 /** Bindery's addition: why the last run failed. */
 export class TranslationRunErrorResponse {
   @ApiProperty({ description: 'What went wrong, e.g. what the provider answered.' })
   message!: string;
   @ApiProperty({ format: 'date-time' }) failedAt!: string;
+  @ApiPropertyOptional({
+    type: [TranslationRunErrorDetailResponse],
+    description:
+      'Segments the run left untranslated because the provider dropped or broke their ' +
+      'placeholders twice; the rest of the result was written. Next run asks for them again.',
+  })
+  details?: TranslationRunErrorDetailResponse[];
 }
 
 /** GitBook's `Translation`. */

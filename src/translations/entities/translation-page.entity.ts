@@ -1,6 +1,23 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { JSONDocument } from '../../content-engine/documents/document';
+import type { SegmentValue } from '../job/document-segments';
 import { Translation } from './translation.entity';
+
+/**
+ * One segment of a translated page: where it sits (`path`, from the page: `title`,
+ * `description`, `document.…`), the hash of its source (`source`: its text, placeholders and
+ * what they stand for, and the languages) and of what its translation depends on besides
+ * (`key`: the source, the instructions and the glossary terms in it), what the provider
+ * answered (`translated`, null when the segment was left untranslated), and what the result
+ * holds there (`current`: the text written, or the translator's edit found by a later run).
+ */
+export interface TranslationSegmentRecord {
+  path: string;
+  source: string;
+  key: string;
+  translated: string | null;
+  current: SegmentValue;
+}
 
 /**
  * The translation of one page of the source as the last run made it, keyed by the hash of what
@@ -42,4 +59,8 @@ export class TranslationPage {
 
   @Column({ type: 'integer' })
   words!: number;
+
+  /** The page's segments as the last run wrote them (see TranslationSegmentRecord). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  segments!: TranslationSegmentRecord[];
 }

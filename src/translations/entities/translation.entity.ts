@@ -4,6 +4,14 @@ import type { JSONDocument } from '../../content-engine/documents/document';
 import { Space } from '../../spaces/entities/space.entity';
 import type { TranslationLanguage } from '../../spaces/languages';
 
+/** A segment a run left in the source language, and why. */
+export interface TranslationRunErrorDetail {
+  page: string;
+  /** Where the segment is in the page (`title`, `document.nodes.2`, …). */
+  segment: string;
+  reason: string;
+}
+
 /** GitBook's `TranslationStatus`. */
 export const TRANSLATION_STATUSES = ['pending', 'running', 'completed'] as const;
 export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
@@ -89,6 +97,10 @@ export class Translation {
   @Column({ type: 'timestamptz', nullable: true })
   lastErrorAt!: Date | null;
 
+  /** Segments the last run left untranslated, and why (a provider's answer that broke them). */
+  @Column({ type: 'jsonb', nullable: true })
+  lastErrorDetails!: TranslationRunErrorDetail[] | null;
+
   @Column({ type: 'integer', default: 0 })
   runs!: number;
 
@@ -111,6 +123,30 @@ export class Translation {
 
   @Column({ type: 'integer', default: 0 })
   latestWords!: number;
+
+  /** Segments of the pages the latest run translated: sent to the provider or reused. */
+  @Column({ type: 'integer', default: 0 })
+  latestSegments!: number;
+
+  /** Characters sent to the provider by the latest run. */
+  @Column({ type: 'integer', default: 0 })
+  latestCharacters!: number;
+
+  /** Segments the latest run reused (unchanged since the previous run) instead of sending. */
+  @Column({ type: 'integer', default: 0 })
+  latestCachedSegments!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  totalSegments!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  totalCharacters!: number;
+
+  @Column({ type: 'double precision', default: 0 })
+  latestRunDurationMs!: number;
+
+  @Column({ type: 'double precision', default: 0 })
+  totalDurationMs!: number;
 
   @Column({ type: 'timestamptz' })
   createdAt!: Date;

@@ -3,6 +3,7 @@ import { EventOutbox } from '../../platform/events/event-outbox';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
 import { performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentEngine } from '../../content-engine/content-engine';
 import type { JSONDocument } from '../../content-engine/documents/document';
@@ -23,8 +24,12 @@ import { Clock } from '../../platform/clock/clock';
 import { DomainError } from '../../platform/errors/domain-error';
 import { sha256Hex } from '../../platform/ids/ids';
 import { JobsService } from '../../platform/jobs/jobs.service';
-import { Translation } from '../entities/translation.entity';
-import { TranslationPage } from '../entities/translation-page.entity';
+import { Translation, type TranslationRunErrorDetail } from '../entities/translation.entity';
+import {
+  TranslationPage,
+  type TranslationSegmentRecord,
+} from '../entities/translation-page.entity';
+import { GlossaryRepository } from '../glossary/glossary.repository';
 import { SpacesRepository } from '../../spaces/spaces.repository';
 import { TranslationsRepository } from '../translations.repository';
 import { batches } from '../providers/batches';
@@ -33,7 +38,29 @@ import {
   type TranslationProvider,
 } from '../providers/translation-provider';
 import { TranslationProviders } from '../providers/translation-providers';
-import { countWords, documentSegments, isTranslatable } from './document-segments';
+import {
+  countWords,
+  documentSegments,
+  isTranslatable,
+  textSegment,
+  valueAt,
+  type DocumentSegments,
+  type SegmentPath,
+  type SegmentValue,
+} from './document-segments';
+import {
+  matchingTerms,
+  parseTranslation,
+  PlaceholderError,
+  protectTerms,
+  render,
+  restore,
+  segmentHash,
+  segmentText,
+  sourceTree,
+  type GlossaryTerm,
+  type Segment,
+} from './segment';
 import { plainText } from './plain-text';
 
 /** The queue of runs, one job per run asked for (`{translationId}`). */
@@ -59,30 +86,65 @@ interface ResultPage {
   description: string | null;
   document: JSONDocument | null;
   words: number;
-  /** Translated by this run (false: reused from the previous one). */
+  /** Made again by this run (false: kept as the result holds it, edits included). */
   translated: boolean;
+  segments: TranslationSegmentRecord[];
+}
+
+/** What a run counted. */
+interface RunCounts {
+  words: number;
+  segments: number;
+  characters: number;
+  cached: number;
 }
 
 interface RunOutcome {
   sourceTree: string;
   pages: ResultPage[];
+  counts: RunCounts;
+  /** Segments left in the source language, and why. */
+  untranslated: TranslationRunErrorDetail[];
 }
 
-/** Which texts of a page go to the provider, and where their translations go back. */
+/** A page being made again: its segments, and the value of each once known. */
 interface PageWork {
   page: ResultPage;
-  hasTitle: boolean;
-  hasDescription: boolean;
-  segments: ReturnType<typeof documentSegments> | null;
-  texts: string[];
+  slots: { path: string; segment: Segment }[];
+  documentSegments: DocumentSegments | null;
+  values: (SegmentValue | null)[];
+}
+
+/** A segment to send, the form it is sent in, and where its translation goes. */
+interface PendingSegment {
+  work: PageWork;
+  index: number;
+  /** The segment as sent (glossary terms as placeholders when the provider has no glossary). */
+  sent: Segment;
+  record: TranslationSegmentRecord;
+}
+
+/** What one run knows besides the source. */
+interface RunContext {
+  translation: Translation;
+  instructions: string;
+  glossary: GlossaryTerm[];
+  /** False: the provider does not apply the glossary; terms are sent as placeholders. */
+  providerGlossary: boolean;
+  /** The result space's pages as they are now (a translator may have edited them). */
+  resultPages: Map<string, SnapshotPage>;
+  store: ObjectStore;
 }
 
 /**
  * Runs of translations in the background: `pending` → `running` → `completed`. A run reads the
- * source space's primary revision, translates the pages whose content changed since the last
- * run (title, description and the text of the document; see document-segments.ts), reuses the
- * other pages' last translation, and writes the result space's new primary revision through the
- * content writer: the source's tree (pages, slugs, files) with the translated pages in it. The
+ * source space's primary revision and the result space as it is now. Pages whose source did not
+ * change since the last run stay as the result holds them (a translator's edits included);
+ * changed pages are cut into segments (document-segments.ts, segment.ts), and only segments
+ * whose source changed are sent to the provider, the others keeping the text the result holds
+ * for them. The result space gets a new primary revision through the content writer (the
+ * source's tree: pages, slugs, files, with the translated pages in it) only when that differs
+ * from what it holds. The
  * provider is called with no transaction open. A failure records why (`lastError`) and leaves
  * the result as it was. Only one run of a translation at a time: a job claims it with a
  * conditional update, and a duplicate job finds it claimed and does nothing.
@@ -101,6 +163,7 @@ export class TranslationRuns implements OnModuleInit {
     private readonly providers: TranslationProviders,
     private readonly clock: Clock,
     private readonly outbox: EventOutbox,
+    private readonly glossary: GlossaryRepository,
   ) {}
 
   onModuleInit(): void {
@@ -142,9 +205,8 @@ export class TranslationRuns implements OnModuleInit {
     const started = performance.now();
     try {
       const outcome = await this.translate(translation);
-      const seconds = Math.round((performance.now() - started) / 1000);
       return await this.dataSource.transaction((manager) =>
-        this.recordSuccess(manager, translation, outcome, seconds),
+        this.recordSuccess(manager, translation, outcome, started),
       );
     } catch (error) {
       return this.recordFailure(translation, error);
@@ -154,28 +216,82 @@ export class TranslationRuns implements OnModuleInit {
   /** Reads the source and translates what changed; writes nothing. */
   private async translate(translation: Translation): Promise<RunOutcome> {
     const provider = this.configuredProvider();
+    try {
+      return await this.translateWith(provider, translation);
+    } finally {
+      await provider.close?.().catch((error: unknown) => {
+        this.logger.warn({ err: error, translationId: translation.id }, 'Provider clean-up failed');
+      });
+    }
+  }
+
+  private async translateWith(
+    provider: TranslationProvider,
+    translation: Translation,
+  ): Promise<RunOutcome> {
     const manager = this.dataSource.manager;
     const sourceTree = await this.sourceTree(manager, translation);
     const store = new CachedObjectStore(this.engine.objectStore(manager), { maxEntries: 1000 });
     const snapshot = await flatten(store, sourceTree);
     const previous = await this.previousPages(manager, translation);
     const instructions = await this.instructions(manager, translation);
+    const glossary = await this.glossary.terms(
+      translation.organizationId,
+      translation.sourceLanguage,
+      translation.language,
+      manager,
+    );
+    const providerGlossary =
+      glossary.length === 0 ||
+      ((await provider.useGlossary?.(glossary, translation.sourceLanguage, translation.language)) ??
+        false);
+    const context: RunContext = {
+      translation,
+      instructions,
+      glossary,
+      providerGlossary,
+      resultPages: await this.resultPages(manager, store, translation),
+      store,
+    };
 
     const pages: ResultPage[] = [];
     const work: PageWork[] = [];
+    const pending: PendingSegment[] = [];
+    const counts: RunCounts = { words: 0, segments: 0, characters: 0, cached: 0 };
     for (const source of snapshot.values()) {
-      const planned = await this.plan(store, source, translation, previous, instructions);
+      const planned = await this.plan(source, previous, context);
       pages.push(planned.page);
-      if (planned.work) work.push(planned.work);
+      if (!planned.work) continue;
+      work.push(planned.work);
+      counts.segments += planned.work.slots.length;
+      counts.cached += planned.work.slots.length - planned.pending.length;
+      pending.push(...planned.pending);
     }
-    const translations = await this.translateTexts(
-      provider,
-      work.flatMap((item) => item.texts),
-      translation,
-      instructions,
+    for (const item of pending) {
+      const text = segmentText(item.work.slots[item.index].segment);
+      counts.words += countWords(text);
+      counts.characters += text.length;
+      item.work.page.words += countWords(text);
+    }
+    const untranslated = await this.translateSegments(provider, pending, context);
+    for (const item of work) finishPage(item);
+    return { sourceTree, pages, counts, untranslated };
+  }
+
+  /** The pages of the result space as they are now, by id; none while it has no result. */
+  private async resultPages(
+    manager: EntityManager,
+    store: ObjectStore,
+    translation: Translation,
+  ): Promise<Map<string, SnapshotPage>> {
+    if (translation.resultSpaceId === null || translation.resultRevisionId === null) {
+      return new Map();
+    }
+    const result = await this.translations.findSpacePrimaryTree(translation.resultSpaceId, manager);
+    if (!result || result.deleted_at !== null) return new Map();
+    return new Map(
+      [...(await flatten(store, result.tree)).values()].map((page) => [page.id, page]),
     );
-    applyTranslations(work, translations);
-    return { sourceTree, pages };
   }
 
   /** The tree of the source space's primary revision; a failure when the space is deleted. */
@@ -197,16 +313,17 @@ export class TranslationRuns implements OnModuleInit {
   }
 
   /**
-   * A source page in the result: the last run's translation when what it was made from is
-   * unchanged, else the page with the texts to translate (`work`).
+   * A source page in the result. Unchanged since the last run: the result's page as it is now
+   * (a translator's edits kept), or as the last run wrote it when the result space is new.
+   * Changed: made again segment by segment, each segment whose source is unchanged reused as
+   * the result holds it now (edits kept), the others sent to the provider (`pending`).
    */
   private async plan(
-    store: ObjectStore,
     source: SnapshotPage,
-    translation: Translation,
     previous: Map<string, TranslationPage>,
-    instructions: string,
-  ): Promise<{ page: ResultPage; work?: PageWork }> {
+    context: RunContext,
+  ): Promise<{ page: ResultPage; work?: PageWork; pending: PendingSegment[] }> {
+    const { translation } = context;
     const title = typeof source.meta.title === 'string' ? source.meta.title : null;
     const description =
       typeof source.meta.description === 'string' ? source.meta.description : null;
@@ -216,29 +333,33 @@ export class TranslationRuns implements OnModuleInit {
         description,
         document: source.documentHash,
         language: [translation.sourceLanguage, translation.language],
-        instructions,
+        instructions: context.instructions,
+        glossary: context.glossary,
       }) as string,
     );
     const slug = typeof source.meta.slug === 'string' ? source.meta.slug : undefined;
     const last = previous.get(source.id);
+    const current = await this.currentResultPage(context, source.id);
     if (last && last.sourceHash === sourceHash) {
       return {
         page: {
           pageId: source.id,
           sourceHash,
           slug,
-          title: last.title,
-          description: last.description,
-          document: last.document,
-          words: last.words,
+          title: current ? current.title : last.title,
+          description: current ? current.description : last.description,
+          document: current ? current.document : last.document,
+          words: 0,
           translated: false,
+          segments: last.segments,
         },
+        pending: [],
       };
     }
     const document =
       source.documentHash === null
         ? null
-        : await getRequired<JSONDocument>(store, source.documentHash);
+        : await getRequired<JSONDocument>(context.store, source.documentHash);
     const page: ResultPage = {
       pageId: source.id,
       sourceHash,
@@ -248,17 +369,74 @@ export class TranslationRuns implements OnModuleInit {
       document,
       words: 0,
       translated: true,
+      segments: [],
     };
-    const hasTitle = title !== null && isTranslatable(title.trim());
-    const hasDescription = description !== null && isTranslatable(description.trim());
-    const segments = document ? documentSegments(document) : null;
-    const texts = [
-      ...(hasTitle ? [title.trim()] : []),
-      ...(hasDescription ? [description.trim()] : []),
-      ...(segments?.texts ?? []),
+    const segmented = document ? documentSegments(document) : null;
+    const slots = [
+      ...(title !== null && isTranslatable(title.trim())
+        ? [{ path: 'title', segment: textSegment(title) }]
+        : []),
+      ...(description !== null && isTranslatable(description.trim())
+        ? [{ path: 'description', segment: textSegment(description) }]
+        : []),
+      ...(segmented?.slots ?? []).map((slot) => ({
+        path: ['document', ...slot.path].join('.'),
+        segment: slot.segment,
+      })),
     ];
-    page.words = texts.reduce((sum, text) => sum + countWords(text), 0);
-    return { page, work: { page, hasTitle, hasDescription, segments, texts } };
+    const work: PageWork = {
+      page,
+      slots,
+      documentSegments: segmented,
+      values: slots.map(() => null),
+    };
+    const reusable = reusableSegments(last, current);
+    const pending: PendingSegment[] = [];
+    slots.forEach(({ path, segment }, index) => {
+      const terms = matchingTerms(segmentText(segment), context.glossary);
+      const sourceKey = segmentHash(segment, translation.sourceLanguage, translation.language);
+      const key = sha256Hex(
+        stringify({ sourceKey, instructions: context.instructions, terms }) as string,
+      );
+      const known = reusable.get(sourceKey);
+      if (known && (known.key === key || known.edited)) {
+        work.values[index] = known.current;
+        page.segments.push({ ...known.record, path, current: known.current });
+        return;
+      }
+      const record: TranslationSegmentRecord = {
+        path,
+        source: sourceKey,
+        key,
+        translated: null,
+        current: sourceValue(segment),
+      };
+      page.segments.push(record);
+      pending.push({
+        work,
+        index,
+        sent: context.providerGlossary ? segment : protectTerms(segment, terms),
+        record,
+      });
+    });
+    return { page, work, pending };
+  }
+
+  /** The result space's page as it is now: title, description and document; null if none. */
+  private async currentResultPage(
+    context: RunContext,
+    pageId: string,
+  ): Promise<CurrentPage | null> {
+    const page = context.resultPages.get(pageId);
+    if (!page) return null;
+    return {
+      title: typeof page.meta.title === 'string' ? page.meta.title : null,
+      description: typeof page.meta.description === 'string' ? page.meta.description : null,
+      document:
+        page.documentHash === null
+          ? null
+          : await getRequired<JSONDocument>(context.store, page.documentHash),
+    };
   }
 
   private configuredProvider(): TranslationProvider {
@@ -281,36 +459,71 @@ export class TranslationRuns implements OnModuleInit {
       .join('\n\n');
   }
 
-  /** `texts` translated, in batches within the provider's limits, one batch at a time. */
-  private async translateTexts(
+  /**
+   * Sends the pending segments in batches within the provider's limits, one batch at a time,
+   * and puts each translation in its page. A translation whose placeholders are missing or
+   * broken is asked for once more; still broken, its segment keeps the source text and is
+   * listed in what this answers.
+   */
+  private async translateSegments(
     provider: TranslationProvider,
-    texts: string[],
-    translation: Translation,
-    instructions: string,
-  ): Promise<string[]> {
-    const result: string[] = [];
-    for (const batch of batches(texts, provider.limits)) {
-      result.push(
-        ...(await provider.translate({
-          texts: batch,
-          source: translation.sourceLanguage,
-          target: translation.language,
-          instructions,
-        })),
-      );
-    }
-    return result;
+    pending: PendingSegment[],
+    context: RunContext,
+  ): Promise<TranslationRunErrorDetail[]> {
+    const { translation } = context;
+    const request = {
+      source: translation.sourceLanguage,
+      target: translation.language,
+      instructions: context.instructions,
+      glossary: context.providerGlossary ? context.glossary : [],
+    };
+    const attempt = async (items: PendingSegment[]) => {
+      const failed: { item: PendingSegment; reason: string }[] = [];
+      const texts = items.map((item) => render(item.sent, provider.markup));
+      let offset = 0;
+      for (const batch of batches(texts, provider.limits)) {
+        const answers = await provider.translate({ ...request, texts: batch });
+        batch.forEach((_, index) => {
+          const item = items[offset + index];
+          try {
+            const value = restore(
+              item.sent,
+              parseTranslation(item.sent, answers[index], provider.markup),
+            );
+            item.work.values[item.index] = value;
+            item.record.translated = answers[index];
+            item.record.current = value;
+          } catch (error) {
+            if (!(error instanceof PlaceholderError)) throw error;
+            failed.push({ item, reason: error.message });
+          }
+        });
+        offset += batch.length;
+      }
+      return failed;
+    };
+    const failedOnce = await attempt(pending);
+    if (failedOnce.length === 0) return [];
+    const failed = await attempt(failedOnce.map(({ item }) => item));
+    return failed.map(({ item, reason }) => {
+      item.record.key = ''; // never reused: the next run asks again
+      return {
+        page: item.work.page.pageId,
+        segment: item.record.path,
+        reason: `${provider.name}'s translation broke its placeholders twice (${reason}); the segment stays in the source language.`,
+      };
+    });
   }
 
   /**
-   * Writes the result space's new primary revision, the pages translated, and the statistics.
-   * Answers whether another run was asked for meanwhile.
+   * Writes the result space's new primary revision (when the result changed), the pages made
+   * again, and the statistics. Answers whether another run was asked for meanwhile.
    */
   private async recordSuccess(
     manager: EntityManager,
     translation: Translation,
     outcome: RunOutcome,
-    seconds: number,
+    started: number,
   ): Promise<boolean> {
     const current = await this.translations.lockRunState(translation.id, manager);
     if (!current) return false;
@@ -323,11 +536,16 @@ export class TranslationRuns implements OnModuleInit {
     const revisionId = await this.commitResult(manager, resultSpaceId, current.run_by, outcome);
     const translated = outcome.pages.filter((page) => page.translated);
     await this.savePages(manager, translation, outcome, translated);
+    const durationMs = performance.now() - started;
     const stats = {
       resultRevisionId: revisionId,
       pages: translated.length,
-      words: translated.reduce((sum, page) => sum + page.words, 0),
-      seconds,
+      words: outcome.counts.words,
+      segments: outcome.counts.segments,
+      characters: outcome.counts.characters,
+      cachedSegments: outcome.counts.cached,
+      durationMs,
+      untranslated: outcome.untranslated.length > 0 ? outcome.untranslated : null,
       now: this.clock.now(),
     };
     await this.translations.recordRunSuccess(translation.id, stats, manager);
@@ -337,14 +555,19 @@ export class TranslationRuns implements OnModuleInit {
       revisionId,
       pages: stats.pages,
       words: stats.words,
-      durationSeconds: seconds,
+      segments: stats.segments,
+      characters: stats.characters,
+      cachedSegments: stats.cachedSegments,
+      untranslatedSegments: outcome.untranslated.length,
+      durationSeconds: Math.round(durationMs) / 1000,
     });
     return current.rerun_requested;
   }
 
   /**
    * Commits the outcome on the result space's primary: the source's tree with the translated
-   * titles, descriptions and documents. Answers the new revision's id.
+   * titles, descriptions and documents, unless the result holds exactly that already. Answers
+   * the result's revision: the new one, or the one it stays at.
    */
   private async commitResult(
     manager: EntityManager,
@@ -358,20 +581,25 @@ export class TranslationRuns implements OnModuleInit {
         'The result space is deleted; run the translation again to make a new one.',
       );
     }
-    const changes = resultChanges(outcome.pages);
+    const store = this.engine.objectStore(manager);
+    const tree = await commit(
+      store,
+      outcome.sourceTree,
+      await storeDocuments(store, resultChanges(outcome.pages)),
+    );
+    const now = await this.translations.findSpacePrimaryTree(resultSpaceId, manager);
+    if (now?.tree === tree) return space.revisionId;
     const { revision } = await this.writer.commitOnPrimary(manager, {
       spaceId: resultSpaceId,
       expectedRevisionId: space.revisionId,
       authorId,
       type: 'edits',
-      changes: async ({ store }) => ({
-        tree: await commit(store, outcome.sourceTree, await storeDocuments(store, changes)),
-      }),
+      changes: () => Promise.resolve({ tree }),
     });
     return revision.id;
   }
 
-  /** Stores the pages translated by this run and forgets those gone from the source. */
+  /** Stores the pages made again by this run and forgets those gone from the source. */
   private async savePages(
     manager: EntityManager,
     translation: Translation,
@@ -389,6 +617,7 @@ export class TranslationRuns implements OnModuleInit {
           description: page.description,
           document: page.document,
           words: page.words,
+          segments: page.segments,
         },
         manager,
       );
@@ -448,16 +677,76 @@ export class TranslationRuns implements OnModuleInit {
   }
 }
 
-/** Writes the translations back into the pages they came from, in the order they were asked. */
-function applyTranslations(work: PageWork[], translations: string[]): void {
-  let offset = 0;
-  for (const item of work) {
-    const mine = translations.slice(offset, offset + item.texts.length);
-    offset += item.texts.length;
-    let next = 0;
-    if (item.hasTitle) item.page.title = mine[next++];
-    if (item.hasDescription) item.page.description = mine[next++];
-    if (item.segments) item.page.document = item.segments.apply(mine.slice(next));
+/** The result page as it is now. */
+interface CurrentPage {
+  title: string | null;
+  description: string | null;
+  document: JSONDocument | null;
+}
+
+interface ReusableSegment {
+  record: TranslationSegmentRecord;
+  key: string;
+  current: SegmentValue;
+  /** A translator changed it in the result since the last run wrote it. */
+  edited: boolean;
+}
+
+/**
+ * The segments of a page's last translation by source hash, each with its value as the result
+ * holds it now: read at the same place in the result page (where a translator may have edited
+ * it) when that place still holds a value of the same kind, else as the run wrote it.
+ */
+function reusableSegments(
+  last: TranslationPage | undefined,
+  current: CurrentPage | null,
+): Map<string, ReusableSegment> {
+  const reusable = new Map<string, ReusableSegment>();
+  for (const record of last?.segments ?? []) {
+    if (reusable.has(record.source) || record.key === '') continue;
+    let now: SegmentValue | null = null;
+    if (current) {
+      if (record.path === 'title') now = current.title;
+      else if (record.path === 'description') now = current.description;
+      else if (current.document && record.path.startsWith('document.')) {
+        now = valueAt(current.document, parsePath(record.path.slice('document.'.length)));
+      }
+    }
+    const sameKind = now !== null && typeof now === typeof record.current;
+    const value = sameKind ? now! : record.current;
+    reusable.set(record.source, {
+      record,
+      key: record.key,
+      current: value,
+      edited: !isDeepStrictEqual(value, record.current),
+    });
+  }
+  return reusable;
+}
+
+const parsePath = (path: string): SegmentPath =>
+  path.split('.').map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+
+/** The segment's source as a value (what a segment left untranslated keeps). */
+function sourceValue(segment: Segment): SegmentValue {
+  return restore(segment, sourceTree(segment));
+}
+
+/** Puts the segments' values in the page: title, description, document. */
+function finishPage(work: PageWork): void {
+  const documentValues: (SegmentValue | null)[] = [];
+  work.slots.forEach((slot, index) => {
+    const value = work.values[index];
+    if (slot.path === 'title') {
+      if (typeof value === 'string') work.page.title = value;
+    } else if (slot.path === 'description') {
+      if (typeof value === 'string') work.page.description = value;
+    } else {
+      documentValues.push(value);
+    }
+  });
+  if (work.documentSegments) {
+    work.page.document = work.documentSegments.apply(documentValues);
   }
 }
 

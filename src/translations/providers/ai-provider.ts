@@ -1,5 +1,6 @@
 import { ChatCompletions, type ChatMessage } from '../../platform/ai/chat-completions';
 import { RetryableError, withRetries } from '../../platform/ai/retry';
+import type { GlossaryTerm } from '../job/segment';
 import {
   LANGUAGE_NAMES,
   type TranslationProvider,
@@ -10,16 +11,31 @@ const RULES = [
   'You translate technical documentation.',
   'The user message is a JSON object mapping segment ids to texts. Answer with one JSON object',
   'that maps every one of those ids to the translation of its text, and nothing else.',
-  'Segments are pieces of sentences cut where the formatting changes: translate each on its own,',
-  'keep its punctuation, and do not merge or split segments.',
-  'Keep product names, code, commands, file names, URLs, placeholders and variables as they are.',
+  'Each segment is a whole paragraph, heading, list item, table cell, caption or label:',
+  'translate it as a whole, in natural word order, and do not merge or split segments.',
+  'Formatting is written as tags: <g1>…</g1> wraps formatted or linked words, <x2/> stands for',
+  'something kept as it is (code, a variable, an image). Return every tag exactly once, with the',
+  'same number, around the words that translate the words it wrapped; move tags with their',
+  'words when the word order changes, never drop, add, renumber or nest them differently.',
+  'Keep product names, code, commands, file names, URLs and variables as they are.',
 ].join(' ');
 
 /** The system prompt: languages, rules, then the instructions of the organization and translation. */
-export function translationPrompt(request: Omit<TranslationRequest, 'texts'>): string {
+export function translationPrompt(
+  request: Omit<TranslationRequest, 'texts' | 'glossary'> & { glossary?: GlossaryTerm[] },
+): string {
   const from = `${LANGUAGE_NAMES[request.source]} (${request.source})`;
   const to = `${LANGUAGE_NAMES[request.target]} (${request.target})`;
   const parts = [`${RULES}\nTranslate from ${from} to ${to}.`];
+  if (request.glossary && request.glossary.length > 0) {
+    const lines = request.glossary.map(
+      (term) => `${JSON.stringify(term.source)} → ${JSON.stringify(term.target)}`,
+    );
+    parts.push(
+      `Glossary: translate these terms exactly so (adapting case and grammar only where the ` +
+        `language requires it):\n${lines.join('\n')}`,
+    );
+  }
   if (request.instructions.trim() !== '') {
     parts.push(`Follow these instructions:\n${request.instructions.trim()}`);
   }
@@ -28,14 +44,21 @@ export function translationPrompt(request: Omit<TranslationRequest, 'texts'>): s
 
 /**
  * Translation by an OpenAI-compatible chat model (AI_API_URL, AI_MODEL): each batch is one chat
- * completion in JSON mode, segments keyed by their position. An answer that is not such a JSON
+ * completion in JSON mode, segments keyed by their position, formatting as numbered tags in
+ * the strings (a structure models keep well), the glossary in the prompt. An answer that is not such a JSON
  * object, or misses a segment, is asked for once more before the run fails.
  */
 export class AiTranslationProvider implements TranslationProvider {
   readonly name = 'AI';
   readonly limits = { maxSegments: 40, maxChars: 6000 };
+  readonly markup = 'tags' as const;
 
   constructor(private readonly chat: ChatCompletions) {}
+
+  /** The glossary goes into the prompt (translationPrompt). */
+  useGlossary(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
 
   translate(request: TranslationRequest): Promise<string[]> {
     const segments = Object.fromEntries(request.texts.map((text, index) => [String(index), text]));

@@ -23,13 +23,24 @@ export function postJson(
   body: object,
   headers: Record<string, string> = {},
 ): Promise<unknown> {
-  const payload = JSON.stringify(body);
+  return requestJson(provider, 'POST', url, body, headers);
+}
+
+/** As postJson, for any method; `body` null sends none; an empty reply answers null. */
+export function requestJson(
+  provider: string,
+  method: 'POST' | 'GET' | 'DELETE',
+  url: string,
+  body: object | null,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
+  const payload = body === null ? undefined : JSON.stringify(body);
   return withRetries(async () => {
     let response: Response;
     try {
       response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        method,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
         body: payload,
         signal: AbortSignal.timeout(TRANSLATION_API_TIMEOUT_MS),
       });
@@ -44,6 +55,6 @@ export function postJson(
       }
       throw new TranslationProviderError(message);
     }
-    return parseJson(provider, text);
+    return text.trim() === '' ? null : parseJson(provider, text);
   }, DEFAULT_RETRY);
 }

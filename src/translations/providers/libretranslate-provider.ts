@@ -15,11 +15,14 @@ export function libreTranslateCode(language: TranslationLanguage): string {
 
 /**
  * LibreTranslate (https://libretranslate.com, or self-hosted): `POST {url}/translate` with the
- * texts as the array `q`, `format: "text"` and the API key when there is one.
+ * texts as the array `q`, `format: "html"` (the placeholders are HTML elements it keeps) and the
+ * API key when there is one. It has no glossaries: the run keeps glossary terms out of the text
+ * as placeholders and puts their translations back.
  */
 export class LibreTranslateProvider implements TranslationProvider {
   readonly name = 'LibreTranslate';
   readonly limits = { maxSegments: 50, maxChars: 5000 };
+  readonly markup = 'html' as const;
 
   constructor(
     private readonly url: string,
@@ -31,7 +34,7 @@ export class LibreTranslateProvider implements TranslationProvider {
       q: request.texts,
       source: libreTranslateCode(request.source),
       target: libreTranslateCode(request.target),
-      format: 'text',
+      format: 'html',
       ...(this.apiKey ? { api_key: this.apiKey } : {}),
     })) as { translatedText?: unknown };
     return expectStrings(this.name, reply?.translatedText, request.texts.length);

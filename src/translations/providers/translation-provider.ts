@@ -1,20 +1,41 @@
 import type { TranslationLanguage } from '../../spaces/languages';
+import type { GlossaryTerm, Markup } from '../job/segment';
 import type { BatchLimits } from './batches';
 
 /** One request: texts to translate, in order, and what guides the translation. */
 export interface TranslationRequest {
+  /** Segments in the provider's `markup`, placeholders included (job/segment.ts). */
   texts: string[];
   source: TranslationLanguage;
   target: TranslationLanguage;
   /** The translation's and the organization's instructions, as plain text ('' when none). */
   instructions: string;
+  /** The organization's glossary for this pair of languages (empty when none). */
+  glossary: GlossaryTerm[];
 }
 
-/** A translation service: answers the translations of `texts`, in the same order. */
+/**
+ * A translation service: answers the translations of `texts`, in the same order, with the
+ * placeholders of each text kept (checked by the run, not here).
+ */
 export interface TranslationProvider {
   readonly name: string;
   readonly limits: BatchLimits;
+  /** How placeholders are written for this provider. */
+  readonly markup: Markup;
+  /**
+   * Gets ready to apply `glossary` itself (a DeepL glossary, a prompt); answers false when it
+   * cannot, and the run then keeps the terms out of the text and puts their translations back.
+   * Absent: the provider has no glossaries.
+   */
+  useGlossary?(
+    glossary: GlossaryTerm[],
+    source: TranslationLanguage,
+    target: TranslationLanguage,
+  ): Promise<boolean>;
   translate(request: TranslationRequest): Promise<string[]>;
+  /** Frees what the run made at the provider (a DeepL glossary). */
+  close?(): Promise<void>;
 }
 
 /** A provider's answer no retry will fix; its message is recorded on the translation. */
