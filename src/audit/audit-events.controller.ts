@@ -1,11 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { Access, Granted } from '../platform/auth/access.decorator';
 import { ErrorBody } from '../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -20,7 +14,6 @@ import {
   AuditEventResponse,
 } from './dto/audit-event.response';
 
-@ApiTags('organizations')
 @Controller('orgs/:organizationId')
 export class AuditEventsController {
   constructor(

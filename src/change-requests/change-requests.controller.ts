@@ -18,7 +18,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPreconditionFailedResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Organization } from '../orgs/entities/organization.entity';
@@ -58,7 +57,6 @@ const stale = ApiPreconditionFailedResponse({
   description: "If-Match does not name the change request's head.",
 });
 
-@ApiTags('change-requests')
 @Controller()
 export class ChangeRequestsController {
   constructor(

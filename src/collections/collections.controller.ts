@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPreconditionFailedResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Organization } from '../orgs/entities/organization.entity';
@@ -29,7 +28,6 @@ import { CollectionAccess, CollectionsService } from './collections.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
-@ApiTags('collections')
 @Controller()
 export class CollectionsController {
   constructor(

@@ -16,7 +16,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MemberResponse } from '../orgs/members/dto/member.response';
@@ -93,7 +92,6 @@ export function CommentsController(routes: CommentRoutes) {
     ...(entity.replyId !== undefined ? { replyId: entity.replyId } : {}),
   });
 
-  @ApiTags(routes.tag)
   @Controller(routes.path)
   class CommentsControllerBase {
     constructor(

@@ -4,7 +4,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
@@ -23,7 +22,6 @@ const BACKGROUND =
   'is older than the last applied operation). Credentials in `url` are used for this operation ' +
   'only: they are stored encrypted in its job, never in clear, and never shown.';
 
-@ApiTags('space-git')
 @Controller('spaces/:spaceId/git')
 export class GitController {
   constructor(

@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, CurrentActor } from '../platform/auth/access.decorator';
 import type { Actor } from '../platform/auth/actor';
 import { ErrorBody } from '../platform/errors/error-body';
@@ -8,7 +8,6 @@ import { EmailDomainParamsDto, OrganizationsForEmailDomainResponse } from './dto
 import { InvitesService } from './invites.service';
 
 /** GitBook's internal lookup of the organizations an email domain may join. */
-@ApiTags('organizations')
 @Controller('email-domains')
 export class EmailDomainsController {
   constructor(

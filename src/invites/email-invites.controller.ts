@@ -4,7 +4,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, Granted } from '../platform/auth/access.decorator';
 import { ErrorBody } from '../platform/errors/error-body';
@@ -16,7 +15,6 @@ import { EmailInvitesPresenter } from './email-invites.presenter';
 import { EmailInvitesService } from './email-invites.service';
 
 /** Bindery's own: the invitations emailed to addresses of no user yet, until accepted. */
-@ApiTags('organization-invites')
 @Controller('orgs/:organizationId/email-invites')
 export class EmailInvitesController {
   constructor(

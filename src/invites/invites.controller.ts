@@ -6,7 +6,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
@@ -18,7 +17,6 @@ import { EmailInvitesPresenter } from './email-invites.presenter';
 import { InvitesService } from './invites.service';
 
 /** Adding members: invited by an admin, joining by email domain or with an invite link. */
-@ApiTags('organization-invites')
 @Controller('orgs/:organizationId')
 export class InvitesController {
   constructor(
@@ -89,7 +87,6 @@ export class InvitesController {
   @Post('join')
   @HttpCode(204)
   @Access.user()
-  @ApiTags('organizations')
   @ApiOperation({
     operationId: 'joinOrganization',
     summary: 'Join an organization',

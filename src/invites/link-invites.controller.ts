@@ -6,7 +6,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
@@ -29,7 +28,6 @@ const asAdmin = (access: ResolvedAccess): CallerMembership => ({
   disabled: false,
 });
 
-@ApiTags('organization-invites')
 @Controller('orgs/:organizationId/link-invites')
 export class LinkInvitesController {
   constructor(
@@ -132,7 +130,6 @@ export class LinkInvitesController {
   @Delete(':inviteId')
   @HttpCode(204)
   @Access('organization', 'admin')
-  @ApiTags('organizations')
   @ApiOperation({
     operationId: 'deleteOrganizationInviteById',
     summary: 'Delete an organization invite',

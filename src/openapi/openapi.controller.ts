@@ -18,7 +18,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../platform/auth/access.decorator';
@@ -44,7 +43,6 @@ const PROCESSING =
   '`complete`, with a new version (`lastVersion`) when the content changed, or ' +
   '`lastProcessErrorCode` and `lastProcessedErrors` when it failed (the previous version stays).';
 
-@ApiTags('openapi')
 @Controller('orgs/:organizationId/openapi')
 export class OpenAPIController {
   constructor(

@@ -5,7 +5,6 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
@@ -21,7 +20,6 @@ import { OrganizationsPresenter } from './organizations.presenter';
 import { Organization } from './entities/organization.entity';
 import { OrganizationsService } from './organizations.service';
 
-@ApiTags('organizations')
 @Controller('orgs')
 export class OrganizationsController {
   constructor(

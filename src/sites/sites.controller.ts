@@ -17,7 +17,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Organization } from '../orgs/entities/organization.entity';
@@ -37,7 +36,6 @@ import { SiteWritesService } from './site-writes.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
-@ApiTags('sites')
 @Controller('orgs/:organizationId/sites')
 export class SitesController {
   constructor(

@@ -19,7 +19,6 @@ import {
   ApiOperation,
   ApiPreconditionFailedResponse,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { CollectionAccess } from '../collections/collections.service';
@@ -46,7 +45,6 @@ import { SpacesService } from './spaces.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
-@ApiTags('spaces')
 @Controller()
 export class SpacesController {
   constructor(
@@ -123,7 +121,6 @@ export class SpacesController {
 
   @Get('orgs/:organizationId/members/:userId/spaces')
   @Access('organization', 'read')
-  @ApiTags('members')
   @ApiOperation({
     operationId: 'listSpacesForOrganizationMember',
     summary: 'List an organization member space permissions',

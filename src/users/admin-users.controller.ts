@@ -8,7 +8,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../platform/auth/access.decorator';
 import { ErrorBody } from '../platform/errors/error-body';
@@ -31,7 +30,6 @@ const userNotFound = ApiNotFoundResponse({
 });
 
 /** The instance administrator's API (not GitBook's): users and their API tokens. */
-@ApiTags('admin')
 @Controller('admin/users')
 @Access.admin()
 export class AdminUsersController {

@@ -4,7 +4,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
@@ -16,7 +15,6 @@ import { ApiTokenResponse, CreatedTokenResponse, UserResponse } from './dto/user
 import { UsersPresenter } from './users.presenter';
 import { UsersService } from './users.service';
 
-@ApiTags('users')
 @Controller()
 export class UsersController {
   constructor(

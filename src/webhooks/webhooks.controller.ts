@@ -5,7 +5,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../platform/auth/access.decorator';
 import type { UserActor } from '../platform/auth/actor';
@@ -31,7 +30,6 @@ const SIGNING =
   'as the Standard Webhooks specification says: `webhook-id` (the event id), ' +
   '`webhook-timestamp`, `webhook-signature`.';
 
-@ApiTags('webhooks')
 @Controller('orgs/:organizationId/webhooks')
 export class WebhooksController {
   constructor(

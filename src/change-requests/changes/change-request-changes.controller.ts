@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { contentView } from '../../spaces/content/content.presenter';
@@ -17,7 +17,6 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
  * last updated from, else the one it started from), for reviewers. `:changeRequestId` is its id
  * or its number in the space.
  */
-@ApiTags('change-request-content')
 @Controller('spaces/:spaceId/change-requests/:changeRequestId/changes')
 export class ChangeRequestChangesController {
   constructor(

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { contentView } from '../../spaces/content/content.presenter';
@@ -17,7 +17,6 @@ import { RevisionChanges } from './revision-changes.service';
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
 /** What a revision of a space changes: against its first parent, or a revision given. */
-@ApiTags('space-content')
 @Controller('spaces/:spaceId/revisions/:revisionId/changes')
 export class RevisionChangesController {
   constructor(

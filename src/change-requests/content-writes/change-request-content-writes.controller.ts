@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPreconditionFailedResponse,
-  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -28,7 +27,6 @@ import {
 } from './dto/update-change-request-content.dto';
 import { entityTagOf, expectedRevisionOf } from './if-match';
 
-@ApiTags('change-request-content')
 @ApiExtraModels(ChangeRequestResponse, ChangeRequestContentUpdateResponse)
 @Controller()
 export class ChangeRequestContentWritesController {

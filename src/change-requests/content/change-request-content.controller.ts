@@ -4,7 +4,6 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import {
   ContentLocationResponse,
@@ -51,7 +50,6 @@ interface ChangeRequestHead {
  * parameters of the space's content reads, and URLs that point into the change request.
  * `:changeRequestId` is its id or its number in the space.
  */
-@ApiTags('change-request-content')
 @ApiExtraModels(ChangeRequestSummaryResponse)
 @Controller('spaces/:spaceId/change-requests/:changeRequestId/content')
 export class ChangeRequestContentController {

@@ -7,7 +7,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../../platform/auth/access.decorator';
@@ -23,7 +22,6 @@ import { PDF_URL_TTL_SECONDS } from './pdf-links';
 import { pdfResponse } from './pdf-response';
 
 /** PDF exports of a change request: the signed URL, and the PDF behind it. */
-@ApiTags('change-requests')
 @Controller()
 export class ChangeRequestPdfController {
   constructor(private readonly pdfs: ChangeRequestPdfService) {}

@@ -7,7 +7,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../../platform/auth/access.decorator';
@@ -26,7 +25,6 @@ import { SpacePdfService } from './space-pdf.service';
  * PDF exports of a space's content: the signed URL, and the PDF behind it. Here rather than in
  * spaces/ because they print with the change requests' PDF writer.
  */
-@ApiTags('spaces')
 @Controller()
 export class SpacePdfController {
   constructor(private readonly pdfs: SpacePdfService) {}

@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
@@ -41,7 +40,6 @@ export class ChangeRequestReviewsController {
 
   @Get(`${BASE}/reviews`)
   @Access('changeRequest', 'view')
-  @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'getReviewsByChangeRequestId',
     summary: 'List all change request reviews',
@@ -63,7 +61,6 @@ export class ChangeRequestReviewsController {
   @Post(`${BASE}/reviews`)
   @HttpCode(201)
   @Access('changeRequest', 'review')
-  @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'submitChangeRequestReview',
     summary: 'Submit a change request review',
@@ -90,7 +87,6 @@ export class ChangeRequestReviewsController {
 
   @Get(`${BASE}/reviews/:reviewId`)
   @Access('changeRequest', 'view')
-  @ApiTags('change-requests-reviews')
   @ApiOperation({
     operationId: 'getChangeRequestReviewById',
     summary: 'Get a change request review by its ID',
@@ -110,7 +106,6 @@ export class ChangeRequestReviewsController {
 
   @Get(`${BASE}/requested-reviewers`)
   @Access('changeRequest', 'view')
-  @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'getRequestedReviewersByChangeRequestId',
     summary: 'Get all change request reviewers',
@@ -133,7 +128,6 @@ export class ChangeRequestReviewsController {
   @Post(`${BASE}/requested-reviewers`)
   @HttpCode(200)
   @Access('changeRequest', 'edit')
-  @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'requestReviewersForChangeRequest',
     summary: 'Request change request reviewers',
@@ -160,7 +154,6 @@ export class ChangeRequestReviewsController {
 
   @Delete(`${BASE}/requested-reviewers/:userId`)
   @Access('changeRequest', 'edit')
-  @ApiTags('change-request-reviewers')
   @ApiOperation({
     operationId: 'removeRequestedReviewerFromChangeRequest',
     summary: 'Remove a reviewer from a change request',
@@ -183,7 +176,6 @@ export class ChangeRequestReviewsController {
 
   @Get(`${BASE}/contributors`)
   @Access('changeRequest', 'view')
-  @ApiTags('change-request-contributors')
   @ApiOperation({
     operationId: 'getContributorsByChangeRequestId',
     summary: 'Get all contributors of a change request',

@@ -4,7 +4,6 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
@@ -14,7 +13,6 @@ import { ApplySpaceTemplateDto } from './dto/apply-space-template.dto';
 import { TemplateApplication } from './template-application';
 import { SPACE_TEMPLATES_DESCRIPTION } from '../../content-engine/writes/space-templates';
 
-@ApiTags('space-content')
 @Controller()
 export class SpaceTemplatesController {
   constructor(private readonly templates: TemplateApplication) {}

@@ -3,7 +3,6 @@ import { ContentGrantsController } from './content-grants.controller';
 /** Who has been given a role on a collection, and who can reach it; all need admin on it. */
 export class CollectionPermissionsController extends ContentGrantsController({
   resourceType: 'collection',
-  tags: { users: 'collection-users', teams: 'collection-teams' },
   operations: {
     invite: { operationId: 'inviteToCollection', summary: 'Invite to a collection' },
     listAggregate: {

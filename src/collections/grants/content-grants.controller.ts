@@ -5,7 +5,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
@@ -42,7 +41,6 @@ export interface ContentGrantRoutes {
   resourceType: ContentResourceType;
   /** GitBook's operationId and summary of each route. */
   operations: Record<ContentGrantOperation, { operationId: string; summary: string }>;
-  tags: { users: string; teams: string };
 }
 
 const invalidInput = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
@@ -53,7 +51,7 @@ const invalidInput = ApiBadRequestResponse({ type: ErrorBody, description: 'Inva
  * reach it. Every route needs the admin role on the content.
  */
 export function ContentGrantsController(routes: ContentGrantRoutes) {
-  const { resourceType: type, operations: op, tags } = routes;
+  const { resourceType: type, operations: op } = routes;
   const admin = () => Access(type, 'admin');
 
   @Controller(`${type}s/:${type}Id/permissions`)
@@ -66,7 +64,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @Post()
     @HttpCode(204)
     @admin()
-    @ApiTags(tags.users, tags.teams)
     @ApiOperation({
       ...op.invite,
       description:
@@ -88,7 +85,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
 
     @Get('aggregate')
     @admin()
-    @ApiTags(tags.users)
     @ApiOperation({
       ...op.listAggregate,
       description:
@@ -108,7 +104,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
 
     @Get('users')
     @admin()
-    @ApiTags(tags.users)
     @ApiOperation({
       ...op.listUsers,
       description: `The users given a role on this ${type} itself, oldest grant first.`,
@@ -125,7 +120,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @Patch('users/:userId')
     @HttpCode(204)
     @admin()
-    @ApiTags(tags.users)
     @ApiOperation({
       ...op.updateUser,
       description: 'Sets the user’s role (granting it if absent); `role: null` removes the grant.',
@@ -144,7 +138,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @Delete('users/:userId')
     @HttpCode(204)
     @admin()
-    @ApiTags(tags.users)
     @ApiOperation({ ...op.removeUser, description: 'Also 204 when the user had no grant on it.' })
     @ApiNoContentResponse({ description: `The user has no grant on the ${type}.` })
     async removeUser(
@@ -156,7 +149,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
 
     @Get('teams')
     @admin()
-    @ApiTags(tags.teams)
     @ApiOperation({
       ...op.listTeams,
       description: `The teams given a role on this ${type} itself, oldest grant first.`,
@@ -174,7 +166,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @Patch('teams/:teamId')
     @HttpCode(204)
     @admin()
-    @ApiTags(tags.teams)
     @ApiOperation({
       ...op.updateTeam,
       description: 'Sets the team’s role (granting it if absent); `role: null` removes the grant.',
@@ -193,7 +184,6 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @Delete('teams/:teamId')
     @HttpCode(204)
     @admin()
-    @ApiTags(tags.teams)
     @ApiOperation({ ...op.removeTeam, description: 'Also 204 when the team had no grant on it.' })
     @ApiNoContentResponse({ description: `The team has no grant on the ${type}.` })
     async removeTeam(

@@ -1,12 +1,11 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { openAPISpecNotFound } from '../openapi.service';
 import { OpenAPISpecs } from '../openapi-specs';
 
 /** `urls.published` of a public specification: its latest version, for anyone. */
-@ApiTags('openapi')
 @Controller('openapi/:organizationId/:specSlug')
 export class PublishedOpenAPIController {
   constructor(private readonly specs: OpenAPISpecs) {}

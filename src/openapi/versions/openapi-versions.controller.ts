@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { ResolvedAccess } from '../../platform/policy/access';
@@ -18,7 +18,6 @@ const NOT_FOUND =
   'specification version not found." without such a version.';
 
 /** The versions of a specification: immutable, newest first; `latest` is `lastVersion`. */
-@ApiTags('openapi')
 @Controller('orgs/:organizationId/openapi/:specSlug/versions')
 export class OpenAPIVersionsController {
   constructor(

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import type { ResolvedAccess } from '../../platform/policy/access';
@@ -11,7 +11,6 @@ import {
   UpdateAgentInstructionsDto,
 } from './dto/agent-instructions.dto';
 
-@ApiTags('organizations')
 @Controller('orgs/:organizationId/agent-instructions')
 export class AgentInstructionsController {
   constructor(

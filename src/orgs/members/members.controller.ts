@@ -4,7 +4,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
@@ -21,7 +20,6 @@ const LAST_ADMIN =
   'The member is the last (enabled) admin of the organization: it cannot be demoted or removed ' +
   'until another member is admin.';
 
-@ApiTags('organization-members')
 @Controller('orgs/:organizationId')
 export class MembersController {
   constructor(

@@ -15,7 +15,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../../platform/auth/access.decorator';
@@ -27,7 +26,6 @@ import { SamlProviderResponse, SsoProviderLoginsResponse } from './dto/saml-prov
 import { SamlProvidersPresenter } from './saml-providers.presenter';
 import { SamlProvidersService } from './saml-providers.service';
 
-@ApiTags('sso')
 @Controller('orgs/:organizationId')
 export class SamlProvidersController {
   constructor(

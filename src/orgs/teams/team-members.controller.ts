@@ -4,7 +4,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -23,7 +22,6 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
  * for the team's `view` permission to list and `admin` (organization admin or team owner) to
  * change.
  */
-@ApiTags('team-members')
 @Controller('orgs/:organizationId/teams/:teamId/members')
 export class TeamMembersController {
   constructor(

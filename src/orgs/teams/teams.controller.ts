@@ -5,7 +5,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -24,7 +23,6 @@ import { TeamsService } from './teams.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
-@ApiTags('teams')
 @Controller('orgs/:organizationId')
 export class TeamsController {
   constructor(

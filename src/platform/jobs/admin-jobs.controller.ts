@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../auth/access.decorator';
 import { ErrorBody } from '../errors/error-body';
@@ -19,7 +18,6 @@ import { FailedJobResponse, FailedJobsQueryDto, JobQueueResponse } from './dto/a
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
 /** The instance administrator's view of the background jobs (pg-boss queues). */
-@ApiTags('admin')
 @Controller('admin/jobs')
 @Access.admin()
 export class AdminJobsController {

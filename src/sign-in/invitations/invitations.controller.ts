@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiExtraModels,
-  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -31,7 +30,6 @@ import {
  * it. No token: the link's signature is the authorization. API clients may accept it too, by
  * posting JSON to the same address.
  */
-@ApiTags('organization-invites')
 @Controller('invitations/:inviteId')
 export class InvitationsController {
   constructor(

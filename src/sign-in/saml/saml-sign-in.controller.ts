@@ -20,7 +20,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access } from '../../platform/auth/access.decorator';
@@ -47,7 +46,6 @@ import { tokenPage } from './sign-in-pages';
  * response shows), and the exchange of a sign-in's one-time code. No token: they are how a
  * person gets one.
  */
-@ApiTags('sso')
 @Controller()
 export class SamlSignInController {
   constructor(

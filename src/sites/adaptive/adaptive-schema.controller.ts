@@ -4,7 +4,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -17,7 +16,6 @@ import {
 import type { SiteAccess } from '../site-access.policy';
 import { SiteAdaptiveSchemaService } from './adaptive-schema.service';
 
-@ApiTags('sites')
 @Controller('orgs/:organizationId/sites/:siteId/adaptive-schema')
 export class SiteAdaptiveSchemaController {
   constructor(private readonly schemas: SiteAdaptiveSchemaService) {}

@@ -5,7 +5,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -23,7 +22,6 @@ const badRequest = ApiBadRequestResponse({
   description: 'Invalid customization; the message names the setting.',
 });
 
-@ApiTags('site-customization')
 @Controller('orgs/:organizationId/sites/:siteId')
 export class SiteCustomizationController {
   constructor(private readonly customizations: SiteCustomizationService) {}

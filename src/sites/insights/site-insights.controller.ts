@@ -5,7 +5,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
@@ -22,7 +21,6 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
  * A site's insights. GitBook's renderer sends events without a token, so tracking is public
  * (the rate limit keys it by client address); reading them takes a member who reads the site.
  */
-@ApiTags('site-insights')
 @Controller('orgs/:organizationId/sites/:siteId/insights/events')
 export class SiteInsightsController {
   constructor(private readonly insights: SiteInsightsService) {}

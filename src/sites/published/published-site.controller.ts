@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
 import type { Actor } from '../../platform/auth/actor';
@@ -9,7 +9,6 @@ import { PublishedContentSiteResponse, PublishedSiteQueryDto } from './published
 import type { PublishedSiteAccess } from './published-site-access';
 import { PublishedSiteService } from './published-site.service';
 
-@ApiTags('sites')
 @Controller('orgs/:organizationId/sites/:siteId/published')
 export class PublishedSiteController {
   constructor(private readonly published: PublishedSiteService) {}

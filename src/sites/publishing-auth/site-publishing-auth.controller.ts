@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, Granted } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { SITE_WRITE } from '../site-access';
@@ -14,7 +14,6 @@ import { SitePublishingAuthService, VisitorAuth } from './site-publishing-auth.s
  * A site's visitor authentication. Its private key opens the site to whoever signs a token with
  * it, so even reading it takes the role that changes the site, as share links do.
  */
-@ApiTags('site-publishing-auth')
 @Controller('orgs/:organizationId/sites/:siteId/publishing/auth')
 export class SitePublishingAuthController {
   constructor(private readonly publishingAuth: SitePublishingAuthService) {}

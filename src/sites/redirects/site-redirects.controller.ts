@@ -19,7 +19,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, Granted } from '../../platform/auth/access.decorator';
@@ -54,7 +53,6 @@ const sourceTaken = ApiConflictResponse({
  * A site's redirects, which its published site follows for paths that match no page. Reading
  * them takes the role that reads the site; writing them, the role that changes it.
  */
-@ApiTags('site-redirects')
 @Controller('orgs/:organizationId/sites/:siteId')
 export class SiteRedirectsController {
   constructor(

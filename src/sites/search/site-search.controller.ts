@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
 import type { Actor } from '../../platform/auth/actor';
@@ -13,7 +13,6 @@ import { SearchSiteContentDto, SearchSiteContentQueryDto } from './dto/search-si
 import { SiteSearchService } from './site-search.service';
 
 /** Content search over a site's spaces: its search box. */
-@ApiTags('sites')
 @Controller('orgs/:organizationId/sites/:siteId')
 export class SiteSearchController {
   constructor(private readonly search: SiteSearchService) {}

@@ -16,7 +16,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Organization } from '../../orgs/entities/organization.entity';
@@ -41,7 +40,6 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
  * Share links hold secrets (their keys, in `urls.published`), so even listing them takes the
  * role that changes the site.
  */
-@ApiTags('site-share-links')
 @Controller('orgs/:organizationId/sites/:siteId/share-links')
 export class SiteShareLinksController {
   constructor(

@@ -4,7 +4,6 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
@@ -24,7 +23,6 @@ import { SiteStructureService } from './site-structure.service';
 
 const BASE = 'orgs/:organizationId/sites/:siteId/structure';
 
-@ApiTags('sites')
 @ApiExtraModels(SiteSpaceResponse, SiteSectionResponse, SiteSectionGroupResponse)
 @Controller()
 export class SiteStructureController {

@@ -17,7 +17,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
@@ -72,7 +71,6 @@ export function StructureNodeController<T extends NodeTypes, R>(routes: Structur
   const reaching = (write: 'add' | 'update') =>
     routes.namesSpace?.includes(write) ? { reaches: 'organization' as const } : {};
 
-  @ApiTags(routes.tag)
   @Controller()
   class StructureNodeControllerBase {
     constructor(

@@ -1,11 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
 import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -48,7 +42,6 @@ function joinPath(value: string | string[]): string {
  * Reads of a space's content: its primary revision (`/content`) or any revision of the space
  * by id (`/revisions/:revisionId`), with the same shapes.
  */
-@ApiTags('space-content')
 @Controller('spaces/:spaceId')
 export class SpaceContentController {
   constructor(

@@ -4,7 +4,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { Access } from '../../platform/auth/access.decorator';
 import { invalidInput } from '../../platform/errors/domain-error';
@@ -12,7 +11,6 @@ import { ErrorBody } from '../../platform/errors/error-body';
 import { EmbedQueryDto, EmbedResponse } from './dto/embed.dto';
 import { EMBED_TTL_MS, EmbedsService } from './embeds.service';
 
-@ApiTags('space-embeds')
 @Controller('spaces/:spaceId')
 export class EmbedsController {
   constructor(private readonly embeds: EmbedsService) {}

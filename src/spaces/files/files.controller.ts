@@ -7,7 +7,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access } from '../../platform/auth/access.decorator';
@@ -29,7 +28,6 @@ export function inlineDisposition(name: string): string {
 }
 
 /** File bytes behind the `downloadURL` of RevisionFile objects. */
-@ApiTags('files')
 @Controller('files')
 export class FilesController {
   constructor(

@@ -6,7 +6,6 @@ import { ContentGrantsController } from '../../collections/grants/content-grants
  */
 export class SpacePermissionsController extends ContentGrantsController({
   resourceType: 'space',
-  tags: { users: 'space-users', teams: 'space-teams' },
   operations: {
     invite: { operationId: 'inviteToSpace', summary: 'Invite a user or a team to a space' },
     listAggregate: {

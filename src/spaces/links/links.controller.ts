@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -17,7 +17,6 @@ import { LinksService } from './links.service';
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
 /** Links of a space's primary revision: their status, and where they appear. */
-@ApiTags('links')
 @Controller('spaces/:spaceId')
 export class LinksController {
   constructor(

@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
 import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
@@ -15,7 +15,6 @@ import {
 import { SearchService } from './search.service';
 
 /** Content search in one space. */
-@ApiTags('space-content')
 @Controller()
 export class SearchController {
   constructor(private readonly search: SearchService) {}
@@ -48,7 +47,6 @@ export class SearchController {
 }
 
 /** Content search over the spaces of an organization that the caller may read. */
-@ApiTags('organizations')
 @Controller()
 export class OrganizationSearchController {
   constructor(private readonly search: SearchService) {}

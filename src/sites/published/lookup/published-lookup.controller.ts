@@ -5,7 +5,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
   ApiUnauthorizedResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -50,7 +49,6 @@ const DESCRIPTION =
   "visitor's claims do not meet do not exist for this visitor.";
 
 /** The published-content lookup, which a site renderer makes for every page view. */
-@ApiTags('sites')
 @ApiExtraModels(PublishedSiteContentResponse, PublishedContentRedirectResponse)
 @Controller('urls/published')
 export class PublishedLookupController {
