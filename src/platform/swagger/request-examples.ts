@@ -92,7 +92,10 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   updateTeamPermissionInSpace: { role: 'review' },
   updateUserPermissionInSpace: { role: 'comment' },
   transferSpace: { organization: 'oR9tY2uI5oP8aS1dF4gH' },
-  applyTemplateToSpace: { id: 'api-reference' },
+  applyTemplateToSpace: {
+    id: 'api-reference',
+    params: { contentRefs: { spec: { kind: 'openapi', spec: 'petstore' } } },
+  },
   importGitRepository: {
     url: 'https://github.com/acme/docs.git',
     ref: 'refs/heads/main',
