@@ -12,6 +12,7 @@ import { describeCluster } from './cluster-description';
 import {
   keepClusterIds,
   partition,
+  partitionDense,
   type PartitionItem,
   TFIDF_THRESHOLD,
   tfIdfItems,
@@ -316,5 +317,52 @@ describe('keepClusterIds', () => {
     ]);
     expect(keepClusterIds([['i1', 'i2']], previous)).toEqual(['A']);
     expect(keepClusterIds([['i1'], ['i1b', 'i2']], previous)).toEqual(['B', 'A']);
+  });
+});
+
+describe('the sparse path', () => {
+  /** Issues of the corpus generator with other seeds (8 topics, 30 conversations each per seed). */
+  function synthetic(count: number): LabelledIssue[] {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generate } = require('../../../test/fixtures/support-conversations/generate.js') as {
+      generate: (seed: number) => LabelledCorpus['conversations'];
+    };
+    const out: LabelledIssue[] = [];
+    for (let seed = 100; out.length < count; seed++) {
+      out.push(...issuesOf(generate(seed) as unknown as Parameters<typeof issuesOf>[0]));
+    }
+    return out.slice(0, count);
+  }
+
+  it.each([
+    ['the tuning corpus', () => corpusIssues(SUPPORT_CORPUS)],
+    ['the held-out corpus', () => corpusIssues(HELD_OUT_CORPUS)],
+    ['1,000 synthetic issues (seeds 100 on)', () => synthetic(1000)],
+  ])('gives the same partition as the similarity matrix on %s', (_, issues) => {
+    const items = tfIdfItems(issues());
+    for (const threshold of [0.1, TFIDF_THRESHOLD, 0.3]) {
+      const sparse = partition(items, threshold);
+      expect(sparse).toEqual(partitionDense(items, threshold));
+      expect(sparse.length).toBeGreaterThanOrEqual(8);
+    }
+  });
+
+  it('gives the same partition as the matrix where ties and chains abound', () => {
+    // Identical and near-identical issues over few terms: many equal similarities.
+    const words = ['a', 'b', 'c', 'd', 'e'];
+    const items: PartitionItem[] = [];
+    for (let i = 0; i < 120; i++) {
+      const entries: Record<string, number> = {};
+      for (let k = 0; k < 3; k++)
+        entries[words[(i * 7 + k * (i % 3)) % words.length]] = 1 + (k % 2);
+      items.push({
+        id: `i${i}`,
+        key: `k${String(i).padStart(3, '0')}`,
+        vector: normalize(new Map(Object.entries(entries))),
+      });
+    }
+    for (const threshold of [0.2, 0.5, 0.8, 0.99]) {
+      expect(partition(items, threshold)).toEqual(partitionDense(items, threshold));
+    }
   });
 });
