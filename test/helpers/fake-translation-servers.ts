@@ -118,8 +118,10 @@ export function fakeTranslation(text: string, language: string, options: FakeOpt
       else if (unit) (units.push(unit), (unit = ''));
       continue;
     }
-    if (item.kind === 'close' && markup === 'xml' && item.text === '</x>') {
-      unit += item.text;
+    if (item.kind === 'close' && item.text === '</x>') {
+      // The end of an HTML atom, which went out as a unit of its own.
+      if (unit) unit += item.text;
+      else units[units.length - 1] += item.text;
       continue;
     }
     unit += item.text;

@@ -340,7 +340,9 @@ export class TranslationRuns implements OnModuleInit {
     const slug = typeof source.meta.slug === 'string' ? source.meta.slug : undefined;
     const last = previous.get(source.id);
     const current = await this.currentResultPage(context, source.id);
-    if (last && last.sourceHash === sourceHash) {
+    // A page with segments left untranslated is made again, to ask for them again.
+    const complete = last?.segments.every((segment) => segment.key !== '') ?? false;
+    if (last && complete && last.sourceHash === sourceHash) {
       return {
         page: {
           pageId: source.id,
