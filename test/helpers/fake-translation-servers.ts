@@ -72,10 +72,14 @@ export function fakeTranslation(text: string, language: string, options: FakeOpt
     for (const term of [...(options.glossary ?? [])].sort(
       (a, b) => b.source.length - a.source.length,
     )) {
-      rest = rest.replace(new RegExp(`\\b${term.source}\\b`, 'gi'), `\u0000${term.target}\u0000`);
+      rest = rest.replace(
+        new RegExp(`\\b${term.source}\\b`, 'gi'),
+        `\u{e000}${term.target}\u{e000}`,
+      );
     }
-    rest.split(/(\u0000[^\u0000]*\u0000)/).forEach((part) => {
-      if (part.startsWith('\u0000')) {
+    // Glossary terms are marked with a private-use character, kept as they are.
+    rest.split(/(\u{e000}[^\u{e000}]*\u{e000})/u).forEach((part) => {
+      if (part.startsWith('\u{e000}')) {
         items.push({ kind: 'atom', text: part.slice(1, -1) });
         return;
       }
@@ -115,7 +119,10 @@ export function fakeTranslation(text: string, language: string, options: FakeOpt
   for (const item of translated) {
     if (item.kind === 'space') {
       if (depth > 0) unit += item.text;
-      else if (unit) (units.push(unit), (unit = ''));
+      else if (unit) {
+        units.push(unit);
+        unit = '';
+      }
       continue;
     }
     if (item.kind === 'close' && item.text === '</x>') {
