@@ -33,6 +33,9 @@ export interface NewConversationIssue {
   title: string;
   summary: string;
   terms: TermCounts;
+  /** Its embedding and the model that made it, when embeddings are configured and answered. */
+  embedding: number[] | null;
+  embeddingModel: string | null;
   createdAt: Date;
   ingestedAt: Date;
 }
@@ -45,6 +48,9 @@ export interface StoredIssueRow {
   title: string;
   summary: string;
   terms: TermCounts;
+  /** float4[]: numbers from node-postgres, possibly the array literal from other drivers. */
+  embedding: number[] | string | null;
+  embedding_model: string | null;
   created_at: Date;
   ingested_at: Date;
   source: string;
@@ -165,8 +171,8 @@ export class ConversationIssuesRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<StoredIssueRow[]> {
     return manager.query(
-      `SELECT i.id, i.conversation_id, i.cluster_id, i.title, i.summary, i.terms, i.created_at,
-              i.ingested_at, c.source, c.external_id
+      `SELECT i.id, i.conversation_id, i.cluster_id, i.title, i.summary, i.terms, i.embedding,
+              i.embedding_model, i.created_at, i.ingested_at, c.source, c.external_id
          FROM conversation_issues i JOIN conversations c ON c.id = i.conversation_id
         WHERE i.organization_id = $1 AND NOT (i.conversation_id = ANY($2))`,
       [organizationId, exclude],
@@ -206,14 +212,14 @@ export class ConversationIssuesRepository {
       const chunk = issues.slice(i, i + INSERT_CHUNK);
       const values = chunk
         .map((_, r) => {
-          const p = (c: number) => `$${r * 9 + c + 1}`;
-          return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::timestamptz, ${p(8)}::timestamptz)`;
+          const p = (c: number) => `$${r * 11 + c + 1}`;
+          return `(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}::real[], ${p(8)}, ${p(9)}::timestamptz, ${p(10)}::timestamptz)`;
         })
         .join(', ');
       await manager.query(
         `INSERT INTO conversation_issues
-           (id, organization_id, conversation_id, cluster_id, title, summary, terms, created_at,
-            ingested_at)
+           (id, organization_id, conversation_id, cluster_id, title, summary, terms, embedding,
+            embedding_model, created_at, ingested_at)
          VALUES ${values}`,
         chunk.flatMap((issue) => [
           issue.id,
@@ -223,9 +229,24 @@ export class ConversationIssuesRepository {
           issue.title,
           issue.summary,
           JSON.stringify(issue.terms),
+          issue.embedding,
+          issue.embeddingModel,
           issue.createdAt,
           issue.ingestedAt,
         ]),
+      );
+    }
+  }
+
+  /** Records the embeddings made for stored issues, each with its model. */
+  async storeEmbeddings(
+    issues: { id: string; embedding: number[]; embeddingModel: string }[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    for (const issue of issues) {
+      await manager.query(
+        `UPDATE conversation_issues SET embedding = $2::real[], embedding_model = $3 WHERE id = $1`,
+        [issue.id, issue.embedding, issue.embeddingModel],
       );
     }
   }

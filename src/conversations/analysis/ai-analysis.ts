@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ChatCompletions } from '../../platform/ai/chat-completions';
+import { Embeddings } from '../../platform/ai/embeddings';
 import type { ConversationPart } from '../entities/conversation.entity';
 import { type ExtractedIssue, truncate } from './issue-extraction';
 
@@ -18,19 +19,43 @@ const LABEL_PROMPT = `You name a group of similar support issues. Reply with JSO
 summary says in one to three sentences what users could not do or asked about.`;
 
 /**
- * The optional AI side of the analysis, through the shared OpenAI-compatible client: better
- * issue titles and summaries, and cluster labels. Every answer is checked; anything unusable
- * (no endpoint, an error, a malformed reply) is `undefined`, and the caller keeps the
- * deterministic result, so an AI outage never stops the analysis.
+ * The optional AI side of the analysis, through the shared OpenAI-compatible clients: better
+ * issue titles and summaries, cluster labels, and issue embeddings. Every answer is checked;
+ * anything unusable (no endpoint, an error, a malformed reply) is `undefined`, and the caller
+ * keeps the deterministic result, so an AI outage never stops the analysis.
  */
 @Injectable()
 export class AiAnalysis {
   private readonly logger = new Logger('ConversationAnalysisAI');
 
-  constructor(private readonly chat: ChatCompletions) {}
+  constructor(
+    private readonly chat: ChatCompletions,
+    private readonly embeddings: Embeddings,
+  ) {}
 
   get enabled(): boolean {
     return this.chat.configured;
+  }
+
+  /** The embedding model when one is configured (AI_EMBEDDING_MODEL). */
+  get embeddingModel(): string | undefined {
+    return this.embeddings.configured ? this.embeddings.model : undefined;
+  }
+
+  /**
+   * One vector per text, rounded to single precision (as `real[]` stores them, so a stored vector
+   * reads back as the one clustered when it was made); undefined when none is configured or the
+   * endpoint fails after its retries.
+   */
+  async embed(texts: string[]): Promise<number[][] | undefined> {
+    if (!this.embeddings.configured || texts.length === 0) return undefined;
+    try {
+      const vectors = await this.embeddings.embed(texts);
+      return vectors.map((vector) => vector.map((value) => Math.fround(value)));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Embeddings failed; clustering by TF-IDF for now');
+      return undefined;
+    }
   }
 
   async extractIssues(conversation: {

@@ -323,7 +323,6 @@ describe('keepClusterIds', () => {
 describe('the sparse path', () => {
   /** Issues of the corpus generator with other seeds (8 topics, 30 conversations each per seed). */
   function synthetic(count: number): LabelledIssue[] {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { generate } = require('../../../test/fixtures/support-conversations/generate.js') as {
       generate: (seed: number) => LabelledCorpus['conversations'];
     };

@@ -9,6 +9,12 @@ import { cosine, TfIdf, type Vector } from './tf-idf';
 export const TFIDF_THRESHOLD = 0.15;
 /** The same with embeddings (cosine of the model's vectors, which run higher than TF-IDF's). */
 export const EMBEDDING_THRESHOLD = 0.75;
+/**
+ * Embeddings cluster organizations of at most this many issues: dense vectors need the n×n
+ * similarity matrix (8·n² bytes, 200 MB here); larger ones are clustered by TF-IDF, whose sparse
+ * path needs memory linear in the issues.
+ */
+export const EMBEDDING_MAX_ISSUES = 5000;
 /** Fewer similar issues than this stay unclustered until more arrive. */
 export const MIN_CLUSTER_SIZE = 2;
 

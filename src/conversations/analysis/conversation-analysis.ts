@@ -13,7 +13,15 @@ import {
 import { ConversationsRepository } from '../conversations.repository';
 import { AiAnalysis } from './ai-analysis';
 import { describeCluster } from './cluster-description';
-import { keepClusterIds, partition, TFIDF_THRESHOLD, tfIdfItems } from './clustering';
+import {
+  EMBEDDING_MAX_ISSUES,
+  EMBEDDING_THRESHOLD,
+  keepClusterIds,
+  partition,
+  TFIDF_THRESHOLD,
+  tfIdfItems,
+  unitVector,
+} from './clustering';
 import { extractIssues } from './issue-extraction';
 import { termCounts } from './text-terms';
 
@@ -63,6 +71,8 @@ interface Placement {
   newClusters: Set<string>;
   /** Stored issues whose cluster changed (to another one or to none). */
   moved: AnalysedIssue[];
+  /** Stored issues embedded by this analysis (their vectors to record). */
+  embedded: AnalysedIssue[];
 }
 
 /**
@@ -185,6 +195,8 @@ export class ConversationAnalysis implements OnModuleInit {
           title: issue.title,
           summary: issue.summary,
           terms: termCounts(`${issue.title} ${issue.summary} ${conversation.subject ?? ''}`),
+          embedding: null,
+          embeddingModel: null,
           createdAt: conversation.createdAt,
           ingestedAt: conversation.ingestedAt,
           sortKey: sortKey(
@@ -218,10 +230,22 @@ export class ConversationAnalysis implements OnModuleInit {
     const all = [...stored, ...fresh];
     const previous = new Map(stored.map((issue) => [issue.id, issue.clusterId]));
 
-    const groups = partition(
-      tfIdfItems(all.map((issue) => ({ id: issue.id, key: issue.sortKey, terms: issue.terms }))),
-      TFIDF_THRESHOLD,
-    );
+    const embedded = await this.embedMissing(all);
+    const groups = this.usesEmbeddings(all)
+      ? partition(
+          all.map((issue) => ({
+            id: issue.id,
+            key: issue.sortKey,
+            vector: unitVector(issue.embedding!),
+          })),
+          EMBEDDING_THRESHOLD,
+        )
+      : partition(
+          tfIdfItems(
+            all.map((issue) => ({ id: issue.id, key: issue.sortKey, terms: issue.terms })),
+          ),
+          TFIDF_THRESHOLD,
+        );
     const kept = keepClusterIds(groups, previous);
 
     const issuesById = new Map(all.map((issue) => [issue.id, issue]));
@@ -251,7 +275,40 @@ export class ConversationAnalysis implements OnModuleInit {
       if (issue.clusterId) touched.add(issue.clusterId);
       if (!issue.isNew) moved.push(issue);
     }
-    return { byCluster, touched, newClusters, moved };
+    return { byCluster, touched, newClusters, moved, embedded };
+  }
+
+  /**
+   * Embeds the issues that have no vector of the configured model yet (new ones, and stored ones
+   * from before the model was set or changed), when embeddings will cluster them (see
+   * usesEmbeddings). When the endpoint fails they stay without one: this analysis clusters by
+   * TF-IDF and the next one asks again. Answers the stored issues embedded.
+   */
+  private async embedMissing(all: AnalysedIssue[]): Promise<AnalysedIssue[]> {
+    const model = this.ai.embeddingModel;
+    if (model === undefined || all.length > EMBEDDING_MAX_ISSUES) return [];
+    const missing = all.filter((issue) => !issue.embedding || issue.embeddingModel !== model);
+    const vectors = await this.ai.embed(missing.map((issue) => `${issue.title}\n${issue.summary}`));
+    if (!vectors) return [];
+    missing.forEach((issue, k) => {
+      issue.embedding = vectors[k];
+      issue.embeddingModel = model;
+    });
+    return missing.filter((issue) => !issue.isNew);
+  }
+
+  /**
+   * Whether embeddings cluster these issues: an embedding model is configured, there are at most
+   * EMBEDDING_MAX_ISSUES, and every one has a vector of that model (all of one length). Otherwise
+   * all of them are clustered by TF-IDF: the partition never mixes the two measures.
+   */
+  private usesEmbeddings(all: AnalysedIssue[]): boolean {
+    const model = this.ai.embeddingModel;
+    if (model === undefined || all.length === 0 || all.length > EMBEDDING_MAX_ISSUES) return false;
+    const dimensions = all[0].embedding?.length;
+    return all.every(
+      (issue) => issue.embeddingModel === model && issue.embedding?.length === dimensions,
+    );
   }
 
   /** A label, summary and icon for each touched cluster that still has issues. */
@@ -282,7 +339,7 @@ export class ConversationAnalysis implements OnModuleInit {
     descriptions: Map<string, ClusterDescription>,
   ): Promise<void> {
     const batchIds = batch.map((conversation) => conversation.id);
-    const { newClusters, moved, touched } = placement;
+    const { newClusters, moved, touched, embedded } = placement;
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.unchanged(manager, batch))) return;
       const now = this.clock.now();
@@ -297,6 +354,14 @@ export class ConversationAnalysis implements OnModuleInit {
         );
       }
       await this.issues.insertIssues(organizationId, fresh, manager);
+      await this.issues.storeEmbeddings(
+        embedded.map((issue) => ({
+          id: issue.id,
+          embedding: issue.embedding!,
+          embeddingModel: issue.embeddingModel!,
+        })),
+        manager,
+      );
       for (const clusterId of new Set(moved.map((issue) => issue.clusterId))) {
         await this.issues.moveIssues(
           clusterId,
@@ -335,6 +400,8 @@ export class ConversationAnalysis implements OnModuleInit {
         title: row.title,
         summary: row.summary,
         terms: row.terms,
+        embedding: storedEmbedding(row.embedding),
+        embeddingModel: row.embedding_model,
         createdAt,
         ingestedAt: new Date(row.ingested_at),
         sortKey: sortKey(row.source, row.external_id, row.title, row.summary),
@@ -349,6 +416,13 @@ export class ConversationAnalysis implements OnModuleInit {
     await this.issues.recountClusters(clusterIds, manager);
     await this.issues.deleteEmptyClusters(clusterIds, manager);
   }
+}
+
+/** A stored `real[]` as numbers (drivers answer an array, or its literal `{0.1,0.2}`). */
+function storedEmbedding(value: number[] | string | null): number[] | null {
+  if (value === null || value === undefined) return null;
+  const values = typeof value === 'string' ? value.replace(/^\{|\}$/g, '').split(',') : value;
+  return values.map((item) => Math.fround(Number(item)));
 }
 
 /**

@@ -64,6 +64,17 @@ export class ConversationIssue {
   @Column({ type: 'jsonb', select: false })
   terms!: TermCounts;
 
+  /**
+   * The issue's embedding (AI_EMBEDDING_MODEL, single precision), made once; null without one.
+   * Like `terms`, the analysis's own data.
+   */
+  @Column({ type: 'real', array: true, nullable: true, select: false })
+  embedding!: number[] | null;
+
+  /** The model that made `embedding`: a vector of another model is made again. */
+  @Column({ type: 'varchar', length: 200, nullable: true, select: false })
+  embeddingModel!: string | null;
+
   /** When the conversation happened: what the weekly pulse counts by. */
   @Column({ type: 'timestamptz' })
   createdAt!: Date;

@@ -462,6 +462,16 @@ export class AppConfig {
   @MinLength(1)
   AI_MODEL?: string;
 
+  /**
+   * Embedding model at AI_API_URL (`POST /embeddings`), e.g. `text-embedding-3-small`. Set, the
+   * conversation analysis clusters issues by the cosine of their embeddings (each issue embedded
+   * once) instead of TF-IDF. Unset: TF-IDF.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  AI_EMBEDDING_MODEL?: string;
+
   /** Timeout of one AI request, in milliseconds. */
   @Transform(toInteger)
   @IsInt()
@@ -656,6 +666,11 @@ export class AppConfig {
     return Boolean(this.AI_API_URL && this.AI_MODEL);
   }
 
+  /** Embeddings can be asked for (AI_API_URL and AI_EMBEDDING_MODEL). */
+  get embeddingsConfigured(): boolean {
+    return Boolean(this.AI_API_URL && this.AI_EMBEDDING_MODEL);
+  }
+
   /** SSO_REDIRECT_URLS as a list. */
   get ssoRedirectUrls(): string[] {
     return this.SSO_REDIRECT_URLS ? this.SSO_REDIRECT_URLS.split(',') : [];
@@ -815,6 +830,7 @@ const OPTIONAL_SETTINGS = [
   'AI_API_URL',
   'AI_API_KEY',
   'AI_MODEL',
+  'AI_EMBEDDING_MODEL',
   'TRANSLATION_PROVIDER',
   'TRANSLATION_API_URL',
   'TRANSLATION_API_KEY',
