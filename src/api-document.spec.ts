@@ -23,13 +23,7 @@ const gitbook = (name: string) =>
 const SPECS = [
   gitbook('@gitbook/api'),
   gitbook('@gitbook/api-0.201'),
-  // GitBook 0.202.0's translation glossary operations (an extract of that package's spec).
-  JSON.parse(
-    readFileSync(
-      join(__dirname, '..', 'test', 'fixtures', 'gitbook-api-0.202-glossary.json'),
-      'utf8',
-    ),
-  ) as GitbookSpec,
+  gitbook('@gitbook/api-0.202'),
 ];
 // GitBook tags one operation `space-comment`, a slip for the `space-comments` of its siblings.
 const TAG_ALIASES: Record<string, string> = { 'space-comment': 'space-comments' };

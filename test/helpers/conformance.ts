@@ -45,10 +45,7 @@ interface LocatedResponse {
 export type GitbookSpec = '@gitbook/api' | '@gitbook/api-0.201' | '@gitbook/api-0.202' | 'bindery';
 export const GITBOOK_0146: GitbookSpec = '@gitbook/api';
 export const GITBOOK_0201: GitbookSpec = '@gitbook/api-0.201';
-/**
- * GitBook's 0.202.0 operations Bindery has (the translation glossary), from an unchanged extract
- * of that package's spec in test/fixtures/gitbook-api-0.202-glossary.json.
- */
+/** GitBook's 0.202.0 operations Bindery has (the translation glossary). */
 export const GITBOOK_0202: GitbookSpec = '@gitbook/api-0.202';
 /**
  * Bindery's own API document (openapi/bindery.openapi.json), for Bindery's own operations
@@ -146,11 +143,8 @@ export function listGitbookOperationIds(spec: GitbookSpec = GITBOOK_0146): strin
 function loadSpec(spec: GitbookSpec): LoadedSpec {
   const cached = loaded.get(spec);
   if (cached) return cached;
-  if (spec === BINDERY_DOCUMENT || spec === GITBOOK_0202) {
-    const file =
-      spec === BINDERY_DOCUMENT
-        ? join(__dirname, '..', '..', 'openapi', 'bindery.openapi.json')
-        : join(__dirname, '..', 'fixtures', 'gitbook-api-0.202-glossary.json');
+  if (spec === BINDERY_DOCUMENT) {
+    const file = join(__dirname, '..', '..', 'openapi', 'bindery.openapi.json');
     const own = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
     const result = { document: own, operations: locateOperations(own), validators: new Map() };
     loaded.set(spec, result);
