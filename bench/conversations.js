@@ -15,6 +15,10 @@
  * before each read run, default 3), BENCH_CONVERSATIONS_CONNECTIONS (autocannon connections,
  * default 8), BENCH_SEQUENTIAL_REQUESTS (requests one at a time per list, default 100),
  * BENCH_ANALYSIS_TIMEOUT (seconds to wait for the analysis, default 600).
+ *
+ * `node bench/conversations.js --clustering` measures the clustering alone at 1,000 to 20,000
+ * issues (time, peak memory, ARI; the sparse path against the similarity matrix): see
+ * clusteringScale below.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -976,4 +980,175 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 const s = (value) => `${(value / 1000).toFixed(1)} s`;
 const pct = (value) => `${(value * 100).toFixed(1)}%`;
 
-runMain(main);
+// ---------------------------------------------------------------- clustering at scale
+
+/**
+ * `node bench/conversations.js --clustering` after `npm run build`: the clustering alone (no
+ * database, no HTTP) at BENCH_CLUSTERING_SIZES issues (default 1000,5000,10000,20000) of the
+ * labelled corpus's generator run with other seeds (test/fixtures/support-conversations,
+ * seeds 100 on, 8 topics). Each size runs in its own process (node --expose-gc): the sparse
+ * path that the analysis uses, then, up to BENCH_CLUSTERING_DENSE_MAX issues (default 5000),
+ * the n×n similarity matrix it replaced, checked to give the same partition. Reported: time,
+ * heap and array buffers held after a full GC before and after (retained), and the growth of the
+ * peak resident set (what the computation needed at most; the dense run comes after the sparse
+ * one, so its growth counts only beyond the sparse peak). Quality: ARI against the topics.
+ */
+async function clusteringScale() {
+  const { execFileSync } = require('node:child_process');
+  const sizes = (process.env.BENCH_CLUSTERING_SIZES ?? '1000,5000,10000,20000')
+    .split(',')
+    .map((size) => Number(size.trim()))
+    .filter((size) => Number.isInteger(size) && size > 0);
+  const denseMax = positiveNumber('BENCH_CLUSTERING_DENSE_MAX', 5000);
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-clustering-'));
+  cleanups.push(() => fs.rmSync(directory, { recursive: true, force: true }));
+  const run = (file, method) => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--max-old-space-size=4096',
+        process.argv[1],
+        '--clustering-run',
+        file,
+        method,
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    return JSON.parse(out.trim().split('\n').pop());
+  };
+  const rows = [];
+  for (const size of sizes) {
+    // Issues generated here, so that the measuring process holds nothing else.
+    const file = path.join(directory, `${size}.json`);
+    fs.writeFileSync(file, JSON.stringify(syntheticIssues(size)));
+    const sparse = run(file, 'sparse');
+    const dense = size <= denseMax ? run(file, 'dense') : null;
+    const row = {
+      issues: size,
+      sparse,
+      dense: dense && { ...dense, samePartition: dense.partition === sparse.partition },
+    };
+    rows.push(row);
+    log(
+      `${size} issues: sparse ${(sparse.ms / 1000).toFixed(2)} s, peak +${mb(sparse.peakGrowth)}` +
+        (dense
+          ? `; dense ${(dense.ms / 1000).toFixed(2)} s, peak +${mb(dense.peakGrowth)}, same partition ${row.dense.samePartition}`
+          : '; dense skipped'),
+    );
+  }
+  const table = [
+    [
+      'issues',
+      'sparse time',
+      'sparse peak growth',
+      'ARI',
+      'clusters',
+      'dense time',
+      'dense matrix',
+      'dense peak growth',
+      'same partition',
+    ],
+    ...rows.map((r) => [
+      String(r.issues),
+      `${(r.sparse.ms / 1000).toFixed(2)} s`,
+      mb(r.sparse.peakGrowth),
+      r.sparse.ari.toFixed(3),
+      String(r.sparse.clusters),
+      r.dense ? `${(r.dense.ms / 1000).toFixed(2)} s` : 'skipped',
+      mb(8 * r.issues * r.issues),
+      r.dense ? mb(r.dense.peakGrowth) : '—',
+      r.dense ? String(r.dense.samePartition) : '—',
+    ]),
+  ];
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  log('');
+  for (const [n, row] of table.entries()) {
+    log(
+      row
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    );
+    if (n === 0) log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const resultsFile = path.join(RESULTS_DIR, `${stamp}-conversations-clustering.json`);
+  fs.writeFileSync(
+    resultsFile,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows }, null, 2)}\n`,
+  );
+  log(`\nResults: ${resultsFile}`);
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** `size` issues (terms and topic) of the corpus generator with seeds 100 on, as the analysis extracts them. */
+function syntheticIssues(size) {
+  const { generate } = require(
+    path.join(ROOT, 'test', 'fixtures', 'support-conversations', 'generate.js'),
+  );
+  const analysis = path.join(DIST, 'conversations', 'analysis');
+  const { extractIssues } = require(path.join(analysis, 'issue-extraction.js'));
+  const { termCounts } = require(path.join(analysis, 'text-terms.js'));
+  const issues = [];
+  for (let seed = 100; issues.length < size; seed++) {
+    for (const { topic, conversation } of generate(seed)) {
+      const parts = { subject: conversation.subject ?? null, parts: conversation.parts };
+      extractIssues(parts).forEach((issue, i) => {
+        if (issues.length >= size) return;
+        const id = `${conversation.id}/${i}`;
+        const text = `${issue.title} ${issue.summary} ${conversation.subject ?? ''}`;
+        issues.push({ id, key: id, topic, terms: termCounts(text) });
+      });
+    }
+  }
+  return issues;
+}
+
+/**
+ * One clustering of clusteringScale in this process (started with --expose-gc): the issues of
+ * `file`, by `method` (sparse: what the analysis runs; dense: the similarity matrix). Prints a
+ * JSON line: time, the growth of the peak resident set over the resident set after a full GC
+ * before the run (what the clustering needed at most), the partition's ARI and a digest.
+ */
+function clusteringRun(file, method) {
+  const analysis = path.join(DIST, 'conversations', 'analysis');
+  const clustering = require(path.join(analysis, 'clustering.js'));
+  const { adjustedRandIndex } = require(path.join(analysis, 'partition-quality.js'));
+  const issues = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const items = clustering.tfIdfItems(issues);
+  globalThis.gc();
+  const rssBefore = process.memoryUsage().rss;
+  const peakBefore = process.resourceUsage().maxRSS * 1024;
+  const started = performance.now();
+  const groups =
+    method === 'dense'
+      ? clustering.partitionDense(items, clustering.TFIDF_THRESHOLD)
+      : clustering.partition(items, clustering.TFIDF_THRESHOLD);
+  const ms = performance.now() - started;
+  const peakAfter = process.resourceUsage().maxRSS * 1024;
+  const clusterOf = new Map();
+  groups.forEach((group, g) => group.forEach((id) => clusterOf.set(id, `c${g}`)));
+  const ari = adjustedRandIndex(
+    issues.map((issue) => issue.topic),
+    issues.map((issue) => clusterOf.get(issue.id) ?? `single:${issue.id}`),
+  );
+  const partition = require('node:crypto')
+    .createHash('sha256')
+    .update(JSON.stringify(groups))
+    .digest('hex');
+  process.stdout.write(
+    `${JSON.stringify({ method, ms, rssBefore, peakBefore, peakGrowth: Math.max(0, peakAfter - Math.max(rssBefore, peakBefore)), clusters: groups.length, ari, partition })}\n`,
+  );
+}
+
+const runIndex = process.argv.indexOf('--clustering-run');
+if (runIndex !== -1) {
+  clusteringRun(process.argv[runIndex + 1], process.argv[runIndex + 2]);
+} else if (process.argv.includes('--clustering')) {
+  runMain(clusteringScale);
+} else {
+  runMain(main);
+}
