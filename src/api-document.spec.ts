@@ -2,7 +2,6 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { generateOpenApiDocument } from './api-document';
 import { isErrorBody, operationsOf } from './platform/swagger/api-document';
 import { OPERATION_TAGS } from './platform/swagger/operation-tags';

@@ -142,16 +142,20 @@ describe('Conversation insights on a labelled corpus', () => {
 
   const organizations = new Map<string, TestOrganization>();
 
-  it.each(arrivals)('finds the 8 topics when the corpus arrives %s', async (name, send) => {
-    const o = await t.factories.organization();
-    organizations.set(name, o);
-    await send(o);
-    await analysed(o);
-    const { ari, clustersPerTopic, issues: count } = await quality(o, SUPPORT_CORPUS);
-    expect(count).toBeGreaterThanOrEqual(SUPPORT_CORPUS.conversations.length);
-    expect(ari).toBeGreaterThanOrEqual(0.8);
-    expect(clustersPerTopic).toBeLessThanOrEqual(1.5);
-  }, 300_000);
+  it.each(arrivals)(
+    'finds the 8 topics when the corpus arrives %s',
+    async (name, send) => {
+      const o = await t.factories.organization();
+      organizations.set(name, o);
+      await send(o);
+      await analysed(o);
+      const { ari, clustersPerTopic, issues: count } = await quality(o, SUPPORT_CORPUS);
+      expect(count).toBeGreaterThanOrEqual(SUPPORT_CORPUS.conversations.length);
+      expect(ari).toBeGreaterThanOrEqual(0.8);
+      expect(clustersPerTopic).toBeLessThanOrEqual(1.5);
+    },
+    300_000,
+  );
 
   it('gives the same partition whatever the order and batches', async () => {
     const [first, ...others] = arrivals.map(([name]) => organizations.get(name)!);

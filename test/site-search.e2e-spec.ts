@@ -407,10 +407,7 @@ describe('site search (e2e)', () => {
         [{ query: 'zephyrine', scope: null }, 'scope should not be null'],
         [{ query: 'zephyrine', scope: 'all' }, 'scope must be an object'],
         [{ query: 'zephyrine', scope: { mode: 'some' } }, 'scope.mode must be one of'],
-        [
-          { query: 'zephyrine', scope: { mode: 'specific' } },
-          'scope.siteSpaceIds is required',
-        ],
+        [{ query: 'zephyrine', scope: { mode: 'specific' } }, 'scope.siteSpaceIds is required'],
         [
           { query: 'zephyrine', scope: { mode: 'default', restrictTo: 'currentSiteSpace' } },
           'scope.restrictTo needs scope.currentSiteSpace',

@@ -319,7 +319,12 @@ describe('Translation runs (LibreTranslate protocol)', () => {
     // Statistics: true integers that add up.
     // Words of the texts sent, placeholders aside.
     const words = h.server.texts.reduce(
-      (sum, t) => sum + t.replace(/<[^>]+>/g, '').split(/\s+/).filter(Boolean).length,
+      (sum, t) =>
+        sum +
+        t
+          .replace(/<[^>]+>/g, '')
+          .split(/\s+/)
+          .filter(Boolean).length,
       0,
     );
     const characters = h.server.texts.reduce(
