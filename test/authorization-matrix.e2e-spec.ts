@@ -1478,6 +1478,56 @@ function translationOperations(): Operation[] {
   ];
 }
 
+/** A glossary entry of the organization, made by the owner for one case; returns its id. */
+async function freshGlossaryEntry(ctx: Pick<Ctx, 'org'>): Promise<string> {
+  const term = `term-${Math.random().toString(36).slice(2)}`;
+  await owner(ctx)
+    .put(`${org(ctx)}/translations-glossary`, {
+      operations: [{ type: 'insert', translations: { en: term, fr: term } }],
+    })
+    .expect(204);
+  const listed = await owner(ctx)
+    .get(`${org(ctx)}/translations-glossary?limit=1000`)
+    .expect(200);
+  const entries = listed.body.items as { id: string; translations: Record<string, string> }[];
+  return entries.find((entry) => entry.translations.en === term)!.id;
+}
+
+/**
+ * The translation glossary (GitBook 0.202.0): read as translations are (organization:read),
+ * written by the create role (organization:create).
+ */
+function glossaryOperations(): Operation[] {
+  const GLOSSARY = `${ORG}/translations-glossary`;
+  return [
+    {
+      name: 'listGlossaryEntries',
+      method: 'GET',
+      route: GLOSSARY,
+      path: (ctx) => `${org(ctx)}/translations-glossary`,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateGlossaryEntries',
+      method: 'PUT',
+      route: GLOSSARY,
+      path: (ctx) => `${org(ctx)}/translations-glossary`,
+      body: () => ({
+        operations: [{ type: 'insert', translations: { en: 'workspace', de: 'Arbeitsbereich' } }],
+      }),
+      allowed: creators,
+    },
+    {
+      name: 'getGlossaryEntry',
+      method: 'GET',
+      route: `${GLOSSARY}/:glossaryEntryId`,
+      path: (ctx) => `${org(ctx)}/translations-glossary/${ctx.fresh}`,
+      fresh: freshGlossaryEntry,
+      allowed: anyRole,
+    },
+  ];
+}
+
 /** Three support conversations about one problem, worded differently. */
 const CONVERSATIONS = [
   'I requested a password reset but the reset email never arrives in my inbox.',
@@ -2382,6 +2432,7 @@ const OPERATIONS: Operation[] = [
 
   // Translations
   ...translationOperations(),
+  ...glossaryOperations(),
 
   // Conversations, issues and issue clusters
   ...conversationOperations(),
