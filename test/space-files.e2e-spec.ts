@@ -286,7 +286,7 @@ describe('space files', () => {
       expect(res.headers['content-disposition']).toBe(
         `inline; filename="diagram.png"; filename*=UTF-8''diagram.png`,
       );
-      expect(res.headers['cache-control']).toBe('private, max-age=3600');
+      expect(res.headers['cache-control']).toBe('private, max-age=3600, no-transform');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
 
       const text = await fileOf(space, space.text.id);
@@ -297,7 +297,7 @@ describe('space files', () => {
       expect(textRes.headers['content-disposition']).toBe(
         `inline; filename="R_sum_ _v2_.txt"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22v2%22.txt`,
       );
-      expect(textRes.headers['cache-control']).toBe('private, max-age=3000');
+      expect(textRes.headers['cache-control']).toBe('private, max-age=3000, no-transform');
     });
 
     it('refuses an expired URL with 403', async () => {

@@ -129,6 +129,13 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     })
     .expect(204);
 
+  await client
+    .put(`${base}/translations-glossary`, {
+      operations: [{ type: 'insert', translations: { en: 'workspace', fr: 'espace de travail' } }],
+    })
+    .expect(204);
+  const glossary = await client.get(`${base}/translations-glossary`).expect(200);
+
   // The newest of the writes above, as the audit log recorded it.
   const auditEvents = await client.get(`${base}/audit-events?limit=1`).expect(200);
 
@@ -160,6 +167,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       reusableContentId: 'fuzzReusable00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
+      glossaryEntryId: glossary.body.items[0].id,
       webhookId: webhook.body.id,
       deliveryId: 'fuzzDelivery00000000',
       // A job that does not exist: the admin's retry answers 404.

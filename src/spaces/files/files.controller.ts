@@ -71,7 +71,9 @@ export class FilesController {
     }
     // A client that goes away mid-download must not leave the blob open (on S3, a connection).
     response.once('close', () => (stream as Readable).destroy());
-    response.setHeader('Cache-Control', `private, max-age=${grant.remainingSeconds}`);
+    // no-transform: the stored bytes as they are, with their length (the response compression
+    // and any proxy leave them alone).
+    response.setHeader('Cache-Control', `private, max-age=${grant.remainingSeconds}, no-transform`);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     // Uploaded HTML or SVG must not run as a page of the API's origin.
     response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
