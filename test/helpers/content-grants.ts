@@ -390,7 +390,7 @@ export function describeContentPermissions(suite: ContentPermissionsSuite): void
             400,
             'role must be one of',
           );
-          expectError(await post({ users: [member.id] }), 400, 'role must be one of');
+          expectError(await post({ users: [member.id] }), 400, 'role is required');
           expectError(await post({ role: 'read' }), 400, 'users, teams');
           expectError(
             await post({ role: 'read', users: [] }),
@@ -492,7 +492,7 @@ export function describeContentPermissions(suite: ContentPermissionsSuite): void
           const patch = (body: object) =>
             org.owner.client.patch(`${paths.users(id)}/${member.id}`, body);
           expectError(await patch({ role: 'owner' }), 400, 'role must be one of');
-          expectError(await patch({}), 400, 'role must be one of');
+          expectError(await patch({}), 400, 'role is required');
           expectError(await patch({ role: 'read', extra: true }), 400, 'extra');
           expect(await own.userGrants(org, id)).toEqual({});
         });
