@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -197,7 +197,8 @@ describe('PdfWriter', () => {
   });
 
   it('draws SVG images, with images inside them only from data URIs, never from the disk', async () => {
-    const onDisk = join(mkdtempSync(join(tmpdir(), 'pdf-')), 'secret.png');
+    const folder = mkdtempSync(join(tmpdir(), 'pdf-'));
+    const onDisk = join(folder, 'secret.png');
     writeFileSync(onDisk, png());
     const svg = (href: string) =>
       Buffer.from(
@@ -222,6 +223,7 @@ describe('PdfWriter', () => {
     // The inline PNG and its alpha mask; nothing read from the disk.
     expect(images(pdf)).toBe(2);
     expect(shownText(pdf)).toEqual(expect.arrayContaining(['From disk', 'Inline']));
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('still makes a one-sheet document when nothing is printed', async () => {
