@@ -1,4 +1,5 @@
 import { AuditEvent } from '../src/audit/entities/audit-event.entity';
+import { OutboxEvent } from '../src/platform/events/outbox-event.entity';
 import { createTestApp, TestApp } from './helpers/app';
 import { BINDERY_DOCUMENT, expectConforms } from './helpers/conformance';
 
@@ -148,6 +149,33 @@ describe('admin API: updating and deleting users', () => {
       expect(await auditEvents('adminDeleteUser', author.id)).toEqual([
         expect.objectContaining({ action: 'user.deleted', actorId: 'admin', targetType: 'user' }),
       ]);
+    });
+
+    it('ends its memberships as removals: member_removed in each of its organizations, by the system', async () => {
+      const first = await t.factories.organization();
+      const second = await t.factories.organization();
+      const user = await t.factories.member(first, 'edit');
+      await second.owner.client
+        .post(`/v1/orgs/${second.id}/invites`, { emails: [user.email], role: 'read' })
+        .expect(200);
+      const removals = async (organizationId: string) =>
+        t.dataSource
+          .getRepository(OutboxEvent)
+          .findBy({ organizationId, type: 'member_removed', resourceKey: `member:${user.id}` });
+      expect(await removals(first.id)).toEqual([]);
+
+      await t.admin.delete(`/v1/admin/users/${user.id}`).expect(204);
+
+      const [inFirst] = await removals(first.id);
+      expect(inFirst.payload).toMatchObject({
+        actor: { kind: 'system' },
+        userId: user.id,
+        member: { object: 'member', role: 'edit', user: { id: user.id } },
+      });
+      const [inSecond] = await removals(second.id);
+      expect(inSecond.payload).toMatchObject({ member: { role: 'read' } });
+      await first.owner.client.get(`/v1/orgs/${first.id}/members/${user.id}`).expect(404);
+      await second.owner.client.get(`/v1/orgs/${second.id}/members/${user.id}`).expect(404);
     });
 
     it('treats a deleted user as unknown: 404 to deleting, updating it or giving it a token', async () => {

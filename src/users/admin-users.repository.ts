@@ -109,6 +109,8 @@ export class AdminUsersRepository {
     manager: EntityManager,
   ): Promise<void> {
     await manager.delete(ApiToken, { userId });
+    // Organizations removed the memberships already, with their events (UserDeletionHooks);
+    // any left (a membership made meanwhile) goes without.
     await manager.query('DELETE FROM organization_members WHERE user_id = $1', [userId]);
     await manager.update(
       User,

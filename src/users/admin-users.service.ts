@@ -10,6 +10,7 @@ import type { CreateTokenDto, UpdateUserDto } from './dto/admin-user.dto';
 import type { ApiToken } from './entities/api-token.entity';
 import type { User } from './entities/user.entity';
 import { TokensService } from './tokens.service';
+import { UserDeletionHooks } from './user-deletion';
 import { UsersService } from './users.service';
 
 const userNotFound = () => notFound('User');
@@ -28,6 +29,7 @@ export class AdminUsersService {
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly clock: Clock,
+    private readonly deletionHooks: UserDeletionHooks,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -91,6 +93,8 @@ export class AdminUsersService {
           `The user is the last admin of organization ${orphaned.join(', ')}: make another member admin first.`,
         );
       }
+      // Modules above (organizations) remove what they hold of the user, with their events.
+      await this.deletionHooks.run(tx, userId);
       await this.repository.markDeleted(userId, deletedUserEmail(userId), this.clock.now(), tx);
     });
     this.tokens.forgetUser(userId);

@@ -13,6 +13,7 @@ import { UsersPresenter } from './users.presenter';
 import { UsersRepository } from './users.repository';
 import { UserAccessPolicy } from './user-access.policy';
 import { UsersService } from './users.service';
+import { UserDeletionHooks } from './user-deletion';
 
 /** Users, their API tokens, and the admin API that manages them. */
 @Module({
@@ -27,8 +28,9 @@ import { UsersService } from './users.service';
     TokenScopes,
     UsersRepository,
     UserAccessPolicy,
+    UserDeletionHooks,
     { provide: Authenticator, useExisting: TokensService },
   ],
-  exports: [UsersService, UsersPresenter, TokensService, Authenticator],
+  exports: [UsersService, UsersPresenter, TokensService, Authenticator, UserDeletionHooks],
 })
 export class UsersModule {}

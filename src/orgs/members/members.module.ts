@@ -8,6 +8,7 @@ import { MembersPresenter } from './members.presenter';
 import { MemberAccessPolicy } from './member-access';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
+import { MembersOfDeletedUsers } from './members-of-deleted-users';
 
 /** An organization's members: listing, roles (never without an admin), SSO, leaving, activity. */
 @Module({
@@ -19,6 +20,7 @@ import { MembersService } from './members.service';
     MembersRepository,
     MemberAccessPolicy,
     MemberEvents,
+    MembersOfDeletedUsers,
   ],
   exports: [MembersService, MembersPresenter, MembersRepository, MemberEvents],
 })

@@ -227,6 +227,19 @@ export class MembersRepository {
     await manager.update(Member, { organizationId, userId }, changes);
   }
 
+  /** The organizations `userId` is a member of, by id. */
+  async organizationIdsOf(
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const members = await manager.find(Member, {
+      where: { userId },
+      select: { organizationId: true },
+      order: { organizationId: 'ASC' },
+    });
+    return members.map((member) => member.organizationId);
+  }
+
   /** Deletes the membership (its team memberships go by cascade). */
   async delete(
     organizationId: string,
