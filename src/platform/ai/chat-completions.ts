@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import {
-  DEFAULT_RETRY,
-  isRetryableStatus,
-  RetryableError,
-  retryAfterMs,
-  type RetryOptions,
-  withRetries,
-} from './retry';
+import { postToAiEndpoint } from './ai-endpoint';
+import { DEFAULT_RETRY, type RetryOptions } from './retry';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -53,38 +47,19 @@ export class ChatCompletions {
     if (!this.configured) {
       throw new ChatCompletionsError('No AI endpoint is configured (set AI_API_URL and AI_MODEL).');
     }
-    const url = `${this.config.AI_API_URL!.replace(/\/+$/, '')}/chat/completions`;
-    const body = JSON.stringify({
-      model: this.config.AI_MODEL,
-      messages,
-      temperature: options.temperature ?? 0,
-      ...(options.json ? { response_format: { type: 'json_object' } } : {}),
+    const text = await postToAiEndpoint(this.config, {
+      path: 'chat/completions',
+      payload: {
+        model: this.config.AI_MODEL,
+        messages,
+        temperature: options.temperature ?? 0,
+        ...(options.json ? { response_format: { type: 'json_object' } } : {}),
+      },
+      name: 'AI',
+      fail: (message) => new ChatCompletionsError(message),
+      retry: options.retry ?? DEFAULT_RETRY,
     });
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.config.AI_API_KEY) headers.authorization = `Bearer ${this.config.AI_API_KEY}`;
-
-    return withRetries(async () => {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers,
-          body,
-          signal: AbortSignal.timeout(this.config.AI_TIMEOUT_MS),
-        });
-      } catch (error) {
-        throw new RetryableError(`AI request failed: ${(error as Error).message}`);
-      }
-      const text = await response.text();
-      if (!response.ok) {
-        const message = `AI endpoint answered ${response.status}: ${text.slice(0, 300)}`;
-        if (isRetryableStatus(response.status)) {
-          throw new RetryableError(message, retryAfterMs(response.headers.get('retry-after')));
-        }
-        throw new ChatCompletionsError(message);
-      }
-      return replyContent(text);
-    }, options.retry ?? DEFAULT_RETRY);
+    return replyContent(text);
   }
 }
 

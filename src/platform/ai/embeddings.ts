@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import {
-  DEFAULT_RETRY,
-  isRetryableStatus,
-  RetryableError,
-  retryAfterMs,
-  type RetryOptions,
-  withRetries,
-} from './retry';
+import { postToAiEndpoint } from './ai-endpoint';
+import { DEFAULT_RETRY, type RetryOptions } from './retry';
 
 /** Texts per `POST /embeddings` request. */
 export const EMBEDDING_BATCH = 64;
@@ -51,33 +45,15 @@ export class Embeddings {
     return vectors;
   }
 
-  private embedBatch(input: string[], retry: RetryOptions): Promise<number[][]> {
-    const url = `${this.config.AI_API_URL!.replace(/\/+$/, '')}/embeddings`;
-    const body = JSON.stringify({ model: this.config.AI_EMBEDDING_MODEL, input });
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.config.AI_API_KEY) headers.authorization = `Bearer ${this.config.AI_API_KEY}`;
-    return withRetries(async () => {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers,
-          body,
-          signal: AbortSignal.timeout(this.config.AI_TIMEOUT_MS),
-        });
-      } catch (error) {
-        throw new RetryableError(`Embeddings request failed: ${(error as Error).message}`);
-      }
-      const text = await response.text();
-      if (!response.ok) {
-        const message = `Embeddings endpoint answered ${response.status}: ${text.slice(0, 300)}`;
-        if (isRetryableStatus(response.status)) {
-          throw new RetryableError(message, retryAfterMs(response.headers.get('retry-after')));
-        }
-        throw new EmbeddingsError(message);
-      }
-      return replyVectors(text, input.length);
-    }, retry);
+  private async embedBatch(input: string[], retry: RetryOptions): Promise<number[][]> {
+    const text = await postToAiEndpoint(this.config, {
+      path: 'embeddings',
+      payload: { model: this.config.AI_EMBEDDING_MODEL, input },
+      name: 'Embeddings',
+      fail: (message) => new EmbeddingsError(message),
+      retry,
+    });
+    return replyVectors(text, input.length);
   }
 }
 
