@@ -7,6 +7,7 @@ import {
   HELD_OUT_CORPUS,
   type LabelledConversation,
   type LabelledCorpus,
+  shuffled,
   SUPPORT_CORPUS,
 } from './fixtures/support-conversations';
 
@@ -32,23 +33,6 @@ interface ClusterBody {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function shuffled<T>(items: T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const rng = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
 
 describe('Conversation insights on a labelled corpus', () => {
   let t: TestApp;

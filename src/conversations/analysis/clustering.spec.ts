@@ -6,6 +6,7 @@ import {
 import {
   HELD_OUT_CORPUS,
   type LabelledCorpus,
+  shuffled,
   SUPPORT_CORPUS,
 } from '../../../test/fixtures/support-conversations';
 import { describeCluster } from './cluster-description';
@@ -74,24 +75,6 @@ function quality(issues: LabelledIssue[], groups: string[][]) {
     clustersPerTopic: groups.length / topics,
     unclustered: issues.length - clusterOf.size,
   };
-}
-
-/** A seeded shuffle (mulberry32 + Fisher–Yates). */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const rng = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 describe('clustering the labelled support corpus (8 topics)', () => {
