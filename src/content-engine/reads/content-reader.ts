@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager, In } from 'typeorm';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
+import { visitorSeesPage, withPageCondition } from '../../platform/conditions/page-visibility';
 import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor } from '../../platform/pagination/keyset';
@@ -65,6 +67,14 @@ export interface PageLocation {
   type: PageNode['type'];
   /** Slugs from the top joined by `/`; null for links and computed pages. */
   path: string | null;
+  /** The adaptive-content conditions of the page and its ancestors, top first. */
+  conditions: string[];
+}
+
+/** A page under adaptive-content conditions (its own or an ancestor's), top first. */
+export interface ConditionedPage {
+  id: string;
+  conditions: string[];
 }
 
 /** File metadata as a tree stores it (by hash, in the root's `files`). */
@@ -89,6 +99,12 @@ export interface DocumentReadOptions {
   dereferenceReusableContents?: boolean;
   /** How markdown bodies write their refs (GitBook's `format.markdown.refs`; `relative`). */
   markdownRefs?: MarkdownRefs;
+  /**
+   * A published site's visitor reading it: a page the visitor does not see is absent, from the
+   * layout that markdown refs are planned in too, so that a ref to one is written in the stable
+   * form, as a ref to a page that does not exist is.
+   */
+  visitor?: VisitorClaims;
 }
 
 /** A revision's content as read: its row and its tree's root. */
@@ -109,8 +125,13 @@ export class ContentReader {
   private readonly store: ObjectStore;
   /** Revision rows by id: immutable, so kept as read (a purged space's go unread). */
   private readonly revisions = new LRUCache<string, Revision>({ max: READ_CACHE_ENTRIES });
-  /** Markdown layouts by tree hash (immutable too), for reads of markdown. */
+  /**
+   * Markdown layouts by tree hash (immutable too) and, when planned for a visitor who does not
+   * see some pages, by their ids, for reads of markdown.
+   */
   private readonly layouts = new LRUCache<string, Promise<MarkdownPaths>>({ max: 64 });
+  /** The conditioned pages of a tree, by its hash: most trees have none, and are read once. */
+  private readonly conditioned = new LRUCache<string, Promise<ConditionedPage[]>>({ max: 256 });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -173,9 +194,24 @@ export class ContentReader {
     return found ? { node: pageNode(found), path: found.path, pages: [] } : undefined;
   }
 
-  /** Whether the revision has a page (of any variant) with this id. */
-  async hasPage(revision: ReadRevision, pageId: string): Promise<boolean> {
-    return (await findPageById(this.store, revision.revision.tree, pageId)) !== undefined;
+  /**
+   * Whether the revision has a page (of any variant) with this id that `visitor`, a published
+   * site's visitor, sees (anyone else sees every page).
+   */
+  async hasPage(revision: ReadRevision, pageId: string, visitor?: VisitorClaims): Promise<boolean> {
+    const found = await findPageById(this.store, revision.revision.tree, pageId);
+    return found !== undefined && visitorSeesPage(found.conditions, visitor);
+  }
+
+  /**
+   * The ids of the revision's pages that `visitor` does not see: those whose condition, or an
+   * ancestor's, it does not meet (so a hidden page's subpages are among them).
+   */
+  async hiddenPageIds(revision: ReadRevision, visitor: VisitorClaims): Promise<string[]> {
+    const conditioned = await this.conditionedPages(revision);
+    return conditioned
+      .filter((page) => !visitorSeesPage(page.conditions, visitor))
+      .map((page) => page.id);
   }
 
   /** The document or group page at `path` (slugs joined by `/`); 404 when absent. */
@@ -194,18 +230,16 @@ export class ContentReader {
 
   /**
    * The document of a document page (an empty document for one without any); 404 for an
-   * unknown page, and for a page of another variant (groups, links and computed pages have no
-   * document).
+   * unknown page, one `options.visitor` does not see, and a page of another variant (groups,
+   * links and computed pages have no document).
    */
   async getPageDocument(
     revision: ReadRevision,
     pageId: string,
     options: DocumentReadOptions = {},
-    /** Whether the reader may see a page with these conditions (its own and its ancestors'). */
-    visible: (conditions: string[]) => boolean = () => true,
   ): Promise<JSONDocument> {
     const found = await findPageById(this.store, revision.revision.tree, pageId);
-    if (!found || !visible(found.conditions)) {
+    if (!found || !visitorSeesPage(found.conditions, options.visitor)) {
       throw notFound('Page');
     }
     if (found.type !== 'document') {
@@ -254,7 +288,9 @@ export class ContentReader {
       'id' in page
         ? await findPageById(this.store, tree, page.id)
         : await findPageByPath(this.store, tree, page.path);
-    return found ? { id: found.id, type: found.type, path: found.path } : null;
+    return found
+      ? { id: found.id, type: found.type, path: found.path, conditions: found.conditions }
+      : null;
   }
 
   /**
@@ -275,7 +311,9 @@ export class ContentReader {
       'id' in page
         ? await findPageById(store, revision.tree, page.id)
         : await findPageByPath(store, revision.tree, page.path);
-    return found ? { id: found.id, type: found.type, path: found.path } : null;
+    return found
+      ? { id: found.id, type: found.type, path: found.path, conditions: found.conditions }
+      : null;
   }
 
   /**
@@ -373,7 +411,7 @@ export class ContentReader {
     // The layout's paths are planned only for documents that link to pages or files.
     const paths =
       refs === 'relative' && hasLayoutRefs(document)
-        ? await this.markdownPaths(revision)
+        ? await this.markdownPaths(revision, options.visitor)
         : undefined;
     const writing = { refs, pageId: node.id, paths, from: paths?.pages.get(node.id) };
     return {
@@ -383,18 +421,39 @@ export class ContentReader {
     };
   }
 
-  /** Where the revision's pages and files sit in GitBook's markdown layout (cached by tree). */
-  private markdownPaths(revision: ReadRevision): Promise<MarkdownPaths> {
+  /**
+   * Where the revision's pages and files sit in GitBook's markdown layout, as `visitor` sees
+   * the pages (cached by tree, and by the pages hidden from the visitor).
+   */
+  private async markdownPaths(
+    revision: ReadRevision,
+    visitor: VisitorClaims | undefined,
+  ): Promise<MarkdownPaths> {
     const tree = revision.revision.tree;
-    let paths = this.layouts.get(tree);
+    const hidden = visitor ? await this.hiddenPageIds(revision, visitor) : [];
+    const key = hidden.length === 0 ? tree : `${tree} ${hidden.join(' ')}`;
+    let paths = this.layouts.get(key);
     if (!paths) {
       paths = Promise.all([this.listPages(revision), this.listAllFiles(revision)]).then(
-        ([pages, files]) => planMarkdownPaths(pages.map(pathPage), files),
+        ([pages, files]) =>
+          planMarkdownPaths(visiblePageTrees(pages, visitor).map(pathPage), files),
       );
-      paths.catch(() => this.layouts.delete(tree));
-      this.layouts.set(tree, paths);
+      paths.catch(() => this.layouts.delete(key));
+      this.layouts.set(key, paths);
     }
     return paths;
+  }
+
+  /** The revision's pages under a condition, with their conditions (cached by tree). */
+  private conditionedPages(revision: ReadRevision): Promise<ConditionedPage[]> {
+    const tree = revision.revision.tree;
+    let pages = this.conditioned.get(tree);
+    if (!pages) {
+      pages = this.listPages(revision).then((trees) => conditionedPagesOf(trees, []));
+      pages.catch(() => this.conditioned.delete(tree));
+      this.conditioned.set(tree, pages);
+    }
+    return pages;
   }
 
   /**
@@ -459,6 +518,35 @@ export class ContentReader {
     }
     return top;
   }
+}
+
+/**
+ * The pages of `pages`, with their subpages, that `visitor` sees (all of them without a
+ * visitor); `above`: the conditions of their ancestors, top first.
+ */
+export function visiblePageTrees(
+  pages: PageTree[],
+  visitor: VisitorClaims | undefined,
+  above: readonly string[] = [],
+): PageTree[] {
+  if (!visitor) return pages;
+  return pages.flatMap((tree) => {
+    const conditions = withPageCondition(above, tree.node.meta);
+    return visitorSeesPage(conditions, visitor)
+      ? [{ ...tree, pages: visiblePageTrees(tree.pages, visitor, conditions) }]
+      : [];
+  });
+}
+
+/** The pages of `pages`, at any depth, under a condition of their own or of an ancestor. */
+function conditionedPagesOf(pages: PageTree[], above: readonly string[]): ConditionedPage[] {
+  return pages.flatMap((tree) => {
+    const conditions = withPageCondition(above, tree.node.meta);
+    return [
+      ...(conditions.length > 0 ? [{ id: tree.node.id, conditions }] : []),
+      ...conditionedPagesOf(tree.pages, conditions),
+    ];
+  });
 }
 
 function pathPage(tree: PageTree): PathPage {

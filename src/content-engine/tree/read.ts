@@ -1,3 +1,4 @@
+import { withPageCondition } from '../../platform/conditions/page-visibility';
 import { lookupParent } from './page-index';
 import {
   childRefs,
@@ -191,11 +192,8 @@ function view(
   path: string | null,
   parent: TreePage | undefined,
 ): TreePage {
-  const condition = node.meta.condition;
-  const conditions = parent?.conditions ?? [];
   return {
-    conditions:
-      typeof condition === 'string' && condition ? [...conditions, condition] : conditions,
+    conditions: withPageCondition(parent?.conditions ?? [], node.meta),
     id: node.id,
     type: node.type,
     parentId,

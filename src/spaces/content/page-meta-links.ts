@@ -24,14 +24,17 @@ export class PageMetaLinks {
     private readonly policy: PolicyService,
   ) {}
 
-  /** The meta links of `pageId` in `read` (a revision of `space`); 404 for an unknown page. */
+  /**
+   * The meta links of `pageId` in `read` (a revision of `space`); 404 for an unknown page, and
+   * for one a site's visitor does not see, as its page reads answer.
+   */
   async of(
     actor: Actor,
     space: SpaceAccess,
     read: ReadRevision,
     pageId: string,
   ): Promise<RevisionPageMetaLinksResponse> {
-    if (!(await this.reader.hasPage(read, pageId))) throw notFound('Page');
+    if (!(await this.reader.hasPage(read, pageId, space.visitor))) throw notFound('Page');
     const related = await this.translatedSpaces.of(space.id);
     const found = await Promise.all(related.map((spaceId) => this.hasPage(actor, spaceId, pageId)));
     const alternates = related.filter((_, i) => found[i]);

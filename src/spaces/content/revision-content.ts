@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { meetsCondition } from '../../platform/conditions/evaluate';
+import { visitorSeesPage } from '../../platform/conditions/page-visibility';
 import { notFound } from '../../platform/errors/domain-error';
 import { mapPage, type Page } from '../../platform/pagination/page';
 import type { JSONDocument } from '../../content-engine/documents/document';
@@ -7,9 +7,9 @@ import {
   ContentReader,
   type DocumentReadOptions,
   type PageFormat,
-  type PageTree,
   type ReadPage,
   type ReadRevision,
+  visiblePageTrees,
 } from '../../content-engine/reads/content-reader';
 import { ContentPresenter, type ContentView } from './content.presenter';
 import { MergedChangeRequests, type PresentedChangeRequest } from './merged-change-requests';
@@ -45,14 +45,14 @@ export class RevisionContent {
     ]);
     return this.presenter.revision(
       read,
-      { pages: visiblePages(pages, view), files, reusableContents },
+      { pages: visiblePageTrees(pages, view.visitor), files, reusableContents },
       view,
       mergedFrom,
     );
   }
 
   async pages(read: ReadRevision, view: ContentView): Promise<RevisionPagesResponse> {
-    const pages = visiblePages(await this.reader.listPages(read), view);
+    const pages = visiblePageTrees(await this.reader.listPages(read), view.visitor);
     return { pages: pages.map((page) => this.presenter.page(page, view)) };
   }
 
@@ -64,7 +64,10 @@ export class RevisionContent {
     format: PageFormat = 'document',
     options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = visiblePage(await this.reader.getPage(read, pageId, format, options), view);
+    const found = visiblePage(
+      await this.reader.getPage(read, pageId, format, { ...options, visitor: view.visitor }),
+      view,
+    );
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -76,7 +79,10 @@ export class RevisionContent {
     format: PageFormat = 'document',
     options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
-    const found = visiblePage(await this.reader.getPageByPath(read, path, format, options), view);
+    const found = visiblePage(
+      await this.reader.getPageByPath(read, path, format, { ...options, visitor: view.visitor }),
+      view,
+    );
     return this.presenter.page(found.page, view, found.body);
   }
 
@@ -87,10 +93,7 @@ export class RevisionContent {
     view: ContentView,
     options: DocumentReadOptions = {},
   ): Promise<JSONDocument> {
-    const { visitor } = view;
-    return this.reader.getPageDocument(read, pageId, options, (conditions) =>
-      visitor ? conditions.every((condition) => meetsCondition(condition, visitor)) : true,
-    );
+    return this.reader.getPageDocument(read, pageId, { ...options, visitor: view.visitor });
   }
 
   /** The document of a reusable content; 404 when the revision has no such reusable content. */
@@ -124,22 +127,11 @@ export class RevisionContent {
   }
 }
 
-/** The pages a site's visitor sees (all of them for anyone else): conditions pruned. */
-function visiblePages(pages: PageTree[], view: ContentView): PageTree[] {
-  const { visitor } = view;
-  if (!visitor) return pages;
-  const prune = (trees: PageTree[]): PageTree[] =>
-    trees
-      .filter((tree) => meetsCondition(tree.node.meta.condition || null, visitor))
-      .map((tree) => ({ ...tree, pages: prune(tree.pages) }));
-  return prune(pages);
-}
-
-/** The page, if the view's visitor meets its conditions and its ancestors' (else 404). */
+/** The page, if the view's visitor sees it (else 404), with the subpages the visitor sees. */
 export function visiblePage(found: ReadPage, view: ContentView): ReadPage {
   const { visitor } = view;
   if (!visitor) return found;
-  if (!found.conditions.every((condition) => meetsCondition(condition, visitor)))
-    throw notFound('Page');
-  return { ...found, page: { ...found.page, pages: visiblePages(found.page.pages, view) } };
+  if (!visitorSeesPage(found.conditions, visitor)) throw notFound('Page');
+  const pages = visiblePageTrees(found.page.pages, visitor, found.conditions);
+  return { ...found, page: { ...found.page, pages } };
 }

@@ -115,7 +115,8 @@ export class SpaceContentController {
     description:
       'As listRevisionPageMetaLinks, on the primary revision: its canonical link (never set) ' +
       'and alternates, the same page in the translations of this space that the caller may ' +
-      'see, the page itself first. `{}` when there is none.',
+      'see, the page itself first. `{}` when there is none; 404 for a page that does not ' +
+      "exist or that a site token's visitor does not see.",
   })
   @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
   async listPageMetaLinks(
@@ -270,7 +271,8 @@ export class SpaceContentController {
     description:
       'Its canonical link (never set) and alternates: the same page in the spaces that hold ' +
       "this space's pages in other languages (translations), where their primary content has " +
-      'it and the caller may see them, the page itself first. `{}` when there is none.',
+      'it and the caller may see them, the page itself first. `{}` when there is none; 404 ' +
+      "for a page that does not exist or that a site token's visitor does not see.",
   })
   @ApiOkResponse({ type: RevisionPageMetaLinksResponse })
   async listPageMetaLinksInRevision(
