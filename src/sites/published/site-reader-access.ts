@@ -17,6 +17,11 @@ import type { SiteAccess } from '../site-access.policy';
 import { PublishedContentRepository } from './published-content.repository';
 import type { PublishedSiteAccess } from './published-site-access';
 
+/** The visitor whose claims a site reader carries: what adaptive conditions are evaluated on. */
+export function readerVisitor(reader: SiteReaderActor): VisitorClaims {
+  return { claims: reader.claims } as VisitorClaims;
+}
+
 /**
  * What a site reader (a published site's token) may read, on the routes that admit site
  * readers: its own site (its published profile, redirects, search) while the site is still
@@ -132,7 +137,7 @@ export class SiteReaderAccess implements OnModuleInit {
       organizationId: space.organizationId,
       role: null,
       entity: space,
-      visitor: { claims: reader.claims } as VisitorClaims,
+      visitor: readerVisitor(reader),
     };
     return access;
   }

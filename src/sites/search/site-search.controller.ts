@@ -27,7 +27,9 @@ export class SiteSearchController {
       'Pages matching `query` in the spaces of the site space the scope covers, grouped by ' +
       'space (`id` is the space’s), best first. Members read every site space of any site of ' +
       "the organization; a site's token (`resolvePublishedContentByUrl`) only those of its own " +
-      'site that its visitor may see. A site space the scope names that the caller cannot ' +
+      'site that its visitor may see, and in them only the pages its visitor may see (pages ' +
+      'hidden by their adaptive-content condition, or an ancestor’s, are neither found nor ' +
+      'counted). A site space the scope names that the caller cannot ' +
       'see is 400, as an unknown one. Each page is matched in its space’s language; section ' +
       'bodies are passages starting near their hit, unmarked (the renderer highlights).',
   })

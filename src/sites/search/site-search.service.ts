@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ContentReader } from '../../content-engine/reads/content-reader';
 import type { Actor } from '../../platform/auth/actor';
 import type { Page } from '../../platform/pagination/page';
 import type { ScoredSearchSpaceResultResponse } from '../../spaces/search/dto/search-content.dto';
 import { SearchService } from '../../spaces/search/search.service';
 import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import type { Site } from '../entities/site.entity';
+import { readerVisitor } from '../published/site-reader-access';
 import { visibleStructure } from '../published/visible-structure';
 import { SiteStructureService } from '../structure/site-structure.service';
 import type { StructureView } from '../structure/site-structure.store';
@@ -25,13 +27,15 @@ export interface SiteSearchResult {
  * Search over a site's spaces (`searchSiteContent`): the scope picks site spaces from the site
  * as the caller sees it, and their spaces are searched in one go. Members with a role see every
  * site space whose space is not in the trash; a site reader only those its visitor's claims
- * open (as its published profile shows them) and its token lists.
+ * open (as its published profile shows them) and its token lists, and in them only the pages
+ * its visitor sees (as its page reads show them).
  */
 @Injectable()
 export class SiteSearchService {
   constructor(
     private readonly structure: SiteStructureService,
     private readonly contentSearch: SearchService,
+    private readonly reader: ContentReader,
   ) {}
 
   async searchSite(
@@ -48,17 +52,40 @@ export class SiteSearchService {
       (spaceId) => view.spaces.get(spaceId)?.space.language ?? null,
     );
     const spaceIds = [...new Set(siteSpaces.map((siteSpace) => siteSpace.spaceId))];
-    const page = await this.contentSearch.searchSpaces(site.organizationId, spaceIds, {
-      query: body.query,
-      page: query.page,
-      limit: query.limit,
-    });
+    const hidden =
+      caller.kind === 'siteReader'
+        ? await this.hiddenPages(view, spaceIds, readerVisitor(caller))
+        : undefined;
+    const page = await this.contentSearch.searchSpaces(
+      site.organizationId,
+      spaceIds,
+      { query: body.query, page: query.page, limit: query.limit },
+      hidden,
+    );
     return { page, spaceIds };
+  }
+
+  /** The pages of the primary content of `spaceIds` that `visitor` does not see, by space. */
+  private async hiddenPages(
+    view: StructureView,
+    spaceIds: string[],
+    visitor: VisitorClaims,
+  ): Promise<Map<string, string[]>> {
+    const hidden = new Map<string, string[]>();
+    await Promise.all(
+      spaceIds.map(async (spaceId) => {
+        const space = view.spaces.get(spaceId)?.space;
+        if (!space) return;
+        const read = await this.reader.readRevision(spaceId, space.revisionId);
+        hidden.set(spaceId, await this.reader.hiddenPageIds(read, visitor));
+      }),
+    );
+    return hidden;
   }
 
   private view(site: Site, caller: Actor): Promise<StructureView> {
     if (caller.kind === 'siteReader') {
-      const visitor = { claims: caller.claims } as VisitorClaims;
+      const visitor = readerVisitor(caller);
       return this.structure.publishedView(site, (model, live) =>
         visibleStructure(
           model,

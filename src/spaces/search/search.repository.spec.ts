@@ -4,7 +4,10 @@ import { rankedPagesCtes } from './search.repository';
 
 describe('rankedPagesCtes', () => {
   const english = { config: 'english', terms: searchTerms('webhook', 'en'), languages: ['en'] };
-  const sql = rankedPagesCtes('SELECT :scopeSpaceId::varchar', searchQuery([english]));
+  const sql = rankedPagesCtes(
+    { sql: 'SELECT :scopeSpaceId::varchar', params: {} },
+    searchQuery([english]),
+  );
   const titled = sql.slice(sql.indexOf('titled AS'), sql.indexOf('first AS'));
 
   it('asks the page-title index for one more than the limit', () => {
@@ -25,7 +28,16 @@ describe('rankedPagesCtes', () => {
 
   it('holds each page to its space’s language when the languages differ', () => {
     const german = { config: 'german', terms: searchTerms('Webhook', 'de'), languages: ['de'] };
-    const mixed = rankedPagesCtes('SELECT 1', searchQuery([english, german]));
+    const mixed = rankedPagesCtes({ sql: 'SELECT 1', params: {} }, searchQuery([english, german]));
     expect(mixed.match(/JOIN spaces s ON s.id = pg.space_id/g)).toHaveLength(3);
+  });
+
+  it('leaves out the pages a scope hides, in every match it reads', () => {
+    const hiding = rankedPagesCtes(
+      { sql: 'SELECT 1', params: {}, hidesPages: true },
+      searchQuery([english]),
+    );
+    expect(hiding.match(/:hiddenPageIds/g)).toHaveLength(2);
+    expect(sql).not.toContain(':hiddenPageIds');
   });
 });

@@ -24,7 +24,20 @@ const CORRECTION_SIMILARITY = 0.2;
 export interface SearchScope {
   sql: string;
   params: Record<string, unknown>;
+  /**
+   * Pages of those spaces left out (`withoutPages`: a site's visitor does not see them): no
+   * hit, count, rank or typo decision includes them.
+   */
+  hidesPages?: boolean;
 }
+
+/** The condition on `pg` (a `page_search` row) that leaves out the pages a scope hides. */
+const shownPage = (scope: SearchScope) =>
+  scope.hidesPages
+    ? `AND (pg.space_id, pg.page_id) NOT IN (
+         SELECT h.space_id, h.page_id
+           FROM unnest(:hiddenSpaceIds::varchar[], :hiddenPageIds::varchar[]) AS h(space_id, page_id))`
+    : '';
 
 /**
  * A page's rank: in a tier above every other when it matches the query without corrections
@@ -39,26 +52,34 @@ const pageRank = (q: SearchQuery) => `(CASE WHEN pg.tsv @@ ${q.ownExact}
  * analyses them (the GIN index is asked for the pages matching in any language of the spaces
  * searched, then each page is held to its own).
  */
-const matchedPagesSql = (scope: string, q: SearchQuery) => `
+const matchedPagesSql = (scope: SearchScope, q: SearchQuery) => `
   SELECT pg.space_id, pg.page_id, ${pageRank(q)} AS rank
     FROM page_search pg
     ${q.perLanguage ? 'JOIN spaces s ON s.id = pg.space_id' : ''},
          (SELECT ${q.columns}) q
-   WHERE pg.space_id IN (${scope}) AND pg.tsv @@ q.query
-     ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}`;
+   WHERE pg.space_id IN (${scope.sql}) AND pg.tsv @@ q.query
+     ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}
+     ${shownPage(scope)}`;
 
 /**
  * Up to `limit` (SQL) of the pages of the spaces of `scope` whose `vector` (SQL over `pg`)
  * matches the query, held to their space's language, in the order the index finds them.
  */
-const matchingPagesSql = (scope: string, q: SearchQuery, vector: string, limit: string) => `
+const matchingPagesSql = (scope: SearchScope, q: SearchQuery, vector: string, limit: string) => `
   SELECT pg.space_id, pg.page_id
     FROM page_search pg
     ${q.perLanguage ? 'JOIN spaces s ON s.id = pg.space_id' : ''},
          (SELECT ${q.columns}) q
-   WHERE pg.space_id IN (${scope}) AND ${vector} @@ q.query
+   WHERE pg.space_id IN (${scope.sql}) AND ${vector} @@ q.query
      ${q.perLanguage ? `AND pg.tsv @@ ${q.own}` : ''}
+     ${shownPage(scope)}
    LIMIT ${limit}`;
+
+/** The spaces `:spaceIds`, every page of them. */
+const EVERY_PAGE_OF_SPACE_IDS: SearchScope = {
+  sql: 'SELECT unnest(:spaceIds::varchar[])',
+  params: {},
+};
 
 /** A page's title (weight A of its vector): the index `IDX_page_search_titles`. */
 const TITLES = `ts_filter(pg.tsv, '{a}'::"char"[])`;
@@ -75,7 +96,7 @@ const TITLES = `ts_filter(pg.tsv, '{a}'::"char"[])`;
  * varies), so that later pages of results page through the same list; should they change
  * between two pages, the (rank, page id) cursor still shows no page twice.
  */
-export const rankedPagesCtes = (scope: string, q: SearchQuery) => `
+export const rankedPagesCtes = (scope: SearchScope, q: SearchQuery) => `
   WITH titled AS MATERIALIZED (${matchingPagesSql(scope, q, TITLES, ':rankLimit::int + 1')}),
   first AS MATERIALIZED (
     SELECT * FROM (${matchingPagesSql(scope, q, 'pg.tsv', ':rankLimit::int + 1')}) f
@@ -179,6 +200,27 @@ export class SearchRepository {
       sql: `SELECT s.id FROM spaces s
              WHERE s.id = ANY(:scopeSpaceIds::varchar[]) AND s.deleted_at IS NULL`,
       params: { scopeSpaceIds: spaceIds },
+    };
+  }
+
+  /**
+   * `scope` without `hidden`, pages of its spaces by space id: a site's visitor searches only
+   * the pages it sees. `scope` as it is when none is hidden.
+   */
+  withoutPages(scope: SearchScope, hidden: ReadonlyMap<string, readonly string[]>): SearchScope {
+    const spaceIds: string[] = [];
+    const pageIds: string[] = [];
+    for (const [spaceId, ids] of hidden) {
+      for (const pageId of ids) {
+        spaceIds.push(spaceId);
+        pageIds.push(pageId);
+      }
+    }
+    if (pageIds.length === 0) return scope;
+    return {
+      sql: scope.sql,
+      params: { ...scope.params, hiddenSpaceIds: spaceIds, hiddenPageIds: pageIds },
+      hidesPages: true,
     };
   }
 
@@ -287,7 +329,7 @@ export class SearchRepository {
     return this.withIndexScans(manager, (inner) =>
       this.query<MatchedPageRow>(
         inner,
-        `${rankedPagesCtes(scope.sql, q)}
+        `${rankedPagesCtes(scope, q)}
        SELECT page_id, rank, (SELECT count(*) FROM ranked) AS total FROM ranked
         WHERE :first OR (rank, page_id) < (:afterRank::real, :afterPage)
         ORDER BY rank DESC, page_id DESC
@@ -315,7 +357,7 @@ export class SearchRepository {
     const rows = await this.withIndexScans(manager, (inner) =>
       this.query<{ total: string }>(
         inner,
-        `${rankedPagesCtes(scope.sql, q)} SELECT count(*) AS total FROM ranked`,
+        `${rankedPagesCtes(scope, q)} SELECT count(*) AS total FROM ranked`,
         { ...q.params, ...scope.params, rankLimit: this.config.SEARCH_EXACT_RANK_LIMIT },
       ),
     );
@@ -358,7 +400,7 @@ export class SearchRepository {
     return this.query<MatchedSpaceRow>(
       manager,
       `WITH ranked AS (SELECT space_id, max(rank) AS rank, count(*) AS pages
-                         FROM (${matchedPagesSql(scope.sql, q)}) m GROUP BY space_id)
+                         FROM (${matchedPagesSql(scope, q)}) m GROUP BY space_id)
        SELECT r.space_id AS id, s.title, s.language, r.rank, (SELECT count(*) FROM ranked) AS total,
               (SELECT sum(pages) FROM ranked) AS pages
          FROM ranked r JOIN spaces s ON s.id = r.space_id
@@ -398,7 +440,7 @@ export class SearchRepository {
                           AS page_position,
                         row_number() OVER (PARTITION BY space_id
                                            ORDER BY rank DESC, page_id DESC) AS n
-                   FROM (${matchedPagesSql(scope.sql, q)}) m) p
+                   FROM (${matchedPagesSql(scope, q)}) m) p
           WHERE n <= ${PAGES_PER_SPACE} AND space_id = ANY(:shownIds::varchar[])`,
         ', p.page_position',
       ),
@@ -420,7 +462,7 @@ export class SearchRepository {
         `SELECT space_id, page_id, rank
            FROM (SELECT m.*, row_number() OVER (PARTITION BY space_id
                                                ORDER BY rank DESC, page_id DESC) AS n
-                   FROM (${matchedPagesSql('SELECT unnest(:spaceIds::varchar[])', q)}) m) p
+                   FROM (${matchedPagesSql(EVERY_PAGE_OF_SPACE_IDS, q)}) m) p
           WHERE n <= ${PAGES_PER_SPACE}`,
       ),
       { ...q.params, spaceIds },

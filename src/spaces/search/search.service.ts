@@ -115,14 +115,17 @@ export class SearchService {
    * pages, in GitBook's newer result shape: scored spaces, pages and sections, and each page's
    * `rank` among all the matching pages of those spaces (so it holds across pages of results).
    * Excerpts are not marked: the site renderer calling it highlights the query itself.
+   * `hidden`: pages of those spaces, by space id, that are not searched (those a site's visitor
+   * does not see): they are left out in the statements, so counts and ranks leave them out too.
    */
   async searchSpaces(
     organizationId: string,
     spaceIds: string[],
     request: SearchRequest,
+    hidden: ReadonlyMap<string, readonly string[]> = new Map(),
   ): Promise<Page<ScoredSearchSpaceResultResponse>> {
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-    const scope = this.search.liveSpacesScope(spaceIds);
+    const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
     const found = await this.rankedSpaces(scope, request, 'spaces-search');
     if (!found) return { items: [], count: 0 };
     const { spaces, q } = found;
