@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ContentReader } from '../../content-engine/reads/content-reader';
+import type { SiteReaderActor } from '../../platform/auth/actor';
+import type { VisitorClaims } from '../../platform/conditions/evaluate';
+import { visitorSeesPage } from '../../platform/conditions/page-visibility';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { SpacesRepository } from '../../spaces/spaces.repository';
 import type { Site } from '../entities/site.entity';
+import { readerVisitor } from '../published/site-reader-access';
+import { visibleStructure } from '../published/visible-structure';
 import { type SiteOrganization, SitesPresenter } from '../sites.presenter';
 import type { SiteSection } from '../structure/entities/site-section.entity';
 import type { SiteSpace } from '../structure/entities/site-space.entity';
@@ -73,6 +78,8 @@ export class SiteDestinations {
     private readonly content: PrimaryContent,
     /** The site's published URL. */
     private readonly base: string,
+    /** A site's visitor resolving them: pages it does not see are gone. */
+    private readonly visitor?: VisitorClaims,
   ) {}
 
   /**
@@ -146,7 +153,7 @@ export class SiteDestinations {
         const siteSpace = this.model.siteSpace(destination.siteSpaceId);
         if (!siteSpace) return null;
         const page = await this.content.page(siteSpace.spaceId, { id: destination.pageId });
-        if (!page?.path) return null;
+        if (!page?.path || !visitorSeesPage(page.conditions, this.visitor)) return null;
         return urlUnder(this.base, [
           ...siteSpaceSegments(this.model, siteSpace),
           ...page.path.split('/'),
@@ -183,21 +190,26 @@ export class SiteRedirectDestinations {
   ) {}
 
   /**
-   * The site's structure as it is now in `manager` (its transaction, if any). With `shareKey`,
-   * targets are built under the share link's URL (the key is the segment after the site's).
+   * The site's structure as it is now in `manager` (its transaction, if any), or as the visitor
+   * of `reader` (a site's token) sees it. With `shareKey`, targets are built under the share
+   * link's URL (the key is the segment after the site's).
    */
   async open(
     manager: EntityManager,
     site: Site,
     organization: SiteOrganization,
     shareKey?: string,
+    reader?: SiteReaderActor,
   ): Promise<SiteDestinations> {
-    const model = await this.structure.load(manager, site);
+    const loaded = await this.structure.load(manager, site);
+    const visitor = reader ? readerVisitor(reader) : undefined;
+    const model = reader && visitor ? visibleStructure(loaded, visitor, reader.spaceIds) : loaded;
     const published = this.sites.publishedUrl(site, organization);
     return new SiteDestinations(
       model,
       new PrimaryContent(this.spaces, this.reader, manager),
       shareKey ? `${published}/${encodeURIComponent(shareKey)}` : published,
+      visitor,
     );
   }
 }

@@ -21,7 +21,8 @@ import {
   ApiResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access, Granted } from '../../platform/auth/access.decorator';
+import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
+import type { Actor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { LargeBody } from '../../platform/validation/request-body';
@@ -176,11 +177,13 @@ export class SiteRedirectsController {
     description:
       'The live redirect of `source` (compared whatever its case and escapes), else the ' +
       'longest live wildcard it falls under, with the absolute URL it sends to. 404 when there ' +
-      'is none, or when the section, site space or page it names is gone.',
+      'is none, or when the section, site space or page it names is gone (or, for a site ' +
+      'token, hidden from its visitor).',
   })
   @ApiOkResponse({ type: SiteRedirectBySourceResponse })
   @badRequest
   async getBySource(
+    @CurrentActor() actor: Actor,
     @Granted() access: SiteAccess,
     // With the key of a share link, targets are under the share link's URL.
     @Query() query: SiteRedirectBySourceQueryDto,
@@ -191,6 +194,7 @@ export class SiteRedirectsController {
       organization,
       query.source,
       query.shareKey,
+      actor.kind === 'siteReader' ? actor : undefined,
     );
     return { redirect: this.presenter.present(redirect), target };
   }

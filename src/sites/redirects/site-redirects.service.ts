@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SiteReaderActor } from '../../platform/auth/actor';
 import { sha256Hex } from '../../platform/ids/ids';
 import { PublishedContentRepository } from '../published/published-content.repository';
 import { Revalidation } from '../../platform/revalidation/revalidation.service';
@@ -203,13 +204,15 @@ export class SiteRedirectsService {
    * The live redirect of `source`: the one with that source, else (for a path that is not a
    * wildcard itself) the longest wildcard it falls under; with the absolute URL it sends to,
    * what the wildcard captured appended when it says so. 404 when there is none, or when what
-   * it sends to is no longer in the site.
+   * it sends to is no longer in the site, or, for `reader` (a site's token), not in the site
+   * as its visitor sees it.
    */
   async resolve(
     site: Site,
     organization: SiteOrganization,
     source: string,
     shareKey?: string,
+    reader?: SiteReaderActor,
   ): Promise<ResolvedRedirect> {
     const manager = this.dataSource.manager;
     const key = sourceKey(source);
@@ -234,6 +237,7 @@ export class SiteRedirectsService {
       site,
       organization,
       opens ? shareKey : undefined,
+      reader,
     );
     const target = await destinations.target(redirect.destination);
     if (target === null) throw siteRedirectNotFound();
