@@ -65,10 +65,12 @@ describe('health and API document', () => {
   });
   afterAll(() => t.close());
 
-  it('GET /health checks the database without a token', async () => {
-    const res = await t.anonymous.get('/health').expect(200);
-    expect(res.body.status).toBe('ok');
-    expect(res.body.details.database.status).toBe('up');
+  it('GET /health is the process alone (liveness), GET /health/ready asks the database', async () => {
+    const live = await t.anonymous.get('/health').expect(200);
+    expect(live.body).toEqual(expect.objectContaining({ status: 'ok' }));
+    expect(live.body.details).toEqual({ process: { status: 'up' } });
+    const ready = await t.anonymous.get('/health/ready').expect(200);
+    expect(ready.body.details.database.status).toBe('up');
   });
 
   it('serves the Swagger UI at /docs', async () => {

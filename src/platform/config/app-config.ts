@@ -83,6 +83,35 @@ export class AppConfig {
   DATABASE_POOL_SIZE = 10;
 
   /**
+   * Longest a statement may run (PostgreSQL's `statement_timeout`, set on every connection of
+   * the pool but not on migrations); one that runs longer is cancelled and its request answered
+   * 503. 0 leaves it to the server (or a pooler that refuses startup parameters).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  DATABASE_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /**
+   * Longest a statement may wait for a lock (PostgreSQL's `lock_timeout`, on every connection
+   * of the pool but not on migrations): a table or row held by someone else answers 503 after
+   * this, instead of holding the request and its connection. 0 leaves it to the server.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  DATABASE_LOCK_TIMEOUT_MS = 5_000;
+
+  /**
+   * Longest a request waits for a connection of the pool (all in use, or the database slow to
+   * accept one) before it is answered 503.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  DATABASE_POOL_ACQUIRE_TIMEOUT_MS = 10_000;
+
+  /**
    * `true` runs the statements of every request (token lookup, access checks) as named
    * prepared statements on DATABASE_URL. Set `false` behind a pooler that shares server
    * sessions between clients without tracking prepared statements (PgBouncer in transaction

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
+import { GuardedClient } from './guarded-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Repository root, both from `src/platform/database` (tests) and `dist/src/platform/database`. */
@@ -12,7 +13,18 @@ export const MIGRATIONS_GLOB = join(
   `*${__filename.endsWith('.ts') ? '.ts' : '.js'}`,
 );
 
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/** The pool of a data source, and the limits every one of its connections starts with. */
+export interface PoolSettings {
+  size: number;
+  /** How long a caller waits for a connection (pg-pool's `connectionTimeoutMillis`). */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL's `statement_timeout` of each connection; 0 or unset: the server's. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's `lock_timeout` of each connection; 0 or unset: the server's. */
+  lockTimeoutMs?: number;
+}
+
+export function dataSourceOptions(url: string, pool: PoolSettings): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -21,6 +33,14 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     migrations: [MIGRATIONS_GLOB],
     migrationsTableName: 'migrations',
     namingStrategy: new SnakeNamingStrategy(),
-    extra: { max: poolSize },
+    // pg-pool's options. The timeouts go in each connection's startup message (no round trip),
+    // and `pg` leaves out those that are 0.
+    extra: {
+      max: pool.size,
+      Client: GuardedClient,
+      connectionTimeoutMillis: pool.acquireTimeoutMs,
+      statement_timeout: pool.statementTimeoutMs || undefined,
+      lock_timeout: pool.lockTimeoutMs || undefined,
+    },
   };
 }

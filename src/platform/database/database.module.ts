@@ -26,16 +26,25 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(database.url, config.DATABASE_POOL_SIZE),
+            ...dataSourceOptions(database.url, {
+              size: config.DATABASE_POOL_SIZE,
+              acquireTimeoutMs: config.DATABASE_POOL_ACQUIRE_TIMEOUT_MS,
+              // The embedded server runs one session for every connection, one at a time:
+              // no lock is ever waited for, and a timeout would apply to all of them.
+              ...(database.embedded
+                ? {}
+                : {
+                    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+                    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+                  }),
+            }),
             // Pending migrations run before anything else uses the connection.
             migrationsRun: config.MIGRATIONS_RUN,
-            migrationsTransactionMode: 'each',
             autoLoadEntities: true,
             retryAttempts: 2,
             retryDelay: 500,
           }),
           dataSourceFactory: async (options) => {
-            // Migrations run here rather than by TypeORM's migrationsRun, to log what they did.
             const dataSource = new RetryingDataSource({
               ...(options as DataSourceOptions),
               migrationsRun: false,
@@ -43,20 +52,19 @@ export class DatabaseModule {
             if (preparedStatements && !database.embedded) enablePreparedStatements(dataSource);
             if (!options?.migrationsRun) return dataSource.initialize();
             // One process at a time (the others then find none pending).
+            // Migrations first, on a connection of their own (without the pool's timeouts).
             return whileHoldingStartLock(database.url, async () => {
-              await dataSource.initialize();
-              try {
-                const run = await applyPendingMigrations(dataSource);
-                for (const line of describeMigrationRun(run)) MIGRATIONS_LOG.log(line);
-              } catch (error) {
-                await dataSource.destroy().catch(() => undefined);
-                throw error;
-              }
-              return dataSource;
+              await migrate(database.url);
+              return dataSource.initialize();
             });
           },
         }),
       ],
     };
   }
+}
+
+async function migrate(url: string): Promise<void> {
+  const run = await applyPendingMigrations(url);
+  for (const line of describeMigrationRun(run)) MIGRATIONS_LOG.log(line);
 }

@@ -9,15 +9,23 @@ export interface MigrationRun {
 }
 
 /**
- * Applies the pending migrations of an initialized data source, each in its own transaction.
- * The caller holds the start lock (see whileHoldingStartLock).
+ * Applies the pending migrations, each in its own transaction, on a connection of their own:
+ * without the statement and lock timeouts of the application's pool, since a migration may
+ * rewrite a large table and waits for the locks it needs. The caller holds the start lock
+ * (see whileHoldingStartLock).
  */
-export async function applyPendingMigrations(dataSource: DataSource): Promise<MigrationRun> {
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
-  return {
-    applied: applied.map((migration) => migration.name),
-    known: dataSource.migrations.length,
-  };
+export async function applyPendingMigrations(url: string): Promise<MigrationRun> {
+  const dataSource = new DataSource(dataSourceOptions(url, { size: 1 }));
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return {
+      applied: applied.map((migration) => migration.name),
+      known: dataSource.migrations.length,
+    };
+  } finally {
+    await dataSource.destroy().catch(() => undefined);
+  }
 }
 
 /**
@@ -29,16 +37,7 @@ export function describeMigrationRun({ applied, known }: MigrationRun): string[]
   return applied.map((name) => `applied migration ${name}`);
 }
 
-/**
- * Applies pending migrations, each in its own transaction, while no starting process migrates
- * (see whileHoldingStartLock).
- */
-export async function runMigrations(url: string): Promise<MigrationRun> {
-  const dataSource = new DataSource(dataSourceOptions(url, 1));
-  await dataSource.initialize();
-  try {
-    return await whileHoldingStartLock(url, () => applyPendingMigrations(dataSource));
-  } finally {
-    await dataSource.destroy();
-  }
+/** Applies pending migrations while no starting process migrates (see whileHoldingStartLock). */
+export function runMigrations(url: string): Promise<MigrationRun> {
+  return whileHoldingStartLock(url, () => applyPendingMigrations(url));
 }

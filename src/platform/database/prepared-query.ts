@@ -1,5 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDatabaseUnavailable, isReadOnlyStatement } from './connection-faults';
+import { RETRY_PAUSE_MS } from './resilient-query-runner';
 
 const enabled = new WeakSet<DataSource>();
 
@@ -15,6 +18,8 @@ export function enablePreparedStatements(dataSource: DataSource): void {
  * 0.5 ms to plan, 0.15 ms to run). Inside a transaction (`manager` with its own query
  * runner) it runs through that runner, unprepared, to stay on the transaction's connection;
  * on a data source without prepared statements (the embedded server), unprepared too.
+ * Outside a transaction, a read whose connection failed runs again once on a fresh one, as
+ * ResilientQueryRunner does.
  */
 export async function preparedQuery<T = Record<string, unknown>>(
   source: DataSource | EntityManager,
@@ -27,8 +32,13 @@ export async function preparedQuery<T = Record<string, unknown>>(
     return manager.query(text, values) as Promise<T[]>;
   }
   const pool = (manager.connection.driver as unknown as { master: Pool }).master;
-  const result = await pool.query({ name, text, values });
-  return result.rows as T[];
+  try {
+    return (await pool.query({ name, text, values })).rows as T[];
+  } catch (error) {
+    if (!isDatabaseUnavailable(error) || !isReadOnlyStatement(text)) throw error;
+    await sleep(RETRY_PAUSE_MS);
+    return (await pool.query({ name, text, values })).rows as T[];
+  }
 }
 
 /** Whether statements may be named (prepared) on this data source: see `enablePreparedStatements`. */

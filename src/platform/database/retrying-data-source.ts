@@ -1,23 +1,60 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, EntityManager, type QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import type { ReplicationMode } from 'typeorm/driver/types/ReplicationMode';
 import { retryOnConflict } from './conflict-retry';
+import { isDatabaseUnavailable } from './connection-faults';
+import { ResilientQueryRunner, RETRY_PAUSE_MS } from './resilient-query-runner';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
 /**
- * The application's data source: every `dataSource.transaction(...)` is run again, whole, when
- * PostgreSQL aborts it for a serialization failure or a deadlock (see conflict-retry.ts). A
- * transaction opened with a transaction's own manager is part of that transaction and is not
+ * The application's data source, which runs work again where doing so cannot apply it twice:
+ *
+ * - every `dataSource.transaction(...)` runs again, whole, when PostgreSQL aborts it for a
+ *   serialization failure or a deadlock (see conflict-retry.ts), and once more when its
+ *   connection failed before it asked to commit: nothing of it was committed then. A failure
+ *   during the COMMIT leaves the outcome unknown, and reaches the caller (503);
+ * - a statement outside a transaction runs on a ResilientQueryRunner (a read, or a statement
+ *   that never left, runs again on a fresh connection).
+ *
+ * A transaction opened with a transaction's own manager is part of that transaction and is not
  * retried on its own.
  */
 export class RetryingDataSource extends DataSource {
   override transaction<T>(work: Work<T>): Promise<T>;
   override transaction<T>(isolation: IsolationLevel, work: Work<T>): Promise<T>;
   override transaction<T>(isolationOrWork: IsolationLevel | Work<T>, work?: Work<T>): Promise<T> {
-    return retryOnConflict(() =>
+    const [isolation, run] =
       typeof isolationOrWork === 'function'
-        ? super.transaction(isolationOrWork)
-        : super.transaction(isolationOrWork, work as Work<T>),
-    );
+        ? [undefined, isolationOrWork]
+        : [isolationOrWork, work as Work<T>];
+    let connectionRetried = false;
+    return retryOnConflict(async () => {
+      for (;;) {
+        let committing = false;
+        const tracked: Work<T> = async (manager) => {
+          const result = await run(manager);
+          committing = true;
+          return result;
+        };
+        try {
+          return await (isolation
+            ? super.transaction(isolation, tracked)
+            : super.transaction(tracked));
+        } catch (error) {
+          if (committing || connectionRetried || !isDatabaseUnavailable(error)) throw error;
+          connectionRetried = true;
+          await sleep(RETRY_PAUSE_MS);
+        }
+      }
+    });
+  }
+
+  override createQueryRunner(mode: ReplicationMode = 'master'): QueryRunner {
+    const runner = new ResilientQueryRunner(this.driver as PostgresDriver, mode);
+    Object.assign(runner, { manager: this.createEntityManager(runner) });
+    return runner;
   }
 }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { isDatabaseUnavailable, timeoutOf } from '../database/connection-faults';
 import { DomainError, statusOfKind } from './domain-error';
 import { redactUrl } from '../logging/redact';
 import { errorBody } from './error-body';
@@ -21,11 +22,26 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const mapped = map(exception) ?? this.unexpected(exception, request);
+    const mapped =
+      map(exception) ?? this.databaseFault(exception) ?? this.unexpected(exception, request);
     if (response.headersSent) return;
     if (mapped.retryAfter !== undefined)
       response.setHeader('Retry-After', String(mapped.retryAfter));
     response.status(mapped.status).json(errorBody(mapped.status, mapped.message));
+  }
+
+  /**
+   * The database was not there (a lost or refused connection, a full pool) or a statement ran
+   * into a limit Bindery sets (statement or lock timeout): nothing is wrong with the request,
+   * and a retry may well succeed. Logged at warn, with the cause.
+   */
+  private databaseFault(exception: unknown): Mapped | undefined {
+    const timeout = timeoutOf(exception);
+    if (!timeout && !isDatabaseUnavailable(exception)) return undefined;
+    this.logger.warn({ err: exception }, 'Answered 503: database unavailable or busy');
+    return timeout
+      ? { status: 503, message: TIMEOUT_MESSAGES[timeout], retryAfter: 1 }
+      : { status: 503, message: 'The database is unavailable; try again.', retryAfter: 1 };
   }
 
   private unexpected(exception: unknown, request: Request): Mapped {
@@ -37,6 +53,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return { status: 500, message: `Internal error. Reference: ${requestId}.` };
   }
 }
+
+const TIMEOUT_MESSAGES = {
+  statement: 'The request took too long in the database; try again.',
+  lock: 'What this request changes or reads is busy; try again.',
+};
 
 function map(exception: unknown): Mapped | undefined {
   if (exception instanceof DomainError) {

@@ -13,12 +13,23 @@ import { Lifecycle } from './lifecycle';
 /** How long the database has to answer `SELECT 1` for readiness (liveness allows more). */
 const READY_PING_TIMEOUT_MS = 1000;
 
+/** What liveness answers: the shape of terminus's answers, about the process alone. */
+const LIVE = Object.freeze({
+  status: 'ok',
+  info: { process: { status: 'up' } },
+  error: {},
+  details: { process: { status: 'up' } },
+});
+
 /**
- * Liveness and readiness for load balancers and orchestrators. Liveness (GET /health) answers
- * 200 when the database answers, and keeps doing so while the process shuts down; readiness
- * (GET /health/ready) answers 503 while the application starts, once it has begun to shut down
- * (so that a load balancer stops sending it requests while those in flight finish), and when
- * the database does not answer `SELECT 1` within a second.
+ * Liveness and readiness for load balancers and orchestrators, as Kubernetes means them.
+ * Liveness (GET /health) is the process: 200 whenever its event loop runs, the database up or
+ * not, and while it shuts down; restarting a process does not bring a database back, and
+ * restarting every replica during a database outage would only add to it. Readiness
+ * (GET /health/ready) is whether to send it requests: 503 while the application starts (its
+ * migrations run before it listens), once it has begun to shut down (so that a load balancer
+ * stops sending it requests while those in flight finish), and while the database does not
+ * answer `SELECT 1` within a second; 200 again at the first answer.
  */
 @ApiExcludeController()
 @Controller('health')
@@ -32,9 +43,8 @@ export class HealthController {
 
   @Get()
   @Access.public()
-  @HealthCheck()
-  check() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 3000 })]);
+  live() {
+    return LIVE;
   }
 
   /** Terminus's body (status, info, error, details) with 200 or 503, unlike Bindery's errors. */

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { GuardedClient } from '../database/guarded-client';
 import { whileHoldingStartLock } from '../database/start-lock';
 import { transactionExecutor } from '../database/transaction-executor';
 import { currentTracing, type JobSpan, type TracedJob } from '../tracing/tracing';
@@ -112,6 +113,8 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       schema: 'pgboss',
       max: 3,
       schedule: config.JOBS_IN_PROCESS,
+      // pg-boss hands its options to pg's Pool: its connections listen for their own errors.
+      ...{ Client: GuardedClient },
     });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
     // Every queue's loop waits on the signal between polls: one listener per queue.
