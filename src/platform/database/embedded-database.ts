@@ -57,6 +57,11 @@ export class EmbeddedDatabase {
     return this.db.dumpDataDir(compression) as Promise<Blob>;
   }
 
+  /** Ends every client connection (see EmbeddedServer.dropConnections); the server stays up. */
+  dropConnections(): Promise<void> {
+    return this.server.dropConnections();
+  }
+
   async stop(): Promise<void> {
     await this.server.stop();
     await this.db.close();

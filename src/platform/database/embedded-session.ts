@@ -146,6 +146,17 @@ export class EmbeddedServer {
     return `127.0.0.1:${port}`;
   }
 
+  /**
+   * Ends every client connection, as a database server does when it restarts or an
+   * administrator terminates its sessions; the server goes on accepting new ones. What a
+   * connection had in flight is dropped and its transaction rolled back.
+   */
+  async dropConnections(): Promise<void> {
+    const open = [...this.connections];
+    this.connections.clear();
+    for (const connection of open) await connection.detach(true);
+  }
+
   async stop(): Promise<void> {
     for (const connection of this.connections) await connection.detach(true);
     this.connections.clear();
