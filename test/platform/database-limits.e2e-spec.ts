@@ -1,6 +1,7 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Access } from '../../src/platform/auth/access.decorator';
+import { raiseLimitsForJob } from '../../src/platform/database/job-limits';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 /** Routes that keep the database busy on purpose. */
@@ -26,6 +27,20 @@ class BusyDatabaseController {
       }
     });
     return { held: Number(ms) };
+  }
+
+  /** The limits within a job's transaction that raised them. */
+  @Get('job-settings')
+  @Access.public()
+  jobSettings() {
+    return this.dataSource.transaction(async (manager) => {
+      await raiseLimitsForJob(manager);
+      const [row] = await manager.query<{ statement: string; lock: string }[]>(
+        `SELECT current_setting('statement_timeout') AS statement,
+                current_setting('lock_timeout') AS lock`,
+      );
+      return row;
+    });
   }
 
   /** The limits a connection of the pool starts with. */
@@ -94,6 +109,14 @@ describe('database limits', () => {
         await t.anonymous.get('/v1/test-database/sleep?ms=10').expect(200);
       },
     );
+
+    onPostgres('lets a job raise its limits for its own transaction only', async () => {
+      const raised = await t.anonymous.get('/v1/test-database/job-settings').expect(200);
+      expect(raised.body).toEqual({ statement: '10min', lock: '1min' });
+      // The same connection (the pool has one), back to the pool's limits.
+      const after = await t.anonymous.get('/v1/test-database/settings').expect(200);
+      expect(after.body).toEqual({ statement: '300ms', lock: '5s' });
+    });
 
     it('answers 503 when no connection of the pool comes free within the acquisition timeout', async () => {
       // The only connection held longer than two acquisitions (the second request's statement

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { raiseLimitsForJob } from '../../platform/database/job-limits';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { SearchIndexRepository } from './search-index.repository';
 import { SEARCH_ANALYZER, SearchIndexer } from './search-indexer';
@@ -55,7 +56,10 @@ export class SearchIndexUpgrade implements OnModuleInit {
     let rebuilt = 0;
     for (const spaceId of spaceIds) {
       try {
-        await this.dataSource.transaction((manager) => this.indexer.rebuild(manager, spaceId));
+        await this.dataSource.transaction(async (manager) => {
+          await raiseLimitsForJob(manager);
+          await this.indexer.rebuild(manager, spaceId);
+        });
         rebuilt += 1;
       } catch (error) {
         this.logger.warn({ err: error, spaceId }, 'Search index rebuild failed');

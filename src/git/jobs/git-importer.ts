@@ -29,6 +29,7 @@ import {
 } from '../../content-engine/tree/write-tree';
 import { ContentHeads } from '../../content-engine/writes/content-heads';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
+import { raiseLimitsForJob } from '../../platform/database/job-limits';
 import { Clock } from '../../platform/clock/clock';
 import { newId, sha256Hex } from '../../platform/ids/ids';
 import { SpaceRedirects } from '../../spaces/content/space-redirects';
@@ -328,6 +329,7 @@ export class GitImporter {
       ref: job.ref,
     };
     const outcome = await this.dataSource.transaction(async (manager) => {
+      await raiseLimitsForJob(manager);
       if (!(await context.stillCurrent(manager))) return { applied: false } as GitOutcome;
       const store = this.storeIn(manager, 5000);
       for (const { page, document } of pending)
