@@ -44,7 +44,8 @@ VOLUME /data
 USER node
 EXPOSE 3000
 
-# No curl in the slim image: GET /health with Node's fetch (200 once the database answers).
+# Liveness: GET /health answers 200 while the process runs, database or not (GET /health/ready
+# is readiness). No curl in the slim image: Node's fetch.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 

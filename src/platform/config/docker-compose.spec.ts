@@ -10,6 +10,7 @@ interface Service {
   command?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[]; disable?: boolean };
 }
 
 /** `${NAME:?message}` and `${NAME}` as Compose substitutes them, from `env`. */
@@ -78,5 +79,13 @@ describe('docker-compose.yml', () => {
     expect(migrating.map(([name]) => name)).toEqual(['api-1']);
     expect(services['api-2'].depends_on?.['api-1']).toEqual({ condition: 'service_healthy' });
     expect(services.worker.depends_on?.['api-1']).toEqual({ condition: 'service_healthy' });
+  });
+
+  it('starts the others once the first API process is ready (readiness, not liveness)', () => {
+    expect(services['api-1'].healthcheck?.test?.join(' ')).toContain('/health/ready');
+    // The image's own check (liveness) is what the other API process keeps.
+    expect(readFileSync(join(__dirname, '..', '..', '..', 'Dockerfile'), 'utf8')).toMatch(
+      /HEALTHCHECK[\s\S]*\/health'/,
+    );
   });
 });
