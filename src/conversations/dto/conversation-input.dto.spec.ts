@@ -38,4 +38,13 @@ describe('parseConversationInputs', () => {
     expect(problem([])).toMatch(/no conversation/);
     expect(problem(Array.from({ length: 501 }, (_, i) => good(String(i))))).toMatch(/at most 500/);
   });
+
+  it('refuses a list where an object is declared, and lists inside the list of parts', () => {
+    const part = good('a').parts[0];
+    expect(problem({ ...good('a'), parts: [[]] })).toBe('parts.0 must be an object');
+    expect(problem({ ...good('a'), parts: [part, [part]] })).toBe('parts.1 must be an object');
+    expect(problem([good('a'), { ...good('b'), metadata: [{}] }])).toBe(
+      '[1].metadata must be an object',
+    );
+  });
 });

@@ -8,7 +8,6 @@ import {
   IsString,
   Length,
   Matches,
-  validateSync,
   ValidateNested,
   IsArray,
   ArrayMaxSize,
@@ -16,6 +15,7 @@ import {
 import { invalidInput } from '../../platform/errors/domain-error';
 import { MaxChars } from '../../platform/validation/chars';
 import { describeValidationErrors } from '../../platform/validation/validation.pipe';
+import { validateNestedSync } from '../../platform/validation/nested-objects';
 import { CONVERSATION_ROLES, type ConversationRole } from '../entities/conversation.entity';
 import { PresentNotNull } from '../../platform/validation/present-not-null';
 
@@ -112,7 +112,7 @@ export function parseConversationInputs(body: unknown): ConversationInputDto[] {
       throw invalidInput(`${label} must be an object.`);
     }
     const input = plainToInstance(ConversationInputDto, item);
-    const errors = validateSync(input, {
+    const errors = validateNestedSync(input, {
       whitelist: true,
       forbidNonWhitelisted: true,
       validationError: { target: false, value: true },

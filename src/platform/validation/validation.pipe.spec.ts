@@ -56,6 +56,19 @@ class CreateThingDto {
   members?: MemberDto[];
 }
 
+/** Nested DTOs declared without @IsObject: the pipe holds them to objects all the same. */
+class ShipmentDto {
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  from?: AddressDto;
+
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => AddressDto)
+  stops!: AddressDto[];
+}
+
 class ListQueryDto {
   @IsOptional()
   @IsString()
@@ -293,6 +306,68 @@ describe('createValidationPipe', () => {
         'property sort should not exist',
       );
     });
+  });
+});
+
+describe('nested objects', () => {
+  const stop = { name: 'Depot' };
+  const shipment = (value: Record<string, unknown>) => ({ stops: [stop], ...value });
+
+  it.each([
+    ['an empty list', [[]], 'stops.0 must be an object'],
+    ['lists of lists', [[[]]], 'stops.0 must be an object'],
+    ['a valid item in a list', [[stop]], 'stops.0 must be an object'],
+    ['an empty object in a list', [[{}]], 'stops.0 must be an object'],
+    ['a number', [1], 'stops.0 must be an object'],
+    ['a string', ['x'], 'stops.0 must be an object'],
+    ['null', [null], 'stops.0 must be an object'],
+  ])('refuses %s as an item of a list of objects', async (_, stops, expected) => {
+    expect(problems(await rejection({ stops }, body(ShipmentDto)))).toEqual([expected]);
+  });
+
+  it('names every misplaced item, after valid ones', async () => {
+    expect(problems(await rejection({ stops: [stop, [], 'x'] }, body(ShipmentDto)))).toEqual([
+      'stops.1 must be an object',
+      'stops.2 must be an object',
+    ]);
+  });
+
+  it.each([
+    ['a list of it', [stop]],
+    ['a list of lists', [[stop]]],
+    ['an empty list', []],
+  ])('refuses %s where one object is declared', async (_, from) => {
+    expect(problems(await rejection(shipment({ from }), body(ShipmentDto)))).toEqual([
+      'from must be an object',
+    ]);
+  });
+
+  it('looks into nested objects and the items of lists', async () => {
+    expect(
+      problems(
+        await rejection(
+          { ...valid(), members: [{ email: 'a@example.com' }, [[]]] },
+          body(CreateThingDto),
+        ),
+      ),
+    ).toEqual(['members.1 must be an object']);
+  });
+
+  it('leaves absent and null values to the rules of their property', async () => {
+    await expect(
+      createValidationPipe().transform(shipment({ from: null }), body(ShipmentDto)),
+    ).resolves.toEqual(shipment({ from: null }));
+    expect(problems(await rejection({}, body(ShipmentDto)))).toEqual(['stops is required']);
+    expect(problems(await rejection({ stops: {} }, body(ShipmentDto)))).toContain(
+      'stops must be an array',
+    );
+  });
+
+  it('accepts objects where they are declared', async () => {
+    const value = shipment({ from: { name: 'Home', city: 'Lyon' } });
+    await expect(createValidationPipe().transform(value, body(ShipmentDto))).resolves.toEqual(
+      value,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
-import { ValidationError } from 'class-validator';
+import { ValidationError, ValidatorOptions } from 'class-validator';
 import { invalidInput } from '../errors/domain-error';
+import { findMisplacedNestedValues } from './nested-objects';
 
 const IGNORES_UNKNOWN_PROPERTIES = Symbol('bindery:ignores-unknown-properties');
 
@@ -29,11 +30,29 @@ const OPTIONS: ValidationPipeOptions = {
 };
 
 /**
+ * Nest's pipe, with every nested DTO's place held to an object first (nested-objects.ts):
+ * when one is not, that is the answer, as class-validator's messages about what it found
+ * there ("an unknown value was passed…") would only obscure it.
+ */
+class NestedObjectsValidationPipe extends ValidationPipe {
+  protected override async validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): Promise<ValidationError[]> {
+    const misplaced = findMisplacedNestedValues(object);
+    return misplaced.length > 0 ? misplaced : super.validate(object, options);
+  }
+}
+
+/**
  * The global pipe: strips nothing silently (unknown fields are a 400, except on DTOs marked
  * `@IgnoreUnknownProperties()`, where they are dropped) and converts query strings.
  */
-class BinderyValidationPipe extends ValidationPipe {
-  private readonly lenient = new ValidationPipe({ ...OPTIONS, forbidNonWhitelisted: false });
+class BinderyValidationPipe extends NestedObjectsValidationPipe {
+  private readonly lenient = new NestedObjectsValidationPipe({
+    ...OPTIONS,
+    forbidNonWhitelisted: false,
+  });
 
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     return ignoresUnknownProperties(metadata.metatype)
