@@ -39,6 +39,15 @@ interface RawOperation {
   responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
+/** A place in a body, with what its schema declares there. */
+export interface FuzzField {
+  /** `['changes']`, `['changes', '0']` (an item), `['changes', '0', 'document']`. */
+  path: string[];
+  kind: 'array' | 'object' | 'value';
+  /** A value of its schema: an array holds one plausible item, an object its required parts. */
+  example: unknown;
+}
+
 export interface FuzzOperation {
   operationId: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,9 +57,11 @@ export interface FuzzOperation {
   queryParams: string[];
   /** A body built from the operation's request schema; undefined when it takes none. */
   body?: Record<string, unknown> | unknown[];
-  /** The properties of the body schema, nested ones too: `['changes', '0', 'document']`. */
-  fields: string[][];
+  /** The properties of the body schema and the items of its arrays, nested ones too. */
+  fields: FuzzField[];
   access: string;
+  /** The body may be a list of what `body` is (a batch: `oneOf` an object or a list of them). */
+  bodyTakesList: boolean;
   /** Marked `x-bindery-body-limit: large` (content and batches). */
   largeBody: boolean;
   /** Answers with a page people see (text/html) too: a sign-in or invitation page. */
@@ -121,17 +132,57 @@ export function exampleOf(input: Schema | undefined, depth = 0): unknown {
   }
 }
 
-/** The property paths of a schema, three levels deep; an array's items count as `0`. */
-function fieldsOf(input: Schema, prefix: string[] = []): string[][] {
+/**
+ * The properties of a schema and the items of its arrays (`0`), three levels deep, each with
+ * its kind and a plausible value.
+ */
+function fieldsOf(input: Schema, prefix: string[] = []): FuzzField[] {
   if (prefix.length >= 3) return [];
   const schema = resolve(input);
-  if (schema.type === 'array' || schema.items) {
-    return prefix.length === 0 ? [] : fieldsOf(schema.items ?? {}, [...prefix, '0']);
+  if (isArray(schema)) {
+    const item = [...prefix, '0'];
+    const items = resolve(schema.items);
+    return prefix.length === 0
+      ? []
+      : [{ path: item, kind: kindOf(items), example: plausible(items) }, ...fieldsOf(items, item)];
   }
-  return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => [
-    [...prefix, name],
-    ...fieldsOf(property, [...prefix, name]),
-  ]);
+  return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+    const resolved = resolve(property);
+    const path = [...prefix, name];
+    return [
+      { path, kind: kindOf(resolved), example: plausible(resolved) },
+      ...fieldsOf(resolved, path),
+    ];
+  });
+}
+
+function isArray(schema: Schema): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('array') || schema.items !== undefined;
+}
+
+/** A value of the schema may be a list: it is one, or one of its variants is. */
+function mayBeList(schema: Schema | undefined, depth = 0): boolean {
+  if (!schema || depth > 20) return false;
+  if (schema.$ref) {
+    return mayBeList(
+      document.components.schemas[schema.$ref.split('/').pop() as string],
+      depth + 1,
+    );
+  }
+  const variants = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+  return isArray(schema) || variants.some((variant) => mayBeList(variant, depth + 1));
+}
+
+function kindOf(schema: Schema): FuzzField['kind'] {
+  if (isArray(schema)) return 'array';
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  return type === 'object' || (type === undefined && schema.properties) ? 'object' : 'value';
+}
+
+/** exampleOf, but an array holds one item, so that what is inside it is reached. */
+function plausible(schema: Schema): unknown {
+  return isArray(schema) ? [exampleOf(schema.items, 1)] : exampleOf(schema);
 }
 
 /** A copy of `body` with `value` at `path`, making the containers on the way. */
@@ -152,6 +203,33 @@ export function withValueAt(body: unknown, path: string[], value: unknown): unkn
   return copy;
 }
 
+function valueAt(body: unknown, path: string[]): unknown {
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[key]
+        : undefined,
+    body,
+  );
+}
+
+/**
+ * The operation's body with `value` at `path`; the containers on the way that the plausible
+ * body leaves out (an optional list, an optional object) get a plausible value first, so
+ * that the hostile value sits among valid siblings and is what the validation must judge.
+ */
+export function mutate(op: FuzzOperation, path: string[], value: unknown): unknown {
+  let body: unknown = op.body;
+  for (let i = 1; i < path.length; i++) {
+    const prefix = path.slice(0, i);
+    const current = valueAt(body, prefix);
+    if (current !== null && typeof current === 'object') continue;
+    const field = op.fields.find((f) => f.path.join('.') === prefix.join('.'));
+    if (field) body = withValueAt(body, prefix, structuredClone(field.example));
+  }
+  return withValueAt(body, path, value);
+}
+
 /** Every operation of the committed API document. */
 export function listOperations(): FuzzOperation[] {
   const operations: FuzzOperation[] = [];
@@ -168,6 +246,7 @@ export function listOperations(): FuzzOperation[] {
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
         body: bodySchema ? (exampleOf(bodySchema) as FuzzOperation['body']) : undefined,
         fields: bodySchema ? fieldsOf(bodySchema) : [],
+        bodyTakesList: mayBeList(bodySchema),
         access: raw['x-bindery-access'] ?? 'unknown',
         largeBody: raw['x-bindery-body-limit'] === 'large',
         page: Object.values(raw.responses ?? {}).some(
@@ -196,6 +275,60 @@ export function deeplyNested(levels: number): unknown {
   let value: unknown = 'leaf';
   for (let i = 0; i < levels; i++) value = i % 2 ? { a: value } : [value];
   return value;
+}
+
+/** `[[[…]]]`, `levels` deep. */
+export function nestedArrays(levels: number): unknown {
+  let value: unknown = [];
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
+
+export interface HostileShape {
+  label: string;
+  value: () => unknown;
+  /** The schema rules it out whatever else the body says: a 2xx answer is a defect too. */
+  refused: boolean;
+}
+
+/**
+ * Values of the wrong shape for a place of the body, made from what its schema declares there:
+ * lists of lists, of scalars and of lists of objects where a list of objects is expected, a
+ * valid item wrapped once more, an item or an indexed object instead of the list, a list
+ * where an object is expected. (A null item, an empty object and a plain scalar are among
+ * HOSTILE_VALUES, for every place.) Where the schema declares objects, none of these may be
+ * taken: each is `refused`.
+ */
+export function hostileShapes(field: FuzzField): HostileShape[] {
+  if (field.kind === 'array') {
+    const item = (field.example as unknown[])[0];
+    const ofObjects = item !== null && typeof item === 'object' && !Array.isArray(item);
+    const shape = (label: string, value: () => unknown) => ({ label, value, refused: ofObjects });
+    return [
+      shape('array of an empty array', () => [[]]),
+      shape('array of an array of an empty array', () => [[[]]]),
+      shape('array of a number', () => [1]),
+      shape('array of a string', () => ['x']),
+      shape('array of an array of an empty object', () => [[{}]]),
+      shape('its item in an array', () => [[structuredClone(item)]]),
+      shape('its item, then an empty array', () => [structuredClone(item), []]),
+      shape('an object indexed like the array', () => ({ '0': structuredClone(item) })),
+      shape('deeply nested arrays', () => nestedArrays(64)),
+      ...(ofObjects ? [shape('its item instead of the array', () => structuredClone(item))] : []),
+    ];
+  }
+  if (field.kind === 'object') {
+    const shape = (label: string, value: () => unknown) => ({ label, value, refused: true });
+    return [
+      shape('in an array', () => [structuredClone(field.example)]),
+      shape('in an array of arrays', () => [[structuredClone(field.example)]]),
+      shape('array of an empty object', () => [{}]),
+      shape('array of an empty array', () => [[]]),
+      // `{a: [{a: …}]}`: an object, so it may be taken where any object is.
+      { label: 'deeply nested', value: () => deeplyNested(64), refused: false },
+    ];
+  }
+  return [];
 }
 
 /** Hostile path segments, already percent-encoded. */

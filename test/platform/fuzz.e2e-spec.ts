@@ -8,9 +8,10 @@ import {
   HOSTILE_SEGMENTS,
   HOSTILE_TOP_LEVEL_VALUES,
   HOSTILE_VALUES,
+  hostileShapes,
   listOperations,
+  mutate,
   seededRandom,
-  withValueAt,
 } from '../helpers/fuzz';
 import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture';
 
@@ -18,10 +19,13 @@ import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture
  * Hostile input against every operation of the committed API document (openapi/), in one
  * application process: valid ids from a fixture organization, then NUL characters, lone
  * surrogates, nulls, wrong types, huge and deep values, invalid JSON and bad encodings in the
- * path, the query and the body, with and without a token. Any answer with status 5xx, any
- * error body that is not `{error:{code,message}}` and any request left unanswered fails the
- * test, each listed with what was sent; an unhandled promise rejection fails the running test
- * too (Jest's own handler), where it would have ended a server process.
+ * path, the query and the body, with and without a token; and in the body, values of the wrong
+ * shape made from the schema of each place (lists of lists or of scalars where a list of
+ * objects is declared, a list where an object is). Any answer with status 5xx, any error body
+ * that is not `{error:{code,message}}` (a page people see may refuse with an HTML page
+ * instead), any request left unanswered, and any 2xx to a body whose shape the schema rules
+ * out fails the test, each listed with what was sent; an unhandled promise rejection fails the
+ * running test too (Jest's own handler), where it would have ended a server process.
  *
  * Deterministic: the seeded mutations depend on FUZZ_SEED only (default 19). The cases of one
  * operation run one after another, operations in document order with deletions last, so that
@@ -42,6 +46,8 @@ interface Case {
   headers?: Record<string, string>;
   /** The operation is a page people see: it may refuse with a page (text/html) too. */
   page?: boolean;
+  /** The body contradicts the operation's schema: it must be refused (4xx), not taken. */
+  refused?: boolean;
 }
 
 const ALL = listOperations();
@@ -108,16 +114,39 @@ function bodyCases(op: FuzzOperation, fixture: Fixture, random: () => number): C
   }
   const cases: Case[] = [{ ...base, label: 'plausible body', body: json(op.body) }];
   for (const field of op.fields) {
-    const values =
-      field.length === 1 ? [...HOSTILE_VALUES, ...HOSTILE_TOP_LEVEL_VALUES] : HOSTILE_VALUES;
+    const values = [
+      ...HOSTILE_VALUES,
+      ...(field.path.length === 1 ? HOSTILE_TOP_LEVEL_VALUES : []),
+    ];
     for (const [label, value] of values) {
       cases.push({
         ...base,
-        label: `${field.join('.')} = ${label}`,
-        body: json(withValueAt(op.body, field, value())),
+        label: `${field.path.join('.')} = ${label}`,
+        body: json(mutate(op, field.path, value())),
+      });
+    }
+    for (const shape of hostileShapes(field)) {
+      cases.push({
+        ...base,
+        label: `${field.path.join('.')} = ${shape.label}`,
+        body: json(mutate(op, field.path, shape.value())),
+        refused: shape.refused,
       });
     }
   }
+  // The whole body where an object is expected: in a list (unless a batch), in a list of lists.
+  cases.push({
+    ...base,
+    label: 'body in an array',
+    body: json([op.body]),
+    refused: !op.bodyTakesList,
+  });
+  cases.push({
+    ...base,
+    label: 'body in an array of arrays',
+    body: json([[op.body]]),
+    refused: true,
+  });
   for (const [label, text] of HOSTILE_RAW_BODIES) {
     cases.push({ ...base, label: `body ${label}`, body: text });
     cases.push({ ...base, token: undefined, label: `body ${label}, no token`, body: text });
@@ -128,9 +157,13 @@ function bodyCases(op: FuzzOperation, fixture: Fixture, random: () => number): C
     const changed: string[] = [];
     for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
       const field = op.fields[Math.floor(random() * op.fields.length)];
-      const [label, value] = cheap[Math.floor(random() * cheap.length)];
-      body = withValueAt(body, field, value());
-      changed.push(`${field.join('.')} = ${label}`);
+      const choices: [string, () => unknown][] = [
+        ...cheap,
+        ...hostileShapes(field).map((s): [string, () => unknown] => [s.label, s.value]),
+      ];
+      const [label, value] = choices[Math.floor(random() * choices.length)];
+      body = mutate({ ...op, body: body as FuzzOperation['body'] }, field.path, value());
+      changed.push(`${field.path.join('.')} = ${label}`);
     }
     cases.push({ ...base, label: `random: ${changed.join(', ')}`, body: json(body) });
   }
@@ -204,10 +237,10 @@ async function send(t: TestApp, c: Case): Promise<Answer> {
 }
 
 /** Why this answer is a defect, or undefined. */
-function defect(answer: Answer, page = false): string | undefined {
+function defect(answer: Answer, page = false, refused = false): string | undefined {
   if (answer.status === 0) return `no answer (${String(answer.body)})`;
   if (answer.status >= 500) return `${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
-  if (answer.status < 400) return undefined;
+  if (answer.status < 400) return refused ? `${answer.status}: taken, not refused` : undefined;
   // A page people see refuses with a page that says why.
   if (page && answer.type === 'text/html') {
     return answer.text?.includes('<h1>') ? undefined : `${answer.status} page without a title`;
@@ -250,7 +283,7 @@ describe('hostile input (every operation of the API document)', () => {
     const found: string[] = [];
     for (const c of cases) {
       sent++;
-      const problem = defect(await send(t, c), c.page);
+      const problem = defect(await send(t, c), c.page, c.refused);
       if (problem) found.push(`${c.method} ${c.path.slice(0, 120)} [${c.label}]: ${problem}`);
     }
     return found;
