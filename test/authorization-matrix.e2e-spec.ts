@@ -48,8 +48,9 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *    and POST /v1/orgs/:organizationId/join are `any user` routes: whoever holds the link (or
  *    has an allowed email domain) may call them without being a member, so there is no member
  *    role to check; their rules are covered in test/invites.e2e-spec.ts.
- *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (a user of the domain,
- *    or the instance administrator); its rules are covered in test/invites.e2e-spec.ts.
+ *  - GET /v1/email-domains/:emailDomain/orgs is not organization-scoped (any user, who hears of
+ *    the organizations of their own email domain only, and an empty list for another; the
+ *    instance administrator); its rules are covered in test/invites.e2e-spec.ts.
  *  - POST /v1/orgs/:organizationId/sites/:siteId/insights/events is public (GitBook's renderer
  *    sends a site's events without a token): it answers for a published site only, whoever
  *    calls; covered in test/site-insights.e2e-spec.ts.

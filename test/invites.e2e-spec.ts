@@ -705,7 +705,7 @@ describe('invites and joining', () => {
       });
     });
 
-    it('answers a user whose email address is at the domain, and 403 to other users', async () => {
+    it('answers a user whose email address is at the domain, and an empty list to other users', async () => {
       const domain = `acme-${unique()}.example`;
       const org = await t.factories.organization();
       await org.owner.client.patch(`/v1/orgs/${org.id}`, { emailDomains: [domain] }).expect(200);
@@ -718,16 +718,19 @@ describe('invites and joining', () => {
       expect(res.body.organizations[0].permissions).toMatchObject({ view: true, admin: false });
       await newcomer.client.post(`/v1/orgs/${org.id}/join`).expect(204);
 
-      // Anyone else, even an admin of an organization of the domain (another email domain).
-      const other = await org.owner.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
-      expect(other.body).toEqual({
-        error: {
-          code: 403,
-          message: 'Only users whose email address is at this domain may list its organizations.',
-        },
-      });
+      // Anyone else, even an admin of an organization of the domain (another email domain), or
+      // a user of a subdomain: none to join, and nothing told of the domain's organizations.
       const sub = await t.factories.user({ email: `bob@eu.${domain}` });
-      await sub.client.get(`/v1/email-domains/${domain}/orgs`).expect(403);
+      for (const other of [org.owner, sub]) {
+        const answer = await other.client.get(`/v1/email-domains/${domain}/orgs`).expect(200);
+        expectConforms(answer, 'getOrganizationsForEmailDomain');
+        expect(answer.body).toEqual({ organizations: [] });
+      }
+      // The same answer as for a domain no organization has.
+      const unknown = await sub.client
+        .get(`/v1/email-domains/none-${unique()}.example/orgs`)
+        .expect(200);
+      expect(unknown.body).toEqual({ organizations: [] });
       await t.anonymous.get(`/v1/email-domains/${domain}/orgs`).expect(401);
     });
   });

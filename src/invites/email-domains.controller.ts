@@ -21,9 +21,10 @@ export class EmailDomainsController {
     operationId: 'getOrganizationsForEmailDomain',
     summary: 'Get all organizations by email domain',
     description:
-      'The organizations a user of the domain may join: answered to a user whose own email ' +
-      'address is at that domain (403 for others) and to the instance administrator. The ' +
-      'caller need not be a member: organizations come with the permissions of a guest.',
+      'The organizations a user of the domain may join. A user whose own email address is at ' +
+      'that domain gets them; any other user gets an empty list (nothing is told of a domain ' +
+      'not theirs); the instance administrator gets them for any domain. The caller need not ' +
+      'be a member: organizations come with the permissions of a guest.',
   })
   @ApiOkResponse({ type: OrganizationsForEmailDomainResponse })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'Not a domain name.' })

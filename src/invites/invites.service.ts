@@ -172,18 +172,16 @@ export class InvitesService {
     });
   }
 
-  /** Organizations that users of this email domain may join, oldest first. */
   /**
-   * The organizations whose email domains include `emailDomain`: what a user of that domain
-   * could join. A user may ask about the domain of their own email address only.
+   * The organizations whose email domains include `emailDomain`, oldest first: those the caller
+   * could join by its email address. A user's own domain leads to them and any other domain to
+   * none, answered as an empty list rather than a refusal, so that asking tells a user nothing
+   * of the organizations of a domain not theirs; the administrator may ask of any domain.
    */
-  organizationsForEmailDomain(actor: Actor, emailDomain: string): Promise<Organization[]> {
-    if (actor.kind === 'user' && emailDomainOf(actor.user.email) !== emailDomain.toLowerCase()) {
-      throw forbidden(
-        'Only users whose email address is at this domain may list its organizations.',
-      );
-    }
-    return this.invites.organizationsWithEmailDomain(emailDomain.toLowerCase());
+  async organizationsForEmailDomain(actor: Actor, emailDomain: string): Promise<Organization[]> {
+    const domain = emailDomain.toLowerCase();
+    if (actor.kind === 'user' && emailDomainOf(actor.user.email) !== domain) return [];
+    return this.invites.organizationsWithEmailDomain(domain);
   }
 
   private async organization(tx: EntityManager, organizationId: string): Promise<Organization> {
