@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { AppConfig } from '../platform/config/app-config';
+import { sqlStateOf } from '../platform/database/conflict-retry';
+import { isDatabaseUnavailable } from '../platform/database/connection-faults';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import type { Page } from '../platform/pagination/page';
 import { AuditEventsRepository } from './audit-events.repository';
@@ -13,6 +15,7 @@ export type NewAuditEvent = Omit<AuditEvent, 'id' | 'occurredAt'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
+const UNIQUE_VIOLATION = '23505';
 
 /** Records audit events, reads an organization's, and forgets them after the retention. */
 @Injectable()
@@ -23,8 +26,21 @@ export class AuditEventsService {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Records `event` outside the write's transaction (see AuditInterceptor). When the connection
+   * fails under the INSERT, it runs once more with the same id: had the first one landed, the
+   * second fails as a duplicate of it, so the event is recorded once either way.
+   */
   async record(event: NewAuditEvent): Promise<void> {
-    await this.events.insert({ ...event, id: randomUUID(), occurredAt: this.clock.now() });
+    const row = { ...event, id: randomUUID(), occurredAt: this.clock.now() };
+    try {
+      await this.events.insert(row);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      await this.events.insert(row).catch((again: unknown) => {
+        if (sqlStateOf(again) !== UNIQUE_VIOLATION) throw again;
+      });
+    }
   }
 
   list(organizationId: string, query: ListAuditEventsQueryDto): Promise<Page<AuditEvent>> {

@@ -275,6 +275,14 @@ onPostgres('when PostgreSQL goes away', () => {
     const counts = new Map(rows.map((row) => [row.title, row.count]));
     expect(load.acknowledged.filter(({ title }) => counts.get(title) !== 1)).toEqual([]);
     expect(rows.filter((row) => row.count > 1)).toEqual([]);
+    // And each has its audit event, recorded once.
+    const audited = await inDatabase<{ target_id: string; count: number }>(
+      `SELECT target_id, count(*)::int AS count FROM audit_events
+        WHERE operation_id = 'createSpace' AND target_id = ANY($1) GROUP BY target_id`,
+      [load.acknowledged.map(({ id }) => id)],
+    );
+    expect(audited.filter((row) => row.count !== 1)).toEqual([]);
+    expect(audited).toHaveLength(load.acknowledged.length);
     for (const { id } of load.acknowledged.slice(-3)) {
       await expectStatus(owner.get(`/v1/spaces/${id}`), 200, 'getSpaceById');
     }

@@ -208,6 +208,41 @@ describe('AllExceptionsFilter', () => {
       },
     );
 
+    it.each([
+      [
+        'a lost connection (57P01)',
+        databaseError('57P01'),
+        'The database is unavailable; try again.',
+      ],
+      [
+        'a refused connection',
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+        'The database is unavailable; try again.',
+      ],
+      [
+        'a statement timeout (57014)',
+        databaseError('57014'),
+        'The request took too long in the database; try again.',
+      ],
+      [
+        'a lock timeout (55P03)',
+        databaseError('55P03'),
+        'What this request changes or reads is busy; try again.',
+      ],
+    ])('maps %s to 503 with Retry-After, logged as a warning', (_label, error, message) => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation();
+      try {
+        const { host, captured, response } = fakeHost();
+        new AllExceptionsFilter().catch(error, host);
+        expect(captured).toEqual({ status: 503, body: { error: { code: 503, message } } });
+        expect(response.headers).toEqual({ 'Retry-After': '1' });
+        expect(loggerError).not.toHaveBeenCalled();
+        expect(warn).toHaveBeenCalledTimes(1);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
     it.each([['42P01'], [undefined]])('treats code %p as an unexpected failure (500)', (code) => {
       const { status, body } = handle(databaseError(code));
       expect(status).toBe(500);

@@ -38,7 +38,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private databaseFault(exception: unknown): Mapped | undefined {
     const timeout = timeoutOf(exception);
     if (!timeout && !isDatabaseUnavailable(exception)) return undefined;
-    this.logger.warn({ err: exception }, 'Answered 503: database unavailable or busy');
+    // One line, no stack: during an outage every request comes here.
+    this.logger.warn(
+      { cause: describeCause(exception) },
+      'Answered 503: database unavailable or busy',
+    );
     return timeout
       ? { status: 503, message: TIMEOUT_MESSAGES[timeout], retryAfter: 1 }
       : { status: 503, message: 'The database is unavailable; try again.', retryAfter: 1 };
@@ -52,6 +56,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     );
     return { status: 500, message: `Internal error. Reference: ${requestId}.` };
   }
+}
+
+/** `57P01 terminating connection due to administrator command`, or the error's name and message. */
+function describeCause(exception: unknown): string {
+  const { name, message, code, driverError } = exception as {
+    name?: string;
+    message?: string;
+    code?: unknown;
+    driverError?: { code?: unknown; message?: string };
+  };
+  const state = driverError?.code ?? code;
+  return typeof state === 'string'
+    ? `${state} ${driverError?.message ?? message ?? ''}`.trim()
+    : `${name ?? 'Error'}: ${message ?? String(exception)}`;
 }
 
 const TIMEOUT_MESSAGES = {
