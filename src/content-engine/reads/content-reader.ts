@@ -12,6 +12,7 @@ import { ContentEngine } from '../content-engine';
 import { ContentObjectsRepository } from '../content-objects.repository';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
+import { referencedPageIds, withoutPageRefs } from '../documents/page-refs';
 import { dereferenceReusableContents } from '../documents/reusable-contents';
 import {
   keptPath,
@@ -101,8 +102,8 @@ export interface DocumentReadOptions {
   markdownRefs?: MarkdownRefs;
   /**
    * A published site's visitor reading it: a page the visitor does not see is absent, from the
-   * layout that markdown refs are planned in too, so that a ref to one is written in the stable
-   * form, as a ref to a page that does not exist is.
+   * layout that markdown refs are planned in too, and documents have no refs to it
+   * (withoutPageRefs: a link keeps its text, a mention or a content-ref block goes).
    */
   visitor?: VisitorClaims;
 }
@@ -132,6 +133,12 @@ export class ContentReader {
   private readonly layouts = new LRUCache<string, Promise<MarkdownPaths>>({ max: 64 });
   /** The conditioned pages of a tree, by its hash: most trees have none, and are read once. */
   private readonly conditioned = new LRUCache<string, Promise<ConditionedPage[]>>({ max: 256 });
+  /**
+   * The pages each document refers to, by the document as the object cache holds it (frozen,
+   * so they never change), so a document is walked once to learn that it links to no hidden
+   * page; a dereferenced document is a new object each time, and walked each time.
+   */
+  private readonly pageRefs = new WeakMap<JSONDocument, ReadonlySet<string>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -466,9 +473,41 @@ export class ContentReader {
     options: DocumentReadOptions,
     inside: string[] = [],
   ): Promise<JSONDocument> {
-    const document =
+    const stored =
       hash === null ? emptyDocument() : await getRequired<JSONDocument>(this.store, hash);
-    if (!options.dereferenceReusableContents) return document;
+    const document = options.dereferenceReusableContents
+      ? await this.dereferenced(revision, stored, inside)
+      : stored;
+    return options.visitor ? this.asVisitorSees(revision, document, options.visitor) : document;
+  }
+
+  /**
+   * The document without refs to the pages `visitor` does not see. Most trees hide no page
+   * from anyone: their documents are returned without a walk. Most documents link to no hidden
+   * page: a stored one is walked once for the pages it names, then returned as it is.
+   */
+  private async asVisitorSees(
+    revision: ReadRevision,
+    document: JSONDocument,
+    visitor: VisitorClaims,
+  ): Promise<JSONDocument> {
+    const hidden = await this.hiddenPageIds(revision, visitor);
+    if (hidden.length === 0) return document;
+    let referenced = this.pageRefs.get(document);
+    if (!referenced) {
+      referenced = referencedPageIds(document.nodes);
+      if (Object.isFrozen(document)) this.pageRefs.set(document, referenced);
+    }
+    if (!hidden.some((id) => referenced.has(id))) return document;
+    return withoutPageRefs(document, new Set(hidden), revision.revision.spaceId);
+  }
+
+  /** `document` with its reusable contents inlined (see dereferenceReusableContents). */
+  private dereferenced(
+    revision: ReadRevision,
+    document: JSONDocument,
+    inside: string[],
+  ): Promise<JSONDocument> {
     let byId: Promise<Map<string, ReusableContentNode>> | undefined;
     return dereferenceReusableContents(
       document,

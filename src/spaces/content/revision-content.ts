@@ -100,9 +100,13 @@ export class RevisionContent {
   reusableContentDocument(
     read: ReadRevision,
     reusableContentId: string,
+    view: ContentView,
     options: DocumentReadOptions = {},
   ): Promise<JSONDocument> {
-    return this.reader.getReusableContentDocument(read, reusableContentId, options);
+    return this.reader.getReusableContentDocument(read, reusableContentId, {
+      ...options,
+      visitor: view.visitor,
+    });
   }
 
   async files(

@@ -33,6 +33,10 @@ const pagePathParam = ApiParam({
   description: 'Path of the page in the revision: its slugs from the top joined by `/`.',
 });
 
+const HIDDEN_PAGE_REFS =
+  'For a site token, a document has no refs to the pages its visitor does not see: a link to ' +
+  'one keeps its text; a mention, a button or a content-ref card of one is left out.';
+
 /** A wildcard route parameter: Express 5 gives its segments, decoded. */
 function joinPath(value: string | string[]): string {
   return Array.isArray(value) ? value.join('/') : value;
@@ -89,7 +93,8 @@ export class SpaceContentController {
     summary: 'Get a page of the current revision by its id',
     description:
       'Any page variant, with its subpages; a document page with its body as `format` asks ' +
-      '(`document` by default, or `markdown`), an empty page with neither.',
+      '(`document` by default, or `markdown`), an empty page with neither. ' +
+      HIDDEN_PAGE_REFS,
   })
   @ApiOkResponse({ type: RevisionPageResponse })
   @badRequest
@@ -244,7 +249,8 @@ export class SpaceContentController {
       'The JSON document of a document page (empty for a page without a body); 404 for a ' +
       'group, link or computed page. `dereferenced=reusable-contents` inlines the reusable ' +
       'contents the document includes. Expressions are not evaluated (`evaluated` is accepted ' +
-      'and changes nothing): they come as stored.',
+      'and changes nothing): they come as stored. ' +
+      HIDDEN_PAGE_REFS,
   })
   @ApiOkResponse({ type: JSONDocumentResponse })
   @badRequest
@@ -292,7 +298,8 @@ export class SpaceContentController {
     summary: 'Get the document of a reusable content of a revision',
     description:
       "The reusable content's JSON document (empty when it has none), with the same " +
-      '`evaluated` and `dereferenced` as page documents.',
+      '`evaluated` and `dereferenced` as page documents, and, for a site token, the same refs ' +
+      'left out.',
   })
   @ApiOkResponse({ type: JSONDocumentResponse })
   @badRequest
@@ -306,6 +313,7 @@ export class SpaceContentController {
     return this.content.reusableContentDocument(
       read,
       reusableContentId,
+      this.view(space, revisionId, {}),
       documentReadOptions(query),
     );
   }
