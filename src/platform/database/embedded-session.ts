@@ -154,7 +154,9 @@ export class EmbeddedServer {
   async dropConnections(): Promise<void> {
     const open = [...this.connections];
     this.connections.clear();
-    for (const connection of open) await connection.detach(true);
+    // All at once, as a server's sessions end: each closes its socket as soon as it has given
+    // back the session (only the one holding it waits).
+    await Promise.all(open.map((connection) => connection.detach(true)));
   }
 
   async stop(): Promise<void> {

@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailable, isReadOnlyStatement } from './connection-faults';
-import { RETRY_PAUSE_MS } from './resilient-query-runner';
+import { pauseBeforeRetry } from './resilient-query-runner';
 
 const enabled = new WeakSet<DataSource>();
 
@@ -36,7 +35,7 @@ export async function preparedQuery<T = Record<string, unknown>>(
     return (await pool.query({ name, text, values })).rows as T[];
   } catch (error) {
     if (!isDatabaseUnavailable(error) || !isReadOnlyStatement(text)) throw error;
-    await sleep(RETRY_PAUSE_MS);
+    await pauseBeforeRetry();
     return (await pool.query({ name, text, values })).rows as T[];
   }
 }

@@ -3,12 +3,18 @@ import type { ObjectLiteral } from 'typeorm';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { isReadOnlyStatement, wasNeverSent, isDatabaseUnavailable } from './connection-faults';
 
+const RETRY_PAUSE_MS = 25;
+
 /**
- * Before a statement runs again on a fresh connection: long enough for the pool to hear of the
- * other connections that the same failure ended (they all fail at once), short enough to go
- * unnoticed.
+ * What a statement waits before it runs again on a fresh connection: long enough for the pool
+ * to hear of the other connections that the same failure ended (they all fail at once), short
+ * enough to go unnoticed. After the pause, one turn of the event loop's I/O phase, so that what
+ * those connections' sockets already say has been read: timers run before it.
  */
-export const RETRY_PAUSE_MS = 25;
+export async function pauseBeforeRetry(): Promise<void> {
+  await sleep(RETRY_PAUSE_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * TypeORM's PostgreSQL query runner, with one more chance for a statement outside a transaction
@@ -18,7 +24,7 @@ export const RETRY_PAUSE_MS = 25;
  * again: whether it was applied is unknown, and the failure reaches the caller (503).
  *
  * Statements of a transaction are not retried one by one: the transaction is, whole (see
- * ResilientDataSource). Nothing is added to a statement that succeeds.
+ * RetryingDataSource). Nothing is added to a statement that succeeds.
  */
 export class ResilientQueryRunner extends PostgresQueryRunner {
   override async query(
@@ -30,7 +36,7 @@ export class ResilientQueryRunner extends PostgresQueryRunner {
       return await super.query(query, parameters, useStructuredResult);
     } catch (error) {
       if (!this.mayRunAgain(query, error)) throw error;
-      await sleep(RETRY_PAUSE_MS);
+      await pauseBeforeRetry();
       this.forgetConnection(error);
       return super.query(query, parameters, useStructuredResult);
     }

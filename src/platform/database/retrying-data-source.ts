@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, type QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import type { ReplicationMode } from 'typeorm/driver/types/ReplicationMode';
 import { retryOnConflict } from './conflict-retry';
 import { isDatabaseUnavailable } from './connection-faults';
-import { ResilientQueryRunner, RETRY_PAUSE_MS } from './resilient-query-runner';
+import { pauseBeforeRetry, ResilientQueryRunner } from './resilient-query-runner';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -60,7 +59,7 @@ class RetryingEntityManager extends EntityManager {
         } catch (error) {
           if (committing || connectionRetried || !isDatabaseUnavailable(error)) throw error;
           connectionRetried = true;
-          await sleep(RETRY_PAUSE_MS);
+          await pauseBeforeRetry();
         }
       }
     });
