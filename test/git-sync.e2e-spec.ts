@@ -539,6 +539,38 @@ describeWithGit('Git sync', () => {
     expect(show(repo, 'docs/guides/writing.md')).toBe('# Writing\n\nWritten in Git.\n');
   });
 
+  it('imports a repository whose files carry its progress past 100, and answers meanwhile', async () => {
+    // 95 pages and 20 files: the 100th step is a file, stored while the import's progress is
+    // written (it used to wait on the sync's row, locked by the import's own transaction).
+    const files: Record<string, string | Buffer> = { 'README.md': '# Home\n\nThe home page.\n' };
+    const summary = ['# Table of contents', '', '* [Home](README.md)'];
+    for (let p = 1; p < 95; p++) {
+      files[`page-${p}.md`] =
+        `# Page ${p}\n\n![Picture ${p % 20}](.gitbook/assets/picture-${p % 20}.png)\n`;
+      summary.push(`* [Page ${p}](page-${p}.md)`);
+    }
+    for (let f = 0; f < 20; f++) {
+      files[`.gitbook/assets/picture-${f}.png`] = Buffer.concat([png(), Buffer.from([f])]);
+    }
+    files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+    const repo = `sync-${++counter}`;
+    const url = server.createRepository(repo);
+    server.pushFiles(repo, 'refs/heads/main', files);
+    const spaceId = (await t.factories.space(org, { title: 'Past 100', empty: true })).id;
+    t.clock.advance(1000);
+    await org.owner.client.post(gitPath(spaceId, 'import'), { url, ref: 'main' }).expect(204);
+    // Other requests are answered while it runs.
+    const during = Date.now();
+    await org.owner.client.get(`/v1/orgs/${org.id}`).expect(200);
+    expect(Date.now() - during).toBeLessThan(5000);
+    const { lastOperation } = await settled(spaceId);
+    expect(lastOperation).toMatchObject({ kind: 'import', status: 'complete' });
+    expect(lastOperation.progress).toEqual({ done: 115, total: 115 });
+    const res = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+    expect(res.body.files).toHaveLength(20);
+    expect((await byTitle(spaceId)).size).toBe(95);
+  }, 120_000);
+
   it('round-trips a 1,000-page repository without changing a file', async () => {
     const files: Record<string, string> = {
       'README.md': '# Home\n\nThe home page.\n',

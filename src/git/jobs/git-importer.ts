@@ -328,25 +328,34 @@ export class GitImporter {
       url: commitUrl(job, commit.oid),
       ref: job.ref,
     };
+    // The content is stored before the transaction, its progress reported as it goes: content
+    // objects and blobs are addressed by what they hold, so storing them takes no lock and
+    // needs no transaction, and what a stale or failed import stored is collected as
+    // unreferenced. The transaction that follows only checks that the import is still current
+    // and moves the space (or opens a change request): short, and it never waits on another
+    // connection (progress is written on one, and the sync's row is locked by the transaction).
+    const outside = this.storeIn(this.dataSource.manager, 5000);
+    for (const { page, document } of pending) {
+      page.document = await outside.put('document', document);
+    }
+    const fileHashes: string[] = [];
+    for (const file of kept) {
+      const oid = oids.get(file.path) ?? '';
+      const known = baseFiles.get(file.id);
+      fileHashes.push(
+        known && known.node.git?.oid === oid && known.node.name === file.name
+          ? known.hash
+          : await this.storeFile(this.dataSource.manager, file, { oid, path: repoPath(file.path) }),
+      );
+      entries[file.path] = { kind: 'file', id: file.id, oid, blob: sha256Hex(file.data) };
+      await step();
+    }
+    const imported = await writeTree(outside, base, pages, fileHashes);
+
     const outcome = await this.dataSource.transaction(async (manager) => {
       await raiseLimitsForJob(manager);
       if (!(await context.stillCurrent(manager))) return { applied: false } as GitOutcome;
       const store = this.storeIn(manager, 5000);
-      for (const { page, document } of pending)
-        page.document = await store.put('document', document);
-      const fileHashes: string[] = [];
-      for (const file of kept) {
-        const oid = oids.get(file.path) ?? '';
-        const known = baseFiles.get(file.id);
-        fileHashes.push(
-          known && known.node.git?.oid === oid && known.node.name === file.name
-            ? known.hash
-            : await this.storeFile(manager, file, { oid, path: repoPath(file.path) }),
-        );
-        entries[file.path] = { kind: 'file', id: file.id, oid, blob: sha256Hex(file.data) };
-        await step();
-      }
-      const imported = await writeTree(store, base, pages, fileHashes);
 
       if (job.standalone) {
         if (imported !== baseTree) {
