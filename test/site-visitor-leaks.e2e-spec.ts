@@ -8,11 +8,10 @@ import { addReusableContentOnSpace, insertPage } from './helpers/content';
 import type { TestOrganization } from './helpers/factories';
 import type {
   DocumentBlock,
-  DocumentInline,
   DocumentNode,
-  DocumentText,
   JSONDocument,
 } from '../src/content-engine/documents/document';
+import { contentRef, doc, link, mention, paragraph, text } from './fixtures/documents';
 
 /**
  * Hidden means absent, everywhere: a page whose adaptive-content condition a site's visitor
@@ -33,37 +32,6 @@ interface PageNode {
   title: string;
   pages?: PageNode[];
 }
-
-const text = (value: string): DocumentText => ({
-  object: 'text',
-  leaves: [{ object: 'leaf', text: value, marks: [] }],
-});
-const paragraph = (key: string, ...nodes: DocumentNode[]): DocumentBlock => ({
-  object: 'block',
-  type: 'paragraph',
-  key,
-  nodes,
-});
-const link = (ref: object, label: string): DocumentInline => ({
-  object: 'inline',
-  type: 'link',
-  data: { ref },
-  nodes: [text(label)],
-});
-const mention = (ref: object): DocumentInline => ({
-  object: 'inline',
-  type: 'mention',
-  isVoid: true,
-  data: { ref },
-});
-const contentRef = (key: string, ref: object): DocumentBlock => ({
-  object: 'block',
-  type: 'content-ref',
-  key,
-  isVoid: true,
-  data: { ref },
-});
-const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
 /** The text of a node, its inlines' included. */
 function textOf(node: DocumentNode): string {

@@ -90,9 +90,9 @@ onEmbedded('when the embedded database drops its connections', () => {
     expect(statuses.filter(({ status }) => status < 300).length).toBeGreaterThan(20);
     // A read whose connection was dropped runs again on a fresh one: only a read dropped twice
     // in a row answers 503 (without the retry, one read in eight did).
-    const reads = statuses.filter(({ what }) => what === 'read');
-    const readsFailed = reads.filter(({ status }) => status === 503);
-    expect(readsFailed.length).toBeLessThanOrEqual(Math.max(1, reads.length / 20));
+    const readAnswers = statuses.filter(({ what }) => what === 'read');
+    const readsFailed = readAnswers.filter(({ status }) => status === 503);
+    expect(readsFailed.length).toBeLessThanOrEqual(Math.max(1, readAnswers.length / 20));
 
     // At once after a last drop, reads answer.
     await embedded.dropConnections();

@@ -3,44 +3,13 @@ import type {
   DocumentInline,
   DocumentMark,
   DocumentNode,
-  DocumentText,
   JSONDocument,
 } from './document';
 import { referencedPageIds, withoutPageRefs } from './page-refs';
+import { contentRef, doc, link, mention, paragraph, text } from '../../../test/fixtures/documents';
 
 const SPACE = 'spHere';
 const HIDDEN = new Set(['pgHidden', 'pgHiddenChild']);
-
-const text = (value: string, marks: DocumentMark[] = []): DocumentText => ({
-  object: 'text',
-  leaves: [{ object: 'leaf', text: value, marks }],
-});
-const paragraph = (key: string, ...nodes: DocumentNode[]): DocumentBlock => ({
-  object: 'block',
-  type: 'paragraph',
-  key,
-  nodes,
-});
-const link = (ref: object, label: string): DocumentInline => ({
-  object: 'inline',
-  type: 'link',
-  data: { ref },
-  nodes: [text(label)],
-});
-const mention = (ref: object): DocumentInline => ({
-  object: 'inline',
-  type: 'mention',
-  isVoid: true,
-  data: { ref },
-});
-const contentRef = (key: string, ref: object): DocumentBlock => ({
-  object: 'block',
-  type: 'content-ref',
-  key,
-  isVoid: true,
-  data: { ref },
-});
-const doc = (...nodes: DocumentBlock[]): JSONDocument => ({ object: 'document', data: {}, nodes });
 
 const toHidden = { kind: 'page', page: 'pgHidden' };
 const toHiddenAnchor = { kind: 'anchor', page: 'pgHiddenChild', anchor: 'setup' };
