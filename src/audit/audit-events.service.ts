@@ -4,6 +4,7 @@ import { Clock } from '../platform/clock/clock';
 import { AppConfig } from '../platform/config/app-config';
 import { sqlStateOf } from '../platform/database/conflict-retry';
 import { isDatabaseUnavailable } from '../platform/database/connection-faults';
+import { pauseBeforeRetry } from '../platform/database/resilient-query-runner';
 import { invalidInput, notFound } from '../platform/errors/domain-error';
 import type { Page } from '../platform/pagination/page';
 import { AuditEventsRepository } from './audit-events.repository';
@@ -16,6 +17,8 @@ export type NewAuditEvent = Omit<AuditEvent, 'id' | 'occurredAt'>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
 const UNIQUE_VIOLATION = '23505';
+/** Attempts at an audit event's INSERT whose connection fails, the first included. */
+const RECORD_ATTEMPTS = 3;
 
 /** Records audit events, reads an organization's, and forgets them after the retention. */
 @Injectable()
@@ -28,18 +31,21 @@ export class AuditEventsService {
 
   /**
    * Records `event` outside the write's transaction (see AuditInterceptor). When the connection
-   * fails under the INSERT, it runs once more with the same id: had the first one landed, the
-   * second fails as a duplicate of it, so the event is recorded once either way.
+   * fails under the INSERT, it runs again, up to RECORD_ATTEMPTS times, with the same id: had an
+   * earlier one landed, the next fails as a duplicate of it, so the event is recorded once
+   * whatever happened.
    */
   async record(event: NewAuditEvent): Promise<void> {
     const row = { ...event, id: randomUUID(), occurredAt: this.clock.now() };
-    try {
-      await this.events.insert(row);
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      await this.events.insert(row).catch((again: unknown) => {
-        if (sqlStateOf(again) !== UNIQUE_VIOLATION) throw again;
-      });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.events.insert(row);
+        return;
+      } catch (error) {
+        if (attempt > 1 && sqlStateOf(error) === UNIQUE_VIOLATION) return;
+        if (attempt >= RECORD_ATTEMPTS || !isDatabaseUnavailable(error)) throw error;
+        await pauseBeforeRetry();
+      }
     }
   }
 
