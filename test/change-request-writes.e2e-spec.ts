@@ -222,8 +222,8 @@ describe('change request content writes (updateChangeRequestContent)', () => {
         noIndex: true,
       });
       const body = await page(s, cr.revision, inserted!.id, 'markdown');
-      // The frontmatter names the title: the heading stays in the body.
-      expect(body.markdown).toBe('# Installing\n\nRun **the** installer.\n');
+      // The frontmatter names the title: the heading stays in the body, after the title's.
+      expect(body.markdown).toBe('# Install guide\n\n# Installing\n\nRun **the** installer.\n');
 
       // The primary content has not moved.
       const space = await s.owner.get(`/v1/spaces/${s.spaceId}`).expect(200);
@@ -258,7 +258,9 @@ describe('change request content writes (updateChangeRequestContent)', () => {
         ['Untitled', 'untitled-2'],
         ['JSON', 'json'],
       ]);
-      expect((await page(s, revision, list[1].id, 'markdown')).markdown).toBe('Go.\n');
+      expect((await page(s, revision, list[1].id, 'markdown')).markdown).toBe(
+        '# Quick start\n\nGo.\n',
+      );
       expect((await page(s, revision, list[3].id)).document).toBeUndefined();
       expect((await page(s, revision, list[4].id)).document?.nodes).toEqual([
         paragraph('p1', 'Hi'),
@@ -321,7 +323,9 @@ describe('change request content writes (updateChangeRequestContent)', () => {
         icon: 'gear',
         description: 'From frontmatter',
       });
-      expect((await page(s, second, setupPage, 'markdown')).markdown).toBe('New body.\n');
+      expect((await page(s, second, setupPage, 'markdown')).markdown).toBe(
+        '# Setting up\n\nNew body.\n',
+      );
 
       const third = await ok(s, [
         {

@@ -92,11 +92,12 @@ describeWithGit('Git import of markdown files SUMMARY.md does not list', () => {
     }));
   }
 
+  /** A page's body as markdown (without the title heading `format=markdown` starts with). */
   async function markdown(spaceId: string, pageId: string): Promise<string> {
     const res = await org.owner.client
       .get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)
       .expect(200);
-    return (res.body.markdown as string).trim();
+    return (res.body.markdown as string).replace(/^# .*\n/, '').trim();
   }
 
   const repository = {

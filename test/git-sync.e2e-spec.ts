@@ -173,11 +173,12 @@ describeWithGit('Git sync', () => {
     return pages;
   }
 
+  /** A page's body as markdown (without the title heading `format=markdown` starts with). */
   async function markdown(spaceId: string, pageId: string): Promise<string> {
     const res = await org.owner.client
       .get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)
       .expect(200);
-    return (res.body.markdown as string).trim();
+    return (res.body.markdown as string).replace(/^# .*\n/, '').trim();
   }
 
   /** What a revision changed from its first parent (GitBook's semantic changes). */

@@ -507,7 +507,7 @@ describeWithGit('Git import and export', () => {
     const welcome = await org.owner.client
       .get(`/v1/spaces/${spaceId}/content/page/${revision.pages[0].id}?format=markdown`)
       .expect(200);
-    expect(welcome.body.markdown.trim()).toBe('Hello from the repository.');
+    expect(welcome.body.markdown).toBe('# Welcome\n\nHello from the repository.\n');
   });
 
   it('imports what it can and names the files over the file limit in warnings', async () => {

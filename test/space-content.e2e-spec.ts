@@ -337,13 +337,20 @@ describe('space content (reads)', () => {
         .expect(200);
       expectConforms(res, 'getPageById');
       const body = res.body as PageBody;
-      expect(body.markdown).toBe('# Install\n\nRun the installer.\n');
+      // The title as the first heading, then the body (which has a heading of its own here).
+      expect(body.markdown).toBe('# Install\n\n# Install\n\nRun the installer.\n');
       expect(body.document).toBeUndefined();
       expect(body.path).toBe('getting-started/install');
     });
 
-    it('answers an empty page, a group and a link without a body', async () => {
-      for (const id of ['pgEmpty', 'pgRef', 'pgLink']) {
+    it('answers an empty document page in markdown with its title, a group and a link without a body', async () => {
+      const empty = await reader.get(content(spaceId, '/page/pgEmpty?format=markdown')).expect(200);
+      expectConforms(empty, 'getPageById');
+      expect(empty.body).toMatchObject({ id: 'pgEmpty', markdown: '# Empty\n' });
+      expect(empty.body).not.toHaveProperty('documentId');
+      const document = await reader.get(content(spaceId, '/page/pgEmpty')).expect(200);
+      expect(document.body).not.toHaveProperty('document');
+      for (const id of ['pgRef', 'pgLink']) {
         const res = await reader.get(content(spaceId, `/page/${id}?format=markdown`)).expect(200);
         expectConforms(res, 'getPageById');
         expect(res.body).not.toHaveProperty('markdown');
@@ -354,6 +361,74 @@ describe('space content (reads)', () => {
 
     it('rejects an unknown format', async () => {
       expectError(await reader.get(content(spaceId, '/page/pgStart?format=html')), 400, 'format');
+    });
+
+    it('writes a file of the space as its download URL, in both ref forms, and takes it back', async () => {
+      const org = await t.factories.organization();
+      const { id: space } = await t.factories.space(org, { empty: true });
+      const owner = org.owner.client;
+      const bytes = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+      const created = await t.factories.changeRequest(org, space, {
+        changes: [
+          {
+            operation: 'insert_files',
+            files: [
+              {
+                ref: 'guide',
+                name: 'guide.pdf',
+                contentType: 'application/pdf',
+                base64: bytes.toString('base64'),
+              },
+            ],
+          },
+          {
+            operation: 'insert_page',
+            title: 'Guide',
+            document: { markdown: 'Read [the guide](./guide).\n\n{% file src="./guide" %}\n' },
+          },
+        ],
+        merge: true,
+      });
+      expect(created.status).toBe('merged');
+      const [page] = (await owner.get(content(space, '/pages')).expect(200)).body.pages as {
+        id: string;
+      }[];
+      const before = await owner.get(content(space, `/page/${page.id}`)).expect(200);
+      for (const refs of ['relative', 'stable']) {
+        const res = await owner
+          .get(content(space, `/page/${page.id}?format=markdown&format.markdown.refs=${refs}`))
+          .expect(200);
+        expectConforms(res, 'getPageById');
+        const markdown = res.body.markdown as string;
+        expect(
+          markdown.startsWith('# Guide\n\nRead [the guide](http://bindery.test/v1/files/'),
+        ).toBe(true);
+        const urls = [...markdown.matchAll(/http:\/\/bindery\.test(\/v1\/files\/[^\s")]+)/g)].map(
+          ([, path]) => path.replace(/\\&/g, '&'),
+        );
+        expect(urls).toHaveLength(2);
+        // A reader fetches it with no token: the URL is signed.
+        const download = await t.anonymous
+          .get(urls[0])
+          .buffer(true)
+          .parse((response, done) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => done(null, Buffer.concat(chunks)));
+          })
+          .expect(200);
+        expect(Buffer.compare(download.body as Buffer, bytes)).toBe(0);
+
+        // Written back, the title heading is the title again and the URLs name the file.
+        const changeRequest = await t.factories.changeRequest(org, space, {
+          changes: [{ operation: 'update_page', page: page.id, document: { markdown } }],
+        });
+        const after = await owner
+          .get(`/v1/spaces/${space}/revisions/${changeRequest.revision}/page/${page.id}`)
+          .expect(200);
+        expect(after.body.title).toBe('Guide');
+        expect(stripKeys(after.body.document)).toEqual(stripKeys(before.body.document));
+      }
     });
 
     it('answers 404 for an unknown page and for another organization', async () => {
@@ -501,3 +576,14 @@ describe('space content (reads)', () => {
     });
   });
 });
+
+/** A document without its block keys (markdown gives new ones). */
+function stripKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, child]) =>
+      key === 'key' ? [] : [[key, stripKeys(child)]],
+    ),
+  );
+}

@@ -7,9 +7,11 @@ import type {
   DocumentText,
   JSONDocument,
 } from '../../content-engine/documents/document';
+import { downloadUrlTarget } from '../../content-engine/files/file-downloads';
 import { markdownPathsOfTree, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
 import { stableRefOf } from '../../content-engine/refs/markdown-refs';
-import type { ObjectStore } from '../../content-engine/tree/object-store';
+import { readRoot, type FileNode } from '../../content-engine/tree/format';
+import { getRequired, type ObjectStore } from '../../content-engine/tree/object-store';
 import { findPageById, findPageByPath } from '../../content-engine/tree/read';
 import { childrenOf } from './draft-tree';
 
@@ -31,6 +33,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /**
  * Resolves markdown link targets against the pages and files of a tree (the change request's
  * content once the whole batch is applied; REFERENCE §16), in this order:
+ * - the download URL of a file of the tree (as `format=markdown` reads write files) is that
+ *   file;
  * - URLs with a scheme (http:, mailto:…) and protocol-relative ones are kept, except `data:`
  *   URIs, which are not ingested; `#anchor` is an anchor of the linking page;
  * - `./<ref>.md` and `./<ref>` for pages and files inserted in the batch;
@@ -69,6 +73,8 @@ export class LinkResolver {
   private async resolve(url: string, pageId: string, folder: string[]): Promise<LinkTarget> {
     const target = url.trim();
     if (/^data:/i.test(target)) return null;
+    const downloaded = await this.fileOfDownloadUrl(target);
+    if (downloaded !== undefined) return { kind: 'file', file: downloaded };
     if (SCHEME.test(target) || target.startsWith('//')) return 'keep';
     const hashAt = target.indexOf('#');
     const anchor = hashAt >= 0 ? decode(target.slice(hashAt + 1)) : undefined;
@@ -88,6 +94,21 @@ export class LinkResolver {
     }
     // A page the batch inserted and deleted again, a page or file no longer there, or none.
     return (path.startsWith('/') && stableRefOf(target)) || 'keep';
+  }
+
+  /**
+   * The file of the tree that a download URL serves (its blob, under its name), as markdown
+   * reads write a file's ref: the file again, not a link to a URL that expires.
+   */
+  private async fileOfDownloadUrl(url: string): Promise<string | undefined> {
+    const target = downloadUrlTarget(url);
+    if (!target) return undefined;
+    const root = await readRoot(this.store, this.tree);
+    for (const hash of root.files) {
+      const file = await getRequired<FileNode>(this.store, hash);
+      if (file.blob === target.blob && file.name === target.name) return file.id;
+    }
+    return undefined;
   }
 
   /** A path relative to the linking page in the markdown layout of the tree. */

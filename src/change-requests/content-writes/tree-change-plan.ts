@@ -191,7 +191,10 @@ class TreeChangePlanner {
     const body =
       change.document === undefined
         ? undefined
-        : await this.body(change.document, { titleFromHeading: false });
+        : await this.body(change.document, {
+            titleFromHeading: false,
+            title: change.title ?? (page.meta.title as string | undefined),
+          });
     const changes: PageChange[] = [];
     // The move first: a slug given with it is checked against the new siblings.
     const into = change.into === undefined ? page.parentId : change.into;
@@ -280,12 +283,13 @@ class TreeChangePlanner {
 
   /**
    * A page body as given: markdown is converted (its frontmatter read as metadata and, for a
-   * new page, a leading `# heading` taken as its title when the frontmatter names none);
+   * new page, a leading `# heading` taken as its title when the frontmatter names none; for a
+   * page updated, a leading `# heading` that is its title left out);
    * `{}` is an empty page (document null).
    */
   private async body(
     input: PageDocumentInput,
-    options: { titleFromHeading: boolean },
+    options: { titleFromHeading: boolean; title?: string },
   ): Promise<{
     document: JSONDocument | null;
     markdown: boolean;
@@ -300,7 +304,16 @@ class TreeChangePlanner {
     }
     const split = splitFrontmatter(input.markdown);
     const meta = split.frontmatter ? frontmatterMetadata(split.frontmatter) : {};
-    let document = await this.context.markdownToDocument(split.body);
+    let body = split.body;
+    const title = meta.title ?? options.title;
+    if (!options.titleFromHeading && title !== undefined) {
+      // `format=markdown` reads start with the page's title as a heading, written as is:
+      // written back, it is the title again, not a heading of the body.
+      const heading = `# ${title.replace(/\n/g, ' ')}`;
+      const [line, rest] = splitFirstLine(body.replace(/^(?:[ \t]*\r?\n)+/, ''));
+      if (line.trimEnd() === heading) body = rest;
+    }
+    let document = await this.context.markdownToDocument(body);
     let headingTitle: string | undefined;
     const [first, ...rest] = document.nodes;
     if (options.titleFromHeading && meta.title === undefined && first?.type === 'heading-1') {
@@ -441,4 +454,10 @@ function frontmatterMetadata(frontmatter: Record<string, unknown>): PageMetaUpda
 function plainText(node: DocumentNode): string {
   if (node.object === 'text') return node.leaves.map((leaf) => leaf.text).join('');
   return (node.nodes ?? []).map(plainText).join('');
+}
+
+/** The first line of `text` (without its line break) and the rest. */
+function splitFirstLine(text: string): [string, string] {
+  const end = text.indexOf('\n');
+  return end < 0 ? [text, ''] : [text.slice(0, end).replace(/\r$/, ''), text.slice(end + 1)];
 }

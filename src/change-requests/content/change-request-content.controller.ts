@@ -166,8 +166,10 @@ export class ChangeRequestContentController {
     operationId: 'getPageInChangeRequestById',
     summary: 'Get a page of a change request by its id',
     description:
-      'Any page variant, with its subpages; a document page with its body as `format` asks ' +
-      '(`document` by default, or `markdown`), an empty page with neither.',
+      'Any page variant, with its subpages; a document page with its body as `format` asks: ' +
+      '`document` (the default; none for an empty page) or `markdown` (the title as the first ' +
+      '`#` heading, then the body, its files as their download URLs; an empty page has its ' +
+      'heading).',
   })
   @ApiOkResponse({ type: RevisionPageResponse })
   @badRequest

@@ -113,6 +113,26 @@ export class FileDownloads {
   }
 }
 
+const DOWNLOAD_PATH = /\/files\/sha256\/([0-9a-f]{64})$/;
+
+/**
+ * The blob and file name a download URL (FileDownloads.url) serves, by its form alone, valid
+ * or expired; undefined for any other URL. A markdown body read with its files' download URLs
+ * names them again by these when it is written back.
+ */
+export function downloadUrlTarget(url: string): { blob: string; name: string } | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const blob = DOWNLOAD_PATH.exec(parsed.pathname)?.[1];
+  const name = parsed.searchParams.get('name');
+  if (!blob || name === null || !parsed.searchParams.has('signature')) return undefined;
+  return { blob, name };
+}
+
 function signedParts(grant: DownloadGrant): (string | number)[] {
   return [grant.blobKey, grant.expires, grant.name, grant.contentType];
 }

@@ -106,6 +106,11 @@ export interface DocumentReadOptions {
    * (withoutPageRefs: a link keeps its text, a mention or a content-ref block goes).
    */
   visitor?: VisitorClaims;
+  /**
+   * Markdown bodies: the URL a reader fetches a file of the revision at (its `downloadURL`),
+   * written for every ref to one; without it, file refs are written as `markdownRefs` says.
+   */
+  fileUrl?: (file: FileObject) => string;
 }
 
 /** A revision's content as read: its row and its tree's root. */
@@ -409,23 +414,41 @@ export class ContentReader {
     format: PageFormat,
     options: DocumentReadOptions,
   ): Promise<PageBody> {
-    if (node.type !== 'document' || node.document === null) {
-      return {};
+    if (node.type !== 'document') return {};
+    if (format !== 'markdown') {
+      return node.document === null
+        ? {}
+        : { document: await this.readDocument(revision, node.document, options) };
     }
+    // GitBook answers every document page in markdown, an empty one too: its title as the
+    // first heading, then its body (the renderer's `.md` pages and llms-full.txt read it so,
+    // and fail on a page without `markdown`).
+    const title = `# ${String(node.meta.title ?? '').replace(/\n/g, ' ')}\n`;
+    if (node.document === null) return { markdown: title };
     const document = await this.readDocument(revision, node.document, options);
-    if (format !== 'markdown') return { document };
     const refs = options.markdownRefs ?? 'relative';
     // The layout's paths are planned only for documents that link to pages or files.
     const paths =
       refs === 'relative' && hasLayoutRefs(document)
         ? await this.markdownPaths(revision, options.visitor)
         : undefined;
+    const files = options.fileUrl && hasFileRefs(document) ? await this.filesById(revision) : null;
     const writing = { refs, pageId: node.id, paths, from: paths?.pages.get(node.id) };
-    return {
-      markdown: await documentToMarkdown(document, {
-        refToUrl: (ref) => refToMarkdownUrl(ref, writing),
-      }),
-    };
+    const markdown = await documentToMarkdown(document, {
+      refToUrl: (ref) => {
+        // A file of the space is written as a URL its reader can fetch, as GitBook writes
+        // its files' URLs: a path in the Git layout or `/files/<id>` fetches nothing.
+        const file = ref.kind === 'file' ? files?.get(ref.file) : undefined;
+        return file ? options.fileUrl!(file) : refToMarkdownUrl(ref, writing);
+      },
+    });
+    const body = markdown.replace(/\n+$/, '');
+    return { markdown: body === '' ? title : `${title}\n${body}\n` };
+  }
+
+  /** The revision's files by id. */
+  private async filesById(revision: ReadRevision): Promise<Map<string, FileObject>> {
+    return new Map((await this.listAllFiles(revision)).map((file) => [file.id, file]));
   }
 
   /**
@@ -601,6 +624,13 @@ function pathPage(tree: PageTree): PathPage {
 }
 
 /** Whether a document has a page, anchor or file ref (written as a path in the layout). */
+function hasFileRefs(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasFileRefs);
+  if (typeof value !== 'object' || value === null) return false;
+  if ((value as { kind?: unknown }).kind === 'file') return true;
+  return Object.values(value).some(hasFileRefs);
+}
+
 function hasLayoutRefs(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasLayoutRefs);
   if (typeof value !== 'object' || value === null) return false;

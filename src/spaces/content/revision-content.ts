@@ -65,7 +65,7 @@ export class RevisionContent {
     options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
     const found = visiblePage(
-      await this.reader.getPage(read, pageId, format, { ...options, visitor: view.visitor }),
+      await this.reader.getPage(read, pageId, format, this.pageReadOptions(options, view)),
       view,
     );
     return this.presenter.page(found.page, view, found.body);
@@ -80,10 +80,19 @@ export class RevisionContent {
     options: DocumentReadOptions = {},
   ): Promise<RevisionPageResponse> {
     const found = visiblePage(
-      await this.reader.getPageByPath(read, path, format, { ...options, visitor: view.visitor }),
+      await this.reader.getPageByPath(read, path, format, this.pageReadOptions(options, view)),
       view,
     );
     return this.presenter.page(found.page, view, found.body);
+  }
+
+  /** A page body's reads as the view's caller makes them: markdown links files it can fetch. */
+  private pageReadOptions(options: DocumentReadOptions, view: ContentView): DocumentReadOptions {
+    return {
+      ...options,
+      visitor: view.visitor,
+      fileUrl: (file) => this.presenter.file(file, view).downloadURL,
+    };
   }
 
   /** The document of a document page; 404 for an unknown page or one without a document. */

@@ -79,13 +79,14 @@ export class PageContentQueryDto extends IntersectionType(RevisionQueryDto, Docu
     enum: MARKDOWN_REFS,
     default: 'relative',
     description:
-      'How references are written in markdown (`format=markdown`). `relative`: links to pages ' +
-      'and files of the space are paths relative to the page, as Git Sync lays the space out ' +
-      '(`../install/README.md#step-2`, `.gitbook/assets/logo.png`); other refs in the stable ' +
-      'form. `stable`: every ref by its identifiers: `/pages/<pageId>[#anchor]`, ' +
-      '`/spaces/<spaceId>/pages/<pageId>`, `/files/<fileId>`, `/reusable-contents/<id>`, ' +
-      '`/users/<userId>`, `/spaces/<spaceId>`, `/collections/<id>`. Both ' +
-      'forms are read back to the same refs when the markdown is written into the space.',
+      'How references are written in markdown (`format=markdown`). In both forms a file of ' +
+      'the space is its download URL, which a reader fetches without a token. `relative`: ' +
+      'links to pages of the space are paths relative to the page, as Git Sync lays the space ' +
+      'out (`../install/README.md#step-2`); other refs in the stable form. `stable`: every ref ' +
+      'by its identifiers: `/pages/<pageId>[#anchor]`, `/spaces/<spaceId>/pages/<pageId>`, ' +
+      '`/reusable-contents/<id>`, `/users/<userId>`, `/spaces/<spaceId>`, `/collections/<id>`. ' +
+      'Both forms, and the download URLs, are read back to the same refs when the markdown is ' +
+      'written into the space.',
   })
   @IsOptional()
   @IsIn(MARKDOWN_REFS)
