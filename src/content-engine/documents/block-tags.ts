@@ -15,15 +15,31 @@ import { HINT_STYLES } from './document';
  * `{% openapi-schemas %}`, `{% openapi-webhook %}`) may be closed or not: GitBook writes them
  * closed around a link to the specification, people often write them alone.
  */
-export type BlockSegment = { kind: 'markdown'; text: string } | BlockTag;
+export type BlockSegment = MarkdownSegment | BlockTag;
 
-export interface BlockTag {
+/**
+ * Where a segment is, in lines of the text it was cut from (`start` included, `end` not):
+ * the blank lines between segments are empty paragraphs (from-block-tags.ts).
+ */
+interface Lines {
+  start: number;
+  end: number;
+}
+
+export interface MarkdownSegment extends Lines {
+  kind: 'markdown';
+  text: string;
+}
+
+export interface BlockTag extends Lines {
   kind: 'tag';
   name: string;
   attrs: Record<string, string>;
   children: BlockSegment[];
   /** The raw text between the opening and closing lines ('' for void tags). */
   body: string;
+  /** How many lines `children` were cut from. */
+  lineCount: number;
 }
 
 interface TagSpec {
@@ -182,21 +198,27 @@ function findMathClose(lines: string[], from: number): number {
 }
 
 /** `<details>` content: the summary line (first non-blank line) becomes an attribute. */
-function detailsTag(open: Record<string, string>, lines: string[]): BlockTag {
+function detailsTag(open: Record<string, string>, lines: string[], at: Lines): BlockTag {
   const first = lines.findIndex((line) => line.trim() !== '');
   const summary = first >= 0 ? SUMMARY.exec(lines[first]) : null;
   const body = summary ? lines.slice(first + 1) : lines;
-  return tag('details', summary ? { ...open, summary: summary[1].trim() } : open, body);
+  return tag('details', summary ? { ...open, summary: summary[1].trim() } : open, body, at);
 }
 
-function tag(name: string, attrs: Record<string, string>, lines: string[]): BlockTag {
+function tag(name: string, attrs: Record<string, string>, lines: string[], at: Lines): BlockTag {
   return {
     kind: 'tag',
     name,
     attrs,
     children: splitBlockTags(lines.join('\n')),
     body: lines.join('\n'),
+    lineCount: lines.length,
+    ...at,
   };
+}
+
+function voidTag(name: string, attrs: Record<string, string>, body: string, at: number): BlockTag {
+  return { kind: 'tag', name, attrs, children: [], body, lineCount: 0, start: at, end: at + 1 };
 }
 
 export function splitBlockTags(markdown: string): BlockSegment[] {
@@ -204,15 +226,17 @@ export function splitBlockTags(markdown: string): BlockSegment[] {
   const segments: BlockSegment[] = [];
   const fences = new FenceTracker();
   let plain: string[] = [];
-  const flush = () => {
+  let plainStart = 0;
+  const flush = (at: number) => {
     if (plain.some((line) => line.trim() !== '')) {
-      segments.push({ kind: 'markdown', text: plain.join('\n') });
+      segments.push({ kind: 'markdown', text: plain.join('\n'), start: plainStart, end: at });
     }
     plain = [];
   };
   const push = (segment: BlockTag) => {
-    flush();
+    flush(segment.start);
     segments.push(segment);
+    plainStart = segment.end;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -222,24 +246,25 @@ export function splitBlockTags(markdown: string): BlockSegment[] {
     }
     const mathLine = MATH_LINE.exec(line);
     if (mathLine) {
-      push({ kind: 'tag', name: 'math', attrs: {}, children: [], body: mathLine[1] });
+      push(voidTag('math', {}, mathLine[1], i));
       continue;
     }
     const mathClose = MATH_FENCE.test(line) ? findMathClose(lines, i + 1) : -1;
     if (mathClose >= 0) {
       const body = lines.slice(i + 1, mathClose).join('\n');
-      push({ kind: 'tag', name: 'math', attrs: {}, children: [], body });
+      push({ ...voidTag('math', {}, body, i), end: mathClose + 1 });
       i = mathClose;
       continue;
     }
     const open = opening(line);
     if (open?.void) {
-      push({ kind: 'tag', name: open.name, attrs: open.attrs, children: [], body: '' });
+      push(voidTag(open.name, open.attrs, '', i));
       continue;
     }
     if (open?.optionallyClosed) {
       const close = findOptionalClose(lines, i + 1, open.name);
-      push(tag(open.name, open.attrs, close < 0 ? [] : lines.slice(i + 1, close)));
+      const inner = close < 0 ? [] : lines.slice(i + 1, close);
+      push(tag(open.name, open.attrs, inner, { start: i, end: (close < 0 ? i : close) + 1 }));
       if (close >= 0) i = close;
       continue;
     }
@@ -249,11 +274,14 @@ export function splitBlockTags(markdown: string): BlockSegment[] {
       continue;
     }
     const inner = lines.slice(i + 1, close);
+    const at = { start: i, end: close + 1 };
     push(
-      open.name === 'details' ? detailsTag(open.attrs, inner) : tag(open.name, open.attrs, inner),
+      open.name === 'details'
+        ? detailsTag(open.attrs, inner, at)
+        : tag(open.name, open.attrs, inner, at),
     );
     i = close;
   }
-  flush();
+  flush(lines.length);
   return segments;
 }

@@ -1,4 +1,4 @@
-import { BlockSegment, BlockTag } from './block-tags';
+import { BlockSegment, BlockTag, MarkdownSegment } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment } from './document';
 import { parseLength } from './figures';
 
@@ -40,15 +40,72 @@ function itemData(item: string, attrs: Record<string, string>): Record<string, u
 
 const BOOLEAN_CODE_ATTRS = ['lineNumbers', 'fullWidth', 'expandable'] as const;
 
+/**
+ * What the blocks of a text are written between, which decides how many blank lines an empty
+ * paragraph takes at its edges: `text` (a page, or a tag's content, written between lines of
+ * their own) or `blank` (`<details>`' body, written between blank lines).
+ */
+export type Edges = 'text' | 'blank';
+
+/**
+ * The blocks of the segments cut from `lineCount` lines. GitBook writes an empty paragraph as
+ * nothing, its blocks separated by blank lines: so one blank line between two blocks is none,
+ * three one, five two; at the edges of a text, two blank lines are one (`blank` edges: three).
+ */
 export function blocksFromSegments(
   segments: BlockSegment[],
   ctx: FromBlockTagsContext,
   nonEmpty = false,
+  lines?: { count: number; edges: Edges },
 ): DocumentBlock[] {
-  const blocks = segments.flatMap((segment) =>
-    segment.kind === 'markdown' ? ctx.blocksOf(segment.text) : blocksFromTag(segment, ctx),
-  );
-  return blocks.length > 0 || !nonEmpty ? blocks : ctx.blocksOf('', true);
+  const empties = (n: number) =>
+    Array.from({ length: n }, () => ctx.blocksOf('', true)[0]).filter(Boolean);
+  const edge = (blank: number) =>
+    lines?.edges === 'blank' ? Math.floor((blank - 1) / 2) : Math.floor(blank / 2);
+  const parts = segments.flatMap((segment) => {
+    const blocks =
+      segment.kind === 'markdown' ? ctx.blocksOf(segment.text) : blocksFromTag(segment, ctx);
+    const [first, last] =
+      segment.kind === 'markdown' ? contentLines(segment) : [segment.start, segment.end - 1];
+    // A segment without blocks (definitions, comments) still holds lines between blocks.
+    return [{ blocks, first, last }];
+  });
+  if (!lines) {
+    const blocks = parts.flatMap((part) => part.blocks);
+    return blocks.length > 0 || !nonEmpty ? blocks : ctx.blocksOf('', true);
+  }
+  if (parts.every((part) => part.blocks.length === 0)) {
+    if (!nonEmpty) return [];
+    const blank = lines.count;
+    const count =
+      lines.edges === 'blank' ? Math.floor((blank - 1) / 2) : Math.floor((blank + 1) / 2);
+    return empties(Math.max(1, count));
+  }
+  const blocks: DocumentBlock[] = [];
+  parts.forEach((part, i) => {
+    const blank = i === 0 ? part.first : part.first - parts[i - 1].last - 1;
+    blocks.push(...empties(i === 0 ? edge(blank) : Math.floor((blank - 1) / 2)), ...part.blocks);
+  });
+  blocks.push(...empties(edge(lines.count - 1 - parts[parts.length - 1].last)));
+  return blocks;
+}
+
+/** The first and last lines of a markdown segment that are not blank. */
+function contentLines(segment: MarkdownSegment): [number, number] {
+  const lines = segment.text.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '');
+  let last = lines.length - 1;
+  while (last > first && lines[last].trim() === '') last--;
+  return [segment.start + first, segment.start + last];
+}
+
+/** The blocks of a tag's content, at least an empty paragraph. */
+function contentOf(
+  tag: BlockTag,
+  ctx: FromBlockTagsContext,
+  edges: Edges = 'text',
+): DocumentBlock[] {
+  return blocksFromSegments(tag.children, ctx, true, { count: tag.lineCount, edges });
 }
 
 function block(
@@ -90,7 +147,7 @@ function openapiBlock(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
 }
 
 function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[] {
-  const content = () => blocksFromSegments(tag.children, ctx, true);
+  const content = () => contentOf(tag, ctx);
   const container = CONTAINERS[tag.name];
   if (container) return [containerBlock(tag, container, ctx)];
   switch (tag.name) {
@@ -140,7 +197,7 @@ function containerBlock(
   const items = tag.children.map((child) => {
     const isItem = child.kind === 'tag' && child.name === spec.item;
     const data = isItem ? itemData(spec.item, child.attrs) : {};
-    const nodes = blocksFromSegments(isItem ? child.children : [child], ctx, true);
+    const nodes = isItem ? contentOf(child, ctx) : blocksFromSegments([child], ctx, true);
     return block(ctx, spec.itemType, data, nodes);
   });
   const data = tag.attrs.format !== undefined ? { format: tag.attrs.format } : {};
@@ -193,7 +250,7 @@ function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {
     ...block(ctx, 'expandable', tag.attrs.open === 'true' ? { defaultExpanded: true } : {}),
     fragments: [
       fragment('expandable-title', [title]),
-      fragment('expandable-body', blocksFromSegments(tag.children, ctx, true)),
+      fragment('expandable-body', contentOf(tag, ctx, 'blank')),
     ],
   };
 }

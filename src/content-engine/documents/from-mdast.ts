@@ -1,3 +1,4 @@
+import type { Position } from 'unist';
 import type {
   Definition,
   FootnoteDefinition,
@@ -51,8 +52,47 @@ export function definitionsOf(root: Root): {
   return { definitions, footnotes };
 }
 
-export function blocksFromMdast(nodes: RootContent[], ctx: FromMdastContext): DocumentBlock[] {
-  return nodes.flatMap((node) => blockFromMdast(node, ctx));
+/**
+ * Blocks of flow content. GitBook writes an empty paragraph as nothing, so blocks separated by
+ * three blank lines have one between them, by five two (`trailing`: blank lines after the last
+ * node, within its container, where one in two is an empty paragraph).
+ */
+export function blocksFromMdast(
+  nodes: RootContent[],
+  ctx: FromMdastContext,
+  trailing = 0,
+): DocumentBlock[] {
+  const blocks: DocumentBlock[] = [];
+  nodes.forEach((node, i) => {
+    const previous = nodes[i - 1];
+    // Footnote definitions end the page, after its blocks (and their empty paragraphs).
+    if (
+      previous &&
+      !isDefinition(previous) &&
+      (node.type === 'footnoteDefinition' || !isDefinition(node))
+    ) {
+      const blank = linesBetween(previous, node);
+      for (let n = Math.floor((blank - 1) / 2); n > 0; n--) blocks.push(emptyParagraph(ctx));
+    }
+    blocks.push(...blockFromMdast(node, ctx));
+  });
+  for (let n = Math.floor(trailing / 2); n > 0; n--) blocks.push(emptyParagraph(ctx));
+  return blocks;
+}
+
+function isDefinition(node: RootContent): boolean {
+  return node.type === 'definition' || node.type === 'footnoteDefinition';
+}
+
+/** Blank lines between two nodes (0 when either has no position). */
+function linesBetween(a: { position?: Position }, b: { position?: Position }): number {
+  const end = a.position?.end.line;
+  const start = b.position?.start.line;
+  return end === undefined || start === undefined ? 0 : Math.max(0, start - end - 1);
+}
+
+function emptyParagraph(ctx: FromMdastContext): DocumentBlock {
+  return block(ctx, 'paragraph', inlinesFromMdast([], ctx));
 }
 
 function blockFromMdast(node: RootContent, ctx: FromMdastContext): DocumentBlock[] {
@@ -121,8 +161,9 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
 export function blocksOrEmptyParagraph(
   nodes: RootContent[],
   ctx: FromMdastContext,
+  trailing = 0,
 ): DocumentBlock[] {
-  const blocks = blocksFromMdast(nodes, ctx);
+  const blocks = blocksFromMdast(nodes, ctx, trailing);
   return blocks.length > 0 ? blocks : [block(ctx, 'paragraph', inlinesFromMdast([], ctx))];
 }
 
@@ -136,7 +177,26 @@ function paragraphFromMdast(node: Paragraph, ctx: FromMdastContext): DocumentBlo
     const children = images.map((image) => imageBlock(imageData(image), ctx));
     return { ...block(ctx, 'images', children), isVoid: false };
   }
-  return block(ctx, 'paragraph', inlinesFromMdast(node.children, ctx));
+  return block(ctx, 'paragraph', inlinesFromMdast(withFinalBreak(node, ctx), ctx));
+}
+
+/**
+ * A paragraph's inline content, its final hard break restored: GitBook writes a break that
+ * ends a paragraph as it writes any (`\` and a line end), which CommonMark reads as a backslash.
+ */
+function withFinalBreak(node: Paragraph, ctx: FromMdastContext): PhrasingContent[] {
+  const last = node.children[node.children.length - 1];
+  const end = node.position?.end.offset;
+  if (last?.type !== 'text' || !last.value.endsWith('\\') || end === undefined) {
+    return node.children;
+  }
+  const backslashes = /\\*$/.exec(ctx.source.slice(0, end))![0].length;
+  if (backslashes % 2 === 0) return node.children;
+  return [
+    ...node.children.slice(0, -1),
+    { ...last, value: last.value.slice(0, -1) },
+    { type: 'break' },
+  ];
 }
 
 /** The images of a paragraph made only of images (and whitespace), or undefined. */
@@ -198,11 +258,17 @@ function headingFromMdast(node: Heading, ctx: FromMdastContext): DocumentBlock {
 function listFromMdast(node: List, ctx: FromMdastContext): DocumentBlock {
   const tasks = node.children.some((item) => typeof item.checked === 'boolean');
   // A list mixing task items and plain items stays one task list; plain items have no `checked`.
-  const items = node.children.map((item) =>
+  // GitBook's lists are tight: blank lines between two items are the empty paragraphs that end
+  // the first (two lines each).
+  const items = node.children.map((item, i) =>
     block(
       ctx,
       'list-item',
-      listItemBlocks(item, ctx),
+      listItemBlocks(
+        item,
+        ctx,
+        i + 1 < node.children.length ? linesBetween(item, node.children[i + 1]) : 0,
+      ),
       typeof item.checked === 'boolean' ? { checked: item.checked } : {},
     ),
   );
@@ -219,15 +285,15 @@ const TAG_LINE = /^\s*(?:\{%|\$\$|<\/?details)/m;
  * tag inside a list item (indented) reaches remark as text: an item with such lines is read
  * again, its content without the indentation, tags and all.
  */
-function listItemBlocks(item: ListItem, ctx: FromMdastContext): DocumentBlock[] {
+function listItemBlocks(item: ListItem, ctx: FromMdastContext, trailing: number): DocumentBlock[] {
   const first = item.children[0]?.position?.start;
   const start = item.position?.start;
   const end = item.position?.end.offset;
   if (first?.offset === undefined || start?.offset === undefined || end === undefined) {
-    return blocksOrEmptyParagraph(item.children, ctx);
+    return blocksOrEmptyParagraph(item.children, ctx, trailing);
   }
   const source = restoreRaw(ctx.source.slice(first.offset, end), ctx.tokens);
-  if (!TAG_LINE.test(source)) return blocksOrEmptyParagraph(item.children, ctx);
+  if (!TAG_LINE.test(source)) return blocksOrEmptyParagraph(item.children, ctx, trailing);
   // The item's content column: after its marker and the spaces that follow it.
   const marker = /^(?:[-*+]|\d{1,9}[.)])(?: {1,4}(?! )| )?/.exec(ctx.source.slice(start.offset));
   const indent = start.column - 1 + (marker?.[0].length ?? 2);

@@ -100,7 +100,8 @@ function emojiCode(name: string): string | undefined {
 
 /**
  * What text must escape so that it does not read back as something else (remark `unsafe`):
- * math, emoji, block tags, and GFM's literal autolinks (`https://…`, `www.…`, `a@b.c`).
+ * math, emoji and block tags. GFM's literal autolinks are not read (GitBook reads `https://…` in
+ * text as text), so they need no escape.
  */
 const IN_TEXT = {
   inConstruct: 'phrasing' as const,
@@ -115,19 +116,6 @@ const IN_TEXT = {
 };
 
 export const INLINE_UNSAFE = [
-  {
-    ...IN_TEXT,
-    character: ':',
-    before: '[hH][tT][tT][pP][sS]?',
-    after: '//',
-  },
-  { ...IN_TEXT, character: '.', before: '[wW]{3}' },
-  {
-    ...IN_TEXT,
-    character: '@',
-    before: '[A-Za-z0-9.+_-]',
-    after: '[A-Za-z0-9_-]',
-  },
   { ...IN_TEXT, character: '$', after: '\\$' },
   { ...IN_TEXT, character: '$', before: '\\$' },
   { ...IN_TEXT, character: '%', before: '\\{' },
@@ -146,8 +134,8 @@ export function protectInlineSyntax(markdown: string): { text: string; tokens: I
   const tokens: InlineToken[] = [];
   const text = markdown.replace(INLINE_SYNTAX, (raw, formula?: string, name?: string) => {
     let token: InlineToken | undefined;
-    // GFM finds literal autolinks in text after escapes are gone: `https\://`, `www\.` and
-    // `a\@b` are set aside too.
+    // `https\://`, `www\.` and `a\@b` (Bindery escaped literal autolinks before it stopped
+    // reading them) read as their character wherever they are, as remark forgets the escape.
     if (/^\\[:.@]$/.test(raw)) token = { kind: 'text', text: raw[1], raw };
     else if (formula !== undefined) token = { kind: 'math', formula, raw };
     else if (name !== undefined) {

@@ -61,8 +61,6 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
     }
   }
   flush();
-  // A hard break ends a line, and none follows the last: a final one is `<br>`.
-  if (out[out.length - 1]?.type === 'break') out[out.length - 1] = html('<br>');
   // A line that is only `$$…$$` would read back as a math block: an empty comment ends it.
   return out.flatMap((node, i) => {
     const alone =
@@ -211,6 +209,26 @@ const WRAPPING: Partial<Record<MarkType, 'strong' | 'emphasis' | 'delete'>> = {
   strikethrough: 'delete',
 };
 
+/**
+ * Which mark goes outside when several cover the same run: GitBook nests emphasis around
+ * strong (`_**x**_`), and code innermost.
+ */
+const WRAP_ORDER: readonly MarkType[] = [
+  'color',
+  'keyboard',
+  'superscript',
+  'subscript',
+  'italic',
+  'bold',
+  'strikethrough',
+  'code',
+];
+
+const wrapRank = (mark: DocumentMark) => {
+  const rank = WRAP_ORDER.indexOf(mark.type as MarkType);
+  return rank < 0 ? WRAP_ORDER.length : rank;
+};
+
 /** The marks markdown writes, in canonical order; unknown marks have no markdown form. */
 function marksOf(leaf: DocumentLeaf): DocumentMark[] {
   return sortMarks(leaf.marks.filter((m) => MARK_ORDER.includes(m.type as MarkType)));
@@ -236,11 +254,9 @@ export function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
   let i = 0;
   while (i < leaves.length) {
     // HTML marks first: on a tie they go outside, where they need no flanking characters.
-    const marks = marksOf(leaves[i]).filter(wraps);
-    const wrapping = [
-      ...marks.filter((m) => !WRAPPING[m.type as MarkType]),
-      ...marks.filter((m) => WRAPPING[m.type as MarkType]),
-    ];
+    const wrapping = marksOf(leaves[i])
+      .filter(wraps)
+      .sort((a, b) => wrapRank(a) - wrapRank(b));
     if (wrapping.length === 0) {
       out.push(...bareLeaf(leaves[i]));
       i++;
@@ -295,4 +311,76 @@ function bareLeaf(leaf: DocumentLeaf): PhrasingContent[] {
     const parts: PhrasingContent[] = i > 0 ? [{ type: 'break' }] : [];
     return text === '' ? parts : [...parts, { type: 'text', value: text }];
   });
+}
+
+/** HTML elements of the marks, as GitBook writes them in HTML (`<summary>`, table cells). */
+const HTML_OF_MARK: Partial<Record<MarkType, string>> = {
+  bold: 'strong',
+  italic: 'em',
+  strikethrough: 's',
+  code: 'code',
+  ...HTML_MARK_TAGS,
+};
+
+/** Text inside HTML, as GitBook escapes it: `&` and `<` as hexadecimal references. */
+export function htmlText(value: string): string {
+  return value.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;');
+}
+
+/** Inline content as HTML (GitBook's `<summary>`): marks as elements, links as `<a>`. */
+export function inlineHtml(nodes: DocumentNode[], ctx: InlineContext): string {
+  const out: string[] = [];
+  let leaves: DocumentLeaf[] = [];
+  const flush = () => {
+    out.push(leavesToHtml(mergeLeaves(leaves)));
+    leaves = [];
+  };
+  for (const node of nodes) {
+    if (node.object === 'text') leaves.push(...node.leaves);
+    else if (node.object === 'inline') {
+      flush();
+      if (node.type === 'link') {
+        const href = escapeAttribute(refUrl(node.data?.ref, ctx));
+        out.push(`<a href="${href}">${inlineHtml(node.nodes ?? [], ctx)}</a>`);
+      } else {
+        out.push(
+          inlineToMdast(node, ctx)
+            .map((piece) => (piece.type === 'html' ? piece.value : ''))
+            .join(''),
+        );
+      }
+    }
+  }
+  flush();
+  return out.join('');
+}
+
+function leavesToHtml(leaves: DocumentLeaf[]): string {
+  let html = '';
+  let i = 0;
+  while (i < leaves.length) {
+    const marks = marksOf(leaves[i])
+      .filter((mark) => HTML_OF_MARK[mark.type as MarkType])
+      .sort((a, b) => wrapRank(a) - wrapRank(b));
+    if (marks.length === 0) {
+      html += htmlText(leaves[i].text).replace(/\n/g, '<br>');
+      i++;
+      continue;
+    }
+    let best = marks[0];
+    let end = i;
+    for (const mark of marks) {
+      let j = i;
+      while (j < leaves.length && hasMark(leaves[j], markKey(mark))) j++;
+      if (j > end) [best, end] = [mark, j];
+    }
+    const inner = leavesToHtml(
+      leaves.slice(i, end).map((leaf) => withoutMark(leaf, markKey(best))),
+    );
+    const tag = HTML_OF_MARK[best.type as MarkType]!;
+    const open = best.type === 'color' ? htmlMarkOpen(best) : `<${tag}>`;
+    html += `${open}${inner}</${tag}>`;
+    i = end;
+  }
+  return html;
 }

@@ -179,7 +179,7 @@ describe('documents as GitBook makes them', () => {
       doc(paragraph(text('Some '), annotation, text(''))),
     );
     expect(markdown).toBe(
-      'Some <span>annotated **words**</span>[^1]\n\n[^1]: The *note*.\n\n    Second paragraph.\n',
+      'Some <span>annotated **words**</span>[^1]\n\n[^1]: The _note_.\n\n    Second paragraph.\n',
     );
   });
 
@@ -232,7 +232,7 @@ describe('documents as GitBook makes them', () => {
     );
     expect(markdown).toBe(
       '<figure><img src=".gitbook/assets/logo.png" alt="Logo" width="300">' +
-        '<figcaption><p>The *logo*</p></figcaption></figure>\n',
+        '<figcaption><p>The _logo_</p></figcaption></figure>\n',
     );
   });
 
@@ -359,9 +359,9 @@ describe('documents as GitBook makes them', () => {
       ),
     );
     expect(markdown).toBe(
-      'Before\n\n<p></p>\n\n' +
+      'Before\n\n\n\n' +
         '<img src=".gitbook/assets/logo.png" alt="A"><img src="https://example.com/b.png" alt="">' +
-        '\n\n-\n',
+        '\n\n*\n',
     );
   });
 
@@ -382,7 +382,7 @@ describe('documents as GitBook makes them', () => {
       ),
     );
     expect(markdown).toBe(
-      '1. Step\n\n   {% hint style="warning" %}\n   Careful.\n   {% endhint %}\n\n   $$\n   x^2\n   $$\n',
+      '1.  Step\n\n    {% hint style="warning" %}\n    Careful.\n    {% endhint %}\n\n    $$\n    x^2\n    $$\n',
     );
   });
 

@@ -111,7 +111,7 @@ describe('markdown ⇄ document', () => {
 
   it('bold, italic, strikethrough and code marks, nested', async () => {
     await expectBothRoundTrips(
-      '**bold** *italic* ~~struck~~ `code` **_both_** **a _b_** **~~`x`~~**\n',
+      '**bold** _italic_ ~~struck~~ `code` _**both**_ **a _b_** **~~`x`~~**\n',
       doc(
         paragraph(
           text(
@@ -189,7 +189,7 @@ describe('markdown ⇄ document', () => {
 
   it('unordered lists, nested', async () => {
     await expectBothRoundTrips(
-      '- a\n  - b\n    1. c\n- d\n',
+      '* a\n  * b\n    1. c\n* d\n',
       doc(
         block('list-unordered', [
           item(
@@ -213,7 +213,7 @@ describe('markdown ⇄ document', () => {
 
   it('task lists', async () => {
     await expectBothRoundTrips(
-      '- [ ] todo\n- [x] done\n',
+      '* [ ] todo\n* [x] done\n',
       doc(block('list-tasks', [taskItem(false, 'todo'), taskItem(true, 'done')])),
     );
   });
@@ -228,7 +228,7 @@ describe('markdown ⇄ document', () => {
 
   it('blockquotes', async () => {
     await expectBothRoundTrips(
-      '> Quoted\n>\n> - item\n',
+      '> Quoted\n>\n> * item\n',
       doc(
         block('blockquote', [
           paragraph('Quoted'),
@@ -325,7 +325,7 @@ describe('markdown ⇄ document', () => {
 
   it('thematic breaks as dividers', async () => {
     await expectBothRoundTrips(
-      'Above\n\n---\n\nBelow\n',
+      'Above\n\n***\n\nBelow\n',
       doc(
         paragraph('Above'),
         { object: 'block', key: newKey(), type: 'divider', data: {}, isVoid: true },
@@ -336,7 +336,7 @@ describe('markdown ⇄ document', () => {
 
   it('GitBook hints', async () => {
     await expectBothRoundTrips(
-      '{% hint style="warning" %}\nCareful.\n\n- one\n{% endhint %}\n\nAfter.\n',
+      '{% hint style="warning" %}\nCareful.\n\n* one\n{% endhint %}\n\nAfter.\n',
       doc(
         block('hint', [paragraph('Careful.'), block('list-unordered', [item(paragraph('one'))])], {
           style: 'warning',
@@ -357,7 +357,7 @@ describe('markdown ⇄ document', () => {
     const document = await markdownToDocument(markdown);
     expect(document.nodes.map((node) => node.type)).toEqual(['code', 'paragraph']);
     expect(splitBlockTags('{% hint style="tip" %}\nx\n{% endhint %}')).toEqual([
-      { kind: 'markdown', text: '{% hint style="tip" %}\nx\n{% endhint %}' },
+      { kind: 'markdown', text: '{% hint style="tip" %}\nx\n{% endhint %}', start: 0, end: 3 },
     ]);
   });
 
@@ -590,7 +590,7 @@ describe('markdown ⇄ document', () => {
       nodes,
     });
     await expectBothRoundTrips(
-      '<details>\n\n<summary>More **about** it</summary>\n\nHidden **text**.\n\n- a\n\n</details>\n',
+      '<details>\n\n<summary>More <strong>about</strong> it</summary>\n\nHidden **text**.\n\n* a\n\n</details>\n',
       doc({
         ...voidBlock('expandable', {}),
         fragments: [
@@ -675,7 +675,7 @@ describe('markdown ⇄ document', () => {
       'Intro with **bold** and a [link](https://example.com).',
       '',
       '{% hint style="info" %}',
-      'Read *this* first.',
+      'Read _this_ first.',
       '{% endhint %}',
       '',
       '1. step',
@@ -691,7 +691,7 @@ describe('markdown ⇄ document', () => {
       '',
       '> quote',
       '',
-      '---',
+      '***',
       '',
       '![diagram](d.png)',
       '',

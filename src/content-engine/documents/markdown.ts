@@ -8,7 +8,8 @@ import {
 } from './from-mdast';
 import { splitBlockTags } from './block-tags';
 import { blocksFromSegments } from './from-block-tags';
-import { INLINE_UNSAFE, protectInlineSyntax } from './inline-syntax';
+import { protectInlineSyntax } from './inline-syntax';
+import { loadMarkdownWriter } from './markdown-writer';
 import { defaultRefToUrl, rootFromBlocks } from './to-mdast';
 
 /*
@@ -27,29 +28,57 @@ interface Remark {
  * SWC turns these `import()`s into `require()`s: Node loads ES modules through require()
  * (>= 20.19, see `engines`), and Jest transforms them to CommonJS (`transformIgnorePatterns`).
  * They load on first use, not at start (about 0.1 s).
+ *
+ * Reading is CommonMark with GFM's tables, strikethrough, task lists and footnotes, but not its
+ * literal autolinks: GitBook reads `https://…` in text as text (and writes it so, unescaped).
+ * Writing is GitBook's own writer: mdast-util-to-markdown 1.x (markdown-writer.ts), whose
+ * escaping and list layout GitBook's Git Sync output follows byte for byte; its 2.x line
+ * escapes differently (intraword `_`, `[`, …) and chooses other emphasis markers.
  */
 async function loadRemark(): Promise<Remark> {
-  const [{ unified }, parse, gfm, stringify] = await Promise.all([
+  const [
+    { unified },
+    parse,
+    table,
+    strikethrough,
+    taskListItem,
+    footnote,
+    tableMdast,
+    strikethroughMdast,
+    taskListItemMdast,
+    footnoteMdast,
+    writer,
+  ] = await Promise.all([
     import('unified'),
     import('remark-parse'),
-    import('remark-gfm'),
-    import('remark-stringify'),
+    import('micromark-extension-gfm-table'),
+    import('micromark-extension-gfm-strikethrough'),
+    import('micromark-extension-gfm-task-list-item'),
+    import('micromark-extension-gfm-footnote'),
+    import('mdast-util-gfm-table'),
+    import('mdast-util-gfm-strikethrough'),
+    import('mdast-util-gfm-task-list-item'),
+    import('mdast-util-gfm-footnote'),
+    loadMarkdownWriter(),
   ]);
-  const parser = unified().use(parse.default).use(gfm.default).freeze();
-  const stringifier = unified()
-    .use(stringify.default, {
-      bullet: '-',
-      rule: '-',
-      emphasis: '*',
-      strong: '*',
-      fences: true,
-      unsafe: INLINE_UNSAFE,
-    })
-    .use(gfm.default)
+  const parser = unified()
+    .use(parse.default)
+    .data('micromarkExtensions', [
+      table.gfmTable(),
+      strikethrough.gfmStrikethrough(),
+      taskListItem.gfmTaskListItem(),
+      footnote.gfmFootnote(),
+    ])
+    .data('fromMarkdownExtensions', [
+      tableMdast.gfmTableFromMarkdown(),
+      strikethroughMdast.gfmStrikethroughFromMarkdown(),
+      taskListItemMdast.gfmTaskListItemFromMarkdown(),
+      footnoteMdast.gfmFootnoteFromMarkdown(),
+    ])
     .freeze();
   return {
     parse: (markdown) => parser.parse(markdown),
-    stringify: (root) => stringifier.stringify(root),
+    stringify: writer,
   };
 }
 
@@ -77,7 +106,7 @@ export async function markdownToDocument(
     // Footnote references are only recognized next to their definitions, which GitBook writes
     // at the end of the page: every piece is parsed with the page's definitions after it.
     const { text: source, tokens } = protectInlineSyntax(
-      footnotes && text.includes('[^') ? `${text}\n\n${footnotes}` : text,
+      footnotes && text.includes('[^') ? `${text.trimEnd()}\n\n${footnotes}` : text,
     );
     const root = parse(source);
     const ctx: FromMdastContext = {
@@ -88,12 +117,22 @@ export async function markdownToDocument(
       blocksOf: (markdown) => blocksOf(markdown),
       flow: blocksOrEmptyParagraph,
       documentBlocksOf: (markdown) =>
-        blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, true),
+        blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, true, {
+          count: lineCount(markdown),
+          edges: 'text',
+        }),
     };
     return (nonEmpty ? blocksOrEmptyParagraph : blocksFromMdast)(root.children, ctx);
   };
-  const nodes = blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf });
+  const nodes = blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, false, {
+    count: lineCount(markdown),
+    edges: 'text',
+  });
   return { object: 'document', data: {}, nodes };
+}
+
+function lineCount(text: string): number {
+  return text.split(/\r?\n/).length;
 }
 
 /** The source of the footnote definitions of a page, one after another, or ''. */

@@ -12,7 +12,8 @@ import { formatTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './document';
 import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
 import { blockEscapeHatch } from './inline-syntax';
-import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
+import { InlineContext, inlineHtml, phrasing, refUrl } from './inlines-to-mdast';
+import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
 
 /**
@@ -126,8 +127,9 @@ function blockToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] 
 function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   switch (block.type) {
     case 'paragraph':
-      // An empty paragraph is `<p></p>`: markdown has no empty paragraphs.
-      if (isEmptyParagraph(block)) return [html('<p></p>')];
+      // An empty paragraph is written as nothing between blank lines, as GitBook writes it;
+      // reading counts the blank lines back (from-mdast.ts).
+      if (isEmptyParagraph(block)) return [{ type: 'paragraph', children: [] }];
       if (onlyInlineImages(block)) {
         const images = (block.nodes ?? []).filter((node) => node.object === 'inline');
         const tags = images.map((image) =>
@@ -145,7 +147,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'list-tasks':
       return [listToMdast(block, ctx)];
     case 'code':
-      return [codeToMdast(block, ctx)];
+      return [codeToMdast(block)];
     case 'blockquote':
       return blockquoteToMdast(block, ctx);
     case 'divider':
@@ -157,7 +159,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
         tagged(
           'hint',
           { style: stringData(block, 'style') ?? 'info', icon: stringData(block, 'icon') },
-          block,
+          childBlocks(block),
           ctx,
         ),
       ];
@@ -184,7 +186,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
       const expression = stringData(block, 'expression');
       if (expression === undefined || !/^[^\n]*\S[^\n]*$/.test(expression)) return undefined;
       if (expression.includes('%}') || expression !== expression.trim()) return undefined;
-      return [html(`{% if ${expression} %}\n${markdownOf(childBlocks(block), ctx)}{% endif %}`)];
+      return [container(`{% if ${expression} %}`, '{% endif %}', childBlocks(block), ctx)];
     }
     case 'prompt': {
       const [code, ...rest] = childBlocks(block);
@@ -196,7 +198,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
         openInAIProviders: typeof flag === 'boolean' ? String(flag) : undefined,
         defaultExpanded: stringData(block, 'defaultExpanded'),
       };
-      return [tagged('prompt', attrs, block, ctx)];
+      return [tagged('prompt', attrs, childBlocks(block), ctx)];
     }
     case 'updates':
       return updatesToMdast(block, ctx);
@@ -245,12 +247,8 @@ function isEmptyParagraph(block: DocumentBlock): boolean {
   );
 }
 
-/**
- * Blocks inside a container. A container holding only an empty paragraph is written empty:
- * reading gives an empty container that paragraph.
- */
+/** Blocks inside a container (an empty one holds an empty paragraph, written as nothing). */
 function flow(blocks: DocumentBlock[], ctx: ToMdastContext): BlockContent[] {
-  if (blocks.length === 1 && isEmptyParagraph(blocks[0])) return [];
   return blocks.flatMap((block) => blockToMdast(block, ctx)) as BlockContent[];
 }
 
@@ -287,16 +285,21 @@ function headingToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[
   return [{ type: 'heading', depth: depth as Heading['depth'], children }];
 }
 
+/**
+ * GitBook's lists are tight; an item is spread (a blank line between its blocks, its content
+ * indented to four columns) when anything but a sublist follows its first block.
+ */
 function listToMdast(block: DocumentBlock, ctx: ToMdastContext): List {
   const tasks = block.type === 'list-tasks';
   const start = Number(block.data?.start ?? 1);
   const children = childBlocks(block).map((item): ListItem => {
     const checked = item.data?.checked;
+    const content = flow(childBlocks(item), ctx);
     return {
       type: 'listItem',
-      spread: false,
+      spread: content.some((child, i) => i > 0 && child.type !== 'list'),
       checked: tasks && typeof checked === 'boolean' ? checked : undefined,
-      children: flow(childBlocks(item), ctx),
+      children: content,
     };
   });
   const ordered = block.type === 'list-ordered';
@@ -312,29 +315,41 @@ function stringData(block: DocumentBlock, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Blocks as markdown text: '' or the text with a final newline. */
-function markdownOf(blocks: DocumentBlock[], ctx: ToMdastContext): string {
-  const text = ctx.stringify({ type: 'root', children: flow(blocks, ctx) }).trimEnd();
-  return text === '' ? '' : `${text}\n`;
-}
-
-/** `{% name … %}`, the block's children as markdown, `{% endname %}`. */
-function taggedText(
-  name: string,
-  attrs: Record<string, string | undefined>,
-  block: DocumentBlock,
+/** A container written around its blocks: `open`, the blocks, `close`. */
+function container(
+  open: string,
+  close: string,
+  blocks: DocumentBlock[],
   ctx: ToMdastContext,
-): string {
-  return `${formatTag(name, attrs)}\n${markdownOf(childBlocks(block), ctx)}{% end${name} %}`;
+  blank = false,
+): RootContent {
+  return containerOf(open, close, flow(blocks, ctx), blank);
 }
 
+function containerOf(
+  open: string,
+  close: string,
+  children: RootContent[],
+  blank = false,
+): RootContent {
+  const node: GitbookContainer = {
+    type: 'gitbookContainer',
+    open,
+    close,
+    children,
+    ...(blank ? { blank } : {}),
+  };
+  return node as unknown as RootContent;
+}
+
+/** `{% name … %}`, the blocks, `{% endname %}`. */
 function tagged(
   name: string,
   attrs: Record<string, string | undefined>,
-  block: DocumentBlock,
+  blocks: DocumentBlock[],
   ctx: ToMdastContext,
 ): RootContent {
-  return html(taggedText(name, attrs, block, ctx));
+  return container(formatTag(name, attrs), `{% end${name} %}`, blocks, ctx);
 }
 
 function containerToMdast(
@@ -348,9 +363,10 @@ function containerToMdast(
       : { width: formatLength(item.data?.width) },
   attrs: Record<string, string | undefined> = {},
 ): RootContent {
-  const items = childBlocks(block).map((item) => taggedText(itemName, itemAttrs(item), item, ctx));
-  const body = items.length > 0 ? `${items.join('\n\n')}\n` : '';
-  return html(`${formatTag(name, attrs)}\n${body}{% end${name} %}`);
+  const items = childBlocks(block).map((item) =>
+    tagged(itemName, itemAttrs(item), childBlocks(item), ctx),
+  );
+  return containerOf(formatTag(name, attrs), `{% end${name} %}`, items);
 }
 
 /** `{% updates format %}` around `{% update date tags="slug,slug" %}` items. */
@@ -404,25 +420,21 @@ function fileToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] |
   return [html(caption === undefined ? tag : `${tag}\n${caption}\n{% endfile %}`)];
 }
 
-function linkParagraph(url: string, text: string, ctx: ToMdastContext): string {
-  return ctx
-    .stringify({
-      type: 'root',
-      children: [
-        {
-          type: 'paragraph',
-          children: [{ type: 'link', url, children: [{ type: 'text', value: text }] }],
-        },
-      ],
-    })
-    .trimEnd();
+function linkParagraph(url: string, text: string): RootContent {
+  return {
+    type: 'paragraph',
+    children: [{ type: 'link', url, children: text ? [{ type: 'text', value: text }] : [] }],
+  };
 }
 
 function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   const url = blockRefUrl(block, ctx);
   if (url === undefined) return undefined;
-  const card = url === '' ? '[]()' : linkParagraph(url, url, ctx);
-  return [html(`${formatTag('content-ref', { url })}\n${card}\n{% endcontent-ref %}`)];
+  return [
+    containerOf(formatTag('content-ref', { url }), '{% endcontent-ref %}', [
+      linkParagraph(url, url),
+    ]),
+  ];
 }
 
 /**
@@ -446,8 +458,10 @@ function openapiToMdast(
   const complete = fields.every((field) => field === 'grouped' || attrs[field] !== undefined);
   if (!complete || Object.values(attrs).some((value) => value?.includes('\n'))) return undefined;
   const url = ctx.refToUrl(ref);
-  const link = url ? `${linkParagraph(url, `OpenAPI ${ref.spec}`, ctx)}\n` : '';
-  return [html(`${formatTag(block.type, attrs)}\n${link}{% end${block.type} %}`)];
+  const open = formatTag(block.type, attrs);
+  const close = `{% end${block.type} %}`;
+  if (!url) return [html(`${open}\n${close}`)];
+  return [containerOf(open, close, [linkParagraph(url, `OpenAPI ${ref.spec}`)])];
 }
 
 function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
@@ -457,18 +471,21 @@ function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
   return fragment?.nodes ?? [];
 }
 
-/** `<details>`, a `<summary>` line holding the title's text, the body, `</details>`. */
+/**
+ * `<details>`, a `<summary>` line holding the title (as HTML, as GitBook writes it: `<strong>`,
+ * `<code>`, …), the body, `</details>`, each after a blank line.
+ */
 function expandableToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
   const [title] = fragmentBlocks(block, 'expandable-title');
-  const summary = title
-    ? markdownOf([{ ...title, type: 'paragraph' }], ctx)
-        .trim()
-        .replace(/\s*\n\s*/g, ' ')
-    : '';
-  const body = markdownOf(fragmentBlocks(block, 'expandable-body'), ctx);
+  const summary = title ? inlineHtml(title.nodes ?? [], inlineContext(ctx)) : '';
   const open = block.data?.defaultExpanded === true ? '<details open>' : '<details>';
-  const parts = [open, `<summary>${summary}</summary>`, ...(body ? [body.trimEnd()] : [])];
-  return html(`${parts.join('\n\n')}\n\n</details>`);
+  return container(
+    `${open}\n\n<summary>${summary}</summary>`,
+    '</details>',
+    fragmentBlocks(block, 'expandable-body'),
+    ctx,
+    true,
+  );
 }
 
 /** Code options GitBook writes as `{% code %}` attributes, in its order. */
@@ -481,7 +498,7 @@ const CODE_OPTIONS = [
   'collapsedLineCount',
 ] as const;
 
-function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
+function codeToMdast(block: DocumentBlock): RootContent {
   const lines = childBlocks(block).map((line) => plainText(line.nodes ?? []));
   const syntax = block.data?.syntax;
   const code: RootContent = {
@@ -495,8 +512,7 @@ function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
     if (['string', 'number', 'boolean'].includes(typeof value)) attrs[option] = String(value);
   }
   if (Object.keys(attrs).length === 0) return code;
-  const fence = ctx.stringify({ type: 'root', children: [code] }).trimEnd();
-  return html(`${formatTag('code', attrs)}\n${fence}\n{% endcode %}`);
+  return containerOf(formatTag('code', attrs), '{% endcode %}', [code]);
 }
 
 function imagesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
