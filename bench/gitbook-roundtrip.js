@@ -178,21 +178,39 @@ function resolveSpaces(source) {
   return [...new Set(all)].sort();
 }
 
-/** Who wrote each file last: the subject of the last commit that touched it (up to `rev`). */
+/**
+ * Who wrote each file's bytes last: the subject of the last commit that changed it (up to
+ * `rev`). A commit that only moved a file (an exact rename, as GitBook's Git Sync makes when a
+ * page moves) did not write it: its author is looked for under the old path.
+ */
 function lastSubjects(dir, rev) {
   const subjects = new Map();
   if (!isGitRepository(dir)) return subjects;
   const log = git(dir, [
     'log',
-    '--no-renames',
+    '-M100%',
     '--format=%x01%s',
-    '--name-only',
+    '--name-status',
     ...(rev ? [rev] : []),
   ]).toString('utf8');
+  /** Path in older commits → the path it has at `rev`. */
+  const looking = new Map();
+  const seen = new Set();
   for (const entry of log.split('\x01')) {
-    const [subject, ...files] = entry.split('\n');
-    for (const file of files) {
-      if (file && !subjects.has(file)) subjects.set(file, subject);
+    const [subject, ...lines] = entry.split('\n');
+    for (const line of lines) {
+      const [status, ...paths] = line.split('\t');
+      if (!status) continue;
+      const path = paths[paths.length - 1];
+      const current = looking.has(path) ? looking.get(path) : seen.has(path) ? undefined : path;
+      if (current === undefined) continue;
+      looking.delete(path);
+      seen.add(path);
+      if (status === 'R100') {
+        looking.set(paths[0], current);
+        continue;
+      }
+      if (!subjects.has(current)) subjects.set(current, subject);
     }
   }
   return subjects;
@@ -735,10 +753,10 @@ async function main() {
             const target = join(options.out, 'diffs', name, `${file.path}.diff`);
             mkdirSync(posix.dirname(target), { recursive: true });
             writeFileSync(target, `${diff.unified}\n`);
+            // Examples of each construct from as many files as can be, GitBook's first.
             for (const [construct, list] of Object.entries(diff.examples)) {
-              const bucket = (examples[construct] ??= []);
-              for (const example of list)
-                if (bucket.length < 6) bucket.push({ path: `${name}/${file.path}`, ...example });
+              const bucket = ((examples[group] ??= {})[construct] ??= []);
+              if (bucket.length < 8) bucket.push({ path: `${name}/${file.path}`, ...list[0] });
             }
           }
         }
@@ -844,18 +862,25 @@ async function main() {
     '',
     '## Examples',
     '',
-    ...Object.entries(examples).flatMap(([construct, list]) => [
-      `### ${construct}`,
-      '',
-      ...list.flatMap((e) => [
-        `- ${e.path}`,
-        '  ```diff',
-        ...(e.before !== undefined ? [`  -${e.before}`] : []),
-        ...(e.after !== undefined ? [`  +${e.after}`] : []),
-        '  ```',
+    ...groups
+      .flatMap((group) =>
+        Object.entries(examples[group] ?? {}).map(([construct, list]) => [
+          `${group}: ${construct}`,
+          list,
+        ]),
+      )
+      .flatMap(([construct, list]) => [
+        `### ${construct}`,
+        '',
+        ...list.flatMap((e) => [
+          `- ${e.path}`,
+          '  ```diff',
+          ...(e.before !== undefined ? [`  -${e.before}`] : []),
+          ...(e.after !== undefined ? [`  +${e.after}`] : []),
+          '  ```',
+        ]),
+        '',
       ]),
-      '',
-    ]),
     '## SUMMARY.md',
     '',
     ...summaries.map(
