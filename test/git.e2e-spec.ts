@@ -105,7 +105,8 @@ describeWithGit('Git import and export', () => {
   beforeAll(async () => {
     server = await startGitServer();
     guarded = await startGitServer({ credentials });
-    t = await createTestApp();
+    // A file limit of 2 MiB, so that a file over it stays small (the default is 100 MiB).
+    t = await createTestApp({ GIT_MAX_FILE_BYTES: String(2 * 1024 * 1024) });
     org = await t.factories.organization();
   });
   afterAll(async () => {
@@ -510,25 +511,33 @@ describeWithGit('Git import and export', () => {
     expect(welcome.body.markdown).toBe('# Welcome\n\nHello from the repository.\n');
   });
 
-  it('imports what it can and names the files over the file limit in warnings', async () => {
+  it('imports what it can and names the files over GIT_MAX_FILE_BYTES in warnings', async () => {
     const repo = `large-${++counter}`;
     const url = server.createRepository(repo);
     server.pushFiles(repo, 'refs/heads/main', {
       'README.md':
-        '# Welcome\n\n![Small](.gitbook/assets/small.png) [Video](.gitbook/assets/big.bin)\n',
+        '# Welcome\n\n![Small](.gitbook/assets/small.png) [Video](.gitbook/assets/big.bin) ' +
+        '[Clip](.gitbook/assets/clip.gif)\n',
       '.gitbook/assets/small.png': png(),
-      '.gitbook/assets/big.bin': Buffer.alloc(1024 * 1024 + 1, 7),
+      // Over 1 MB (the API's upload limit, which files of a repository are not held to).
+      '.gitbook/assets/clip.gif': Buffer.alloc(1024 * 1024 + 1, 5),
+      '.gitbook/assets/big.bin': Buffer.alloc(2 * 1024 * 1024 + 1, 7),
     });
     const spaceId = await emptySpace();
     const info = await importInto(spaceId, { url, ref: 'main' });
     expect(info.lastOperation).toMatchObject({
       status: 'complete',
       warnings: [
-        'Skipped .gitbook/assets/big.bin: 1048577 bytes, over the 1048576-byte (1 MB) file limit.',
+        'Skipped .gitbook/assets/big.bin: 2097153 bytes, over the 2097152-byte file limit (GIT_MAX_FILE_BYTES).',
       ],
     });
     const revision = await content(spaceId);
-    expect((revision.files as { name: string }[]).map((file) => file.name)).toEqual(['small.png']);
+    expect(
+      (revision.files as { name: string; size: number }[]).map((file) => [file.name, file.size]),
+    ).toEqual([
+      ['clip.gif', 1024 * 1024 + 1],
+      ['small.png', png().length],
+    ]);
 
     // The next operation starts without the last one's warnings.
     server.pushFiles(repo, 'refs/heads/main', { 'README.md': '# Welcome\n\nHello.\n' });

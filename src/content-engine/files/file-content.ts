@@ -107,29 +107,61 @@ export interface FileUpload {
  */
 export function describeFile(upload: FileUpload): FileNode {
   const { name, data } = upload;
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_FILE_NAME_LENGTH) {
-    throw invalidInput(`A file name must have 1 to ${MAX_FILE_NAME_LENGTH} characters.`);
-  }
+  checkFileName(name);
   if (data.length > MAX_FILE_BYTES) {
     throw invalidInput(
       `File ${JSON.stringify(name)} is ${data.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`,
     );
   }
-  const contentType = upload.contentType ?? sniffContentType(name, data);
+  return describeFileBytes({
+    id: upload.id,
+    name,
+    contentType: upload.contentType,
+    size: data.length,
+    blob: sha256Hex(data),
+    head: data,
+  });
+}
+
+/** How much of a file's start tells its kind and, for an image, its dimensions. */
+export const FILE_HEAD_BYTES = 512 * 1024;
+
+/**
+ * The `file` object of bytes known by their size, SHA-256 and start (`head`, FILE_HEAD_BYTES
+ * of them, or all): a file read as a stream. A 400 names the file when it is badly named or has
+ * an invalid content type.
+ */
+export function describeFileBytes(facts: {
+  id: string;
+  name: string;
+  contentType?: string;
+  size: number;
+  blob: string;
+  head: Buffer;
+}): FileNode {
+  const { name, head } = facts;
+  checkFileName(name);
+  const contentType = facts.contentType ?? sniffContentType(name, head);
   if (!CONTENT_TYPE.test(contentType)) {
     throw invalidInput(
       `File ${JSON.stringify(name)}: ${JSON.stringify(contentType)} is not a content type.`,
     );
   }
   const dimensions = contentType.toLowerCase().startsWith('image/')
-    ? imageDimensions(data)
+    ? imageDimensions(head)
     : undefined;
   return {
-    id: upload.id,
+    id: facts.id,
     name,
     contentType,
-    size: data.length,
-    blob: sha256Hex(data),
+    size: facts.size,
+    blob: facts.blob,
     ...(dimensions ? { dimensions } : {}),
   };
+}
+
+function checkFileName(name: unknown): void {
+  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_FILE_NAME_LENGTH) {
+    throw invalidInput(`A file name must have 1 to ${MAX_FILE_NAME_LENGTH} characters.`);
+  }
 }

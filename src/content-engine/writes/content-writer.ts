@@ -8,7 +8,14 @@ import { ContentEngine } from '../content-engine';
 import type { JSONDocument } from '../documents/document';
 import { markdownToDocument } from '../documents/markdown';
 import { Revision, RevisionType } from '../entities/revision.entity';
-import { blobKeyOf, describeFile, type FileUpload } from '../files/file-content';
+import { createHash } from 'node:crypto';
+import {
+  blobKeyOf,
+  describeFile,
+  describeFileBytes,
+  FILE_HEAD_BYTES,
+  type FileUpload,
+} from '../files/file-content';
 import { RevisionsRepository } from '../revisions.repository';
 import { commit, type PageChange } from '../tree/commit';
 import { TREE_FORMAT_VERSION, type FileNode, type RootNode } from '../tree/format';
@@ -92,6 +99,19 @@ export interface CommitOnChangeRequestInput {
  * caller, which then stores the bytes here: this class never reaches the network.
  */
 export type FileInput = Omit<FileUpload, 'id'> & { id?: string };
+
+/**
+ * A file too large to hold, read as a stream (twice: to learn what it is, then to store it);
+ * its `size` is checked, and bounded by `maxBytes`.
+ */
+export interface StreamedFileInput {
+  id?: string;
+  name: string;
+  contentType?: string;
+  size: number;
+  maxBytes: number;
+  open(): Promise<NodeJS.ReadableStream>;
+}
 
 export interface StoredFile {
   /** Hash of the `file` object, for an `insert_file` change. */
@@ -247,6 +267,54 @@ export class ContentWriter {
     }
     const hash = await this.engine.objectStore(manager).put('file', file);
     return { hash, file };
+  }
+
+  /**
+   * Stores a file read as a stream, as storeFile stores bytes: read once for its SHA-256, its
+   * size and its start (kind, dimensions), then once more into the BlobStore when it does not
+   * hold those bytes yet, so that it never is in memory whole. 400 naming the file when it is
+   * larger than `maxBytes` or its name or content type is invalid.
+   */
+  async storeFileStream(manager: EntityManager, input: StreamedFileInput): Promise<StoredFile> {
+    const tooLarge = (size: number) =>
+      invalidInput(
+        `File ${JSON.stringify(input.name)} is ${size} bytes; the limit is ${input.maxBytes} bytes.`,
+      );
+    if (input.size > input.maxBytes) throw tooLarge(input.size);
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let size = 0;
+    for await (const chunk of await input.open()) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      hash.update(bytes);
+      size += bytes.length;
+      if (size > input.maxBytes) throw tooLarge(size);
+      if (headLength < FILE_HEAD_BYTES) {
+        head.push(bytes.subarray(0, FILE_HEAD_BYTES - headLength));
+        headLength += head[head.length - 1].length;
+      }
+    }
+    if (size !== input.size) {
+      throw new Error(`File ${JSON.stringify(input.name)} is not the size it was said to be.`);
+    }
+    const file = describeFileBytes({
+      id: input.id ?? newId(),
+      name: input.name,
+      contentType: input.contentType,
+      size,
+      blob: hash.digest('hex'),
+      head: Buffer.concat(head, headLength),
+    });
+    const key = blobKeyOf(file.blob);
+    if ((await this.blobs.size(key)) !== file.size) {
+      const stored = await this.blobs.put(key, await input.open());
+      if (stored.size !== file.size) {
+        await this.blobs.delete(key);
+        throw new Error(`File ${JSON.stringify(input.name)} changed while it was stored.`);
+      }
+    }
+    return { hash: await this.engine.objectStore(manager).put('file', file), file };
   }
 
   async commitOnPrimary(

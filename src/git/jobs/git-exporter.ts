@@ -37,7 +37,7 @@ import { GitSyncsRepository } from '../git-syncs.repository';
 import { GITBOOK_YAML, type LayoutPage } from '../layout/layout';
 import { readLayoutConfig } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
-import { RefNotFound } from '../remote/git-repository';
+import { RefNotFound, type StreamedFile } from '../remote/git-repository';
 import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
 import { newSyncState, previousEntries, relativeTo, repositoryKey } from '../sync/sync-state';
 import { planSyncedPaths } from '../sync/synced-paths';
@@ -148,7 +148,7 @@ export class GitExporter {
     let done = 0;
     await context.progress(0, total);
 
-    const writes = new Map<string, Buffer>();
+    const writes = new Map<string, Buffer | StreamedFile>();
     const entries: Record<string, SyncedEntry> = {};
     /** Paths kept as the repository has them, with the blob the last sync recorded. */
     const keptOids = new Map<string, string>();
@@ -203,8 +203,19 @@ export class GitExporter {
       ) {
         keptOids.set(path, entry.oid);
       } else {
-        const data = await this.blobs.get(blobKeyOf(file.blob));
-        if (data) writes.set(inRoot(path), data);
+        // Streamed from the blob store into the repository, never held whole.
+        const key = blobKeyOf(file.blob);
+        const size = await this.blobs.size(key);
+        if (size !== null) {
+          writes.set(inRoot(path), {
+            size,
+            open: async () => {
+              const stream = await this.blobs.createReadStream(key);
+              if (!stream) throw new GitSyncFailure(`The bytes of ${inRoot(path)} are missing.`);
+              return stream;
+            },
+          });
+        }
       }
       if (++done % 100 === 0) await context.progress(done, total);
     }

@@ -9,7 +9,6 @@ import type { JSONDocument } from '../../content-engine/documents/document';
 import { keepBlockKeys } from '../../content-engine/documents/keep-block-keys';
 import { documentToMarkdown, markdownToDocument } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
-import { MAX_FILE_BYTES } from '../../content-engine/files/file-content';
 import { mergeTrees } from '../../content-engine/merge/merge-trees';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
 import { ASSETS_DIR, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
@@ -29,6 +28,7 @@ import {
 } from '../../content-engine/tree/write-tree';
 import { ContentHeads } from '../../content-engine/writes/content-heads';
 import { ContentWriter } from '../../content-engine/writes/content-writer';
+import { AppConfig } from '../../platform/config/app-config';
 import { raiseLimitsForJob } from '../../platform/database/job-limits';
 import { Clock } from '../../platform/clock/clock';
 import { newId, sha256Hex } from '../../platform/ids/ids';
@@ -105,6 +105,7 @@ export class GitImporter {
     private readonly changeRequests: ChangeRequestsService,
     private readonly spaceRedirects: SpaceRedirects,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async run(context: GitOperationContext): Promise<GitOutcome> {
@@ -122,10 +123,14 @@ export class GitImporter {
     }
 
     const prefix = job.directory === '' ? '' : `${job.directory}/`;
-    const commit = await workspace.read(head, (path, isFolder) =>
-      isFolder
-        ? `${path}/`.startsWith(prefix) || prefix.startsWith(`${path}/`)
-        : path.startsWith(prefix) && isLayoutFile(path.slice(prefix.length)),
+    // Assets are not read here: each is streamed to the blob store on its own, below.
+    const commit = await workspace.read(
+      head,
+      (path, isFolder) =>
+        isFolder
+          ? `${path}/`.startsWith(prefix) || prefix.startsWith(`${path}/`)
+          : path.startsWith(prefix) && isLayoutFile(path.slice(prefix.length)),
+      (path) => !path.includes('.gitbook/assets/'),
     );
     const tree = new Map<string, TreeBlob>();
     for (const [path, blob] of commit.files) {
@@ -170,7 +175,7 @@ export class GitImporter {
     const assets = [...oids.keys()].filter((path) => path.startsWith(`${ASSETS_DIR}/`));
     const fileIds = fileIdentities(assets, oids, previous);
     const layout = readLayout(
-      new Map([...tree].map(([path, blob]) => [path, blob.data])),
+      new Map([...tree].map(([path, blob]) => [path, blob.data ?? NOT_READ])),
       newId,
       (path) => fileIds.get(path),
     );
@@ -181,10 +186,15 @@ export class GitImporter {
       textOf: (pageId) => this.textOf(read, base, pageId),
     });
 
-    const [kept, tooLarge] = partition(layout.files, (file) => file.data.length <= MAX_FILE_BYTES);
+    const maxBytes = this.config.GIT_MAX_FILE_BYTES;
+    const sizes = new Map<string, number>();
+    for (const file of layout.files) {
+      sizes.set(file.path, await workspace.blobSize(oids.get(file.path)!));
+    }
+    const [kept, tooLarge] = partition(layout.files, (file) => sizes.get(file.path)! <= maxBytes);
     const warnings = tooLarge.map(
       (file) =>
-        `Skipped ${repoPath(file.path)}: ${file.data.length} bytes, over the ${MAX_FILE_BYTES}-byte (1 MB) file limit.`,
+        `Skipped ${repoPath(file.path)}: ${sizes.get(file.path)} bytes, over the ${maxBytes}-byte file limit (GIT_MAX_FILE_BYTES).`,
     );
     if (layout.orphans.length > 0) {
       warnings.push(
@@ -252,12 +262,18 @@ export class GitImporter {
       };
       let document: JSONDocument | undefined;
       if (!unchanged && page.type === 'document' && page.markdown !== undefined && page.path) {
-        document = resolveRelativeRefs(
-          await markdownToDocument(page.markdown),
-          page.path,
-          pageAt,
-          fileAt,
-        );
+        try {
+          document = resolveRelativeRefs(
+            await markdownToDocument(page.markdown),
+            page.path,
+            pageAt,
+            fileAt,
+          );
+        } catch (error) {
+          throw new GitSyncFailure(
+            `Could not import ${repoPath(page.path)}: ${describeError(error)}`,
+          );
+        }
         if (baseNode?.document) {
           const before = await getRequired<JSONDocument>(read, baseNode.document);
           document = keepBlockKeys(before, document);
@@ -342,12 +358,12 @@ export class GitImporter {
     for (const file of kept) {
       const oid = oids.get(file.path) ?? '';
       const known = baseFiles.get(file.id);
-      fileHashes.push(
-        known && known.node.git?.oid === oid && known.node.name === file.name
-          ? known.hash
-          : await this.storeFile(this.dataSource.manager, file, { oid, path: repoPath(file.path) }),
-      );
-      entries[file.path] = { kind: 'file', id: file.id, oid, blob: sha256Hex(file.data) };
+      const stored =
+        known && known.node.git?.oid === oid && known.node.name === file.name && known.node.blob
+          ? { hash: known.hash, blob: known.node.blob }
+          : await this.storeFile(workspace, file, { oid, path: repoPath(file.path) });
+      fileHashes.push(stored.hash);
+      entries[file.path] = { kind: 'file', id: file.id, oid, blob: stored.blob };
       await step();
     }
     const imported = await writeTree(outside, base, pages, fileHashes);
@@ -577,19 +593,29 @@ export class GitImporter {
     }
   }
 
-  /** Stores a file's bytes and its `file` object, with the blob it came from in `git`. */
+  /**
+   * Streams a file's blob to the blob store and stores its `file` object, with the blob it came
+   * from in `git`; a failure names the file.
+   */
   private async storeFile(
-    manager: EntityManager,
+    workspace: GitOperationContext['workspace'],
     file: ReadLayoutFile,
     git: { oid: string; path: string },
-  ): Promise<string> {
-    const stored = await this.writer.storeFile(manager, {
-      id: file.id,
-      name: file.name,
-      data: file.data,
-    });
-    const node: FileNode = { ...stored.file, git };
-    return this.engine.objectStore(manager).put('file', node);
+  ): Promise<{ hash: string; blob: string }> {
+    const manager = this.dataSource.manager;
+    try {
+      const stored = await this.writer.storeFileStream(manager, {
+        id: file.id,
+        name: file.name,
+        size: await workspace.blobSize(git.oid),
+        maxBytes: this.config.GIT_MAX_FILE_BYTES,
+        open: async () => (await workspace.openBlob(git.oid)).content,
+      });
+      const node: FileNode = { ...stored.file, git };
+      return { hash: await this.engine.objectStore(manager).put('file', node), blob: node.blob! };
+    } catch (error) {
+      throw new GitSyncFailure(`Could not import ${git.path}: ${describeError(error)}`);
+    }
   }
 
   /** A base page's body as markdown, to compare with a moved file's. */
@@ -620,6 +646,13 @@ export class GitImporter {
     if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
     return space.revisionId;
   }
+}
+
+/** What the layout is given for a file it does not read (an asset, streamed on its own). */
+const NOT_READ = Buffer.alloc(0);
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Files the layout reads: markdown, `.gitbook.yaml`, and assets (other files are not read). */

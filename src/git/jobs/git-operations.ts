@@ -10,8 +10,15 @@ import { SpacesRepository } from '../../spaces/spaces.repository';
 import { GitSync, type GitOperationStatus } from '../entities/git-sync.entity';
 import { GitSyncsRepository } from '../git-syncs.repository';
 import { CredentialsCipher, type GitCredentials } from '../remote/credentials-cipher';
-import { GitWorkspace, RefNotFound, type RemoteTarget } from '../remote/git-repository';
-import { outboundGitHttp } from '../remote/outbound-git-http';
+import {
+  GitHttpError,
+  GitWorkspace,
+  PushRejectedError,
+  RefNotFound,
+  type RemoteTarget,
+} from '../remote/git-repository';
+import { CorruptPackError } from '../remote/pack-unpacker';
+import { GitProtocolError } from '../remote/pkt-line';
 import { basicAuthorization, redactCredentials } from '../remote/remote-url';
 import { GitExporter } from './git-exporter';
 import { GitImporter } from './git-importer';
@@ -21,6 +28,12 @@ export type { GitJob } from './git-job';
 
 /** The queue of Git imports and exports, one job per operation. */
 export const GIT_OPERATIONS_QUEUE = 'git-operations';
+
+/**
+ * The largest pack a fetch takes (10 GiB): every file of a commit may be as large as
+ * GIT_MAX_FILE_BYTES allows, but a remote must not fill the disk.
+ */
+export const MAX_FETCH_BYTES = 10 * 1024 * 1024 * 1024;
 
 /**
  * Runs Git imports and exports in the background and records their outcome on the space's
@@ -68,7 +81,7 @@ export class GitOperations implements OnModuleInit {
         ref: job.ref,
         headers: credentials ? { authorization: basicAuthorization(credentials) } : {},
       };
-      const workspace = await GitWorkspace.open(outboundGitHttp(this.outbound));
+      const workspace = await GitWorkspace.open(this.outbound, MAX_FETCH_BYTES);
       try {
         const context: GitOperationContext = {
           job,
@@ -216,21 +229,22 @@ function describeFailure(error: unknown, job: GitJob): string {
   ) {
     return error.message;
   }
-  const git = error as { code?: string; data?: { statusCode?: number; statusMessage?: string } };
-  if (git?.code === 'HttpError' && git.data?.statusCode) {
-    const status = git.data.statusCode;
+  if (error instanceof GitHttpError) {
+    const status = error.statusCode;
     if (status === 401 || status === 403) {
       return `The repository refused the credentials (HTTP ${status}).`;
     }
     if (status === 404) return 'The repository was not found (HTTP 404).';
-    return `The repository answered HTTP ${status} ${git.data.statusMessage ?? ''}`.trim() + '.';
+    return `The repository answered HTTP ${status} ${error.statusMessage}`.trim() + '.';
   }
-  if (git?.code === 'PushRejectedError') {
-    return `The push to ${job.ref} was rejected (not a fast-forward); export with force to overwrite it.`;
+  if (error instanceof PushRejectedError) {
+    return error.reason === 'not-fast-forward'
+      ? `The push to ${job.ref} was rejected (not a fast-forward); export with force to overwrite it.`
+      : error.message;
   }
-  // Failures of isomorphic-git may wrap the OutboundHttp error that caused them.
-  const cause = (error as { cause?: unknown })?.cause;
-  if (cause instanceof OutboundHttpError) return cause.message;
+  if (error instanceof GitProtocolError || error instanceof CorruptPackError) {
+    return `The repository's answer could not be read: ${error.message}`;
+  }
   return error instanceof Error
     ? `The Git operation failed: ${error.message}`
     : 'The Git operation failed.';

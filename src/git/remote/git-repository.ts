@@ -2,12 +2,25 @@ import * as fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import git, { type HttpClient } from 'isomorphic-git';
+import type { Readable } from 'node:stream';
+import git from 'isomorphic-git';
+import type { OutboundHttp } from '../../platform/outbound-http';
+import {
+  hasObject,
+  objectHeader,
+  openObject,
+  readObject,
+  writeObject,
+  writeObjectFrom,
+} from './loose-objects';
+import { unpackObjects } from './pack-unpacker';
+import { writePackFile } from './pack-writer';
+import { discover, fetchPack, PushRejectedError, pushPack, resolveRef } from './smart-http';
 
-/** A blob of a commit's tree. */
+/** A blob of a commit's tree: its oid, and its bytes when they were read. */
 export interface TreeBlob {
   oid: string;
-  data: Buffer;
+  data?: Buffer;
 }
 
 export interface RemoteTarget {
@@ -31,27 +44,39 @@ export interface Author {
   timestamp: number;
 }
 
+/** A file's bytes as a stream of known length, read when it is written (a large file). */
+export interface StreamedFile {
+  size: number;
+  open(): Promise<NodeJS.ReadableStream>;
+}
+
 const LOCAL_BRANCH = 'refs/heads/bindery';
 const FILE_MODE = '100644';
 
 /** Thrown when the remote has no such ref (or no commit at all). */
 export class RefNotFound extends Error {}
 
+export { GitHttpError, PushRejectedError } from './smart-http';
+
 /**
- * A throw-away bare repository in a temporary directory, through isomorphic-git: a shallow
- * fetch of one ref, a commit built from trees in memory (no working copy), a push. `close()`
- * removes the directory.
+ * A throw-away bare repository in a temporary directory: a shallow fetch of one ref, a commit
+ * built from trees (no working copy), a push. Packs travel between the remote and disk as
+ * streams (smart-http.ts), the fetched one is unpacked into loose objects, and large files are
+ * read and written as streams: a repository of any size passes through bounded memory.
+ * isomorphic-git reads and writes the commits and trees. `close()` removes the directory.
  */
 export class GitWorkspace {
   private constructor(
     private readonly gitdir: string,
-    private readonly http: HttpClient,
+    private readonly http: OutboundHttp,
+    private readonly maxFetchBytes: number,
   ) {}
 
-  static async open(http: HttpClient): Promise<GitWorkspace> {
+  /** `maxFetchBytes`: the largest pack a fetch accepts. */
+  static async open(http: OutboundHttp, maxFetchBytes: number): Promise<GitWorkspace> {
     const gitdir = await mkdtemp(join(tmpdir(), 'bindery-git-'));
     await git.init({ fs, gitdir, bare: true, defaultBranch: 'bindery' });
-    return new GitWorkspace(gitdir, http);
+    return new GitWorkspace(gitdir, http, maxFetchBytes);
   }
 
   async close(): Promise<void> {
@@ -60,42 +85,39 @@ export class GitWorkspace {
 
   /** The head commit of `target.ref` (depth 1); RefNotFound when the remote lacks it. */
   async fetchHead(target: RemoteTarget): Promise<string> {
-    let result: Awaited<ReturnType<typeof git.fetch>>;
-    await git.addRemote({
-      fs,
-      gitdir: this.gitdir,
-      remote: 'origin',
-      url: target.url,
-      force: true,
-    });
-    try {
-      result = await git.fetch({
-        fs,
-        http: this.http,
-        gitdir: this.gitdir,
-        remote: 'origin',
-        ref: target.ref,
-        singleBranch: true,
-        depth: 1,
-        tags: false,
-        headers: target.headers,
-      });
-    } catch (error) {
-      if (error instanceof git.Errors.NotFoundError) throw new RefNotFound(target.ref);
-      throw error;
+    const advertisement = await discover(this.http, target, 'git-upload-pack');
+    const name = resolveRef(advertisement, target.ref);
+    if (!name) throw new RefNotFound(target.ref);
+    const oid = advertisement.refs.get(name)!;
+    const commit = advertisement.peeled.get(name) ?? oid;
+    if (!(await hasObject(this.gitdir, commit))) {
+      const pack = join(this.gitdir, 'objects', `incoming-${Date.now()}.pack`);
+      try {
+        await fetchPack(
+          this.http,
+          { headers: target.headers, maxBytes: this.maxFetchBytes },
+          advertisement,
+          oid,
+          pack,
+        );
+        await unpackObjects(this.gitdir, pack);
+      } finally {
+        await rm(pack, { force: true });
+      }
     }
-    if (!result.fetchHead) throw new RefNotFound(target.ref);
-    return result.fetchHead;
+    return commit;
   }
 
   /**
    * A fetched commit with the blobs of its tree that `wanted` selects (paths from the
-   * repository's root). Folders that `wanted` rejects as folders (`isFolder` true) are not
-   * walked, so a large repository costs only the part that is read.
+   * repository's root), with their bytes when `read` says (the others are opened as streams:
+   * openBlob). Folders that `wanted` rejects as folders (`isFolder` true) are not walked, so a
+   * large repository costs only the part that is read.
    */
   async read(
     oid: string,
     wanted: (path: string, isFolder: boolean) => boolean = () => true,
+    read: (path: string) => boolean = () => true,
   ): Promise<FetchedCommit> {
     const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid });
     const files = new Map<string, TreeBlob>();
@@ -108,8 +130,13 @@ export class GitWorkspace {
         const type = await entry.type();
         if (type === 'tree') return wanted(path, true) ? true : null;
         if (type === 'blob' && wanted(path, false)) {
-          const content = await entry.content();
-          files.set(path, { oid: await entry.oid(), data: Buffer.from(content ?? []) });
+          const blob = await entry.oid();
+          files.set(
+            path,
+            read(path)
+              ? { oid: blob, data: (await readObject(this.gitdir, blob)).data }
+              : { oid: blob },
+          );
         }
         return true;
       },
@@ -117,32 +144,53 @@ export class GitWorkspace {
     return { oid, message: commit.message, files };
   }
 
+  /** The size of a blob of a fetched commit, in bytes. */
+  async blobSize(oid: string): Promise<number> {
+    return (await objectHeader(this.gitdir, oid)).size;
+  }
+
+  /** A blob of a fetched commit as a stream, to read to its end or destroy. */
+  async openBlob(oid: string): Promise<{ size: number; content: Readable }> {
+    const { size, content } = await openObject(this.gitdir, oid);
+    return { size, content };
+  }
+
   /**
    * Commits on top of `parent` (or as a first commit) its tree with `deletes` removed and
-   * `writes` written (paths from the repository's root), and pushes it to `target.ref`. When
-   * the tree comes out as the parent's, nothing is committed or pushed (`committed` false, `oid`
-   * the parent). Returns every file of the tree with its blob.
+   * `writes` written (paths from the repository's root; large files as streams), and pushes
+   * it to `target.ref`: refused when the ref moved since `parent` was fetched, unless
+   * `force`. When the tree comes out as the parent's, nothing is committed or pushed
+   * (`committed` false, `oid` the parent). Returns every file of the tree with its blob.
    */
   async commitAndPush(input: {
     target: RemoteTarget;
     parent: string | null;
-    writes: ReadonlyMap<string, Buffer>;
+    writes: ReadonlyMap<string, Buffer | StreamedFile>;
     deletes: ReadonlySet<string>;
     message: string;
     author: Author;
     force: boolean;
   }): Promise<{ oid: string; committed: boolean; files: Map<string, string> }> {
-    const entries = input.parent
-      ? await this.listFiles(input.parent)
-      : new Map<string, { oid: string; mode: string }>();
+    const before = input.parent
+      ? await this.listTree(input.parent)
+      : { files: new Map<string, { oid: string; mode: string }>(), trees: new Set<string>() };
+    const entries = new Map(before.files);
     for (const path of input.deletes) entries.delete(path);
     for (const [path, data] of input.writes) {
-      const oid = await git.writeBlob({ fs, gitdir: this.gitdir, blob: data });
+      const oid = Buffer.isBuffer(data)
+        ? await writeObject(this.gitdir, 'blob', data)
+        : await writeObjectFrom(
+            this.gitdir,
+            'blob',
+            data.size,
+            (await data.open()) as AsyncIterable<Buffer>,
+          );
       const mode = entries.get(path)?.mode;
       entries.set(path, { oid, mode: mode === '100755' ? mode : FILE_MODE });
     }
     const files = new Map([...entries].map(([path, entry]) => [path, entry.oid]));
-    const tree = await this.writeTrees(entries);
+    const trees: string[] = [];
+    const tree = await this.writeTrees(entries, trees);
     if (input.parent) {
       const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid: input.parent });
       if (commit.tree === tree) return { oid: input.parent, committed: false, files };
@@ -158,50 +206,78 @@ export class GitWorkspace {
       parent: input.parent ? [input.parent] : [],
       ref: LOCAL_BRANCH,
     });
-    const pushed = await git.push({
-      fs,
-      http: this.http,
-      gitdir: this.gitdir,
-      url: input.target.url,
-      ref: LOCAL_BRANCH,
-      remoteRef: input.target.ref,
-      force: input.force,
-      headers: input.target.headers,
-    });
-    if (!pushed.ok) {
-      const refs = Object.values(pushed.refs ?? {}).find((ref) => !ref.ok);
-      throw new Error(`The remote refused the push${refs?.error ? `: ${refs.error}` : ''}.`);
+
+    const advertisement = await discover(this.http, input.target, 'git-receive-pack');
+    const ref =
+      resolveRef(advertisement, input.target.ref) ??
+      (input.target.ref.startsWith('refs/') ? input.target.ref : `refs/heads/${input.target.ref}`);
+    const current = advertisement.refs.get(ref) ?? null;
+    if (!input.force && current !== null && current !== input.parent) {
+      throw new PushRejectedError('The remote ref moved since it was read.', 'not-fast-forward');
+    }
+    // What the remote lacks: the commit, and the trees and blobs its parent does not have.
+    const known = new Set([...before.trees, ...[...before.files.values()].map((f) => f.oid)]);
+    const objects = [
+      oid,
+      ...new Set([...trees, ...files.values()].filter((object) => !known.has(object))),
+    ];
+    const pack = join(this.gitdir, 'objects', `outgoing-${Date.now()}.pack`);
+    try {
+      await writePackFile(this.gitdir, objects, pack);
+      await pushPack(
+        this.http,
+        input.target,
+        advertisement,
+        { ref, old: current, next: oid },
+        pack,
+      );
+    } finally {
+      await rm(pack, { force: true });
     }
     return { oid, committed: true, files };
   }
 
   /** The bytes of a blob of a fetched commit. */
   async readBlob(oid: string): Promise<Buffer> {
-    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid });
-    return Buffer.from(blob);
+    return (await readObject(this.gitdir, oid)).data;
   }
 
   /** Every file (and submodule) of a fetched commit's tree, by path, with its blob and mode. */
   async listFiles(oid: string): Promise<Map<string, { oid: string; mode: string }>> {
-    const entries = new Map<string, { oid: string; mode: string }>();
+    return (await this.listTree(oid)).files;
+  }
+
+  /** The files of a commit's tree, and the oids of its trees. */
+  private async listTree(
+    oid: string,
+  ): Promise<{ files: Map<string, { oid: string; mode: string }>; trees: Set<string> }> {
+    const files = new Map<string, { oid: string; mode: string }>();
+    const trees = new Set<string>();
     await git.walk({
       fs,
       gitdir: this.gitdir,
       trees: [git.TREE({ ref: oid })],
       map: async (path, [entry]) => {
-        if (!entry || path === '.') return true;
+        if (!entry) return true;
         const type = await entry.type();
-        if (type === 'blob' || type === 'commit') {
-          entries.set(path, { oid: await entry.oid(), mode: (await entry.mode()).toString(8) });
+        if (type === 'tree') trees.add(await entry.oid());
+        else if (type === 'blob' || type === 'commit') {
+          files.set(path, { oid: await entry.oid(), mode: (await entry.mode()).toString(8) });
         }
         return true;
       },
     });
-    return entries;
+    return { files, trees };
   }
 
-  /** Writes the tree objects of `entries` (full paths), deepest first; returns the root's oid. */
-  private async writeTrees(entries: Map<string, { oid: string; mode: string }>): Promise<string> {
+  /**
+   * Writes the tree objects of `entries` (full paths), deepest first, adding their oids to
+   * `written`; returns the root's oid.
+   */
+  private async writeTrees(
+    entries: Map<string, { oid: string; mode: string }>,
+    written: string[],
+  ): Promise<string> {
     interface Dir {
       blobs: Map<string, { oid: string; mode: string }>;
       dirs: Map<string, Dir>;
@@ -234,7 +310,9 @@ export class GitWorkspace {
           type: blob.mode === '160000' ? 'commit' : 'blob',
         });
       }
-      return git.writeTree({ fs, gitdir: this.gitdir, tree });
+      const oid = await git.writeTree({ fs, gitdir: this.gitdir, tree });
+      written.push(oid);
+      return oid;
     };
     return write(root);
   }

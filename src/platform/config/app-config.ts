@@ -455,6 +455,17 @@ export class AppConfig {
   OUTBOUND_MAX_BYTES = 20 * 1024 * 1024;
 
   /**
+   * Largest file a Git import brings in, in bytes (larger ones are left out and named in the
+   * operation's warnings); GitHub refuses files over 100 MiB. Files are streamed to the blob
+   * store, so the limit is not one of memory.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(10 * 1024 * 1024 * 1024)
+  GIT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+  /**
    * Minutes between two fetches of an OpenAPI specification given by URL (each spec counts from
    * its last processing); 0 fetches them only on creation and PUT.
    */

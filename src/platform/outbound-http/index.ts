@@ -7,4 +7,6 @@ export {
   type OutboundHttpMethod,
   type OutboundRequestInit,
   type OutboundResponse,
+  type OutboundStreamInit,
+  type OutboundStreamResponse,
 } from './outbound-http.service';

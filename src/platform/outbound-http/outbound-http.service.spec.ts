@@ -5,6 +5,7 @@ import http, {
   type ServerResponse,
 } from 'node:http';
 import net, { type AddressInfo, type LookupFunction, type NetConnectOpts } from 'node:net';
+import { Readable } from 'node:stream';
 import tls from 'node:tls';
 import { OutboundHttp, OutboundHttpError, type OutboundHttpOptions } from './outbound-http.service';
 
@@ -600,6 +601,94 @@ describe('OutboundHttp', () => {
 
       expect(error.code).toBe('network_error');
       expect(error.message).toMatch(/^Could not fetch from 127\.0\.0\.1:\d+: /);
+    });
+  });
+
+  describe('stream', () => {
+    /** The whole body of a streamed response, or the OutboundHttpError it failed with. */
+    async function drain(body: NodeJS.ReadableStream): Promise<Buffer | OutboundHttpError> {
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of body) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      } catch (error) {
+        if (error instanceof OutboundHttpError) return error;
+        throw error;
+      }
+    }
+
+    it('gives the body as a stream, larger than the whole-body limit allows when asked, and sends a stream body', async () => {
+      const server = await startServer((_req, res) => {
+        let sent = 0;
+        const send = () => {
+          while (sent < 50) {
+            sent++;
+            if (!res.write(Buffer.alloc(64 * 1024, sent))) return void res.once('drain', send);
+          }
+          res.end();
+        };
+        send();
+      });
+      const body = Readable.from([Buffer.from('part one, '), Buffer.from('part two')]);
+
+      const response = await client({ maxBytes: 1024 }).stream(server.origin, {
+        method: 'POST',
+        body,
+        maxBytes: 10 * 1024 * 1024,
+      });
+
+      expect(response.status).toBe(200);
+      const received = await drain(response.body);
+      expect(received).toBeInstanceOf(Buffer);
+      expect((received as Buffer).length).toBe(50 * 64 * 1024);
+      expect(server.requests[0].body).toBe('part one, part two');
+    });
+
+    it('fails the stream once the body passes maxBytes, and ends the transfer', async () => {
+      let closed!: Promise<void>;
+      const server = await startServer((_req, res) => {
+        closed = new Promise((resolve) => res.on('close', resolve));
+        const timer = setInterval(() => res.write(Buffer.alloc(1024, 'a')), 2);
+        res.on('close', () => clearInterval(timer));
+      });
+
+      const response = await client().stream(server.origin, { maxBytes: 8192 });
+      const error = await drain(response.body);
+
+      expect(error).toBeInstanceOf(OutboundHttpError);
+      expect((error as OutboundHttpError).code).toBe('too_large');
+      await expect(closed).resolves.toBeUndefined();
+    });
+
+    it('times out a silence of the body, not a long transfer', async () => {
+      const server = await startServer((_req, res) => {
+        // 600 ms in all, never silent for 200 ms: then silent.
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write('x');
+          if (++sent === 12) clearInterval(timer);
+        }, 50);
+        res.on('close', () => clearInterval(timer));
+      });
+
+      const response = await client().stream(server.origin, { timeoutMs: 250 });
+      const error = await drain(response.body);
+
+      expect(error).toBeInstanceOf(OutboundHttpError);
+      expect((error as OutboundHttpError).code).toBe('timeout');
+    });
+
+    it('does not follow a redirect with a stream body', async () => {
+      const server = await startServer((_req, res) => {
+        res.writeHead(307, { location: '/elsewhere' });
+        res.end();
+      });
+
+      const error = await failure(
+        client().stream(server.origin, { method: 'POST', body: Readable.from([Buffer.from('x')]) }),
+      );
+
+      expect(error.message).toMatch(/redirected a request whose body cannot be sent again/);
     });
   });
 

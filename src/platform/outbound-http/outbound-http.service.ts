@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { Readable, Transform } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { addressNotAllowed, isPublicAddress, publicOnlyLookup } from './address-policy';
 import {
@@ -31,6 +32,27 @@ export interface OutboundRequestInit {
   truncate?: boolean;
 }
 
+/** A request whose response is read as a stream (OutboundHttp.stream). */
+export interface OutboundStreamInit {
+  method?: OutboundHttpMethod;
+  headers?: Record<string, string>;
+  /** A stream body is sent as it is read; its request is not sent again to a redirect. */
+  body?: string | Buffer | Readable;
+  /** The longest wait for the response's headers, and for each part of its body. */
+  timeoutMs?: number;
+  /** Overrides the configured body size limit; the body fails once it passes it. */
+  maxBytes?: number;
+}
+
+/** A response whose body the caller reads, or destroys. */
+export interface OutboundStreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Fails with an OutboundHttpError (too large, timed out, connection lost). */
+  body: Readable;
+  url: string;
+}
+
 export interface OutboundResponse {
   status: number;
   /** Lower-case names; repeated headers are joined with ', '. */
@@ -47,7 +69,7 @@ interface Hop {
   url: URL;
   method: OutboundHttpMethod;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | Readable;
 }
 
 interface Limits {
@@ -55,6 +77,8 @@ interface Limits {
   timeoutMs: number;
   maxBytes: number;
   truncate: boolean;
+  /** Streamed: the timeout bounds each wait, not the whole exchange. */
+  streamed?: boolean;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -105,11 +129,47 @@ export class OutboundHttp implements OnModuleDestroy {
     }
   }
 
+  /**
+   * As `fetch`, for transfers too large to hold (a Git repository's pack): the response's body
+   * is a stream, checked against `maxBytes` as it flows, and `timeoutMs` bounds each wait (for
+   * the headers, then for each part of the body) rather than the whole exchange.
+   */
+  async stream(url: string, init: OutboundStreamInit = {}): Promise<OutboundStreamResponse> {
+    const first = this.firstHop(url, init);
+    const limits: Limits = {
+      signal: new AbortController().signal,
+      timeoutMs: init.timeoutMs ?? this.options.timeoutMs,
+      maxBytes: init.maxBytes ?? this.options.maxBytes,
+      truncate: false,
+      streamed: true,
+    };
+    let hop = first;
+    try {
+      for (let redirects = 0; ; redirects += 1) {
+        this.assertAllowedTarget(hop.url);
+        const response = await this.send(hop, limits);
+        const location = redirectLocation(response);
+        if (location === undefined) return streamResponse(hop, response, limits);
+        discard(response.body);
+        if (redirects >= this.maxRedirects) throw tooManyRedirects(this.maxRedirects);
+        if (hop.body instanceof Readable) {
+          throw new OutboundHttpError(
+            'network_error',
+            `${hop.url.host} redirected a request whose body cannot be sent again.`,
+          );
+        }
+        hop = redirectedHop(hop, response.statusCode, location);
+      }
+    } catch (error) {
+      throw toOutboundError(error, hop.url, limits);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.agent.close();
   }
 
-  private firstHop(raw: string, init: OutboundRequestInit): Hop {
+  private firstHop(raw: string, init: OutboundRequestInit | OutboundStreamInit): Hop {
     const headers = lowerCaseKeys(init.headers ?? {});
     headers['user-agent'] ??= this.userAgent;
     return withUrl({ method: init.method ?? 'GET', headers, body: init.body }, parseUrl(raw));
@@ -120,7 +180,7 @@ export class OutboundHttp implements OnModuleDestroy {
     try {
       for (let redirects = 0; ; redirects += 1) {
         this.assertAllowedTarget(hop.url);
-        const response = await this.send(hop, limits.signal);
+        const response = await this.send(hop, limits);
         const location = redirectLocation(response);
         if (location === undefined) return await readResponse(hop, response, limits);
         discard(response.body);
@@ -145,13 +205,16 @@ export class OutboundHttp implements OnModuleDestroy {
     if (isIP(host) !== 0 && !isPublicAddress(host)) throw addressNotAllowed(host, host);
   }
 
-  private send(hop: Hop, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  private send(hop: Hop, limits: Limits): Promise<Dispatcher.ResponseData> {
     return request(hop.url, {
       dispatcher: this.agent,
       method: hop.method,
       headers: hop.headers,
       body: hop.body,
-      signal,
+      signal: limits.signal,
+      ...(limits.streamed
+        ? { headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs }
+        : {}),
     });
   }
 }
@@ -243,6 +306,38 @@ async function readResponse(
     body: body.bytes,
     url: hop.url.href,
     ...(body.truncated ? { truncated: true } : {}),
+  };
+}
+
+/** The response with its body as a stream that fails, as fetch would, past `maxBytes`. */
+function streamResponse(
+  hop: Hop,
+  response: Dispatcher.ResponseData,
+  limits: Limits,
+): OutboundStreamResponse {
+  const { maxBytes } = limits;
+  const announced = Number(response.headers['content-length']);
+  if (hop.method !== 'HEAD' && announced > maxBytes) {
+    discard(response.body);
+    throw tooLarge(maxBytes);
+  }
+  let size = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      done(size > maxBytes ? tooLarge(maxBytes) : null, chunk);
+    },
+  });
+  response.body.on('error', (error) => limited.destroy(toOutboundError(error, hop.url, limits)));
+  limited.on('close', () => {
+    if (!response.body.destroyed) discard(response.body);
+  });
+  response.body.pipe(limited);
+  return {
+    status: response.statusCode,
+    headers: flattenHeaders(response.headers),
+    body: limited,
+    url: hop.url.href,
   };
 }
 
