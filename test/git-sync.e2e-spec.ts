@@ -391,15 +391,17 @@ describeWithGit('Git sync', () => {
       },
     ]);
 
-    // Exported to a new repository, the redirects follow, to the pages' files there (GitBook's
-    // default layout: a page with subpages is a folder's README.md).
+    // Exported to a new repository, the space keeps its layout (the root, the files of its
+    // pages) and the redirects follow, to the pages' files there.
     const copy = `sync-${++counter}`;
     const copyUrl = server.createRepository(copy);
     await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
     const config = show(copy, '.gitbook.yaml');
+    expect(config).toContain('root: ./docs/\n');
     expect(config).toContain(
-      'redirects:\n  old/setup: install/README.md\n  legacy/writing: guides/writing.md\n',
+      'redirects:\n  old/setup: install.md\n  legacy/writing: guides/writing.md\n',
     );
+    expect(show(copy, 'docs/install.md')).toBe(show(repo, 'docs/install.md'));
     // Each repository has its own sync: the first one still has nothing to receive.
     const before = head(repo);
     await operate(spaceId, 'export', { url, ref: 'main' });

@@ -355,7 +355,7 @@ describeWithGit('Git import and export', () => {
     );
     const readme = show('README.md');
     expect(readme).toMatch(
-      /^---\ndescription: Start here\nicon: rocket\nslug: getting-started\n---\n\n# Getting started\n/,
+      /^---\ndescription: Start here\nicon: rocket\n---\n\n# Getting started\n/,
     );
     expect(readme).toContain('Welcome to the **handbook**.');
     expect(readme).toContain('.gitbook/assets/diagram.png');

@@ -18,11 +18,11 @@ const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?(?:---|\.\.\.)[ \
  */
 export function splitFrontmatter(markdown: string): MarkdownWithFrontmatter {
   const none = { frontmatter: null, body: markdown };
-  const match = FRONTMATTER.exec(markdown);
-  if (!match) {
+  const block = frontmatterBlock(markdown);
+  if (!block) {
     return none;
   }
-  const yaml = match[1] ?? '';
+  const { yaml } = block;
   let data: unknown = {};
   // Blank or comments only: an empty mapping (the parser wants a document).
   if (!yaml.split(/\r?\n/).every((line) => /^\s*(#.*)?$/.test(line))) {
@@ -37,6 +37,16 @@ export function splitFrontmatter(markdown: string): MarkdownWithFrontmatter {
   }
   return {
     frontmatter: data as Record<string, unknown>,
-    body: markdown.slice(match[0].length),
+    body: markdown.slice(block.text.length),
   };
+}
+
+/**
+ * The frontmatter block opening `markdown` as written: its whole text (fences and line ends
+ * included) and the YAML between the fences (`''` for an empty block), or null when the
+ * markdown opens with no such block. Whether the YAML is a mapping is splitFrontmatter's to say.
+ */
+export function frontmatterBlock(markdown: string): { text: string; yaml: string } | null {
+  const match = FRONTMATTER.exec(markdown);
+  return match ? { text: match[0], yaml: match[1] ?? '' } : null;
 }

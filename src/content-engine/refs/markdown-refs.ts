@@ -32,23 +32,43 @@ export interface MarkdownRefWriting {
   /** `relative`: the layout of the space, and the page's own path in it. */
   paths?: MarkdownPaths;
   from?: string;
+  /**
+   * GitBook's Git Sync forms (the Git export), for `relative`: a page with subpages (a folder's
+   * README.md) as its folder (`../plans/`, `./`), paths as they are rather than
+   * percent-encoded (a markdown writer puts those with spaces in angle brackets), and an anchor
+   * of the page itself with the page's path when the ref names the page (`#x` when it names
+   * none). `written`: targets as the page's file wrote them (without anchors), by the path
+   * (relative to the content root) they lead to, or by that path and `#anchor`, written instead.
+   */
+  git?: { written?: ReadonlyMap<string, string> };
 }
 
 export function refToMarkdownUrl(ref: ContentRef, writing: MarkdownRefWriting): string {
   if (ref.kind === 'url') return ref.url;
   // OpenAPI blocks name their specification in their tag already.
   if (ref.kind === 'openapi') return '';
-  if (ref.kind === 'anchor' && !ref.space && (!ref.page || ref.page === writing.pageId)) {
+  if (
+    ref.kind === 'anchor' &&
+    !ref.space &&
+    (!ref.page || (ref.page === writing.pageId && !(writing.git && writing.refs === 'relative')))
+  ) {
     return `#${encodeFragment(ref.anchor)}`;
   }
   if (writing.refs === 'relative') return relativeUrl(ref, writing) ?? stableUrl(ref);
   return stableUrl(ref);
 }
 
-function relativeUrl(ref: ContentRef, { paths, from }: MarkdownRefWriting): string | undefined {
+function relativeUrl(
+  ref: ContentRef,
+  { paths, from, git }: MarkdownRefWriting,
+): string | undefined {
   if (!paths || from === undefined) return undefined;
-  const relative = (to: string) =>
-    encodeURI(posix.relative(posix.dirname(from), to) || posix.basename(to));
+  const relative = (to: string, anchor?: string) =>
+    git
+      ? ((anchor !== undefined ? git.written?.get(`${to}#${anchor}`) : undefined) ??
+        git.written?.get(to) ??
+        gitRelativeUrl(from, to))
+      : encodeURI(posix.relative(posix.dirname(from), to) || posix.basename(to));
   switch (ref.kind) {
     case 'file': {
       const path = paths.files.get(ref.file);
@@ -60,11 +80,29 @@ function relativeUrl(ref: ContentRef, { paths, from }: MarkdownRefWriting): stri
     }
     case 'anchor': {
       const path = ref.space || !ref.page ? undefined : paths.pages.get(ref.page);
-      return path ? `${relative(path)}#${encodeFragment(ref.anchor)}` : undefined;
+      return path ? `${relative(path, ref.anchor)}#${encodeFragment(ref.anchor)}` : undefined;
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * The link from the file `from` to the file `to` (paths relative to the same root) as GitBook's
+ * Git Sync writes it: relative, a folder's README.md as the folder (`../plans/`, `./`), not
+ * percent-encoded but for what would end the path.
+ */
+export function gitRelativeUrl(from: string, to: string): string {
+  const dir = posix.dirname(from) === '.' ? '' : posix.dirname(from);
+  let url: string;
+  if (posix.basename(to) === 'README.md') {
+    const folder = posix.dirname(to) === '.' ? '' : posix.dirname(to);
+    const up = posix.relative(dir, folder);
+    url = up === '' ? './' : `${up}/`;
+  } else {
+    url = posix.relative(dir, to) || posix.basename(to);
+  }
+  return url.replace(/[#?%<>\n]/g, (c) => encodeURIComponent(c));
 }
 
 /** The stable form of a ref (see above). */

@@ -107,8 +107,10 @@ export class GitExporter {
     // The redirects are the space's: they follow it to another repository too.
     const latest = await this.syncs.findLatestState(job.spaceId);
     const state = await this.syncs.findState(job.spaceId, repositoryKey(job));
+    // A repository without layout of its own takes the space's, from its latest sync elsewhere.
     const layout: SyncedLayout =
-      state?.layout ?? (configData ? readLayoutConfig(configData) : DEFAULT_LAYOUT);
+      state?.layout ??
+      (configData ? readLayoutConfig(configData) : (latest?.layout ?? DEFAULT_LAYOUT));
     const contentRoot = posix.join(job.directory, layout.root);
     const inRoot = (path: string) => posix.join(contentRoot, path);
     const pageNodes = new Map<string, { node: PageTree['node'] }>();
@@ -119,20 +121,21 @@ export class GitExporter {
       });
     indexNodes(trees);
     // Without a state, the paths the pages' `git` names, where the repository still has them.
+    const recorded = previousEntries(state, layout.root, {
+      directory: job.directory,
+      pages: pageNodes,
+      files: new Map(files.map((node) => [node.id, { node }])),
+    });
     const previous = new Map(
-      [
-        ...previousEntries(state, layout.root, {
-          directory: job.directory,
-          pages: pageNodes,
-          files: new Map(files.map((node) => [node.id, { node }])),
-        }),
-      ].filter(([path]) => state || repository.has(inRoot(path))),
+      [...recorded].filter(([path]) => state || repository.has(inRoot(path))),
     );
     const previousPaths = {
       pages: new Map<string, string>(),
       files: new Map<string, string>(),
     };
-    for (const [path, entry] of previous) {
+    // Pages and files keep the paths their `git` names in another repository too (a space
+    // imported from one, exported to an empty one, comes back in its layout).
+    for (const [path, entry] of recorded) {
       (entry.kind === 'page' ? previousPaths.pages : previousPaths.files).set(entry.id, path);
     }
     // Paths of the repository under the root that the last sync did not write: new names avoid them.

@@ -45,7 +45,7 @@ import {
 import { renderSummary } from '../layout/layout-writer';
 import type { TreeBlob } from '../remote/git-repository';
 import { assignPageIdentities, fileIdentities } from '../sync/identity';
-import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { importedLinkMeta, layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
 import { newSyncState, previousEntries, repositoryKey } from '../sync/sync-state';
 import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
 import { resolveRelativeRefs } from './ref-rewrite';
@@ -248,9 +248,7 @@ export class GitImporter {
         title: page.title,
         ...(page.slug ? { slug: page.slug } : {}),
         ...page.meta,
-        ...(page.type === 'link'
-          ? { target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' }
-          : {}),
+        ...(page.type === 'link' ? importedLinkMeta(page, pageAt) : {}),
         ...(page.path && oid ? { git: { oid, path: repoPath(page.path) } } : {}),
       });
       const node: TreePage = {

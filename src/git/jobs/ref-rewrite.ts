@@ -2,11 +2,14 @@ import { posix } from 'node:path';
 import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
 import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
 import { mapRefs, refToMarkdownUrl, stableRefOf } from '../../content-engine/refs/markdown-refs';
+import { isAbsoluteUrl, targetPath } from '../layout/link-targets';
 
 /**
- * Relative links of an imported page, turned into content refs: to a page's file →
- * `{kind: 'page'}`, to a file of `.gitbook/assets` → `{kind: 'file'}`, and stable-form targets
- * (`/pages/<id>`, `/users/<id>`, …; markdown-refs.ts) to the refs they name. `from` is the page's
+ * Relative links of an imported page, turned into content refs: to a page's file (or its
+ * folder, for a README.md) → `{kind: 'page'}`, to a file of the repository imported as a
+ * file → `{kind: 'file'}`, and stable-form targets (`/pages/<id>`, `/users/<id>`, …;
+ * markdown-refs.ts) to the refs they name. `#x` is an anchor of the page itself, as GitBook's
+ * (a ref naming no page); `page.md#x` names the page, itself included. `from` is the page's
  * path; `pages` and `files` map paths (relative to the content root) to ids.
  */
 export function resolveRelativeRefs(
@@ -15,24 +18,16 @@ export function resolveRelativeRefs(
   pages: ReadonlyMap<string, string>,
   files: ReadonlyMap<string, string>,
 ): JSONDocument {
-  const dir = posix.dirname(from);
   const resolve = (ref: ContentRef): ContentRef => {
-    if (ref.kind !== 'url' || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(ref.url)) return ref;
+    if (ref.kind !== 'url' || isAbsoluteUrl(ref.url)) return ref;
     if (ref.url.startsWith('#')) {
-      const self = pages.get(from);
       const anchor = decodeFragment(ref.url.slice(1));
-      return self && anchor ? { kind: 'anchor', anchor, page: self } : ref;
+      return anchor ? { kind: 'anchor', anchor } : ref;
     }
     const hashAt = ref.url.indexOf('#');
-    const target = hashAt >= 0 ? ref.url.slice(0, hashAt) : ref.url;
     const anchor = hashAt >= 0 ? decodeFragment(ref.url.slice(hashAt + 1)) : undefined;
-    let decoded = target.replace(/\?.*$/, '');
-    try {
-      decoded = decodeURI(decoded);
-    } catch {
-      return ref;
-    }
-    const path = posix.normalize(posix.join(dir === '.' ? '' : dir, decoded)).replace(/^\.\//, '');
+    const path = targetPath(from, ref.url);
+    if (path === undefined) return ref;
     const file = files.get(path);
     if (file) return { kind: 'file', file };
     const page = pages.get(path) ?? pages.get(posix.join(path, 'README.md'));
@@ -51,12 +46,17 @@ function decodeFragment(fragment: string): string {
   }
 }
 
-/** The link target of a content ref in the exported page at `from` (paths from planSyncedPaths). */
+/**
+ * The link target of a content ref in the exported page at `from` (paths from planSyncedPaths),
+ * in GitBook's Git Sync form; `written`: targets as the page's file wrote them, by the path they
+ * lead to (see writtenTargets in link-targets.ts).
+ */
 export function refToRelativeUrl(
   ref: ContentRef,
   from: string,
   pageId: string,
   paths: MarkdownPaths,
+  written?: ReadonlyMap<string, string>,
 ): string {
-  return refToMarkdownUrl(ref, { refs: 'relative', pageId, paths, from });
+  return refToMarkdownUrl(ref, { refs: 'relative', pageId, paths, from, git: { written } });
 }

@@ -70,9 +70,62 @@ describe('page metadata in frontmatter', () => {
       emoji: '1f600',
       noRobotsIndex: true,
       cover: '../.gitbook/assets/cover.png',
+      coverY: 0,
       layout: { cover: { visible: false }, metadata: { visible: false } },
     });
     const { computed: _computed, ...kept } = meta;
     expect(frontmatterToMeta(written, 'a/b.md', files)).toEqual(kept);
+  });
+
+  it("reads and writes GitBook's newer keys, in GitBook's order", () => {
+    const frontmatter = {
+      description: 'About it',
+      hidden: true,
+      noIndex: true,
+      icon: 'book',
+      cover: '../.gitbook/assets/cover.png',
+      coverY: -12.5,
+      coverHeight: 139,
+      layout: {
+        width: 'default',
+        cover: { visible: true, size: 'background', mask: 'radial' },
+        title: { visible: true },
+        tags: { visible: false },
+        actions: { visible: true },
+        anchors: { visible: false },
+      },
+    };
+    const meta = frontmatterToMeta(frontmatter, 'guides/page.md', files);
+    expect(meta).toEqual({
+      description: 'About it',
+      hidden: true,
+      noIndex: true,
+      icon: 'book',
+      cover: { ref: { kind: 'file', file: 'f1' }, yPos: -12.5, height: 139 },
+      layout: {
+        width: 'default',
+        cover: true,
+        coverSize: 'background',
+        coverMask: 'radial',
+        title: true,
+        tags: false,
+        actions: true,
+        anchors: false,
+      },
+    });
+    const written = metaToFrontmatter(meta, 'guides/page.md', files);
+    expect(written).toEqual(frontmatter);
+    expect(Object.keys(written)).toEqual(Object.keys(frontmatter));
+    expect(Object.keys(written.layout as object)).toEqual(Object.keys(frontmatter.layout));
+  });
+
+  it('keeps the position of a cover whose image the repository lacks', () => {
+    const meta = frontmatterToMeta(
+      { cover: 'gone.png', coverY: 0, coverHeight: 200 },
+      'p.md',
+      files,
+    );
+    expect(meta).toEqual({ cover: { yPos: 0, height: 200 } });
+    expect(metaToFrontmatter(meta, 'p.md', files)).toEqual({ coverY: 0, coverHeight: 200 });
   });
 });

@@ -11,13 +11,22 @@ import {
   slugFromPath,
   slugSource,
   type LayoutPage,
+  type PageGitForm,
 } from './layout';
 import { frontmatterToMeta, type FileLocations } from './frontmatter-meta';
+import { canonicalHead, headText, splitHead } from './page-head';
+import { computedYaml, pageFrontmatter } from './layout-writer';
+import { writtenOtherwise } from './link-targets';
 import { parseSummary, type SummaryEntry } from './summary';
 
 /** A page read from the repository, with the path of its file (relative to `root`). */
 export interface ReadLayoutPage extends LayoutPage {
   path?: string;
+  /** Markdown files: the head and the end of the file as read (see PageGitForm). */
+  head?: string;
+  tail?: string;
+  /** Link pages to a page of the space: its file and the anchor (ids are given later). */
+  linkTo?: { path: string; anchor?: string };
   pages: ReadLayoutPage[];
 }
 
@@ -73,15 +82,18 @@ export function readLayout(
     }
   }
   const fileIds = new Map(files.map((file) => [file.path, file.id]));
-  const reader = new PageReader(under, newId, {
-    pathOf: () => undefined,
+  const filePaths = new Map(files.map((file) => [file.id, file.path]));
+  const locations: FileLocations = {
+    pathOf: (id) => filePaths.get(id),
     idAt: (path) => fileIds.get(path),
-  });
+  };
+  const reader = new PageReader(under, newId, locations);
   const summary = under.get(config.summary);
   const pages = summary
     ? reader.fromSummary(parseSummary(summary.toString('utf8')), config)
     : reader.fromFolders('', true, config.readme);
   const orphans = summary ? reader.addOrphans(pages, config) : [];
+  recordForms(pages, new Set(orphans), locations);
   return {
     root,
     pages,
@@ -181,7 +193,10 @@ class PageReader {
   }
 
   private summaryPage(entry: SummaryEntry, dir: string, top: boolean): ReadLayoutPage {
+    if (entry.kind === 'computed') return this.computedPage(entry.yaml ?? '');
     const children = entry.children.map((child) => this.summaryPage(child, dir, false));
+    const tooltip: Record<string, unknown> =
+      entry.tooltip !== undefined ? { gitForm: { summaryTitle: entry.tooltip } } : {};
     if (entry.kind === 'group' && top) {
       return {
         id: this.newId(),
@@ -199,19 +214,66 @@ class PageReader {
         type: 'link',
         title: entry.title,
         href: target,
-        meta: {},
+        meta: tooltip,
         pages: children,
       };
     }
+    const hashAt = target.indexOf('#');
     const path = cleanPath(posix.join(dir, target.replace(/[#?].*$/, '')));
-    if (path && this.tree.has(path)) return this.filePage(path, entry.title, children);
+    // An anchor of a page, or a page listed already: GitBook's link page to that page.
+    if (path && this.tree.has(path) && (hashAt >= 0 || this.used.has(path))) {
+      return {
+        id: this.newId(),
+        type: 'link',
+        title: entry.title,
+        linkTo: {
+          path,
+          ...(hashAt >= 0 ? { anchor: decodeFragment(target.slice(hashAt + 1)) } : {}),
+        },
+        meta: tooltip,
+        pages: children,
+      };
+    }
+    if (path && this.tree.has(path)) {
+      const page = this.filePage(path, entry.title, children);
+      page.meta = { ...page.meta, ...tooltip };
+      return page;
+    }
     return {
       id: this.newId(),
       type: 'document',
       title: entry.title || 'Untitled',
       slug: path ? slugFromPath(path) : undefined,
-      meta: {},
+      meta: tooltip,
       pages: children,
+    };
+  }
+
+  /**
+   * A computed page from the YAML block of a SUMMARY.md item (GitBook's
+   * `ComputedContentSourceRevision`: the OpenAPI reference of a specification), titled by the
+   * specification; the block as written is kept when GitBook would write it otherwise.
+   */
+  private computedPage(yaml: string): ReadLayoutPage {
+    let computed: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = load(yaml, { schema: CORE_SCHEMA, maxDepth: 20 });
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+        computed = parsed as Record<string, unknown>;
+      }
+    } catch {
+      computed = {};
+    }
+    const spec = specOf(computed);
+    return {
+      id: this.newId(),
+      type: 'computed',
+      title: spec ?? 'API reference',
+      meta: {
+        computed,
+        ...(computedYaml(computed) !== yaml ? { gitForm: { yaml } } : {}),
+      },
+      pages: [],
     };
   }
 
@@ -291,7 +353,10 @@ class PageReader {
     return pages;
   }
 
-  /** The page of a markdown file: frontmatter, title (the summary's, else its `# Title`), body. */
+  /**
+   * The page of a markdown file: frontmatter, title (its `# Title`, else the summary's), body.
+   * A summary title that is not the heading's is the page's `linkTitle`, as GitBook's.
+   */
   private filePage(
     path: string,
     title: string | undefined,
@@ -299,30 +364,67 @@ class PageReader {
   ): ReadLayoutPage {
     this.used.add(path);
     const text = this.tree.get(path)!.toString('utf8');
-    const { frontmatter, body } = splitFrontmatter(text);
-    const heading = /^\s*#[ \t]+(.+?)[ \t]*#*[ \t]*(?:\r?\n|$)/.exec(body);
-    const headingTitle = heading?.[1].trim();
-    let markdown = body;
-    if (heading && (title === undefined || title === headingTitle)) {
-      markdown = body.slice(heading[0].length);
-    }
+    const { frontmatter } = splitFrontmatter(text);
+    const { parts, body } = splitHead(text);
+    const headingTitle = parts.headingTitle || undefined;
     const meta = frontmatterToMeta(frontmatter ?? {}, path, this.files);
     const slug =
       typeof frontmatter?.slug === 'string' && isValidSlug(frontmatter.slug)
         ? frontmatter.slug
         : slugFromPath(path);
     const fallback = typeof frontmatter?.title === 'string' ? frontmatter.title : undefined;
+    const pageTitle =
+      headingTitle || title || fallback || titleFromName(slugSource(path) ?? 'Untitled');
     return {
       id: this.newId(),
       type: 'document',
-      title: title || headingTitle || fallback || titleFromName(slugSource(path) ?? 'Untitled'),
+      title: pageTitle,
       slug,
-      markdown: markdown.trim() === '' ? undefined : markdown.replace(/^\s*\n/, ''),
-      meta,
+      markdown: body,
+      meta: title && title !== pageTitle ? { ...meta, linkTitle: title } : meta,
       path,
+      head: headText(parts),
+      tail: body === undefined ? '' : /[ \t\r\n]*$/.exec(body)![0],
       pages,
     };
   }
+}
+
+/**
+ * How each page's file was written where GitBook would write it otherwise (`gitForm` of its
+ * metadata, see PageGitForm): its head, its end, its links, whether SUMMARY.md lists it.
+ */
+function recordForms(
+  pages: ReadLayoutPage[],
+  orphans: ReadonlySet<string>,
+  files: FileLocations,
+): void {
+  const pagePaths = new Set<string>();
+  const collect = (list: ReadLayoutPage[]) =>
+    list.forEach((page) => {
+      if (page.path) pagePaths.add(page.path);
+      collect(page.pages);
+    });
+  collect(pages);
+  const known = (path: string) => pagePaths.has(path) || files.idAt(path) !== undefined;
+  const visit = (list: ReadLayoutPage[]) =>
+    list.forEach((page) => {
+      visit(page.pages);
+      if (!page.path || page.head === undefined) return;
+      const form: PageGitForm = { ...(page.meta.gitForm as PageGitForm | undefined) };
+      const values = pageFrontmatter(page, page.path, files);
+      if (page.head !== canonicalHead(values, page.title, page.markdown !== undefined)) {
+        form.head = page.head;
+      }
+      if (page.markdown !== undefined && page.tail !== '\n') form.tail = page.tail ?? '';
+      const links = writtenOtherwise(page.path, page.markdown ?? '', known);
+      if (links.length > 0) form.links = links;
+      if (orphans.has(page.path)) form.unlisted = true;
+      if (Object.keys(form).length > 0) page.meta = { ...page.meta, gitForm: form };
+      delete page.head;
+      delete page.tail;
+    });
+  visit(pages);
 }
 
 /** The sort key of an orphan: a folder's README.md sorts as the folder, before its files. */
@@ -351,6 +453,21 @@ function folderPage(
 function titleFromName(name: string): string {
   const words = name.replace(/\.md$/i, '').replace(/[-_]+/g, ' ').trim();
   return words ? words[0].toUpperCase() + words.slice(1) : 'Untitled';
+}
+
+/** The specification a computed source depends on (`dependencies.spec.ref.spec`). */
+function specOf(computed: Record<string, unknown>): string | undefined {
+  const spec = (computed.dependencies as { spec?: { ref?: { spec?: unknown } } } | undefined)?.spec
+    ?.ref?.spec;
+  return typeof spec === 'string' && spec !== '' ? spec : undefined;
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
 
 /** The folder every child's file sits in, when they share one (a group's slug). */

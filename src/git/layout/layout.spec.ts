@@ -3,10 +3,14 @@ import { planMarkdownPaths, type MarkdownPaths } from '../../content-engine/refs
 import { GITBOOK_YAML, type LayoutFile, type LayoutPage } from './layout';
 import { readLayout, type ReadLayoutPage } from './layout-reader';
 import { renderPage, renderSummary } from './layout-writer';
+import { summaryPages } from '../sync/page-files';
 
 const planPaths = planMarkdownPaths;
 
-/** The files of a space never synced, as an export writes them (pages carry their markdown). */
+/**
+ * The files of a space never synced, as an export writes them (pages carry their markdown;
+ * SUMMARY.md leaves out what the repository did not list).
+ */
 function renderLayout(
   pages: readonly LayoutPage[],
   files: readonly LayoutFile[],
@@ -17,7 +21,7 @@ function renderLayout(
     GITBOOK_YAML,
     Buffer.from(dump({ root: './', structure: { readme: 'README.md', summary: 'SUMMARY.md' } })),
   );
-  out.set('SUMMARY.md', Buffer.from(renderSummary(pages, paths)));
+  out.set('SUMMARY.md', Buffer.from(renderSummary(summaryPages(pages), paths)));
   const visit = (list: readonly LayoutPage[]) =>
     list.forEach((page) => {
       const path = paths.pages.get(page.id);
@@ -39,13 +43,13 @@ const page = (
   rest: Partial<LayoutPage> = {},
 ): LayoutPage => ({ id, type: 'document', title, slug, meta: {}, pages: [], ...rest });
 
-/** What survives a trip through the repository: no ids, no paths. */
+/** What survives a trip through the repository: no ids, no paths, not how files were written. */
 function shape(pages: ReadLayoutPage[] | LayoutPage[]): unknown[] {
   return pages.map((p) => ({
     type: p.type,
     title: p.title,
     ...(p.type !== 'link' ? { slug: p.slug } : { href: p.href }),
-    meta: p.meta,
+    meta: Object.fromEntries(Object.entries(p.meta).filter(([key]) => key !== 'gitForm')),
     markdown: p.markdown?.trim(),
     pages: shape(p.pages),
   }));
@@ -107,10 +111,10 @@ describe('Git Sync layout', () => {
   it('reads back what it writes', () => {
     const written = renderLayout(pages, files, planPaths(pages, files));
     expect(written.get('README.md')!.toString()).toBe(
-      '---\ndescription: Start here\nicon: rocket\nhidden: true\n' +
+      '---\ndescription: Start here\nhidden: true\nicon: rocket\n' +
         'cover: .gitbook/assets/logo-2.png\ncoverY: 12\n' +
         'layout:\n  width: wide\n  cover:\n    size: hero\n  title:\n    visible: false\n' +
-        'slug: getting-started\n---\n\n' +
+        '---\n\n' +
         '# Getting started\n\nHello **world**.\n',
     );
     const read = readLayout(written, newId);
@@ -118,6 +122,9 @@ describe('Git Sync layout', () => {
     const cover = read.files.find((f) => f.path === '.gitbook/assets/logo-2.png')!;
     expect(read.pages[0].meta.cover).toEqual({ ref: { kind: 'file', file: cover.id }, yPos: 12 });
     read.pages[0].meta.cover = pages[0].meta.cover;
+    // The root README.md says no slug: the tree gives it its title's (assignSlugs).
+    expect(read.pages[0].slug).toBeUndefined();
+    read.pages[0].slug = 'getting-started';
     expect(shape(read.pages)).toEqual(shape(pages));
     expect(read.files.map((f) => [f.path, f.name, f.data.toString()])).toEqual([
       ['.gitbook/assets/logo.png', 'logo.png', 'png'],
@@ -195,16 +202,24 @@ describe('Git Sync layout', () => {
     expect(read.files.map((f) => f.path)).toEqual(['.gitbook/assets/pic.png']);
   });
 
-  it('keeps a body heading that differs from the SUMMARY.md title', () => {
-    const tree = new Map(
-      Object.entries({
-        'SUMMARY.md': '* [Title in summary](page.md)\n',
-        'page.md': '# Another heading\n\nText.\n',
-      }).map(([k, v]) => [k, Buffer.from(v)]),
-    );
-    const [only] = readLayout(tree, newId).pages;
-    expect(only).toMatchObject({ title: 'Title in summary', slug: 'page' });
-    expect(only.markdown).toContain('# Another heading');
+  it("takes a SUMMARY.md title that is not the heading's as the page's linkTitle", () => {
+    const files = {
+      'SUMMARY.md': '# Table of contents\n\n* [Title in summary](page.md)\n',
+      'page.md': '# Another heading\n\nText.\n',
+    };
+    const tree = new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
+    const layout = readLayout(tree, newId);
+    const [only] = layout.pages;
+    expect(only).toMatchObject({
+      title: 'Another heading',
+      slug: 'page',
+      meta: { linkTitle: 'Title in summary' },
+    });
+    expect(only.markdown).toBe('Text.\n');
+    const paths = { pages: new Map([[only.id, 'page.md']]), files: new Map() };
+    const written = renderLayout(layout.pages, [], paths);
+    expect(written.get('page.md')!.toString()).toBe(files['page.md']);
+    expect(written.get('SUMMARY.md')!.toString()).toBe(files['SUMMARY.md']);
   });
 
   describe('markdown files SUMMARY.md does not list', () => {
@@ -301,16 +316,137 @@ describe('Git Sync layout', () => {
         'orphan.md',
       ]);
       const written = renderLayout(layout.pages, [], paths);
-      expect(written.get('orphan.md')!.toString()).toBe(
-        '---\nhidden: true\n---\n\n# Orphan\n\nAlone.\n',
+      // As they were, and still out of SUMMARY.md: reading the export back gives the same tree.
+      expect(written.get('orphan.md')!.toString()).toBe('# Orphan\n\nAlone.\n');
+      expect(written.get('guide/extra.md')!.toString()).toBe('# Extra\n\nExtra text.\n');
+      expect(written.get('SUMMARY.md')!.toString()).toBe(
+        '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
       );
-      expect(written.get('guide/extra.md')!.toString()).toBe(
-        '---\nhidden: true\n---\n\n# Extra\n\nExtra text.\n',
-      );
-      // Listed now, hidden still: reading the export back gives the same tree.
       const again = read(Object.fromEntries([...written].map(([k, v]) => [k, v.toString()])));
-      expect(again.orphans).toEqual([]);
+      expect(again.orphans).toEqual(['guide/extra.md', 'orphan.md']);
       expect(outline(again.pages)).toEqual(outline(layout.pages));
+    });
+  });
+
+  describe("GitBook's own files", () => {
+    const read = (files: Record<string, string>) =>
+      readLayout(new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)])), newId);
+    /** Each page's file and SUMMARY.md as an export writes them, where they were read. */
+    const writeBack = (layout: ReturnType<typeof read>) => {
+      const paths = { pages: new Map<string, string>(), files: new Map<string, string>() };
+      const index = (list: ReadLayoutPage[]) =>
+        list.forEach((p) => {
+          if (p.path) paths.pages.set(p.id, p.path);
+          index(p.pages);
+        });
+      index(layout.pages);
+      for (const file of layout.files) paths.files.set(file.id, file.path);
+      return renderLayout(layout.pages, layout.files, paths);
+    };
+
+    it('come back byte for byte, and only what GitBook would write otherwise is kept', () => {
+      const files = {
+        'SUMMARY.md': [
+          '# Table of contents',
+          '',
+          '## Getting started',
+          '',
+          '* [Welcome](README.md)',
+          '* [Install \\_ setup](install/README.md)',
+          '  * [On macOS](install/macos.md "The Mac way")',
+          '  * [Jump to Linux](install/macos.md#linux)',
+          '',
+          '## Reference',
+          '',
+          '* [API](api/README.md)',
+          '  * ```yaml',
+          '    props:',
+          '      models: true',
+          '    type: builtin:openapi',
+          '    dependencies:',
+          '      spec:',
+          '        ref:',
+          '          kind: openapi',
+          '          spec: petstore',
+          '    ```',
+          '* [Status](https://status.example.com)',
+          '',
+        ].join('\n'),
+        'README.md':
+          '---\ndescription: >-\n  A description long enough to be folded on more than one line by the YAML\n' +
+          '  writer of GitBook.\nhidden: true\nicon: house\ncover: .gitbook/assets/cover.png\ncoverY: 0\n' +
+          'coverHeight: 139\nlayout:\n  width: default\n  cover:\n    visible: true\n    size: hero\n' +
+          '  title:\n    visible: true\n  tags:\n    visible: false\n  actions:\n    visible: true\n' +
+          '---\n\n# Welcome\n\nSee [install](install/) and [Linux](install/macos.md#linux).\n',
+        'install/README.md': '# Install \\_ setup\n\nStart [here](./) or [go back](../).\n',
+        'install/macos.md':
+          '# macOS\n\n## Linux\n\nSee [the cover](../.gitbook/assets/cover.png).\n',
+        'api/README.md': '# API\n',
+        '.gitbook/assets/cover.png': 'png',
+      };
+      const layout = read(files);
+      const forms = (list: ReadLayoutPage[]): unknown[] =>
+        list.flatMap((p) => [
+          ...(p.meta.gitForm ? [[p.path ?? p.title, p.meta.gitForm]] : []),
+          ...forms(p.pages),
+        ]);
+      expect(forms(layout.pages)).toEqual([['install/macos.md', { summaryTitle: 'The Mac way' }]]);
+      const [group] = layout.pages;
+      const install = group.pages[1];
+      expect(install.pages[0].meta.linkTitle).toBe('On macOS');
+      expect(install.pages[1]).toMatchObject({
+        type: 'link',
+        title: 'Jump to Linux',
+        linkTo: { path: 'install/macos.md', anchor: 'linux' },
+      });
+      const api = layout.pages[1].pages[0];
+      expect(api.pages[0]).toMatchObject({
+        type: 'computed',
+        title: 'petstore',
+        meta: {
+          computed: {
+            type: 'builtin:openapi',
+            props: { models: true },
+            dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } },
+          },
+        },
+      });
+      // The link page to a page, as the import makes it (ids given), for the export.
+      install.pages[1].target = { page: install.pages[0].id, anchor: 'linux' };
+      const written = writeBack(layout);
+      for (const [path, text] of Object.entries(files)) {
+        if (path.endsWith('.md'))
+          expect([path, written.get(path)!.toString()]).toEqual([path, text]);
+      }
+    });
+
+    it('keep the forms of hand-written files, and write what changed in GitBook form', () => {
+      const files = {
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
+        'README.md':
+          '---\nicon: house\ndescription: Home\ntitle: Kept as written\n---\n# Home\n\n\nSee [the guide](guide/README.md).\n\n',
+        'guide/README.md': 'No heading: the title is in SUMMARY.md. Back [home](../README.md#top).',
+      };
+      const layout = read(files);
+      const [home, guide] = layout.pages;
+      expect(home.meta.gitForm).toEqual({
+        head: '---\nicon: house\ndescription: Home\ntitle: Kept as written\n---\n# Home\n\n\n',
+        tail: '\n\n',
+        links: ['guide/README.md'],
+      });
+      expect(guide).toMatchObject({
+        title: 'Guide',
+        meta: { gitForm: { head: '', tail: '', links: ['../README.md#top'] } },
+      });
+      let written = writeBack(layout);
+      expect(written.get('README.md')!.toString()).toBe(files['README.md']);
+      expect(written.get('guide/README.md')!.toString()).toBe(files['guide/README.md']);
+      home.meta.description = 'Home, edited';
+      home.meta.noIndex = true;
+      written = writeBack(layout);
+      expect(written.get('README.md')!.toString()).toBe(
+        '---\nnoIndex: true\nicon: house\ndescription: Home, edited\ntitle: Kept as written\n---\n# Home\n\n\nSee [the guide](guide/README.md).\n\n',
+      );
     });
   });
 });

@@ -16,8 +16,10 @@ import { isValidSlug, slugify } from '../../content-engine/tree/slug';
  */
 
 /**
- * Page metadata carried in frontmatter (PageMeta keys, src/content-engine/tree/format.ts), in GitBook's
- * form (see frontmatter-meta.ts).
+ * Page metadata the repository holds (PageMeta keys, src/content-engine/tree/format.ts): what
+ * frontmatter carries, in GitBook's form (see frontmatter-meta.ts), the title SUMMARY.md gives
+ * the page (`linkTitle`, when it is not the page's heading) and how the page's file was written
+ * (`gitForm`, PageGitForm). An import replaces them.
  */
 export const FRONTMATTER_KEYS = [
   'description',
@@ -28,9 +30,35 @@ export const FRONTMATTER_KEYS = [
   'noRobotsIndex',
   'layout',
   'cover',
+  'linkTitle',
+  'gitForm',
 ] as const;
 
-export type LayoutPageType = 'document' | 'group' | 'link';
+/**
+ * How a page's file was written where GitBook would write it otherwise (PageMeta `gitForm`),
+ * so that an export writes it back as it was: kept with the page in the revision, and only
+ * where it differs from GitBook's form. Never part of the API's page.
+ */
+export interface PageGitForm {
+  /** The file's head (frontmatter, blank lines, heading) as read: see page-head.ts. */
+  head?: string;
+  /** What follows the body, when it is not one line end. */
+  tail?: string;
+  /**
+   * Links to pages and files the file wrote otherwise than GitBook would (a folder's README.md
+   * as `../plans/README.md` where GitBook writes `../plans/`, `./page.md`, `%20`, …): the
+   * targets as written (backslash escapes taken off), with their anchors.
+   */
+  links?: string[];
+  /** A markdown file SUMMARY.md did not list: imported as a hidden page, and left out of it. */
+  unlisted?: true;
+  /** The title attribute of the page's SUMMARY.md link (`[Title](page.md "Attribute")`). */
+  summaryTitle?: string;
+  /** Computed pages: their YAML block in SUMMARY.md as written, when not GitBook's form. */
+  yaml?: string;
+}
+
+export type LayoutPageType = 'document' | 'group' | 'link' | 'computed';
 
 /** A page as the layout knows it. */
 export interface LayoutPage {
@@ -40,10 +68,15 @@ export interface LayoutPage {
   slug?: string;
   /** Document pages: the body, without the title heading; undefined = an empty page. */
   markdown?: string;
-  /** Page metadata kept in frontmatter (FRONTMATTER_KEYS), as PageMeta holds it. */
+  /**
+   * Page metadata the repository holds (FRONTMATTER_KEYS; for computed pages `computed`, their
+   * source: GitBook's `ComputedContentSourceRevision`), as PageMeta holds it.
+   */
   meta: Record<string, unknown>;
-  /** Link pages: where they point. */
+  /** Link pages: where they point, a URL... */
   href?: string;
+  /** ...or a page of the space (and an anchor in it): GitBook's link pages to pages. */
+  target?: { page: string; anchor?: string };
   /** Hidden pages: the file to keep, when free (see keptPath in markdown-paths.ts). */
   keep?: string;
   pages: LayoutPage[];

@@ -33,14 +33,22 @@ export function planSyncedPaths(
     return planMarkdownPaths(pages, files);
   }
   const paths: MarkdownPaths = { pages: new Map(), files: new Map() };
+  // New names avoid every taken name whatever its case (a checkout on a case-insensitive file
+  // system would merge them); a path kept from the last sync only its own (the repository may
+  // hold `Logo.png` and `logo.png` both).
   const taken = new Set([...occupied].map((path) => path.toLowerCase()));
-  const claim = (path: string) => taken.add(path.toLowerCase());
+  const exact = new Set(occupied);
+  const claim = (path: string) => {
+    taken.add(path.toLowerCase());
+    exact.add(path);
+  };
   const free = (path: string) => !taken.has(path.toLowerCase());
+  const keepable = (path: string) => !exact.has(path);
 
   const keepPages = (list: readonly LayoutPage[]) => {
     for (const page of list) {
       const path = previous.pages.get(page.id);
-      if (page.type === 'document' && path && free(path)) {
+      if (page.type === 'document' && path && keepable(path)) {
         paths.pages.set(page.id, path);
         claim(path);
       }
@@ -92,7 +100,7 @@ export function planSyncedPaths(
   const newFiles: Pick<LayoutFile, 'id' | 'name'>[] = [];
   for (const file of files) {
     const path = previous.files.get(file.id);
-    if (path && free(path)) {
+    if (path && keepable(path)) {
       paths.files.set(file.id, path);
       claim(path);
     } else {
