@@ -596,4 +596,163 @@ describeWithGit('Git sync', () => {
     await operate(spaceId, 'export', { url, ref: 'main' });
     expect(head(repo)).toBe(before);
   }, 120_000);
+
+  describe('a repository GitBook wrote, exported to an empty one', () => {
+    /** GitBook's own forms, and a few a team writes by hand (kept as they are). */
+    function gitbookMade(): Record<string, string | Buffer> {
+      return {
+        'SUMMARY.md': [
+          '# Table of contents',
+          '',
+          '* [Welcome](README.md)',
+          '* [Plans](plans/README.md)',
+          '  * [Pricing in short](plans/pricing.md)',
+          '  * [Buttons](plans/pricing.md#buttons)',
+          '  * ```yaml',
+          '    props:',
+          '      models: true',
+          '    type: builtin:openapi',
+          '    dependencies:',
+          '      spec:',
+          '        ref:',
+          '          kind: openapi',
+          '          spec: petstore',
+          '    ```',
+          '',
+          '## Guides',
+          '',
+          '* [Install \\_ run](guides/install.md)',
+          '* [Status page](https://status.example.com)',
+          '',
+        ].join('\n'),
+        'README.md': [
+          '---',
+          'description: >-',
+          '  Everything about the product, from the first install to the last plan, in',
+          '  one place.',
+          'icon: house',
+          'cover: .gitbook/assets/cover.png',
+          'coverY: -20',
+          'coverHeight: 240',
+          'layout:',
+          '  width: wide',
+          '  cover:',
+          '    visible: true',
+          '    size: hero',
+          '  title:',
+          '    visible: true',
+          '  outline:',
+          '    visible: false',
+          '  tags:',
+          '    visible: true',
+          '  actions:',
+          '    visible: false',
+          'tags:',
+          '  - product',
+          '---',
+          '',
+          '# Welcome',
+          '',
+          'Read about the [plans](plans/) and [how to install](guides/install.md#linux).',
+          '',
+        ].join('\n'),
+        'plans/README.md':
+          '# Plans\n\nChoose one. Back to [the start](../).\n\n' +
+          '{% content-ref url="pricing.md" %}\n[pricing.md](pricing.md)\n{% endcontent-ref %}\n',
+        'plans/pricing.md': [
+          '---',
+          'icon: tag',
+          'description: What it costs',
+          '---',
+          '# Pricing',
+          '',
+          '## Buttons',
+          '',
+          'See [all plans](./) and the [flow](../images/flow.png).',
+          '',
+          '![](../.gitbook/assets/install-flow.drawing.svg)',
+          '',
+        ].join('\n'),
+        'guides/install.md':
+          'Install it with [the plans](../plans/README.md) in mind.\n\n## Linux\n\nUse the package.\n',
+        '.gitbook/assets/cover.png': png(),
+        '.gitbook/assets/install-flow.drawing.svg':
+          '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"></svg>\n',
+        'images/flow.png': png(),
+      };
+    }
+
+    it('comes back byte for byte, its structure read into the pages', async () => {
+      const files = gitbookMade();
+      const { spaceId } = await imported(files);
+      const pages = await byTitle(spaceId);
+      // The heading is the title; the summary's own title is the page's link title.
+      expect([...pages.keys()]).toEqual([
+        'Welcome',
+        'Plans',
+        'Pricing',
+        'Buttons',
+        'petstore',
+        'Guides',
+        'Install _ run',
+        'Status page',
+      ]);
+      const res = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+      expectConforms(res, 'getCurrentRevision');
+      const pricing = pages.get('Pricing')!;
+      expect(pages.get('Buttons')).toMatchObject({
+        type: 'link',
+        target: { kind: 'anchor', anchor: 'buttons', page: pricing.id },
+      });
+      expect(pages.get('petstore')).toMatchObject({
+        type: 'computed',
+        computed: {
+          type: 'builtin:openapi',
+          props: { models: true },
+          dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } },
+        },
+      });
+      const listed = await org.owner.client.get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+      const fileId = (name: string) =>
+        (listed.body.items as { id: string; name: string }[]).find((f) => f.name === name)!.id;
+      expect(pages.get('Welcome')).toMatchObject({
+        icon: 'house',
+        cover: { ref: { kind: 'file', file: fileId('cover.png') }, yPos: -20, height: 240 },
+        layout: { width: 'wide', cover: true, coverSize: 'hero', outline: false, tags: true },
+      });
+      expect((pages.get('Welcome') as unknown as { layout: object }).layout).toMatchObject({
+        actions: false,
+      });
+      // Relative references to files of the repository are those files, wherever they are.
+      const page = await org.owner.client
+        .get(`/v1/spaces/${spaceId}/content/page/${pricing.id}`)
+        .expect(200);
+      const refs: unknown[] = [];
+      JSON.stringify(page.body.document, (key, value: unknown) => {
+        if (key === 'ref') refs.push(value);
+        return value;
+      });
+      expect(refs).toEqual([
+        { kind: 'page', page: pages.get('Plans')!.id },
+        { kind: 'file', file: fileId('flow.png') },
+        { kind: 'file', file: fileId('install-flow.drawing.svg') },
+      ]);
+
+      const copy = `sync-${++counter}`;
+      const copyUrl = server.createRepository(copy);
+      await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
+      const written = server.git(copy, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n');
+      expect(written.filter((path) => path !== '.gitbook.yaml').sort()).toEqual(
+        Object.keys(files).sort(),
+      );
+      for (const [path, data] of Object.entries(files)) {
+        if (typeof data === 'string') {
+          expect([path, server.git(copy, 'show', `main:${path}`)]).toEqual([path, data]);
+        } else {
+          const size = Number(server.git(copy, 'cat-file', '-s', `main:${path}`).trim());
+          expect([path, size]).toEqual([path, data.length]);
+        }
+      }
+    });
+  });
 });

@@ -11,7 +11,7 @@ import { documentToMarkdown, markdownToDocument } from '../../content-engine/doc
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
 import { mergeTrees } from '../../content-engine/merge/merge-trees';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
-import { ASSETS_DIR, type MarkdownPaths } from '../../content-engine/refs/markdown-paths';
+import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
 import { RevisionsRepository } from '../../content-engine/revisions.repository';
 import type { FileNode, PageMeta } from '../../content-engine/tree/format';
 import {
@@ -123,14 +123,15 @@ export class GitImporter {
     }
 
     const prefix = job.directory === '' ? '' : `${job.directory}/`;
-    // Assets are not read here: each is streamed to the blob store on its own, below.
+    // Only markdown and .gitbook.yaml are read here: the files a page refers to are streamed to
+    // the blob store one by one, below.
     const commit = await workspace.read(
       head,
       (path, isFolder) =>
         isFolder
           ? `${path}/`.startsWith(prefix) || prefix.startsWith(`${path}/`)
           : path.startsWith(prefix) && isLayoutFile(path.slice(prefix.length)),
-      (path) => !path.includes('.gitbook/assets/'),
+      (path) => isReadFile(path),
     );
     const tree = new Map<string, TreeBlob>();
     for (const [path, blob] of commit.files) {
@@ -172,7 +173,8 @@ export class GitImporter {
       files: baseFiles,
     });
 
-    const assets = [...oids.keys()].filter((path) => path.startsWith(`${ASSETS_DIR}/`));
+    // Every file may be one of the space's: an asset, or a file a page refers to.
+    const assets = [...oids.keys()].filter((path) => !isReadFile(path));
     const fileIds = fileIdentities(assets, oids, previous);
     const layout = readLayout(
       new Map([...tree].map(([path, blob]) => [path, blob.data ?? NOT_READ])),
@@ -653,11 +655,21 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Files the layout reads: markdown, `.gitbook.yaml`, and assets (other files are not read). */
+/**
+ * Files the layout looks at: markdown, `.gitbook.yaml`, assets, and any file outside hidden
+ * folders (a page may refer to it).
+ */
 function isLayoutFile(path: string): boolean {
   return (
-    /\.md$/i.test(path) || /(^|\/)\.gitbook\.yaml$/.test(path) || path.includes('.gitbook/assets/')
+    isReadFile(path) ||
+    path.includes('.gitbook/assets/') ||
+    !path.split('/').some((segment) => segment.startsWith('.'))
   );
+}
+
+/** Files read whole when the commit is read: markdown and `.gitbook.yaml`. */
+function isReadFile(path: string): boolean {
+  return /\.md$/i.test(path) || /(^|\/)\.gitbook\.yaml$/.test(path);
 }
 
 function countPages(pages: readonly ReadLayoutPage[]): number {

@@ -3,7 +3,7 @@ import type { MarkdownPaths } from '../../content-engine/refs/markdown-paths';
 import { slugify } from '../../content-engine/tree/slug';
 import { slugFromPath, type LayoutPage, type PageGitForm } from './layout';
 import { frontmatterToMeta, metaToFrontmatter, type FileLocations } from './frontmatter-meta';
-import { canonicalHead, renderHead, splitHead } from './page-head';
+import { canonicalHead, plain, renderHead, splitHead } from './page-head';
 
 /** Where each page and file goes, relative to the content root (GitBook's layout). */
 export type LayoutPaths = MarkdownPaths;
@@ -100,7 +100,7 @@ const COMPUTED_ORDER = ['props', 'type', 'dependencies'];
 
 /** A computed page's source as GitBook writes it in SUMMARY.md (without the indentation). */
 export function computedYaml(computed: Record<string, unknown>): string {
-  return dump(gitbookOrder(computed));
+  return dump(plain(gitbookOrder(computed)));
 }
 
 function gitbookOrder(computed: Record<string, unknown>): Record<string, unknown> {

@@ -111,7 +111,19 @@ function headingLine(title: string): string {
 
 /** GitBook's YAML for frontmatter values: js-yaml's defaults. */
 export function yamlOf(values: Record<string, unknown>): string {
-  return dump(values);
+  return dump(plain(values));
+}
+
+/**
+ * A copy made of this realm's objects and lists: js-yaml dumps only plain objects, and values
+ * read elsewhere (a database driver, another VM context) may have another `Object.prototype`.
+ */
+export function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = plain(item);
+  return copy;
 }
 
 interface Chunk {
