@@ -6,7 +6,7 @@ const shared = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   // Packages published only as ES modules must be transformed too.
   transformIgnorePatterns: [
-    '/node_modules/(?!(unified|remark-.*|mdast-.*|micromark.*|unist-.*|vfile.*|bail|trough|is-plain-obj|devlop|decode-named-character-reference|character-entities.*|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch|property-information|space-separated-tokens|comma-separated-tokens|html-void-elements|stringify-entities|trim-lines|hast-.*|web-namespaces|estree-util-.*)/)',
+    '/node_modules/(?!(unified|remark-.*|mdast-.*|micromark.*|unist-.*|vfile.*|bail|trough|is-plain-obj|devlop|decode-named-character-reference|character-entities.*|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch|property-information|space-separated-tokens|comma-separated-tokens|html-void-elements|stringify-entities|trim-lines|hast-.*|hastscript|parse5|entities|web-namespaces|estree-util-.*)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

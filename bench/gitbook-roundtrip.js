@@ -359,16 +359,29 @@ function normalizeKeys(document) {
   };
   const table = (data, fragmentNames) => {
     const view = data.view ?? { columns: [] };
-    const columnIds = Array.isArray(view.columns) ? view.columns : [];
     const definition = data.definition ?? {};
+    const shown = Array.isArray(view.columns) ? view.columns : [];
+    // Shown columns first, then hidden ones (a card's target, its cover).
+    const columnIds = [...shown, ...Object.keys(definition).filter((id) => !shown.includes(id))];
     const records = Object.entries(data.records ?? {}).sort(([, a], [, b]) =>
       a.orderIndex < b.orderIndex ? -1 : 1,
     );
     const value = (cell) =>
       typeof cell === 'string' && fragmentNames.has(cell) ? rename(cell) : cell;
+    const renamedView = { ...view, columns: shown.map(rename) };
+    for (const field of ['targetDefinition', 'coverDefinition', 'coverDefinitionDark']) {
+      if (typeof view[field] === 'string') renamedView[field] = rename(view[field]);
+    }
+    if (view.columnWidths && typeof view.columnWidths === 'object') {
+      renamedView.columnWidths = Object.fromEntries(
+        columnIds
+          .filter((id) => id in view.columnWidths)
+          .map((id) => [rename(id), view.columnWidths[id]]),
+      );
+    }
     return {
       ...data,
-      view: { ...view, columns: columnIds.map(rename) },
+      view: renamedView,
       definition: Object.fromEntries(
         columnIds.map((id) => [rename(id), { ...definition[id], id: rename(id) }]),
       ),

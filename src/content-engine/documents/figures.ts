@@ -5,10 +5,13 @@ import { escapeAttribute, htmlAttributes } from './inline-syntax';
 /*
  * Images beyond `![alt](url "title")`: GitBook writes an image with a caption or a size as
  * `<figure><img src="…" alt="…" width="…"><figcaption><p>caption</p></figcaption></figure>`,
- * and an images block's alignment as a `<div align="…">` around its figures. The dark-mode
- * source is `data-src-dark`, the width of full-width and framed blocks `data-full-width` and
+ * and an images block's alignment as a `<div align="…">` around its figures. An image GitBook's
+ * editor made has a caption, often empty (`<figcaption></figcaption>`: a caption fragment of
+ * one empty paragraph); one read from `![]()` has none. The dark-mode source is
+ * `data-src-dark`, the width of full-width and framed blocks `data-full-width` and
  * `data-with-frame`. Inline images with a caption, a size or a dark source are an `<img>` tag
- * among text (`data-caption`, `data-size`). Captions are markdown inside `<p>`.
+ * among text (`data-caption`, `data-size`). Captions are HTML (`<strong>`, `&#x26;`, `<br>`),
+ * read as markdown, which reads that HTML too.
  */
 
 export type Length = number | { unit: string; value: number };
@@ -43,7 +46,7 @@ export function needsFigures(block: DocumentBlock, images: DocumentBlock[]): boo
   return images.some(
     (image) =>
       Object.keys(image.data ?? {}).some((key) => !PLAIN_IMAGE_KEYS.has(key)) ||
-      (captionFragment(image)?.nodes.length ?? 0) > 0,
+      captionFragment(image) !== undefined,
   );
 }
 
@@ -94,7 +97,10 @@ export function imgTag(data: Record<string, unknown>, refUrl: RefToUrl, inline: 
   ])}>`;
 }
 
-/** An images block as figures; `captionOf` gives a caption's paragraphs as inline markdown. */
+/**
+ * An images block as figures; `captionOf` gives a caption's paragraphs as inline HTML (an empty
+ * caption, one empty paragraph, is `<figcaption></figcaption>`).
+ */
 export function figuresHtml(
   block: DocumentBlock,
   images: DocumentBlock[],
@@ -103,11 +109,12 @@ export function figuresHtml(
 ): string {
   const figures = images.map((image) => {
     const caption = captionFragment(image);
-    const paragraphs = caption && caption.nodes.length > 0 ? captionOf(caption) : [];
-    const figcaption =
-      paragraphs.length > 0
-        ? `<figcaption>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</figcaption>`
-        : '';
+    const paragraphs = caption ? captionOf(caption) : [];
+    const figcaption = !caption
+      ? ''
+      : paragraphs.length === 1 && paragraphs[0] === ''
+        ? '<figcaption></figcaption>'
+        : `<figcaption>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</figcaption>`;
     return `<figure>${imgTag(image.data ?? {}, refUrl, false)}${figcaption}</figure>`;
   });
   const data = block.data ?? {};
@@ -123,8 +130,8 @@ export function figuresHtml(
 
 export interface ParsedFigure {
   data: Record<string, unknown>;
-  /** The caption paragraphs' markdown. */
-  captions: string[];
+  /** The caption paragraphs' markdown; undefined without `<figcaption>`, [] when it is empty. */
+  captions: string[] | undefined;
 }
 
 function imageDataFromAttrs(
@@ -175,8 +182,11 @@ export function parseFigures(
   for (const [, body] of inner.matchAll(/<figure>([\s\S]*?)<\/figure>/gi)) {
     const img = /<img(\s[^>]*)?>/i.exec(body);
     if (!img) return undefined;
-    const caption = /<figcaption>([\s\S]*)<\/figcaption>/i.exec(body)?.[1] ?? '';
-    const captions = [...caption.matchAll(/<p>([\s\S]*?)(?<!\\)<\/p>/gi)].map((p) => p[1]);
+    const caption = /<figcaption>([\s\S]*)<\/figcaption>/i.exec(body)?.[1];
+    const captions =
+      caption === undefined
+        ? undefined
+        : [...caption.matchAll(/<p>([\s\S]*?)(?<!\\)<\/p>/gi)].map((p) => p[1]);
     figures.push({ data: imageDataFromAttrs(htmlAttributes(img[1] ?? ''), false), captions });
   }
   return { data, figures };

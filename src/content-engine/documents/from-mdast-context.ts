@@ -1,3 +1,4 @@
+import type { Root as HastRoot } from 'hast';
 import type { Definition, FootnoteDefinition, Image, PhrasingContent, RootContent } from 'mdast';
 import type { DocumentBlock } from './document';
 import { InlineToken, restoreText } from './inline-syntax';
@@ -16,6 +17,8 @@ export interface FromMdastContext {
   tokens: InlineToken[];
   /** The parsed source, for raw content between HTML tags. */
   source: string;
+  /** Parses GitBook's HTML forms (html-forms.ts). */
+  parseHtml: (html: string) => HastRoot;
   /** Blocks of another piece of markdown (figure captions). */
   blocksOf: (markdown: string) => DocumentBlock[];
   /** Blocks of a piece of markdown with block tags (list items); at least a paragraph. */

@@ -19,6 +19,9 @@ import { fromBlockEscapeHatch, restoreRaw, restoreText } from './inline-syntax';
 import { asImage, block, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
 import { InlinePiece, inlinesFromMdast, leaf, textNode } from './inlines-from-mdast';
 import { tableFromMdast } from './tables';
+import { tableFromHast } from './html-tables';
+import { codeFromHast } from './html-forms';
+import type { Element } from 'hast';
 
 /**
  * mdast (CommonMark + GFM) to document blocks. Choices where markdown and documents differ:
@@ -134,11 +137,30 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
   const hatched = fromBlockEscapeHatch(value);
   if (hatched) return [rekey(hatched as unknown as DocumentBlock, ctx.newKey)];
   if (isHtmlComment(value)) return [];
+  if (/^<pre[\s>]/i.test(value.trim())) {
+    const pre = ctx
+      .parseHtml(value.trim())
+      .children.find((node): node is Element => node.type === 'element' && node.tagName === 'pre');
+    if (pre) return [codeFromHast(pre, ctx)];
+  }
+  if (/^<table[\s>]/i.test(value.trim())) {
+    const table = ctx
+      .parseHtml(value.trim())
+      .children.find(
+        (node): node is Element => node.type === 'element' && node.tagName === 'table',
+      );
+    const block = table && tableFromHast(table, ctx);
+    if (block) return [block];
+  }
   const figures = parseFigures(value);
   if (figures) {
     const images = figures.figures.map((figure) => {
-      const captions = figure.captions.flatMap((caption) => ctx.blocksOf(caption));
-      return imageBlock(figure.data, ctx, captions);
+      const captions = figure.captions?.flatMap((caption) => ctx.blocksOf(caption));
+      return imageBlock(
+        figure.data,
+        ctx,
+        captions && captions.length === 0 ? [emptyParagraph(ctx)] : captions,
+      );
     });
     return [{ ...block(ctx, 'images', images, figures.data), isVoid: false }];
   }
@@ -213,10 +235,10 @@ function imagesOnly(nodes: PhrasingContent[], ctx: FromMdastContext): Image[] | 
 function imageBlock(
   data: Record<string, unknown>,
   ctx: FromMdastContext,
-  caption: DocumentBlock[] = [],
+  caption?: DocumentBlock[],
 ): DocumentBlock {
   const fragments: DocumentFragment[] =
-    caption.length > 0
+    caption !== undefined
       ? [
           {
             object: 'fragment',

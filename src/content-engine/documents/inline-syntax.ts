@@ -307,6 +307,11 @@ export function inlineEscapeHatchOpen(node: object): string {
   return `<span data-bindery-inline="${escapeAttribute(keyless(node))}">`;
 }
 
+/** The JSON an inline escape hatch holds (in HTML forms, as an attribute of an empty span). */
+export function inlineEscapeHatchJson(node: object): string {
+  return keyless(node);
+}
+
 function parseJsonObject(json: string): Record<string, unknown> | undefined {
   try {
     const node: unknown = JSON.parse(json);

@@ -72,9 +72,9 @@ export function inlinesFromMdast(
   return groupPieces(piecesOf(nodes, marks, ctx), ctx);
 }
 
-function groupPieces(
+export function groupPieces(
   pieces: InlinePiece[],
-  ctx: FromMdastContext,
+  ctx: { newKey: () => string },
 ): (DocumentText | DocumentInline)[] {
   const out: (DocumentText | DocumentInline)[] = [];
   let leaves: DocumentLeaf[] = [];

@@ -457,7 +457,7 @@ describe('markdown ⇄ document', () => {
 
   it('content refs', async () => {
     await expectBothRoundTrips(
-      '{% content-ref url="guide/setup.md" %}\n[guide/setup.md](guide/setup.md)\n{% endcontent-ref %}\n',
+      '{% content-ref url="guide/setup.md" %}\n[setup.md](guide/setup.md)\n{% endcontent-ref %}\n',
       doc(voidBlock('content-ref', { ref: { kind: 'url', url: 'guide/setup.md' } })),
     );
   });

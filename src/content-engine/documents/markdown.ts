@@ -1,3 +1,4 @@
+import type { Element as HastElement, Root as HastRoot } from 'hast';
 import type { FootnoteDefinition, Nodes, Root } from 'mdast';
 import { ContentRef, DocumentBlock, JSONDocument, newKey } from './document';
 import {
@@ -21,6 +22,8 @@ import { defaultRefToUrl, rootFromBlocks } from './to-mdast';
 interface Remark {
   parse: (markdown: string) => Root;
   stringify: (root: Root) => string;
+  parseHtml: (html: string) => HastRoot;
+  toHtml: (node: HastElement) => string;
 }
 
 /*
@@ -48,6 +51,8 @@ async function loadRemark(): Promise<Remark> {
     taskListItemMdast,
     footnoteMdast,
     writer,
+    { fromHtml },
+    { toHtml },
   ] = await Promise.all([
     import('unified'),
     import('remark-parse'),
@@ -60,6 +65,8 @@ async function loadRemark(): Promise<Remark> {
     import('mdast-util-gfm-task-list-item'),
     import('mdast-util-gfm-footnote'),
     loadMarkdownWriter(),
+    import('hast-util-from-html'),
+    import('hast-util-to-html'),
   ]);
   const parser = unified()
     .use(parse.default)
@@ -79,6 +86,8 @@ async function loadRemark(): Promise<Remark> {
   return {
     parse: (markdown) => parser.parse(markdown),
     stringify: writer,
+    parseHtml: (html) => fromHtml(html, { fragment: true }),
+    toHtml: (node) => toHtml(node),
   };
 }
 
@@ -99,7 +108,7 @@ export async function markdownToDocument(
   markdown: string,
   options: MarkdownToDocumentOptions = {},
 ): Promise<JSONDocument> {
-  const { parse } = await getRemark();
+  const { parse, parseHtml } = await getRemark();
   const keys = options.newKey ?? newKey;
   const footnotes = footnoteSource(markdown, parse);
   const blocksOf = (text: string, nonEmpty = false): DocumentBlock[] => {
@@ -114,6 +123,7 @@ export async function markdownToDocument(
       ...definitionsOf(root),
       tokens,
       source,
+      parseHtml,
       blocksOf: (markdown) => blocksOf(markdown),
       flow: blocksOrEmptyParagraph,
       documentBlocksOf: (markdown) =>
@@ -164,10 +174,10 @@ export async function documentToMarkdown(
   document: JSONDocument,
   options: DocumentToMarkdownOptions = {},
 ): Promise<string> {
-  const { stringify } = await getRemark();
+  const { stringify, toHtml } = await getRemark();
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
   const footnotes: FootnoteDefinition[] = [];
-  const root = rootFromBlocks(document.nodes ?? [], { stringify, refToUrl, footnotes });
+  const root = rootFromBlocks(document.nodes ?? [], { stringify, toHtml, refToUrl, footnotes });
   root.children.push(...footnotes);
   return stringify(root);
 }

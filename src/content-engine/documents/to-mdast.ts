@@ -15,6 +15,9 @@ import { blockEscapeHatch } from './inline-syntax';
 import { InlineContext, inlineHtml, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
+import { tableToHast } from './html-tables';
+import { codeToHast } from './html-forms';
+import type { Element as HastElement } from 'hast';
 
 /**
  * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
@@ -26,9 +29,13 @@ import { tableToMdast, withHtmlBreaks } from './tables';
  */
 export interface ToMdastContext {
   stringify: (root: Root) => string;
+  /** Writes GitBook's HTML forms (html-forms.ts). */
+  toHtml: (node: HastElement) => string;
   refToUrl: (ref: ContentRef) => string | undefined;
   /** The document's footnotes (annotations), written after its last block. */
   footnotes: FootnoteDefinition[];
+  /** Inside a list item, where GitBook writes no block tag. */
+  inList?: boolean;
 }
 
 /** Default link targets: URLs as they are, anchors as fragments, anything else empty. */
@@ -100,7 +107,7 @@ const DATA_KEYS: Record<string, string[]> = {
   update: ['date', 'tags'],
   images: ['align', 'fullWidth', 'withFrame'],
   image: ['ref', 'refDark', 'alt', 'title', 'width', 'height'],
-  table: ['view', 'records', 'definition'],
+  table: ['view', 'records', 'definition', 'fullWidth', 'search'],
   'openapi-operation': ['ref', 'path', 'method'],
   'openapi-webhook': ['ref', 'name', 'method'],
   'openapi-schemas': ['ref', 'schemas', 'grouped'],
@@ -147,7 +154,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'list-tasks':
       return [listToMdast(block, ctx)];
     case 'code':
-      return [codeToMdast(block)];
+      return codeToMdast(block, ctx);
     case 'blockquote':
       return blockquoteToMdast(block, ctx);
     case 'divider':
@@ -212,8 +219,11 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
       return [html(`$$\n${formula}\n$$`)];
     }
     case 'table': {
+      // A GFM table when it says it all, as GitBook writes it; else GitBook's HTML table.
       const table = tableToMdast(block, (nodes) => inlines(nodes, ctx));
-      return table ? [table] : undefined;
+      if (table) return [table];
+      const hast = tableToHast(block, { refToUrl: ctx.refToUrl });
+      return hast ? [html(ctx.toHtml(hast))] : undefined;
     }
     case 'openapi-operation':
       return openapiToMdast(block, ['path', 'method'], ctx);
@@ -294,7 +304,7 @@ function listToMdast(block: DocumentBlock, ctx: ToMdastContext): List {
   const start = Number(block.data?.start ?? 1);
   const children = childBlocks(block).map((item): ListItem => {
     const checked = item.data?.checked;
-    const content = flow(childBlocks(item), ctx);
+    const content = flow(childBlocks(item), { ...ctx, inList: true });
     return {
       type: 'listItem',
       spread: content.some((child, i) => i > 0 && child.type !== 'list'),
@@ -427,14 +437,23 @@ function linkParagraph(url: string, text: string): RootContent {
   };
 }
 
+/**
+ * `{% content-ref url="…" %}` around a link to the same target, whose text GitBook makes the
+ * last segment of the path (`page.md`, `folder` for `folder/`, `.` for `./`).
+ */
 function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   const url = blockRefUrl(block, ctx);
   if (url === undefined) return undefined;
   return [
     containerOf(formatTag('content-ref', { url }), '{% endcontent-ref %}', [
-      linkParagraph(url, url),
+      linkParagraph(url, contentRefText(url)),
     ]),
   ];
+}
+
+function contentRefText(url: string): string {
+  const path = url.replace(/\/+$/, '');
+  return path.slice(path.lastIndexOf('/') + 1) || path;
 }
 
 /**
@@ -498,7 +517,26 @@ const CODE_OPTIONS = [
   'collapsedLineCount',
 ] as const;
 
-function codeToMdast(block: DocumentBlock): RootContent {
+/**
+ * A fenced code block, in `{% code %}` when it has options; GitBook's `<pre>` when its lines
+ * hold formatting (a fence cannot), or when it has options in a list item (where GitBook
+ * writes no tag).
+ */
+function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const formatted = childBlocks(block).some((line) =>
+    (line.nodes ?? []).some(
+      (node) => node.object !== 'text' || node.leaves.some((leaf) => leaf.marks.length > 0),
+    ),
+  );
+  const options = Object.keys(block.data ?? {}).some((key) => key !== 'syntax');
+  if (formatted || (options && ctx.inList)) {
+    const pre = codeToHast(block);
+    return pre ? [html(ctx.toHtml(pre))] : undefined;
+  }
+  return [fencedCode(block)];
+}
+
+function fencedCode(block: DocumentBlock): RootContent {
   const lines = childBlocks(block).map((line) => plainText(line.nodes ?? []));
   const syntax = block.data?.syntax;
   const code: RootContent = {
@@ -533,14 +571,7 @@ function imagesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[]
   );
   if (!captionsFit) return undefined;
   const captionOf = (caption: DocumentFragment) =>
-    caption.nodes.map((paragraph) =>
-      ctx
-        .stringify({
-          type: 'root',
-          children: [{ type: 'paragraph', children: inlines(paragraph.nodes, ctx) }],
-        })
-        .trim(),
-    );
+    caption.nodes.map((paragraph) => inlineHtml(paragraph.nodes ?? [], inline));
   return [html(figuresHtml(block, images, (ref) => refUrl(ref, inline), captionOf))];
 }
 
