@@ -72,6 +72,8 @@ const TAGS: Record<string, TagSpec> = {
   file: { optionallyClosed: true, valid: has('src') },
   drawing: { void: true },
   include: { void: true, valid: has('src') },
+  // GitBook's OpenAPI block on a specification file or URL (the `swagger` block).
+  openapi: { optionallyClosed: true, valid: has('src', 'path', 'method') },
   'openapi-operation': { optionallyClosed: true, valid: has('spec', 'path', 'method') },
   'openapi-schemas': { optionallyClosed: true, valid: has('spec', 'schemas') },
   'openapi-webhook': { optionallyClosed: true, valid: has('spec', 'name', 'method') },

@@ -184,6 +184,14 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
     case 'openapi-schemas':
     case 'openapi-webhook':
       return [openapiBlock(tag, ctx)];
+    case 'openapi': {
+      // The link GitBook writes between the tags names the specification again: not kept.
+      const { src, path, method, expanded, fullWidth } = tag.attrs;
+      const data: Record<string, unknown> = { ref: urlRef(src), path, method };
+      if (expanded === 'true' || expanded === 'false') data.expanded = expanded === 'true';
+      if (fullWidth === 'true' || fullWidth === 'false') data.fullWidth = fullWidth === 'true';
+      return [block(ctx, 'swagger', data)];
+    }
     default:
       return blocksFromSegments(tag.children, ctx);
   }

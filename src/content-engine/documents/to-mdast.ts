@@ -15,7 +15,7 @@ import { blockEscapeHatch } from './inline-syntax';
 import { InlineContext, inlineHtml, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
-import { tableToHast } from './html-tables';
+import { lastSegment, tableToHast } from './html-tables';
 import { codeToHast } from './html-forms';
 import type { Element as HastElement } from 'hast';
 
@@ -108,6 +108,7 @@ const DATA_KEYS: Record<string, string[]> = {
   images: ['align', 'fullWidth', 'withFrame'],
   image: ['ref', 'refDark', 'alt', 'title', 'width', 'height'],
   table: ['view', 'records', 'definition', 'fullWidth', 'search'],
+  swagger: ['ref', 'path', 'method', 'expanded', 'fullWidth'],
   'openapi-operation': ['ref', 'path', 'method'],
   'openapi-webhook': ['ref', 'name', 'method'],
   'openapi-schemas': ['ref', 'schemas', 'grouped'],
@@ -225,6 +226,8 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
       const hast = tableToHast(block, { refToUrl: ctx.refToUrl });
       return hast ? [html(ctx.toHtml(hast))] : undefined;
     }
+    case 'swagger':
+      return swaggerToMdast(block, ctx);
     case 'openapi-operation':
       return openapiToMdast(block, ['path', 'method'], ctx);
     case 'openapi-webhook':
@@ -446,14 +449,9 @@ function contentRefToMdast(block: DocumentBlock, ctx: ToMdastContext): RootConte
   if (url === undefined) return undefined;
   return [
     containerOf(formatTag('content-ref', { url }), '{% endcontent-ref %}', [
-      linkParagraph(url, contentRefText(url)),
+      linkParagraph(url, lastSegment(url)),
     ]),
   ];
-}
-
-function contentRefText(url: string): string {
-  const path = url.replace(/\/+$/, '');
-  return path.slice(path.lastIndexOf('/') + 1) || path;
 }
 
 /**
@@ -481,6 +479,26 @@ function openapiToMdast(
   const close = `{% end${block.type} %}`;
   if (!url) return [html(`${open}\n${close}`)];
   return [containerOf(open, close, [linkParagraph(url, `OpenAPI ${ref.spec}`)])];
+}
+
+/**
+ * GitBook's OpenAPI block on a specification file or URL: `{% openapi src="…" path="…"
+ * method="…" %}` around a link to the specification, named by its file, `{% endopenapi %}`.
+ */
+function swaggerToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const src = blockRefUrl(block, ctx);
+  const path = stringData(block, 'path');
+  const method = stringData(block, 'method');
+  if (!src || path === undefined || method === undefined) return undefined;
+  const flag = (name: string) =>
+    typeof block.data?.[name] === 'boolean' ? String(block.data[name]) : undefined;
+  const attrs = { src, path, method, expanded: flag('expanded'), fullWidth: flag('fullWidth') };
+  if (Object.values(attrs).some((value) => value?.includes('\n'))) return undefined;
+  return [
+    containerOf(formatTag('openapi', attrs), '{% endopenapi %}', [
+      linkParagraph(src, lastSegment(src)),
+    ]),
+  ];
 }
 
 function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
