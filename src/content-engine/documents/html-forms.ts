@@ -14,6 +14,7 @@ import { formatLength, parseLength } from './figures';
 import { rekey } from './from-mdast-context';
 import { inlineEscapeHatchJson, markOfOpeningTag } from './inline-syntax';
 import { groupPieces, InlinePiece, leaf, markKey, sortMarks } from './inlines-from-mdast';
+import { nestMarks } from './mark-nesting';
 
 /*
  * GitBook's HTML forms hold document content as HTML, not markdown: table cells, figure captions,
@@ -59,26 +60,6 @@ const ELEMENT_OF_MARK: Partial<Record<MarkType, string>> = {
   subscript: 'sub',
   color: 'mark',
 };
-
-/**
- * Which mark goes outside when several cover the same run: GitBook nests emphasis around
- * strong (`_**x**_`, `<em><strong>`), and code innermost.
- */
-export const WRAP_ORDER: readonly MarkType[] = [
-  'color',
-  'keyboard',
-  'superscript',
-  'subscript',
-  'italic',
-  'bold',
-  'strikethrough',
-  'code',
-];
-
-export function wrapRank(mark: DocumentMark): number {
-  const rank = WRAP_ORDER.indexOf(mark.type as MarkType);
-  return rank < 0 ? WRAP_ORDER.length : rank;
-}
 
 export function element(
   tagName: string,
@@ -357,12 +338,6 @@ function marksOf(leaf: DocumentLeaf): DocumentMark[] {
   return sortMarks(leaf.marks.filter((mark) => MARK_ORDER.includes(mark.type as MarkType)));
 }
 
-const hasMark = (leaf: DocumentLeaf, key: string) => marksOf(leaf).some((m) => markKey(m) === key);
-
-function withoutMark(leaf: DocumentLeaf, key: string): DocumentLeaf {
-  return { ...leaf, marks: leaf.marks.filter((m) => markKey(m) !== key) };
-}
-
 /** A color mark's `style` (`color:red;background-color:blue;`), `default` colors left out. */
 function colorStyle(mark: DocumentMark): string | undefined {
   const style = [
@@ -383,40 +358,20 @@ function textWithBreaks(value: string): ElementContent[] {
 }
 
 /**
- * Leaves as nested elements: the mark with the longest run from each leaf encloses it. Line
- * ends are `<br>`, but in code (`raw`).
+ * Leaves as elements, their marks nested as in markdown (mark-nesting.ts). Line ends are
+ * `<br>`, but in code (`raw`).
  */
 function leavesToHast(leaves: DocumentLeaf[], raw = false): ElementContent[] {
-  const out: ElementContent[] = [];
-  let i = 0;
-  while (i < leaves.length) {
-    const marks = marksOf(leaves[i])
-      .filter((mark) => ELEMENT_OF_MARK[mark.type as MarkType])
-      .sort((a, b) => wrapRank(a) - wrapRank(b));
-    if (marks.length === 0) {
-      out.push(...(raw ? [text(leaves[i].text)] : textWithBreaks(leaves[i].text)));
-      i++;
-      continue;
-    }
-    let best = marks[0];
-    let end = i;
-    for (const mark of marks) {
-      let j = i;
-      while (j < leaves.length && hasMark(leaves[j], markKey(mark))) j++;
-      if (j > end) [best, end] = [mark, j];
-    }
-    const inner = leaves.slice(i, end).map((leaf) => withoutMark(leaf, markKey(best)));
-    const style = best.type === 'color' ? colorStyle(best) : undefined;
-    out.push(
-      element(
-        ELEMENT_OF_MARK[best.type as MarkType]!,
-        style ? { style } : {},
-        leavesToHast(inner, raw),
-      ),
-    );
-    i = end;
-  }
-  return out;
+  return nestMarks<ElementContent>(
+    leaves.map((leaf) => ({ ...leaf, marks: marksOf(leaf) })),
+    (mark) => Boolean(ELEMENT_OF_MARK[mark.type as MarkType]),
+    (leaf) => (leaf.text === '' ? [] : raw ? [text(leaf.text)] : textWithBreaks(leaf.text)),
+    (mark, children) => {
+      if (children.length === 0) return [];
+      const style = mark.type === 'color' ? colorStyle(mark) : undefined;
+      return [element(ELEMENT_OF_MARK[mark.type as MarkType]!, style ? { style } : {}, children)];
+    },
+  );
 }
 
 function mergeLeaves(leaves: DocumentLeaf[]): DocumentLeaf[] {

@@ -254,12 +254,17 @@ export function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
+function codePoint(code: number, raw: string): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : raw;
+}
+
 export function unescapeAttribute(value: string): string {
   return value
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
-    .replace(/&#96;/g, '`')
+    .replace(/&#x([0-9a-f]{1,6});/gi, (raw, hex: string) => codePoint(parseInt(hex, 16), raw))
+    .replace(/&#(\d{1,7});/g, (raw, decimal: string) => codePoint(Number(decimal), raw))
     .replace(/&amp;/g, '&');
 }
 

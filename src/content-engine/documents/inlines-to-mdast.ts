@@ -19,6 +19,7 @@ import {
   htmlMarkOpen,
   inlineEscapeHatchOpen,
 } from './inline-syntax';
+import { nestMarks } from './mark-nesting';
 import { markKey, sortMarks } from './inlines-from-mdast';
 
 /*
@@ -209,99 +210,30 @@ const WRAPPING: Partial<Record<MarkType, 'strong' | 'emphasis' | 'delete'>> = {
   strikethrough: 'delete',
 };
 
-/**
- * Which mark goes outside when several cover the same run: GitBook nests emphasis around
- * strong (`_**x**_`), and code innermost.
- */
-const WRAP_ORDER: readonly MarkType[] = [
-  'color',
-  'keyboard',
-  'superscript',
-  'subscript',
-  'italic',
-  'bold',
-  'strikethrough',
-  'code',
-];
-
-const wrapRank = (mark: DocumentMark) => {
-  const rank = WRAP_ORDER.indexOf(mark.type as MarkType);
-  return rank < 0 ? WRAP_ORDER.length : rank;
-};
-
 /** The marks markdown writes, in canonical order; unknown marks have no markdown form. */
 function marksOf(leaf: DocumentLeaf): DocumentMark[] {
   return sortMarks(leaf.marks.filter((m) => MARK_ORDER.includes(m.type as MarkType)));
 }
 
-const hasMark = (leaf: DocumentLeaf, key: string) => marksOf(leaf).some((m) => markKey(m) === key);
 const isCode = (leaf: DocumentLeaf) => leaf.marks.some((m) => m.type === 'code');
 
-function withoutMark(leaf: DocumentLeaf, key: string): DocumentLeaf {
-  return { ...leaf, marks: leaf.marks.filter((m) => markKey(m) !== key) };
-}
-
-const wraps = (mark: DocumentMark) =>
-  Boolean(WRAPPING[mark.type as MarkType] ?? HTML_MARK_TAGS[mark.type as MarkType]);
-
 /**
- * Leaves to nested mdast: at each step the wrapping mark with the longest run from the current
- * leaf encloses that run, so shared formatting becomes one span (`**a *b***`). Code is
- * innermost, as markdown code spans cannot contain formatting.
+ * Leaves to nested mdast as GitBook writes them (mark-nesting.ts: `_**x**_`, `**a**_**b**_`),
+ * whitespace at the edges of formatting kept inside it (the writer encodes it: `**&#x20;a**`).
  */
 export function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  let i = 0;
-  while (i < leaves.length) {
-    // HTML marks first: on a tie they go outside, where they need no flanking characters.
-    const wrapping = marksOf(leaves[i])
-      .filter(wraps)
-      .sort((a, b) => wrapRank(a) - wrapRank(b));
-    if (wrapping.length === 0) {
-      out.push(...bareLeaf(leaves[i]));
-      i++;
-      continue;
-    }
-    let best = wrapping[0];
-    let end = i;
-    for (const mark of wrapping) {
-      let j = i;
-      while (j < leaves.length && hasMark(leaves[j], markKey(mark))) j++;
-      if (j > end) [best, end] = [mark, j];
-    }
-    out.push(...wrapRun(leaves.slice(i, end), best));
-    i = end;
-  }
-  return out;
-}
-
-/**
- * A run of leaves sharing `mark`, wrapped in its mdast node or HTML tags. Markdown cannot open
- * or close emphasis next to whitespace (`** a**` is not bold), so whitespace at the edges of
- * emphasis goes outside, unformatted; HTML marks keep it.
- */
-function wrapRun(run: DocumentLeaf[], mark: DocumentMark): PhrasingContent[] {
-  const key = markKey(mark);
-  const core = run.map((leaf) => withoutMark(leaf, key));
-  const wrapping = WRAPPING[mark.type as MarkType];
-  if (!wrapping) {
-    return [html(htmlMarkOpen(mark)), ...leavesToMdast(core), html(htmlMarkClose(mark))];
-  }
-  const first = run[0];
-  const last = run[run.length - 1];
-  const lead = isCode(first) ? '' : /^\s*/.exec(first.text)![0];
-  const trail = isCode(last) ? '' : /\s*$/.exec(last.text)![0];
-  const text = run.map((leaf) => leaf.text).join('');
-  if (text.trim() === '' && !run.some(isCode)) return bareLeaf(plain(text));
-  core[0] = { ...core[0], text: core[0].text.slice(lead.length) };
-  const end = core[core.length - 1];
-  core[core.length - 1] = { ...end, text: end.text.slice(0, end.text.length - trail.length) };
-  const wrapped = { type: wrapping, children: leavesToMdast(core) } as PhrasingContent;
-  return [...bareLeaf(plain(lead)), wrapped, ...bareLeaf(plain(trail))];
-}
-
-function plain(text: string): DocumentLeaf {
-  return { object: 'leaf', text, marks: [] };
+  return nestMarks<PhrasingContent>(
+    leaves.map((leaf) => ({ ...leaf, marks: marksOf(leaf) })),
+    (mark) => Boolean(WRAPPING[mark.type as MarkType] ?? HTML_MARK_TAGS[mark.type as MarkType]),
+    bareLeaf,
+    (mark, children) => {
+      if (children.length === 0) return [];
+      const wrapper = WRAPPING[mark.type as MarkType];
+      return wrapper
+        ? [{ type: wrapper, children } as PhrasingContent]
+        : [html(htmlMarkOpen(mark)), ...children, html(htmlMarkClose(mark))];
+    },
+  );
 }
 
 function bareLeaf(leaf: DocumentLeaf): PhrasingContent[] {
@@ -311,76 +243,4 @@ function bareLeaf(leaf: DocumentLeaf): PhrasingContent[] {
     const parts: PhrasingContent[] = i > 0 ? [{ type: 'break' }] : [];
     return text === '' ? parts : [...parts, { type: 'text', value: text }];
   });
-}
-
-/** HTML elements of the marks, as GitBook writes them in HTML (`<summary>`, table cells). */
-const HTML_OF_MARK: Partial<Record<MarkType, string>> = {
-  bold: 'strong',
-  italic: 'em',
-  strikethrough: 's',
-  code: 'code',
-  ...HTML_MARK_TAGS,
-};
-
-/** Text inside HTML, as GitBook escapes it: `&` and `<` as hexadecimal references. */
-export function htmlText(value: string): string {
-  return value.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;');
-}
-
-/** Inline content as HTML (GitBook's `<summary>`): marks as elements, links as `<a>`. */
-export function inlineHtml(nodes: DocumentNode[], ctx: InlineContext): string {
-  const out: string[] = [];
-  let leaves: DocumentLeaf[] = [];
-  const flush = () => {
-    out.push(leavesToHtml(mergeLeaves(leaves)));
-    leaves = [];
-  };
-  for (const node of nodes) {
-    if (node.object === 'text') leaves.push(...node.leaves);
-    else if (node.object === 'inline') {
-      flush();
-      if (node.type === 'link') {
-        const href = escapeAttribute(refUrl(node.data?.ref, ctx));
-        out.push(`<a href="${href}">${inlineHtml(node.nodes ?? [], ctx)}</a>`);
-      } else {
-        out.push(
-          inlineToMdast(node, ctx)
-            .map((piece) => (piece.type === 'html' ? piece.value : ''))
-            .join(''),
-        );
-      }
-    }
-  }
-  flush();
-  return out.join('');
-}
-
-function leavesToHtml(leaves: DocumentLeaf[]): string {
-  let html = '';
-  let i = 0;
-  while (i < leaves.length) {
-    const marks = marksOf(leaves[i])
-      .filter((mark) => HTML_OF_MARK[mark.type as MarkType])
-      .sort((a, b) => wrapRank(a) - wrapRank(b));
-    if (marks.length === 0) {
-      html += htmlText(leaves[i].text).replace(/\n/g, '<br>');
-      i++;
-      continue;
-    }
-    let best = marks[0];
-    let end = i;
-    for (const mark of marks) {
-      let j = i;
-      while (j < leaves.length && hasMark(leaves[j], markKey(mark))) j++;
-      if (j > end) [best, end] = [mark, j];
-    }
-    const inner = leavesToHtml(
-      leaves.slice(i, end).map((leaf) => withoutMark(leaf, markKey(best))),
-    );
-    const tag = HTML_OF_MARK[best.type as MarkType]!;
-    const open = best.type === 'color' ? htmlMarkOpen(best) : `<${tag}>`;
-    html += `${open}${inner}</${tag}>`;
-    i = end;
-  }
-  return html;
 }

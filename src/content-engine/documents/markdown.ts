@@ -23,7 +23,7 @@ interface Remark {
   parse: (markdown: string) => Root;
   stringify: (root: Root) => string;
   parseHtml: (html: string) => HastRoot;
-  toHtml: (node: HastElement) => string;
+  toHtml: (node: HastElement | HastRoot) => string;
 }
 
 /*

@@ -12,12 +12,12 @@ import { formatTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './document';
 import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
 import { blockEscapeHatch } from './inline-syntax';
-import { InlineContext, inlineHtml, phrasing, refUrl } from './inlines-to-mdast';
+import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
 import { lastSegment, tableToHast } from './html-tables';
-import { codeToHast } from './html-forms';
-import type { Element as HastElement } from 'hast';
+import { codeToHast, inlinesToHast } from './html-forms';
+import type { Element as HastElement, Root as HastRoot } from 'hast';
 
 /**
  * Document blocks to mdast. GitBook's blocks beyond markdown are written in its dialect (block
@@ -30,7 +30,7 @@ import type { Element as HastElement } from 'hast';
 export interface ToMdastContext {
   stringify: (root: Root) => string;
   /** Writes GitBook's HTML forms (html-forms.ts). */
-  toHtml: (node: HastElement) => string;
+  toHtml: (node: HastElement | HastRoot) => string;
   refToUrl: (ref: ContentRef) => string | undefined;
   /** The document's footnotes (annotations), written after its last block. */
   footnotes: FootnoteDefinition[];
@@ -514,7 +514,7 @@ function fragmentBlocks(block: DocumentBlock, name: string): DocumentBlock[] {
  */
 function expandableToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent {
   const [title] = fragmentBlocks(block, 'expandable-title');
-  const summary = title ? inlineHtml(title.nodes ?? [], inlineContext(ctx)) : '';
+  const summary = title ? htmlOf(title.nodes ?? [], ctx) : '';
   const open = block.data?.defaultExpanded === true ? '<details open>' : '<details>';
   return container(
     `${open}\n\n<summary>${summary}</summary>`,
@@ -571,6 +571,12 @@ function fencedCode(block: DocumentBlock): RootContent {
   return containerOf(formatTag('code', attrs), '{% endcode %}', [code]);
 }
 
+/** Inline content as GitBook's HTML (a summary, a caption). */
+function htmlOf(nodes: DocumentNode[], ctx: ToMdastContext): string {
+  const children = inlinesToHast(nodes, { refToUrl: ctx.refToUrl }) ?? [];
+  return ctx.toHtml({ type: 'root', children });
+}
+
 function imagesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
   const images = childBlocks(block);
   if (images.length === 0 || images.some((image) => image.type !== 'image')) return undefined;
@@ -589,7 +595,7 @@ function imagesToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[]
   );
   if (!captionsFit) return undefined;
   const captionOf = (caption: DocumentFragment) =>
-    caption.nodes.map((paragraph) => inlineHtml(paragraph.nodes ?? [], inline));
+    caption.nodes.map((paragraph) => htmlOf(paragraph.nodes ?? [], ctx));
   return [html(figuresHtml(block, images, (ref) => refUrl(ref, inline), captionOf))];
 }
 
