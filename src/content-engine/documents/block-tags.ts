@@ -68,7 +68,8 @@ const TAGS: Record<string, TagSpec> = {
   column: {},
   code: {},
   'content-ref': { valid: has('url') },
-  embed: { void: true, valid: has('url') },
+  // An embed with a caption is closed around it, one without is alone.
+  embed: { optionallyClosed: true, valid: has('url') },
   file: { optionallyClosed: true, valid: has('src') },
   drawing: { void: true },
   include: { void: true, valid: has('src') },

@@ -159,8 +159,16 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
       return [block(ctx, 'if', { expression: tag.attrs.expression }, content())];
     case 'prompt':
       return promptFromTag(tag, ctx);
-    case 'embed':
-      return [block(ctx, 'embed', { url: tag.attrs.url })];
+    case 'embed': {
+      const data: Record<string, unknown> = { url: tag.attrs.url };
+      if (tag.attrs.fullWidth === 'true' || tag.attrs.fullWidth === 'false') {
+        data.fullWidth = tag.attrs.fullWidth === 'true';
+      }
+      const embed = block(ctx, 'embed', data);
+      // GitBook's caption of an embed, between its tags: a caption fragment, as an image's.
+      const caption = tag.body.trim() === '' ? [] : blocksFromSegments(tag.children, ctx);
+      return [caption.length > 0 ? { ...embed, fragments: [captionOf(caption, ctx)] } : embed];
+    }
     case 'file': {
       // The caption is the text between the tags, as it is.
       const caption = tag.body !== '' ? { caption: tag.body } : {};
@@ -242,6 +250,10 @@ function promptFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
   }
   if (defaultExpanded !== undefined) data.defaultExpanded = defaultExpanded;
   return [block(ctx, 'prompt', data, blocks)];
+}
+
+function captionOf(nodes: DocumentBlock[], ctx: FromBlockTagsContext): DocumentFragment {
+  return { object: 'fragment', key: ctx.newKey(), fragment: 'caption', type: 'caption', nodes };
 }
 
 function expandable(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock {

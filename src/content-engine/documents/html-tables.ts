@@ -182,8 +182,14 @@ const COLUMN_KEYS: Record<string, Set<string>> = {
   image: new Set(['id', 'title', 'type']),
 };
 
-/** The last segment of a path, as GitBook titles a link to it (`folder` for `folder/`). */
+/**
+ * The last segment of a path, as GitBook titles a link to it (`folder` for `folder/`); a file's
+ * download URL (`…/files/sha256/<hash>?…&name=guide.pdf`) is titled by its `name`.
+ */
 export function lastSegment(url: string): string {
+  const query = /\?([^#]*)/.exec(url)?.[1];
+  const name = query ? new URLSearchParams(query).get('name') : null;
+  if (name && /^https?:\/\//.test(url)) return name;
   const path = url.replace(/\/+$/, '');
   return path.slice(path.lastIndexOf('/') + 1) || path;
 }

@@ -94,7 +94,7 @@ const DATA_KEYS: Record<string, string[]> = {
   'stepper-step': [],
   columns: [],
   column: ['width'],
-  embed: ['url'],
+  embed: ['url', 'fullWidth'],
   file: ['ref', 'caption'],
   drawing: ['ref'],
   'content-ref': ['ref'],
@@ -178,7 +178,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'columns':
       return [containerToMdast(block, 'columns', 'column', ctx)];
     case 'embed':
-      return [html(formatTag('embed', { url: stringData(block, 'url') ?? '' }))];
+      return embedToMdast(block, ctx);
     case 'file':
       return fileToMdast(block, ctx);
     case 'drawing': {
@@ -422,6 +422,23 @@ function blockRefUrl(block: DocumentBlock, ctx: ToMdastContext): string | undefi
   const ref = block.data?.ref;
   if (!ref || typeof ref !== 'object') return undefined;
   return ctx.refToUrl(ref as ContentRef);
+}
+
+/**
+ * `{% embed url="…" %}`, closed around its caption when it has one (`{% endembed %}`), as
+ * GitBook writes it.
+ */
+function embedToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | undefined {
+  const flag = block.data?.fullWidth;
+  const tag = formatTag('embed', {
+    url: stringData(block, 'url') ?? '',
+    fullWidth: typeof flag === 'boolean' ? String(flag) : undefined,
+  });
+  const fragments = block.fragments ?? [];
+  if (fragments.length === 0) return [html(tag)];
+  const caption = captionFragment(block);
+  if (!caption || fragments.length > 1) return undefined;
+  return [container(tag, '{% endembed %}', caption.nodes, ctx)];
 }
 
 /** `{% file src="…" %}`, closed around the caption when there is one (as GitBook writes it). */
