@@ -755,4 +755,145 @@ describeWithGit('Git sync', () => {
       }
     });
   });
+
+  describe("a repository's site configuration (gitbook-docs.yaml)", () => {
+    const siteConfig = [
+      '$schema: https://api.gitbook.com/gitbook-docs.yaml',
+      'site:',
+      '  title: Acme Docs',
+      '  structure:',
+      '    - type: section',
+      '      key: section-guides',
+      '      title: Guides',
+      '      description: How to use it',
+      '      icon: book',
+      '      path: guides',
+      '      default: true',
+      '      children:',
+      '        - type: space',
+      '          key: space-guides',
+      '          title: User guide',
+      '          path: en',
+      '          default: true',
+      '          content:',
+      '            directory: ./guides',
+      '    - type: section',
+      '      key: section-api',
+      '      title: API',
+      '      path: api',
+      '      children:',
+      '        - type: space',
+      '          key: space-api',
+      '          title: API reference',
+      '          path: reference',
+      '          default: true',
+      '          content:',
+      '            directory: ./api',
+      '',
+    ].join('\n');
+    const files = {
+      'gitbook-docs.yaml': siteConfig,
+      'guides/SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n',
+      'guides/README.md': '# Welcome\n\nHow to use it.\n',
+      'api/SUMMARY.md': '# Table of contents\n\n* [API](README.md)\n',
+      'api/README.md': '# API\n\nThe endpoints.\n',
+    };
+
+    interface StructureBody {
+      type: string;
+      structure: {
+        title: string;
+        path: string;
+        icon?: string;
+        description?: string;
+        default: boolean;
+        siteSpaces: { path: string; title?: string; default: boolean; space: { id: string } }[];
+      }[];
+    }
+
+    it("is read into the site's structure as its spaces sync, and written back as it was", async () => {
+      const repo = `sync-${++counter}`;
+      const url = server.createRepository(repo);
+      server.pushFiles(repo, 'refs/heads/main', files);
+      const guides = (await t.factories.space(org, { title: 'Guides', empty: true })).id;
+      const api = (await t.factories.space(org, { title: 'API reference', empty: true })).id;
+      const site = await t.factories.site(org, { spaces: [guides] });
+      const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
+
+      const first = await operate(guides, 'import', {
+        url,
+        ref: 'main',
+        repoProjectDirectory: 'guides',
+      });
+      expect(first.warnings).toEqual([
+        expect.stringContaining('gitbook-docs.yaml: left out of the site') as unknown,
+      ]);
+      await operate(api, 'import', { url, ref: 'main', repoProjectDirectory: 'api' });
+
+      const res = await org.owner.client.get(`${sitePath}/structure`).expect(200);
+      expectConforms(res, 'getSiteStructure');
+      const structure = res.body as StructureBody;
+      expect(structure.type).toBe('sections');
+      expect(
+        structure.structure.map((section) => ({
+          title: section.title,
+          path: section.path,
+          icon: section.icon,
+          description: section.description,
+          default: section.default,
+          siteSpaces: section.siteSpaces.map((siteSpace) => ({
+            path: siteSpace.path,
+            title: siteSpace.title,
+            default: siteSpace.default,
+            space: siteSpace.space.id,
+          })),
+        })),
+      ).toEqual([
+        {
+          title: 'Guides',
+          path: 'guides',
+          icon: 'book',
+          description: 'How to use it',
+          default: true,
+          siteSpaces: [{ path: 'en', title: 'User guide', default: true, space: guides }],
+        },
+        {
+          title: 'API',
+          path: 'api',
+          icon: undefined,
+          description: undefined,
+          default: false,
+          siteSpaces: [{ path: 'reference', title: 'API reference', default: true, space: api }],
+        },
+      ]);
+      const siteRes = await org.owner.client.get(sitePath).expect(200);
+      expect(siteRes.body.title).toBe('Acme Docs');
+
+      // Both spaces exported into an empty repository: the same file, as it was.
+      const copy = `sync-${++counter}`;
+      const copyUrl = server.createRepository(copy);
+      await operate(guides, 'export', {
+        url: copyUrl,
+        ref: 'main',
+        repoProjectDirectory: 'guides',
+      });
+      await operate(api, 'export', { url: copyUrl, ref: 'main', repoProjectDirectory: 'api' });
+      for (const [path, text] of Object.entries(files)) {
+        expect([path, show(copy, path)]).toEqual([path, text]);
+      }
+
+      // Changed in Bindery, the file is written anew in GitBook's form, keys kept.
+      const section = await org.owner.client.get(`${sitePath}/sections`).expect(200);
+      const apiSection = (section.body.items as { id: string; path: string }[]).find(
+        (item) => item.path === 'api',
+      )!;
+      await org.owner.client
+        .patch(`${sitePath}/sections/${apiSection.id}`, { title: 'API v2' })
+        .expect(200);
+      await operate(api, 'export', { url: copyUrl, ref: 'main', repoProjectDirectory: 'api' });
+      expect(show(copy, 'gitbook-docs.yaml')).toBe(
+        siteConfig.replace('      title: API\n', '      title: API v2\n'),
+      );
+    });
+  });
 });

@@ -109,6 +109,14 @@ export class GitSyncsRepository {
     );
   }
 
+  /** The syncs of every space with a repository (any directory), oldest first. */
+  async findStatesByUrl(
+    url: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<GitSyncState[]> {
+    return manager.find(GitSyncState, { where: { url }, order: { syncedAt: 'ASC' } });
+  }
+
   /** Records a sync, replacing the previous one with that repository and directory. */
   async saveState(state: GitSyncState, manager: EntityManager = this.dataSource.manager) {
     await manager.upsert(GitSyncState, state, ['spaceId', 'repositoryKey']);

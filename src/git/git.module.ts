@@ -7,6 +7,7 @@ import { SpaceContentModule } from '../spaces/space-content.module';
 import { GitSync } from './entities/git-sync.entity';
 import { GitSyncState } from './entities/git-sync-state.entity';
 import { GitSyncsRepository } from './git-syncs.repository';
+import { SiteConfigSync } from './sync/site-config-sync';
 import { GitController } from './git.controller';
 import { GitPresenter } from './git.presenter';
 import { GitService } from './git.service';
@@ -37,6 +38,7 @@ import { CredentialsCipher } from './remote/credentials-cipher';
     GitExporter,
     CredentialsCipher,
     GitSyncsRepository,
+    SiteConfigSync,
   ],
 })
 export class GitModule {}

@@ -9,6 +9,7 @@ import { PageMetaLinks } from './content/page-meta-links';
 import { RevisionContent } from './content/revision-content';
 import { SpaceContentController } from './content/space-content.controller';
 import { SpaceRedirects } from './content/space-redirects';
+import { SpaceSites } from './content/space-sites';
 import { TranslatedSpaces } from './content/translated-spaces';
 import { EmbedsController } from './embeds/embeds.controller';
 import { EmbedsService } from './embeds/embeds.service';
@@ -36,8 +37,11 @@ const READS = [
   TranslatedSpaces,
 ];
 
-/** The redirects a space asks for, made by the sites that publish it. */
-const PORTS = [SpaceRedirects];
+/**
+ * The redirects a space asks for, made by the sites that publish it; the structure of those
+ * sites, read and written by a Git sync of the space.
+ */
+const PORTS = [SpaceRedirects, SpaceSites];
 
 /** Links of a revision; locations embed organizations and spaces. */
 const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPresenter];
@@ -74,6 +78,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     RevisionContent,
     MergedChangeRequests,
     SpaceRedirects,
+    SpaceSites,
     TranslatedSpaces,
     PageMetaLinks,
     LinksService,

@@ -7,6 +7,22 @@ export interface SyncedLayout {
   root: string;
   readme: string;
   summary: string;
+  /** The repository's site configuration, when the sync read or wrote one. */
+  site?: SyncedSiteConfig;
+}
+
+/**
+ * A repository's site configuration (`gitbook-docs.yaml`) as a sync read or wrote it: its path
+ * in the repository, the site it describes, its text, the node of the site each of its keys
+ * names, and what the site's structure was right after (a hash), to write the text back as it
+ * was while the site did not change.
+ */
+export interface SyncedSiteConfig {
+  path: string;
+  siteId: string;
+  text: string;
+  keys: Record<string, { type: 'section-group' | 'section' | 'space'; id: string }>;
+  structure?: string;
 }
 
 /**

@@ -39,6 +39,7 @@ import { readLayoutConfig } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
 import { RefNotFound, type StreamedFile } from '../remote/git-repository';
 import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { SiteConfigSync } from '../sync/site-config-sync';
 import { newSyncState, previousEntries, relativeTo, repositoryKey } from '../sync/sync-state';
 import { planSyncedPaths } from '../sync/synced-paths';
 import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
@@ -78,6 +79,7 @@ export class GitExporter {
     private readonly blobs: BlobStore,
     private readonly syncs: GitSyncsRepository,
     private readonly clock: Clock,
+    private readonly siteConfigs: SiteConfigSync,
   ) {}
 
   async run(context: GitOperationContext): Promise<GitOutcome> {
@@ -237,6 +239,20 @@ export class GitExporter {
     const redirects = redirectsNow(latest?.redirects ?? [], paths.pages);
     const config = renderConfig(configData, layout, redirects, state !== undefined);
     if (config) writes.set(inDirectory(GITBOOK_YAML), config);
+    // The structure of the site showing the space, as the repository's site configuration.
+    const siteConfig = await this.siteConfigs.forExport(
+      this.dataSource.manager,
+      job,
+      state?.layout.site ?? latest?.layout.site,
+      SiteConfigSync.candidates(job.directory).find((path) => repository.has(path)),
+    );
+    if (siteConfig) {
+      const present = repository.get(siteConfig.path);
+      const same =
+        present && (await workspace.readBlob(present.oid)).toString('utf8') === siteConfig.text;
+      if (!same) writes.set(siteConfig.path, Buffer.from(siteConfig.text));
+    }
+    const { site: _site, ...syncedLayout } = layout;
 
     // What the last sync wrote (or, never synced, the layout's files) and is no more.
     const deletes = new Set<string>();
@@ -332,7 +348,7 @@ export class GitExporter {
         newSyncState(job, {
           commit: pushed.oid,
           revisionId: synced,
-          layout,
+          layout: { ...syncedLayout, ...(siteConfig ? { site: siteConfig.record } : {}) },
           entries,
           redirects,
           summaryRendered,

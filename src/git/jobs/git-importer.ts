@@ -33,7 +33,12 @@ import { raiseLimitsForJob } from '../../platform/database/job-limits';
 import { Clock } from '../../platform/clock/clock';
 import { newId, sha256Hex } from '../../platform/ids/ids';
 import { SpaceRedirects } from '../../spaces/content/space-redirects';
-import type { GitSyncState, SyncedEntry, SyncedRedirect } from '../entities/git-sync-state.entity';
+import type {
+  GitSyncState,
+  SyncedEntry,
+  SyncedRedirect,
+  SyncedSiteConfig,
+} from '../entities/git-sync-state.entity';
 import { GitSyncsRepository } from '../git-syncs.repository';
 import { FRONTMATTER_KEYS, GITBOOK_YAML } from '../layout/layout';
 import {
@@ -43,9 +48,10 @@ import {
   type ReadLayoutPage,
 } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
-import type { TreeBlob } from '../remote/git-repository';
+import type { FetchedCommit, TreeBlob } from '../remote/git-repository';
 import { assignPageIdentities, fileIdentities } from '../sync/identity';
 import { importedLinkMeta, layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { SiteConfigSync } from '../sync/site-config-sync';
 import { newSyncState, previousEntries, repositoryKey } from '../sync/sync-state';
 import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
 import { resolveRelativeRefs } from './ref-rewrite';
@@ -106,6 +112,7 @@ export class GitImporter {
     private readonly spaceRedirects: SpaceRedirects,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly siteConfigs: SiteConfigSync,
   ) {}
 
   async run(context: GitOperationContext): Promise<GitOutcome> {
@@ -125,14 +132,18 @@ export class GitImporter {
     const prefix = job.directory === '' ? '' : `${job.directory}/`;
     // Only markdown and .gitbook.yaml are read here: the files a page refers to are streamed to
     // the blob store one by one, below.
+    // The site configuration (gitbook-docs.yaml) may sit at the directory or above it.
+    const siteConfigPaths = SiteConfigSync.candidates(job.directory);
     const commit = await workspace.read(
       head,
       (path, isFolder) =>
         isFolder
           ? `${path}/`.startsWith(prefix) || prefix.startsWith(`${path}/`)
-          : path.startsWith(prefix) && isLayoutFile(path.slice(prefix.length)),
-      (path) => isReadFile(path),
+          : (path.startsWith(prefix) && isLayoutFile(path.slice(prefix.length))) ||
+            siteConfigPaths.includes(path),
+      (path) => isReadFile(path) || siteConfigPaths.includes(path),
     );
+    const siteConfigPath = siteConfigPaths.find((path) => commit.files.get(path)?.data);
     const tree = new Map<string, TreeBlob>();
     for (const [path, blob] of commit.files) {
       if (path.startsWith(prefix)) tree.set(path.slice(prefix.length), blob);
@@ -442,11 +453,19 @@ export class GitImporter {
       } else {
         // The redirects are the space's: those of its latest sync, with any repository, go.
         const latest = await this.syncs.findLatestState(job.spaceId, manager);
+        const site = siteConfigPath
+          ? await this.applySiteConfig(manager, job, state, siteConfigPath, commit, warnings)
+          : undefined;
         await this.syncs.saveState(
           newSyncState(job, {
             commit: commit.oid,
             revisionId: synced,
-            layout: { root: config.root, readme: layout.readme, summary: layout.summary },
+            layout: {
+              root: config.root,
+              readme: layout.readme,
+              summary: layout.summary,
+              ...(site ? { site } : {}),
+            },
             entries,
             redirects,
             summaryRendered,
@@ -553,6 +572,30 @@ export class GitImporter {
       );
       return undefined;
     });
+  }
+
+  /**
+   * The repository's site configuration at `path` made the structure of the site showing the
+   * space (see SiteConfigSync), in a savepoint: a failure is reported, and the import stands.
+   */
+  private async applySiteConfig(
+    manager: EntityManager,
+    job: GitOperationContext['job'],
+    state: GitSyncState | undefined,
+    path: string,
+    commit: FetchedCommit,
+    warnings: string[],
+  ): Promise<SyncedSiteConfig | undefined> {
+    const file = { path, text: commit.files.get(path)!.data!.toString('utf8') };
+    try {
+      return await manager.transaction((savepoint) =>
+        this.siteConfigs.applyOnImport(savepoint, job, file, state?.layout.site, warnings),
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      warnings.push(`${path} could not be applied to the site: ${message}.`);
+      return undefined;
+    }
   }
 
   /**

@@ -46,6 +46,18 @@ export class SiteStructureRepository {
     return rows.map((row) => row.space_id);
   }
 
+  /** The sites showing the space (a site space of it), in id order. */
+  async siteIdsOfSpace(
+    spaceId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { site_id: string }[] = await manager.query(
+      `SELECT DISTINCT site_id FROM site_spaces WHERE space_id = $1 ORDER BY site_id`,
+      [spaceId],
+    );
+    return rows.map((row) => row.site_id);
+  }
+
   /**
    * Whether a published site shows the space (has a site space of it). It runs in every write
    * of a space's primary content, so it is one indexed lookup (`site_spaces.space_id`), which

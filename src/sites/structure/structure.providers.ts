@@ -1,5 +1,6 @@
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
+import { GitSiteStructure } from './git-site-structure';
 import { SiteSpace } from './entities/site-space.entity';
 import { SiteSectionGroupsController } from './site-section-groups.controller';
 import { SiteSectionGroupsService } from './site-section-groups.service';
@@ -35,4 +36,5 @@ export const STRUCTURE_PROVIDERS = [
   SiteSectionsService,
   SiteSectionGroupsService,
   SiteStructureService,
+  GitSiteStructure,
 ];
