@@ -68,6 +68,8 @@ export class SiteConfigSync {
     warnings: string[],
   ): Promise<SyncedSiteConfig | undefined> {
     const read = readSiteConfig(file.text);
+    // A `docs.yaml` of another tool is no site configuration.
+    if ('errors' in read && !/^site\s*:/m.test(file.text)) return undefined;
     if ('errors' in read) {
       warnings.push(`${file.path} was not applied: ${read.errors.join('; ')}.`);
       return undefined;
