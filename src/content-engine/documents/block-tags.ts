@@ -68,6 +68,8 @@ const TAGS: Record<string, TagSpec> = {
   column: {},
   code: {},
   'content-ref': { valid: has('url') },
+  // GitBook's earlier Git Sync wrote a content ref as `{% page-ref page="…" %}`, alone.
+  'page-ref': { void: true, valid: has('page') },
   // An embed with a caption is closed around it, one without is alone.
   embed: { optionallyClosed: true, valid: has('url') },
   file: { optionallyClosed: true, valid: has('src') },

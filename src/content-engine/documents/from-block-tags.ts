@@ -24,7 +24,11 @@ const CONTAINERS: Record<string, { item: string; type: string; itemType: string 
 /** The data of a container item from its tag's attributes. */
 function itemData(item: string, attrs: Record<string, string>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  if (item === 'tab') data.title = attrs.title ?? '';
+  if (item === 'tab') {
+    data.title = attrs.title ?? '';
+    if (attrs.icon !== undefined) data.icon = attrs.icon;
+    if (attrs.slug !== undefined) data.slug = attrs.slug;
+  }
   if (item === 'column' && attrs.width !== undefined) data.width = parseLength(attrs.width);
   if (item === 'update') {
     data.date = attrs.date;
@@ -170,8 +174,10 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
       return [caption.length > 0 ? { ...embed, fragments: [captionOf(caption, ctx)] } : embed];
     }
     case 'file': {
-      // The caption is the text between the tags, as it is.
-      const caption = tag.body !== '' ? { caption: tag.body } : {};
+      // The caption is the text between the tags, as it is (GitBook's earlier Git Sync wrote it
+      // as an attribute).
+      const text = tag.body !== '' ? tag.body : tag.attrs.caption;
+      const caption = text !== undefined && text !== '' ? { caption: text } : {};
       return [block(ctx, 'file', { ref: urlRef(tag.attrs.src), ...caption })];
     }
     case 'drawing':
@@ -182,6 +188,8 @@ function blocksFromTag(tag: BlockTag, ctx: FromBlockTagsContext): DocumentBlock[
       return [block(ctx, 'reusable-content', { ref: urlRef(tag.attrs.src) })];
     case 'content-ref':
       return [block(ctx, 'content-ref', { ref: urlRef(tag.attrs.url) })];
+    case 'page-ref':
+      return [block(ctx, 'content-ref', { ref: urlRef(tag.attrs.page) })];
     case 'code':
       return codeFromTag(tag, ctx);
     case 'details':

@@ -462,6 +462,24 @@ describe('markdown ⇄ document', () => {
     );
   });
 
+  it("reads the forms of GitBook's earlier Git Sync and writes today's", async () => {
+    const document = await markdownToDocument(
+      '{% page-ref page="guide/setup.md" %}\n\n{% file src="a.pdf" caption="The guide" %}\n',
+    );
+    expect(normalizeKeys(document)).toEqual(
+      normalizeKeys(
+        doc(
+          voidBlock('content-ref', { ref: { kind: 'url', url: 'guide/setup.md' } }),
+          voidBlock('file', { ref: { kind: 'url', url: 'a.pdf' }, caption: 'The guide' }),
+        ),
+      ),
+    );
+    expect(await documentToMarkdown(document)).toBe(
+      '{% content-ref url="guide/setup.md" %}\n[setup.md](guide/setup.md)\n{% endcontent-ref %}\n\n' +
+        '{% file src="a.pdf" %}\nThe guide\n{% endfile %}\n',
+    );
+  });
+
   describe('OpenAPI blocks', () => {
     const pets = { kind: 'openapi', spec: 'petstore' };
 

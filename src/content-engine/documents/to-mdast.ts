@@ -89,7 +89,7 @@ const DATA_KEYS: Record<string, string[]> = {
   'code-line': [],
   hint: ['style', 'icon'],
   tabs: [],
-  'tabs-item': ['title'],
+  'tabs-item': ['title', 'icon', 'slug'],
   stepper: [],
   'stepper-step': [],
   columns: [],
@@ -372,7 +372,11 @@ function containerToMdast(
   ctx: ToMdastContext,
   itemAttrs: (item: DocumentBlock) => Record<string, string | undefined> = (item) =>
     itemName === 'tab'
-      ? { title: stringData(item, 'title') ?? '' }
+      ? {
+          title: stringData(item, 'title') ?? '',
+          icon: stringData(item, 'icon'),
+          slug: stringData(item, 'slug'),
+        }
       : { width: formatLength(item.data?.width) },
   attrs: Record<string, string | undefined> = {},
 ): RootContent {
