@@ -28,6 +28,7 @@ describe('relative links of the Git layout', () => {
           data: { ref: { kind: 'url', url: 'https://example.com/a.md' } },
         },
         { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: 'missing.md' } } },
+        { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '' } } },
         { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '#here' } } },
         { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '/pages/gone#x' } } },
         { object: 'inline', type: 'link', data: { ref: { kind: 'url', url: '/users/u1' } } },
@@ -44,6 +45,7 @@ describe('relative links of the Git layout', () => {
       { kind: 'page', page: 'pG' },
       { kind: 'url', url: 'https://example.com/a.md' },
       { kind: 'url', url: 'missing.md' },
+      { kind: 'url', url: '' },
       // `#here` names no page, as GitBook's anchor of the page itself.
       { kind: 'anchor', anchor: 'here' },
       { kind: 'anchor', anchor: 'x', page: 'gone' },

@@ -19,7 +19,8 @@ export function resolveRelativeRefs(
   files: ReadonlyMap<string, string>,
 ): JSONDocument {
   const resolve = (ref: ContentRef): ContentRef => {
-    if (ref.kind !== 'url' || isAbsoluteUrl(ref.url)) return ref;
+    // An empty target (`[text]()`) is no link to the page itself.
+    if (ref.kind !== 'url' || ref.url === '' || isAbsoluteUrl(ref.url)) return ref;
     if (ref.url.startsWith('#')) {
       const anchor = decodeFragment(ref.url.slice(1));
       return anchor ? { kind: 'anchor', anchor } : ref;
