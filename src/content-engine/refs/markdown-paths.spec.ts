@@ -36,6 +36,19 @@ describe('markdown layout paths', () => {
     });
   });
 
+  it('gives no file to link and computed pages (SUMMARY.md lists them)', () => {
+    const paths = planMarkdownPaths(
+      [
+        page('home', 'home'),
+        { id: 'api', type: 'computed', pages: [] },
+        { id: 'site', type: 'link', pages: [] },
+        page('guide', 'guide'),
+      ],
+      [],
+    );
+    expect(Object.fromEntries(paths.pages)).toEqual({ home: 'README.md', guide: 'guide.md' });
+  });
+
   it('keeps the repository path of hidden pages, relative to the synced directory', () => {
     const git = (path: string) => ({ hidden: true, git: { oid: 'x', path } });
     expect(keptPath(git('notes/deep.md'))).toBe('notes/deep.md');

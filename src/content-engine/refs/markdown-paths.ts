@@ -81,7 +81,7 @@ export function planMarkdownPaths(
   keep(pages);
   const place = (list: readonly PathPage[], dir: string) => {
     for (const page of list) {
-      if (page.type === 'link' || paths.pages.has(page.id)) continue;
+      if (page.type === 'link' || page.type === 'computed' || paths.pages.has(page.id)) continue;
       const base = unique(page.slug || 'page', usedIn(dir));
       if (page.type === 'group') {
         place(page.pages, posix.join(dir, base));
