@@ -39,6 +39,7 @@ const { layoutPageOf, renderPageFile, summaryPages } = need('git/sync/page-files
 const { resolveRelativeRefs, refToRelativeUrl } = need('git/jobs/ref-rewrite');
 const { assignSlugs } = need('content-engine/tree/write-tree');
 const { splitFrontmatter } = need('content-engine/documents/frontmatter');
+const { withoutMarkdownSource } = need('content-engine/documents/markdown-source');
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -318,11 +319,16 @@ async function roundTripSpace(source, spaceDir, nestedSpaces) {
     try {
       if (render.error) throw render.error;
       file.rendered = await renderPageFile(layoutPage, document, path, paths);
-      if (document) {
+      // Written anew: without the markdown the page was read from (markdown-source.ts), as
+      // Bindery writes a page it did not read or that changed.
+      const fresh = document && withoutMarkdownSource(document);
+      file.renderedAnew = await renderPageFile(layoutPage, fresh, path, paths);
+      file.keptSource = fresh !== document;
+      if (fresh) {
         const refToUrl = (ref) => refToRelativeUrl(ref, path, node.id, paths);
-        const body = await documentToMarkdown(document, { refToUrl });
+        const body = await documentToMarkdown(fresh, { refToUrl });
         const again = resolveRelativeRefs(await markdownToDocument(body), path, pageAt, fileAt);
-        file.documentEqual = equalDocuments(document, again);
+        file.documentEqual = equalDocuments(fresh, again);
       } else file.documentEqual = true;
     } catch (e) {
       file.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
@@ -352,6 +358,11 @@ async function roundTripSpace(source, spaceDir, nestedSpaces) {
 // Comparing documents (test/fixtures/markdown/normalize-document.ts, in plain JavaScript)
 
 function normalizeKeys(document) {
+  // The markdown a document was read from is not its content.
+  if (document.data && 'markdownSource' in document.data) {
+    const { markdownSource: _source, ...data } = document.data;
+    return normalizeKeys({ ...document, data });
+  }
   const names = new Map();
   const rename = (id) => {
     if (!names.has(id)) names.set(id, `k${names.size}`);
@@ -664,6 +675,8 @@ function emptyTally() {
   return {
     files: 0,
     identical: 0,
+    anew: 0,
+    kept: 0,
     whitespace: 0,
     documentEqual: 0,
     errors: 0,
@@ -681,6 +694,8 @@ function add(tally, file) {
     return;
   }
   if (file.identical) tally.identical++;
+  if (file.anew) tally.anew++;
+  if (file.keptSource) tally.kept++;
   if (file.whitespace) tally.whitespace++;
   if (file.documentEqual) tally.documentEqual++;
   const escaped = Object.values(file.escaped ?? {}).reduce((a, b) => a + b, 0);
@@ -700,17 +715,15 @@ function percent(n, d) {
 }
 
 function tallyRow(name, t) {
-  return `| ${name} | ${t.files} | ${t.identical} (${percent(t.identical, t.files)}) | ${t.whitespace} (${percent(
-    t.whitespace,
-    t.files,
-  )}) | ${t.documentEqual} (${percent(t.documentEqual, t.files)}) | ${t.escaped} in ${t.escapedFiles} | ${
-    t.hatched
-  } in ${t.hatchedFiles} | ${t.errors} |`;
+  const share = (n) => `${n} (${percent(n, t.files)})`;
+  return `| ${name} | ${t.files} | ${share(t.identical)} | ${share(t.anew)} | ${share(t.whitespace)} | ${share(
+    t.documentEqual,
+  )} | ${t.kept} | ${t.escaped} in ${t.escapedFiles} | ${t.hatched} in ${t.hatchedFiles} | ${t.errors} |`;
 }
 
 const TALLY_HEADER = [
-  '| | files | byte-identical | identical but whitespace | same document | escaped constructs (in files) | escape hatch (in files) | errors |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| | files | exported byte-identical | written anew byte-identical | anew, identical but whitespace | same document | source kept | escaped constructs (in files) | escape hatch (in files) | errors |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 async function main() {
@@ -754,14 +767,23 @@ async function main() {
         if (file.error) report.error = file.error.split('\n')[0];
         else {
           report.identical = file.original.equals(file.rendered);
+          report.anew = file.original.equals(file.renderedAnew);
+          report.keptSource = file.keptSource;
           report.whitespace =
             file.original.toString('utf8').replace(/\s+/g, '') ===
-            file.rendered.toString('utf8').replace(/\s+/g, '');
+            file.renderedAnew.toString('utf8').replace(/\s+/g, '');
           report.documentEqual = file.documentEqual;
           report.escaped = file.document ? escapedConstructs(file.document) : {};
-          report.hatched = hatchedConstructs(file.rendered.toString('utf8'));
+          report.hatched = hatchedConstructs(file.renderedAnew.toString('utf8'));
           if (!report.identical) {
             const diff = diffFile(file.path, file.original, file.rendered);
+            const target = join(options.out, 'diffs-exported', name, `${file.path}.diff`);
+            mkdirSync(posix.dirname(target), { recursive: true });
+            writeFileSync(target, `${diff.unified}\n`);
+          }
+          // What differs is that of the page written anew: the dialect's own form.
+          if (!report.anew) {
+            const diff = diffFile(file.path, file.original, file.renderedAnew);
             report.constructs = diff.constructs;
             const target = join(options.out, 'diffs', name, `${file.path}.diff`);
             mkdirSync(posix.dirname(target), { recursive: true });
@@ -809,7 +831,7 @@ async function main() {
       const t = repo.tally;
       console.error(
         `${name}${source.rev ? `@${source.rev.slice(0, 7)}` : ''}: ${spaces.length} spaces, ${t.files} files, ` +
-          `${t.identical} identical, ${t.documentEqual} same document`,
+          `${t.identical} identical as exported, ${t.anew} written anew, ${t.documentEqual} same document`,
       );
     }
   }

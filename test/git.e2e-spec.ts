@@ -269,7 +269,9 @@ describeWithGit('Git import and export', () => {
       if (typeof value !== 'object' || value === null) return value;
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(value)) {
-        if (key === 'key') continue;
+        // The markdown a document was read from (kept to write it back as it was) is not its
+        // content: it names files and pages by the paths of the repository it came from.
+        if (key === 'key' || key === 'markdownSource') continue;
         if (key === 'ref' && typeof child === 'object' && child) {
           const ref = child as { kind: string; page?: string; file?: string };
           out.ref =

@@ -9,8 +9,13 @@ import { parseLength } from './figures';
  */
 export interface FromBlockTagsContext {
   newKey: () => string;
-  /** Blocks of a markdown segment; with `nonEmpty`, at least an empty paragraph. */
-  blocksOf: (markdown: string, nonEmpty?: boolean) => DocumentBlock[];
+  /**
+   * Blocks of a markdown segment; with `nonEmpty`, at least an empty paragraph; `at` is the
+   * segment's first line, when the blocks' lines are noted.
+   */
+  blocksOf: (markdown: string, nonEmpty?: boolean, at?: number) => DocumentBlock[];
+  /** Notes the lines of the page's top-level blocks (markdown-source.ts). */
+  lines?: Map<DocumentBlock, [number, number]>;
 }
 
 /** Containers: the tag, its item tag and their block types. */
@@ -66,9 +71,16 @@ export function blocksFromSegments(
     Array.from({ length: n }, () => ctx.blocksOf('', true)[0]).filter(Boolean);
   const edge = (blank: number) =>
     lines?.edges === 'blank' ? Math.floor((blank - 1) / 2) : Math.floor(blank / 2);
+  // Only the page's own blocks have their lines noted, not those inside tags.
+  const inner: FromBlockTagsContext = { newKey: ctx.newKey, blocksOf: ctx.blocksOf };
   const parts = segments.flatMap((segment) => {
     const blocks =
-      segment.kind === 'markdown' ? ctx.blocksOf(segment.text) : blocksFromTag(segment, ctx);
+      segment.kind === 'markdown'
+        ? ctx.blocksOf(segment.text, false, ctx.lines ? segment.start : undefined)
+        : blocksFromTag(segment, inner);
+    if (ctx.lines && segment.kind === 'tag') {
+      for (const block of blocks) ctx.lines.set(block, [segment.start, segment.end - 1]);
+    }
     const [first, last] =
       segment.kind === 'markdown' ? contentLines(segment) : [segment.start, segment.end - 1];
     // A segment without blocks (definitions, comments) still holds lines between blocks.

@@ -19,6 +19,8 @@ export interface FromMdastContext {
   source: string;
   /** Parses GitBook's HTML forms (html-forms.ts). */
   parseHtml: (html: string) => HastRoot;
+  /** Where to note the lines of the blocks read (top-level ones: markdown-source.ts). */
+  lines?: { of: Map<DocumentBlock, [number, number]>; offset: number };
   /** Blocks of another piece of markdown (figure captions). */
   blocksOf: (markdown: string) => DocumentBlock[];
   /** Blocks of a piece of markdown with block tags (list items); at least a paragraph. */

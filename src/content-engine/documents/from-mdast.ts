@@ -77,7 +77,17 @@ export function blocksFromMdast(
       const blank = linesBetween(previous, node);
       for (let n = Math.floor((blank - 1) / 2); n > 0; n--) blocks.push(emptyParagraph(ctx));
     }
-    blocks.push(...blockFromMdast(node, ctx));
+    const read = blockFromMdast(node, ctx);
+    const at = node.position;
+    if (ctx.lines && at) {
+      for (const block of read) {
+        ctx.lines.of.set(block, [
+          at.start.line - 1 + ctx.lines.offset,
+          at.end.line - 1 + ctx.lines.offset,
+        ]);
+      }
+    }
+    blocks.push(...read);
   });
   for (let n = Math.floor(trailing / 2); n > 0; n--) blocks.push(emptyParagraph(ctx));
   return blocks;

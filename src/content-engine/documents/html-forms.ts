@@ -506,24 +506,37 @@ const CODE_OPTIONS = new Set([
 ]);
 
 /** A code block as GitBook's `<pre>` (codeFromHast); undefined when it has no such form. */
-export function codeToHast(code: DocumentBlock): Element | undefined {
+export function codeToHast(code: DocumentBlock, ctx: HtmlWriteContext): Element | undefined {
   const data = code.data ?? {};
   if (!Object.keys(data).every((key) => CODE_OPTIONS.has(key))) return undefined;
   const lines = (code.nodes ?? []).filter((line): line is DocumentBlock => line.object === 'block');
   const content: ElementContent[] = [];
   for (const line of lines) {
     if (line.type !== 'code-line') return undefined;
-    const leaves: DocumentLeaf[] = [];
+    // Runs of leaves, and inlines (links) between them; the line end goes with the last
+    // leaf, in its formatting.
+    const parts: (DocumentLeaf[] | DocumentInline)[] = [];
     for (const node of line.nodes ?? []) {
-      if (node.object !== 'text') return undefined;
-      leaves.push(...node.leaves);
+      if (node.object === 'text') {
+        const last = parts[parts.length - 1];
+        if (Array.isArray(last)) last.push(...node.leaves);
+        else parts.push([...node.leaves]);
+      } else if (node.object === 'inline') parts.push(node);
+      else return undefined;
     }
-    // The line end goes with the line, in its last formatting.
-    const last = leaves[leaves.length - 1];
-    const ended = last
-      ? [...leaves.slice(0, -1), { ...last, text: `${last.text}\n` }]
-      : [leaf('\n', [])];
-    content.push(...leavesToHast(mergeLeaves(ended), true));
+    const last = parts[parts.length - 1];
+    if (Array.isArray(last) && last.length > 0) {
+      const end = last[last.length - 1];
+      last[last.length - 1] = { ...end, text: `${end.text}\n` };
+    } else parts.push([leaf('\n', [])]);
+    for (const part of parts) {
+      if (Array.isArray(part)) content.push(...leavesToHast(mergeLeaves(part), true));
+      else {
+        const inline = inlinesToHast([part], ctx);
+        if (!inline) return undefined;
+        content.push(...inline);
+      }
+    }
   }
   const syntax = typeof data.syntax === 'string' ? data.syntax : undefined;
   const properties: Properties = syntax ? { className: [`language-${syntax}`] } : {};
@@ -542,7 +555,7 @@ export function codeToHast(code: DocumentBlock): Element | undefined {
 }
 
 function blockToHast(node: DocumentBlock, ctx: HtmlWriteContext): ElementContent | undefined {
-  if (node.type === 'code') return codeToHast(node);
+  if (node.type === 'code') return codeToHast(node, ctx);
   const children = (node.nodes ?? []).filter(
     (child): child is DocumentBlock => child.object === 'block',
   );

@@ -10,6 +10,7 @@ import {
 } from './document';
 import { splitBlockTags } from './block-tags';
 import { documentToMarkdown, markdownToDocument } from './markdown';
+import { withoutMarkdownSource } from './markdown-source';
 import { orderIndex } from './order-index';
 import { normalizeKeys } from '../../../test/fixtures/markdown/normalize-document';
 
@@ -474,7 +475,11 @@ describe('markdown ⇄ document', () => {
         ),
       ),
     );
+    // Unchanged, the page is written back as it was read; written anew, in today's form.
     expect(await documentToMarkdown(document)).toBe(
+      '{% page-ref page="guide/setup.md" %}\n\n{% file src="a.pdf" caption="The guide" %}\n',
+    );
+    expect(await documentToMarkdown(withoutMarkdownSource(document))).toBe(
       '{% content-ref url="guide/setup.md" %}\n[setup.md](guide/setup.md)\n{% endcontent-ref %}\n\n' +
         '{% file src="a.pdf" %}\nThe guide\n{% endfile %}\n',
     );

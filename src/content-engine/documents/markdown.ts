@@ -11,6 +11,14 @@ import { splitBlockTags } from './block-tags';
 import { blocksFromSegments } from './from-block-tags';
 import { protectInlineSyntax } from './inline-syntax';
 import { loadMarkdownWriter } from './markdown-writer';
+import {
+  blockHash,
+  MARKDOWN_SOURCE,
+  MarkdownSource,
+  markdownSourceOf,
+  WrittenBlock,
+  writeWithSource,
+} from './markdown-source';
 import { defaultRefToUrl, rootFromBlocks } from './to-mdast';
 
 /*
@@ -108,10 +116,13 @@ export async function markdownToDocument(
   markdown: string,
   options: MarkdownToDocumentOptions = {},
 ): Promise<JSONDocument> {
-  const { parse, parseHtml } = await getRemark();
+  const remark = await getRemark();
+  const { parse, parseHtml } = remark;
   const keys = options.newKey ?? newKey;
   const footnotes = footnoteSource(markdown, parse);
-  const blocksOf = (text: string, nonEmpty = false): DocumentBlock[] => {
+  // Where each top-level block is in the markdown (its first and last line).
+  const lines = new Map<DocumentBlock, [number, number]>();
+  const blocksOf = (text: string, nonEmpty = false, at?: number): DocumentBlock[] => {
     // Footnote references are only recognized next to their definitions, which GitBook writes
     // at the end of the page: every piece is parsed with the page's definitions after it.
     const { text: source, tokens } = protectInlineSyntax(
@@ -124,6 +135,7 @@ export async function markdownToDocument(
       tokens,
       source,
       parseHtml,
+      ...(at !== undefined ? { lines: { of: lines, offset: at } } : {}),
       blocksOf: (markdown) => blocksOf(markdown),
       flow: blocksOrEmptyParagraph,
       documentBlocksOf: (markdown) =>
@@ -134,11 +146,14 @@ export async function markdownToDocument(
     };
     return (nonEmpty ? blocksOrEmptyParagraph : blocksFromMdast)(root.children, ctx);
   };
-  const nodes = blocksFromSegments(splitBlockTags(markdown), { newKey: keys, blocksOf }, false, {
-    count: lineCount(markdown),
-    edges: 'text',
-  });
-  return { object: 'document', data: {}, nodes };
+  const nodes = blocksFromSegments(
+    splitBlockTags(markdown),
+    { newKey: keys, blocksOf, lines },
+    false,
+    { count: lineCount(markdown), edges: 'text' },
+  );
+  const source = keptSource(markdown, nodes, lines, remark);
+  return { object: 'document', data: source ? { [MARKDOWN_SOURCE]: source } : {}, nodes };
 }
 
 function lineCount(text: string): number {
@@ -174,10 +189,83 @@ export async function documentToMarkdown(
   document: JSONDocument,
   options: DocumentToMarkdownOptions = {},
 ): Promise<string> {
-  const { stringify, toHtml } = await getRemark();
+  const remark = await getRemark();
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
+  const source = markdownSourceOf(document);
+  if (source) {
+    const kept = writeKeepingSource(document.nodes ?? [], source, remark, refToUrl);
+    if (kept !== undefined) return kept;
+  }
+  return writeDocument(document.nodes ?? [], remark, refToUrl);
+}
+
+/** Bindery's markdown for blocks (footnotes of their annotations after them). */
+function writeDocument(
+  blocks: DocumentBlock[],
+  { stringify, toHtml }: Remark,
+  refToUrl: (ref: ContentRef) => string | undefined,
+): string {
   const footnotes: FootnoteDefinition[] = [];
-  const root = rootFromBlocks(document.nodes ?? [], { stringify, toHtml, refToUrl, footnotes });
+  const root = rootFromBlocks(blocks, { stringify, toHtml, refToUrl, footnotes });
   root.children.push(...footnotes);
   return stringify(root);
+}
+
+/** What Bindery writes for each block alone; undefined when they hold footnotes. */
+function writeBlocks(
+  blocks: DocumentBlock[],
+  remark: Remark,
+  refToUrl: (ref: ContentRef) => string | undefined,
+): WrittenBlock[] | undefined {
+  const written: WrittenBlock[] = [];
+  for (const block of blocks) {
+    const markdown = writeDocument([block], remark, refToUrl);
+    // Footnotes are numbered across the page: such a page is written whole.
+    if (/^\[\^[^\]]+\]:/m.test(markdown) && markdown.includes('[^')) return undefined;
+    written.push({ block, markdown: markdown.replace(/\n$/, '') });
+  }
+  return written;
+}
+
+function writeKeepingSource(
+  blocks: DocumentBlock[],
+  source: MarkdownSource,
+  remark: Remark,
+  refToUrl: (ref: ContentRef) => string | undefined,
+): string | undefined {
+  const written = writeBlocks(blocks, remark, refToUrl);
+  if (!written || written.length === 0) return undefined;
+  return writeWithSource(written, source, (left, right) =>
+    // The writer separates two lists of the same kind by an empty comment.
+    left.type === right.type && left.type.startsWith('list-') ? '\n\n<!---->\n\n' : '\n\n',
+  );
+}
+
+/**
+ * The source kept with a document read from `markdown` (markdown-source.ts), when Bindery would
+ * write it otherwise; `lines` are its top-level blocks' lines.
+ */
+function keptSource(
+  markdown: string,
+  blocks: DocumentBlock[],
+  lines: ReadonlyMap<DocumentBlock, [number, number]>,
+  remark: Remark,
+): MarkdownSource | undefined {
+  // Blank lines before the first block are the caller's (after a page's title), not the page's.
+  const blank = /^(?:[ \t]*\r?\n)*/.exec(markdown)![0];
+  const text = markdown.slice(blank.length);
+  const offset = blank.split('\n').length - 1;
+  if (blocks.length === 0 || writeDocument(blocks, remark, defaultRefToUrl) === text) {
+    return undefined;
+  }
+  const written = writeBlocks(blocks, remark, defaultRefToUrl);
+  if (!written) return undefined;
+  return {
+    markdown: text,
+    blocks: written.map((item) => blockHash(item.markdown)),
+    lines: blocks.map((block) => {
+      const [first, last] = lines.get(block) ?? [];
+      return first === undefined ? null : [first - offset, last! - offset];
+    }),
+  };
 }

@@ -569,7 +569,7 @@ function codeToMdast(block: DocumentBlock, ctx: ToMdastContext): RootContent[] |
   );
   const options = Object.keys(block.data ?? {}).some((key) => key !== 'syntax');
   if (formatted || (options && ctx.inList)) {
-    const pre = codeToHast(block);
+    const pre = codeToHast(block, { refToUrl: ctx.refToUrl });
     return pre ? [html(ctx.toHtml(pre))] : undefined;
   }
   return [fencedCode(block)];

@@ -23,9 +23,24 @@ function blocksByKey(document: JSONDocument): Map<string, DocumentBlock> | null 
   return blocks;
 }
 
+/**
+ * The markdown a document was read from (`data.markdownSource`, documents/markdown-source.ts)
+ * says how it was written, not what it holds, and checks itself against the blocks it is
+ * written with: it is merged apart from the header, and never conflicts.
+ */
+const SOURCE = 'markdownSource';
+
 function header(document: JSONDocument): Omit<JSONDocument, 'nodes'> {
   const { nodes: _nodes, ...rest } = document;
-  return rest;
+  if (!rest.data || !(SOURCE in rest.data)) return rest;
+  const { [SOURCE]: _source, ...data } = rest.data;
+  return { ...rest, data };
+}
+
+/** The kept source of the merge: the one a side changed (theirs first), else the base's. */
+function mergedSource(base: JSONDocument, ours: JSONDocument, theirs: JSONDocument): unknown {
+  const [sb, so, st] = [base, ours, theirs].map((document) => document.data?.[SOURCE]);
+  return canonical(st) !== canonical(sb) ? st : so;
 }
 
 /**
@@ -92,5 +107,8 @@ export function mergeDocuments(
 
   if (conflicts.length || !mergedHeader) return { ok: false, conflicts };
   const nodes = mergeOrder(lists, owners).map((key) => chosen.get(key)!);
-  return { ok: true, document: { ...mergedHeader, nodes } as JSONDocument };
+  const source = mergedSource(base, ours, theirs);
+  const data =
+    source === undefined ? mergedHeader.data : { ...mergedHeader.data, [SOURCE]: source };
+  return { ok: true, document: { ...mergedHeader, data, nodes } as JSONDocument };
 }
