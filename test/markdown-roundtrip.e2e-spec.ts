@@ -99,7 +99,7 @@ function asFixture(markdown: string, title: string): string {
     .replace(
       DOWNLOAD_URL,
       (url) =>
-        `.gitbook/assets/${new URL(url.replace(/\\&|&amp;/g, '&')).searchParams.get('name') ?? ''}`,
+        `.gitbook/assets/${new URL(url.replace(/\\&|&amp;|&#x26;/g, '&')).searchParams.get('name') ?? ''}`,
     );
 }
 

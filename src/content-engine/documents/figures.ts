@@ -119,13 +119,18 @@ export function figuresHtml(
   });
   const data = block.data ?? {};
   if (Object.keys(data).length === 0) return figures.join('');
+  // In a `<div>`, images without captions are written alone.
+  const bare = images.every((image) => captionFragment(image) === undefined);
+  const content = bare
+    ? images.map((image) => imgTag(image.data ?? {}, refUrl, false)).join('')
+    : figures.join('');
   const flag = (key: string) => (typeof data[key] === 'boolean' ? String(data[key]) : undefined);
   const div = `<div${attributes([
     ['align', typeof data.align === 'string' ? data.align : undefined],
     ['data-full-width', flag('fullWidth')],
     ['data-with-frame', flag('withFrame')],
   ])}>`;
-  return `${div}${figures.join('')}</div>`;
+  return `${div}${content}</div>`;
 }
 
 export interface ParsedFigure {
@@ -160,24 +165,32 @@ export function parseInlineImg(html: string): Record<string, unknown> | undefine
 }
 
 /** Figures (in an optional `<div>`) as images block data and images; undefined otherwise. */
+/** An images block's data from its `<div>`'s attributes. */
+function divData(attributes: string | undefined): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const attrs = htmlAttributes(attributes ?? '');
+  if (attrs.align !== undefined) data.align = attrs.align;
+  if (attrs['data-full-width'] !== undefined) data.fullWidth = attrs['data-full-width'] === 'true';
+  if (attrs['data-with-frame'] !== undefined) data.withFrame = attrs['data-with-frame'] === 'true';
+  return data;
+}
+
 export function parseFigures(
   html: string,
 ): { data: Record<string, unknown>; figures: ParsedFigure[] } | undefined {
   const text = html.trim();
   const wrapped = /^<div(\s[^>]*)?>([\s\S]*)<\/div>$/i.exec(text);
   const inner = wrapped ? wrapped[2] : text;
-  if (!/^(?:<figure>[\s\S]*?<\/figure>)+$/i.test(inner)) return undefined;
-  const data: Record<string, unknown> = {};
-  if (wrapped) {
-    const attrs = htmlAttributes(wrapped[1] ?? '');
-    if (attrs.align !== undefined) data.align = attrs.align;
-    if (attrs['data-full-width'] !== undefined) {
-      data.fullWidth = attrs['data-full-width'] === 'true';
-    }
-    if (attrs['data-with-frame'] !== undefined) {
-      data.withFrame = attrs['data-with-frame'] === 'true';
-    }
+  // In a `<div>`, images without a caption are their `<img>` alone, as GitBook writes them.
+  if (wrapped && /^(?:<img\s[^>]*>)+$/i.test(inner)) {
+    const figures = [...inner.matchAll(/<img(\s[^>]*)>/gi)].map((img) => ({
+      data: imageDataFromAttrs(htmlAttributes(img[1]), false),
+      captions: undefined,
+    }));
+    return { data: divData(wrapped[1]), figures };
   }
+  if (!/^(?:<figure>[\s\S]*?<\/figure>)+$/i.test(inner)) return undefined;
+  const data = wrapped ? divData(wrapped[1]) : {};
   const figures: ParsedFigure[] = [];
   for (const [, body] of inner.matchAll(/<figure>([\s\S]*?)<\/figure>/gi)) {
     const img = /<img(\s[^>]*)?>/i.exec(body);

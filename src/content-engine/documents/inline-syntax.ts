@@ -250,8 +250,12 @@ export function openingTagName(html: string): string | undefined {
   return /^<([a-z]+)(?:\s[^>]*)?>$/i.exec(html.trim())?.[1].toLowerCase();
 }
 
+/**
+ * An attribute value in double quotes, as GitBook writes HTML (hast-util-to-html): `&` and `"`
+ * as hexadecimal references.
+ */
 export function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return value.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;');
 }
 
 function codePoint(code: number, raw: string): string {
@@ -273,7 +277,7 @@ export function unescapeAttribute(value: string): string {
  * span that would swallow the closing tag.
  */
 export function escapeHtmlText(value: string): string {
-  return escapeAttribute(value).replace(/`/g, '&#96;');
+  return value.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/`/g, '&#x60;');
 }
 
 /** The attributes of an HTML start tag, unescaped. */
@@ -309,7 +313,9 @@ export function blockEscapeHatch(node: object): string {
 }
 
 export function inlineEscapeHatchOpen(node: object): string {
-  return `<span data-bindery-inline="${escapeAttribute(keyless(node))}">`;
+  // Bindery's own form: named references, easier to read than GitBook's.
+  const json = keyless(node).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<span data-bindery-inline="${json}">`;
 }
 
 /** The JSON an inline escape hatch holds (in HTML forms, as an attribute of an empty span). */

@@ -28,6 +28,7 @@ import {
   newKey,
 } from './document';
 import { documentToMarkdown, markdownToDocument } from './markdown';
+import { withoutMarkdownSource } from './markdown-source';
 
 const CORPUS = join(__dirname, '../../../test/fixtures/markdown');
 const fixtures = readdirSync(CORPUS)
@@ -65,8 +66,10 @@ describe('markdown corpus', () => {
   describe.each(fixtures)('%s', (name) => {
     const markdown = readFileSync(join(CORPUS, name), 'utf8');
 
-    it('markdown → document → markdown gives the same bytes', async () => {
-      const document = await markdownToDocument(markdown);
+    it('markdown → document → markdown gives the same bytes, written anew', async () => {
+      // Fixtures are in Bindery's own form: written without the markdown read (kept otherwise,
+      // markdown-source.ts), the document gives them back.
+      const document = withoutMarkdownSource(await markdownToDocument(markdown));
       expect(await documentToMarkdown(document)).toBe(markdown);
     });
 
