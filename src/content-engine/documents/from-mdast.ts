@@ -175,6 +175,12 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
     return [{ ...block(ctx, 'images', images, figures.data), isVoid: false }];
   }
   if (/^<p><\/p>$/i.test(value.trim())) return [block(ctx, 'paragraph', inlinesFromMdast([], ctx))];
+  // A paragraph of line breaks alone (`<br>` on its line) is an HTML block to markdown.
+  const breaks = /^(?:<br\s*\/?>)+$/i.exec(value.trim());
+  if (breaks) {
+    const text = '\n'.repeat((breaks[0].match(/<br/gi) ?? []).length);
+    return [block(ctx, 'paragraph', [textNode([leaf(text, [])], ctx)])];
+  }
   // `<img>` tags alone on their line are an HTML block to markdown, inline images to GitBook.
   const tags = value.trim().match(/<img\s[^>]*>/gi) ?? [];
   if (tags.length > 0 && tags.join('') === value.trim()) {

@@ -20,6 +20,7 @@ import {
   inlineEscapeHatchOpen,
 } from './inline-syntax';
 import { nestMarks } from './mark-nesting';
+import type { GitbookHtmlMark } from './markdown-writer';
 import { markKey, sortMarks } from './inlines-from-mdast';
 
 /*
@@ -229,9 +230,14 @@ export function leavesToMdast(leaves: DocumentLeaf[]): PhrasingContent[] {
     (mark, children) => {
       if (children.length === 0) return [];
       const wrapper = WRAPPING[mark.type as MarkType];
-      return wrapper
-        ? [{ type: wrapper, children } as PhrasingContent]
-        : [html(htmlMarkOpen(mark)), ...children, html(htmlMarkClose(mark))];
+      if (wrapper) return [{ type: wrapper, children } as PhrasingContent];
+      const node: GitbookHtmlMark = {
+        type: 'gitbookHtmlMark',
+        open: htmlMarkOpen(mark),
+        close: htmlMarkClose(mark),
+        children,
+      };
+      return [node as unknown as PhrasingContent];
     },
   );
 }

@@ -27,8 +27,21 @@ export interface GitbookContainer {
   children: Root['children'];
 }
 
+/**
+ * A mark written as HTML around markdown (`<mark style="…">**x**</mark>`, `<kbd>`, `<sup>`,
+ * `<sub>`). A node of its own, not two `html` nodes: the writer would put a line end before an
+ * `html` node on the line before (after a hard break), GitBook's does not.
+ */
+export interface GitbookHtmlMark {
+  type: 'gitbookHtmlMark';
+  open: string;
+  close: string;
+  children: unknown[];
+}
+
 interface WriterState {
   containerFlow: (parent: unknown, info: unknown) => string;
+  containerPhrasing: (parent: unknown, info: Record<string, unknown>) => string;
 }
 
 interface ToMarkdownModule {
@@ -44,6 +57,17 @@ function gitbookContainer(
   const between = node.blank ? '\n\n' : '\n';
   return `${node.open}${between}${state.containerFlow(node, info)}${between}${node.close}`;
 }
+
+function gitbookHtmlMark(
+  node: GitbookHtmlMark,
+  _parent: unknown,
+  state: WriterState,
+  info: Record<string, unknown>,
+): string {
+  const inner = state.containerPhrasing(node, { ...info, before: '>', after: '<' });
+  return `${node.open}${inner}${node.close}`;
+}
+gitbookHtmlMark.peek = () => '<';
 
 /** The writer: mdast (with GitBook's containers) to GitBook's markdown. */
 export async function loadMarkdownWriter(): Promise<(root: Root) => string> {
@@ -67,7 +91,7 @@ export async function loadMarkdownWriter(): Promise<(root: Root) => string> {
       strikethrough.gfmStrikethroughToMarkdown(),
       table.gfmTableToMarkdown(),
       taskListItem.gfmTaskListItemToMarkdown(),
-      { handlers: { gitbookContainer } },
+      { handlers: { gitbookContainer, gitbookHtmlMark } },
     ],
     unsafe: INLINE_UNSAFE,
   };

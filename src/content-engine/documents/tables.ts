@@ -8,7 +8,9 @@ import {
   TableTextColumn,
 } from './document';
 import { block, FromMdastContext } from './from-mdast-context';
-import { restoreText } from './inline-syntax';
+import { restoreRaw, restoreText } from './inline-syntax';
+import { blocksFromHast } from './html-forms';
+import type { ElementContent } from 'hast';
 import { inlinesFromMdast } from './inlines-from-mdast';
 import { compareOrderIndex, orderIndex } from './order-index';
 
@@ -64,6 +66,21 @@ function cellValue(
 ): string {
   if (!cell || cell.children.length === 0) return '';
   const name = ctx.newKey();
+  // A cell of lines is GitBook's `<p>…<br>…</p>`, HTML (html-forms.ts).
+  const { start, end } = cell.position ?? {};
+  const raw =
+    start?.offset !== undefined && end?.offset !== undefined
+      ? restoreRaw(ctx.source.slice(start.offset, end.offset), ctx.tokens)
+          .replace(/^\|?\s*/, '')
+          .replace(/\s*\|?$/, '')
+      : '';
+  if (/^<p>[\s\S]*<\/p>$/i.test(raw)) {
+    const nodes = blocksFromHast(ctx.parseHtml(raw).children as ElementContent[], ctx);
+    if (nodes.length > 0 && nodes.every((node) => node.type === 'paragraph')) {
+      fragments.push({ object: 'fragment', key: ctx.newKey(), fragment: name, nodes });
+      return name;
+    }
+  }
   const paragraph = block(ctx, 'paragraph', inlinesFromMdast(cell.children, ctx));
   fragments.push({ object: 'fragment', key: ctx.newKey(), fragment: name, nodes: [paragraph] });
   return name;
@@ -91,6 +108,7 @@ const COLUMN_KEYS = new Set(['id', 'title', 'type', 'textAlignment']);
 export function tableToMdast(
   table: DocumentBlock,
   phrasing: (nodes: DocumentNode[]) => PhrasingContent[],
+  paragraphHtml: (nodes: DocumentNode[]) => string | undefined,
 ): Table | undefined {
   const data = table.data ?? {};
   const definition = (data.definition ?? {}) as Record<string, Record<string, unknown>>;
@@ -127,9 +145,11 @@ export function tableToMdast(
       else {
         const fragment = fragments.get(value);
         if (!fragment) row.push(textCell(value));
-        else if (fragment.nodes.length !== 1 || fragment.nodes[0].type !== 'paragraph') {
-          return undefined;
-        } else row.push(withHtmlBreaks(phrasing(fragment.nodes[0].nodes ?? [])));
+        else {
+          const content = cellContent(fragment.nodes, phrasing, paragraphHtml);
+          if (!content) return undefined;
+          row.push(content);
+        }
       }
     }
     cells.push(row);
@@ -141,6 +161,31 @@ export function tableToMdast(
   const header = row(columns.map((id) => textCell(String(definition[id].title))));
   const align = columns.map((id) => alignment(definition[id].textAlignment));
   return { type: 'table', align, children: [header, ...cells.map(row)] };
+}
+
+/**
+ * A cell's paragraphs: one of one line is its markdown; several, or one of several lines, are
+ * GitBook's `<p>…</p><p>…<br>…</p>`. Undefined for other blocks (an HTML table holds them).
+ */
+function cellContent(
+  blocks: DocumentBlock[],
+  phrasing: (nodes: DocumentNode[]) => PhrasingContent[],
+  paragraphHtml: (nodes: DocumentNode[]) => string | undefined,
+): PhrasingContent[] | undefined {
+  if (
+    blocks.length === 0 ||
+    blocks.some((block) => block.type !== 'paragraph' || Object.keys(block.data ?? {}).length > 0)
+  ) {
+    return undefined;
+  }
+  const nodes = blocks[0].nodes ?? [];
+  const lines = nodes.some(
+    (node) => node.object === 'text' && node.leaves.some((leaf) => leaf.text.includes('\n')),
+  );
+  if (blocks.length === 1 && !lines) return withHtmlBreaks(phrasing(nodes));
+  const html = blocks.map((block) => paragraphHtml(block.nodes ?? []));
+  if (html.some((paragraph) => paragraph === undefined)) return undefined;
+  return [{ type: 'html', value: html.join('') }];
 }
 
 function textCell(text: string): PhrasingContent[] {

@@ -221,7 +221,11 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     }
     case 'table': {
       // A GFM table when it says it all, as GitBook writes it; else GitBook's HTML table.
-      const table = tableToMdast(block, (nodes) => inlines(nodes, ctx));
+      const table = tableToMdast(
+        block,
+        (nodes) => inlines(nodes, ctx),
+        (nodes) => `<p>${htmlOf(nodes, ctx)}</p>`,
+      );
       if (table) return [table];
       const hast = tableToHast(block, { refToUrl: ctx.refToUrl });
       return hast ? [html(ctx.toHtml(hast))] : undefined;
