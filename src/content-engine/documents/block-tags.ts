@@ -82,9 +82,16 @@ const TAGS: Record<string, TagSpec> = {
   'openapi-webhook': { optionallyClosed: true, valid: has('spec', 'name', 'method') },
 };
 
-const LIQUID_OPEN = /^\{%\s*([a-z][a-z-]*)((?:\s+[A-Za-z][\w-]*="[^"]*")*)\s*%\}\s*$/;
+/*
+ * GitBook writes attribute values as they are, quotes included (`title="A "quoted" word"`): a
+ * value ends at the quote that another attribute or the end of the tag follows.
+ */
+const VALUE = '(?:[^"]|"(?!\\s+[A-Za-z][\\w-]*="|\\s*%\\}))*';
+const LIQUID_OPEN = new RegExp(
+  `^\\{%\\s*([a-z][a-z-]*)((?:\\s+[A-Za-z][\\w-]*="${VALUE}")*)\\s*%\\}\\s*$`,
+);
 const LIQUID_CLOSE = /^\{%\s*end([a-z][a-z-]*)\s*%\}\s*$/;
-const ATTRIBUTE = /([A-Za-z][\w-]*)="([^"]*)"/g;
+const ATTRIBUTE = new RegExp(`([A-Za-z][\\w-]*)="(${VALUE})"`, 'g');
 const DETAILS_OPEN = /^<details( open)?>\s*$/i;
 const INCLUDE = /^\{%\s*include\s+"([^"]*)"\s*%\}\s*$/;
 const IF_OPEN = /^\{%\s*if\s+(.*?)\s*%\}\s*$/;
@@ -111,18 +118,26 @@ class FenceTracker {
   }
 }
 
-/** Attribute values are written in double quotes, with `"` as `&quot;`. */
+/**
+ * Attribute values are written in double quotes, quotes in them as they are (as GitBook writes
+ * them), but for a quote that would end the value early, `&quot;`, as `&` before `quot;`.
+ */
 export function formatTag(name: string, attrs: Record<string, string | undefined> = {}): string {
   const written = Object.entries(attrs)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([attr, value]) => ` ${attr}="${value.replace(/"/g, '&quot;')}"`);
+    .map(([attr, value]) => {
+      const safe = value
+        .replace(/&quot;/g, '&amp;quot;')
+        .replace(/"(?=\s+[A-Za-z][\w-]*="|\s*%\})/g, '&quot;');
+      return ` ${attr}="${safe}"`;
+    });
   return `{% ${name}${written.join('')} %}`;
 }
 
 function parseAttrs(text: string): Record<string, string> {
   const attrs: Record<string, string> = {};
   for (const [, name, value] of text.matchAll(ATTRIBUTE)) {
-    attrs[name] = value.replace(/&quot;/g, '"');
+    attrs[name] = value.replace(/&quot;/g, '"').replace(/&amp;quot;/g, '&quot;');
   }
   return attrs;
 }

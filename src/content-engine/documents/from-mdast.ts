@@ -61,11 +61,12 @@ export function definitionsOf(root: Root): {
  * node, within its container, where one in two is an empty paragraph).
  */
 export function blocksFromMdast(
-  nodes: RootContent[],
+  content: RootContent[],
   ctx: FromMdastContext,
   trailing = 0,
 ): DocumentBlock[] {
   const blocks: DocumentBlock[] = [];
+  const nodes = joinDivs(content);
   nodes.forEach((node, i) => {
     const previous = nodes[i - 1];
     // Footnote definitions end the page, after its blocks (and their empty paragraphs).
@@ -91,6 +92,38 @@ export function blocksFromMdast(
   });
   for (let n = Math.floor(trailing / 2); n > 0; n--) blocks.push(emptyParagraph(ctx));
   return blocks;
+}
+
+/**
+ * A `<div>` alone on its line, HTML, and `</div>` alone on its line, as one HTML node: GitBook's
+ * earlier form of aligned figures (`<div align="center">`, a blank line, `<figure>…`, a blank
+ * line, `</div>`), which markdown reads as three HTML blocks.
+ */
+function joinDivs(nodes: RootContent[]): RootContent[] {
+  const out: RootContent[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const [open, inner, close] = nodes.slice(i, i + 3);
+    if (
+      open.type === 'html' &&
+      /^<div(\s[^>]*)?>$/i.test(open.value.trim()) &&
+      inner?.type === 'html' &&
+      parseFigures(inner.value) !== undefined &&
+      close?.type === 'html' &&
+      /^<\/div>$/i.test(close.value.trim())
+    ) {
+      const position =
+        open.position && close.position
+          ? { start: open.position.start, end: close.position.end }
+          : undefined;
+      out.push({
+        type: 'html',
+        value: `${open.value.trim()}${inner.value.trim()}${close.value.trim()}`,
+        ...(position ? { position } : {}),
+      });
+      i += 2;
+    } else out.push(nodes[i]);
+  }
+  return out;
 }
 
 function isDefinition(node: RootContent): boolean {

@@ -373,7 +373,7 @@ describe('markdown ⇄ document', () => {
         'One.',
         '{% endtab %}',
         '',
-        '{% tab title="Say &quot;hi&quot;" %}',
+        '{% tab title="Say "hi"" %}',
         '{% hint style="info" %}',
         'Nested.',
         '{% endhint %}',
@@ -486,6 +486,17 @@ describe('markdown ⇄ document', () => {
       '{% content-ref url="guide/setup.md" %}\n[setup.md](guide/setup.md)\n{% endcontent-ref %}\n\n' +
         '{% file src="a.pdf" %}\nThe guide\n{% endfile %}\n',
     );
+  });
+
+  it('reads aligned figures in the earlier form, a <div> on lines of its own', async () => {
+    const earlier = await markdownToDocument(
+      '<div align="center">\n\n<figure><img src="a.png" alt=""><figcaption></figcaption></figure>\n\n</div>\n',
+    );
+    const today = await markdownToDocument(
+      '<div align="center"><figure><img src="a.png" alt=""><figcaption></figcaption></figure></div>\n',
+    );
+    expect(normalizeKeys(earlier)).toEqual(normalizeKeys(today));
+    expect(earlier.nodes[0].type).toBe('images');
   });
 
   describe('OpenAPI blocks', () => {

@@ -58,6 +58,9 @@ export function tableFromMdast(node: Table, ctx: FromMdastContext): DocumentBloc
   };
 }
 
+/** The blocks a GFM table cell holds, as GitBook's HTML when not one paragraph of one line. */
+const CELL_BLOCKS = new Set(['paragraph', 'list-unordered', 'list-ordered']);
+
 /** An empty cell is ''; any other is the name of a new fragment holding its paragraph. */
 function cellValue(
   cell: TableCell | undefined,
@@ -74,9 +77,9 @@ function cellValue(
           .replace(/^\|?\s*/, '')
           .replace(/\s*\|?$/, '')
       : '';
-  if (/^<p>[\s\S]*<\/p>$/i.test(raw)) {
+  if (/^<(?:p|ul|ol)>[\s\S]*<\/(?:p|ul|ol)>$/i.test(raw)) {
     const nodes = blocksFromHast(ctx.parseHtml(raw).children as ElementContent[], ctx);
-    if (nodes.length > 0 && nodes.every((node) => node.type === 'paragraph')) {
+    if (nodes.length > 0 && nodes.every((node) => CELL_BLOCKS.has(node.type))) {
       fragments.push({ object: 'fragment', key: ctx.newKey(), fragment: name, nodes });
       return name;
     }
@@ -108,7 +111,7 @@ const COLUMN_KEYS = new Set(['id', 'title', 'type', 'textAlignment']);
 export function tableToMdast(
   table: DocumentBlock,
   phrasing: (nodes: DocumentNode[]) => PhrasingContent[],
-  paragraphHtml: (nodes: DocumentNode[]) => string | undefined,
+  blocksHtml: (blocks: DocumentBlock[]) => string | undefined,
 ): Table | undefined {
   const data = table.data ?? {};
   const definition = (data.definition ?? {}) as Record<string, Record<string, unknown>>;
@@ -146,7 +149,7 @@ export function tableToMdast(
         const fragment = fragments.get(value);
         if (!fragment) row.push(textCell(value));
         else {
-          const content = cellContent(fragment.nodes, phrasing, paragraphHtml);
+          const content = cellContent(fragment.nodes, phrasing, blocksHtml);
           if (!content) return undefined;
           row.push(content);
         }
@@ -164,28 +167,28 @@ export function tableToMdast(
 }
 
 /**
- * A cell's paragraphs: one of one line is its markdown; several, or one of several lines, are
- * GitBook's `<p>…</p><p>…<br>…</p>`. Undefined for other blocks (an HTML table holds them).
+ * A cell's blocks: one paragraph of one line is its markdown; several paragraphs and lists, or
+ * one paragraph of several lines, are GitBook's `<p>…</p><p>…<br>…</p><ul>…</ul>`. Undefined for
+ * other blocks (an HTML table holds them).
  */
 function cellContent(
   blocks: DocumentBlock[],
   phrasing: (nodes: DocumentNode[]) => PhrasingContent[],
-  paragraphHtml: (nodes: DocumentNode[]) => string | undefined,
+  blocksHtml: (blocks: DocumentBlock[]) => string | undefined,
 ): PhrasingContent[] | undefined {
-  if (
-    blocks.length === 0 ||
-    blocks.some((block) => block.type !== 'paragraph' || Object.keys(block.data ?? {}).length > 0)
-  ) {
+  if (blocks.length === 0 || blocks.some((block) => !CELL_BLOCKS.has(block.type))) {
     return undefined;
   }
-  const nodes = blocks[0].nodes ?? [];
-  const lines = nodes.some(
+  const [first] = blocks;
+  const lines = (first.nodes ?? []).some(
     (node) => node.object === 'text' && node.leaves.some((leaf) => leaf.text.includes('\n')),
   );
-  if (blocks.length === 1 && !lines) return withHtmlBreaks(phrasing(nodes));
-  const html = blocks.map((block) => paragraphHtml(block.nodes ?? []));
-  if (html.some((paragraph) => paragraph === undefined)) return undefined;
-  return [{ type: 'html', value: html.join('') }];
+  if (blocks.length === 1 && first.type === 'paragraph' && !lines) {
+    if (Object.keys(first.data ?? {}).length > 0) return undefined;
+    return withHtmlBreaks(phrasing(first.nodes ?? []));
+  }
+  const html = blocksHtml(blocks);
+  return html === undefined ? undefined : [{ type: 'html', value: html }];
 }
 
 function textCell(text: string): PhrasingContent[] {

@@ -16,7 +16,7 @@ import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
 import { lastSegment, tableToHast } from './html-tables';
-import { codeToHast, inlinesToHast } from './html-forms';
+import { blocksToHast, codeToHast, inlinesToHast } from './html-forms';
 import type { Element as HastElement, Root as HastRoot } from 'hast';
 
 /**
@@ -224,7 +224,7 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
       const table = tableToMdast(
         block,
         (nodes) => inlines(nodes, ctx),
-        (nodes) => `<p>${htmlOf(nodes, ctx)}</p>`,
+        (blocks) => blocksHtmlOf(blocks, ctx),
       );
       if (table) return [table];
       const hast = tableToHast(block, { refToUrl: ctx.refToUrl });
@@ -594,6 +594,24 @@ function fencedCode(block: DocumentBlock): RootContent {
   }
   if (Object.keys(attrs).length === 0) return code;
   return containerOf(formatTag('code', attrs), '{% endcode %}', [code]);
+}
+
+/**
+ * Blocks as GitBook's HTML in a GFM table cell: each its element (`<p>` too for a paragraph
+ * alone); undefined when one has no HTML form.
+ */
+function blocksHtmlOf(blocks: DocumentBlock[], ctx: ToMdastContext): string | undefined {
+  const write = { refToUrl: ctx.refToUrl };
+  const alone = blocks.length === 1 && blocks[0].type === 'paragraph';
+  const children = alone
+    ? inlinesToHast(blocks[0].nodes ?? [], write)
+    : blocksToHast(blocks, write);
+  if (!children) return undefined;
+  const root: HastRoot = {
+    type: 'root',
+    children: alone ? [{ type: 'element', tagName: 'p', properties: {}, children }] : children,
+  };
+  return ctx.toHtml(root);
 }
 
 /** Inline content as GitBook's HTML (a summary, a caption). */
