@@ -8,6 +8,7 @@ import {
   HtmlReadContext,
   HtmlWriteContext,
 } from './html-forms';
+import { lastSegment } from './link-labels';
 import { compareOrderIndex, orderIndex } from './order-index';
 
 /*
@@ -181,18 +182,6 @@ const COLUMN_KEYS: Record<string, Set<string>> = {
   files: new Set(['id', 'title', 'type']),
   image: new Set(['id', 'title', 'type']),
 };
-
-/**
- * The last segment of a path, as GitBook titles a link to it (`folder` for `folder/`); a file's
- * download URL (`…/files/sha256/<hash>?…&name=guide.pdf`) is titled by its `name`.
- */
-export function lastSegment(url: string): string {
-  const query = /\?([^#]*)/.exec(url)?.[1];
-  const name = query ? new URLSearchParams(query).get('name') : null;
-  if (name && /^https?:\/\//.test(url)) return name;
-  const path = url.replace(/\/+$/, '');
-  return path.slice(path.lastIndexOf('/') + 1) || path;
-}
 
 /** A table block as GitBook's HTML table; undefined when it has no such form. */
 export function tableToHast(table: DocumentBlock, ctx: HtmlWriteContext): Element | undefined {

@@ -8,6 +8,7 @@ import {
   MarkType,
 } from './document';
 import { imageData, parseInlineImg } from './figures';
+import { mentionLabel } from './link-labels';
 import { asImage, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
 import {
   closingTagName,
@@ -299,6 +300,12 @@ function link(
 ): DocumentInline {
   const ref = { kind: 'url', url: restoreText(rawUrl, ctx.tokens) };
   if (children.length === 0) return inline(ctx, 'mention', { ref });
+  // GitBook's mention, a link titled "mention" named by its target; one named otherwise (a
+  // page of another space, by its title) stays a link, which keeps its text.
+  const text = children.length === 1 && children[0].type === 'text' ? children[0].value : undefined;
+  if (rawTitle === 'mention' && text !== undefined && text === mentionLabel(ref.url)) {
+    return inline(ctx, 'mention', { ref });
+  }
   const title = rawTitle ? { title: restoreText(rawTitle, ctx.tokens) } : {};
   return inline(ctx, 'link', { ref, ...title }, inlinesFromMdast(children, ctx, marks));
 }

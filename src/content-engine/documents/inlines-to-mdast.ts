@@ -20,6 +20,7 @@ import {
   inlineEscapeHatchOpen,
 } from './inline-syntax';
 import { nestMarks } from './mark-nesting';
+import { mentionLabel } from './link-labels';
 import type { GitbookHtmlMark } from './markdown-writer';
 import { markKey, sortMarks } from './inlines-from-mdast';
 
@@ -111,8 +112,13 @@ function inlineToMdast(inline: DocumentInline, ctx: InlineContext): PhrasingCont
       const title = typeof data.title === 'string' ? data.title : null;
       return [{ type: 'link', url: refUrl(data.ref, ctx), title, children }];
     }
-    case 'mention':
-      return [{ type: 'link', url: refUrl(inline.data?.ref, ctx), children: [] }];
+    case 'mention': {
+      // GitBook's mention: a link titled "mention", named by its target (page.md, #anchor).
+      const url = refUrl(inline.data?.ref, ctx);
+      if (url === '') return [{ type: 'link', url, children: [] }];
+      const label = mentionLabel(url);
+      return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: label }] }];
+    }
     case 'inline-image': {
       const data = inline.data ?? {};
       if (inlineImageNeedsHtml(inline)) return [html(imgTag(data, (r) => refUrl(r, ctx), true))];

@@ -15,7 +15,8 @@ import { blockEscapeHatch } from './inline-syntax';
 import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
-import { lastSegment, tableToHast } from './html-tables';
+import { tableToHast } from './html-tables';
+import { lastSegment } from './link-labels';
 import { blocksToHast, codeToHast, inlinesToHast } from './html-forms';
 import type { Element as HastElement, Root as HastRoot } from 'hast';
 
