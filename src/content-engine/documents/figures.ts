@@ -7,9 +7,10 @@ import { escapeAttribute, htmlAttributes } from './inline-syntax';
  * `<figure><img src="…" alt="…" width="…"><figcaption><p>caption</p></figcaption></figure>`,
  * and an images block's alignment as a `<div align="…">` around its figures. An image GitBook's
  * editor made has a caption, often empty (`<figcaption></figcaption>`: a caption fragment of
- * one empty paragraph); one read from `![]()` has none. The dark-mode source is
- * `data-src-dark`, the width of full-width and framed blocks `data-full-width` and
- * `data-with-frame`. Inline images with a caption, a size or a dark source are an `<img>` tag
+ * one empty paragraph); one read from `![]()` has none. An image with a dark-mode source is a
+ * `<picture>` holding `<source srcset="dark.png" media="(prefers-color-scheme: dark)">` and the
+ * `<img>` (Bindery's earlier `data-src-dark` reads too). The width of full-width and framed
+ * blocks is `data-full-width` and `data-with-frame`. Inline images with a caption, a size or a dark source are an `<img>` tag
  * among text (`data-caption`, `data-size`). Captions are HTML (`<strong>`, `&#x26;`, `<br>`),
  * read as markdown, which reads that HTML too.
  */
@@ -87,15 +88,28 @@ export function imgTag(data: Record<string, unknown>, refUrl: RefToUrl, inline: 
     ['title', text('title')],
     ['width', formatLength(data.width)],
     ['height', formatLength(data.height)],
-    ['data-src-dark', data.refDark ? refUrl(data.refDark) : undefined],
     ...(inline
       ? ([
+          ['data-src-dark', data.refDark ? refUrl(data.refDark) : undefined],
           ['data-caption', text('caption')],
           ['data-size', text('size')],
         ] as [string, string | undefined][])
       : []),
   ])}>`;
 }
+
+/** An image of an images block: its `<img>`, in a `<picture>` with its dark-mode source. */
+function pictureTag(data: Record<string, unknown>, refUrl: RefToUrl): string {
+  const img = imgTag(data, refUrl, false);
+  if (!data.refDark) return img;
+  const source = `<source${attributes([
+    ['srcset', refUrl(data.refDark)],
+    ['media', DARK_MEDIA],
+  ])}>`;
+  return `<picture>${source}${img}</picture>`;
+}
+
+const DARK_MEDIA = '(prefers-color-scheme: dark)';
 
 /**
  * An images block as figures; `captionOf` gives a caption's paragraphs as inline HTML (an empty
@@ -115,14 +129,14 @@ export function figuresHtml(
       : paragraphs.length === 1 && paragraphs[0] === ''
         ? '<figcaption></figcaption>'
         : `<figcaption>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</figcaption>`;
-    return `<figure>${imgTag(image.data ?? {}, refUrl, false)}${figcaption}</figure>`;
+    return `<figure>${pictureTag(image.data ?? {}, refUrl)}${figcaption}</figure>`;
   });
   const data = block.data ?? {};
   if (Object.keys(data).length === 0) return figures.join('');
   // In a `<div>`, images without captions are written alone.
   const bare = images.every((image) => captionFragment(image) === undefined);
   const content = bare
-    ? images.map((image) => imgTag(image.data ?? {}, refUrl, false)).join('')
+    ? images.map((image) => pictureTag(image.data ?? {}, refUrl)).join('')
     : figures.join('');
   const flag = (key: string) => (typeof data[key] === 'boolean' ? String(data[key]) : undefined);
   const div = `<div${attributes([
@@ -165,6 +179,15 @@ export function parseInlineImg(html: string): Record<string, unknown> | undefine
 }
 
 /** Figures (in an optional `<div>`) as images block data and images; undefined otherwise. */
+/** The dark-mode source of a `<picture>`: its `<source>` for `prefers-color-scheme: dark`. */
+function darkSource(html: string): string | undefined {
+  for (const [, attributes] of html.matchAll(/<source(\s[^>]*)>/gi)) {
+    const attrs = htmlAttributes(attributes);
+    if (attrs.media === DARK_MEDIA && attrs.srcset !== undefined) return attrs.srcset;
+  }
+  return undefined;
+}
+
 /** An images block's data from its `<div>`'s attributes. */
 function divData(attributes: string | undefined): Record<string, unknown> {
   const data: Record<string, unknown> = {};
@@ -181,13 +204,23 @@ export function parseFigures(
   const text = html.trim();
   const wrapped = /^<div(\s[^>]*)?>([\s\S]*)<\/div>$/i.exec(text);
   const inner = wrapped ? wrapped[2] : text;
-  // In a `<div>`, images without a caption are their `<img>` alone, as GitBook writes them.
-  if (wrapped && /^(?:<img\s[^>]*>)+$/i.test(inner)) {
-    const figures = [...inner.matchAll(/<img(\s[^>]*)>/gi)].map((img) => ({
-      data: imageDataFromAttrs(htmlAttributes(img[1]), false),
-      captions: undefined,
-    }));
-    return { data: divData(wrapped[1]), figures };
+  // In a `<div>`, images without a caption are their `<img>` (or `<picture>`) alone, as GitBook
+  // writes them; a `<picture>` may stand alone too.
+  const alone = /^(?:<img\s[^>]*>|<picture>[\s\S]*?<\/picture>)+$/i;
+  if (
+    (wrapped && alone.test(inner)) ||
+    (!wrapped && /^<picture>/i.test(inner) && alone.test(inner))
+  ) {
+    const figures = [...inner.matchAll(/<picture>[\s\S]*?<\/picture>|<img(\s[^>]*)>/gi)].map(
+      (match) => {
+        const img = /<img(\s[^>]*)>/i.exec(match[0]);
+        const data = imageDataFromAttrs(htmlAttributes(img?.[1] ?? ''), false);
+        const dark = darkSource(match[0]);
+        if (dark !== undefined) data.refDark = { kind: 'url', url: dark };
+        return { data, captions: undefined };
+      },
+    );
+    return { data: wrapped ? divData(wrapped[1]) : {}, figures };
   }
   if (!/^(?:<figure>[\s\S]*?<\/figure>)+$/i.test(inner)) return undefined;
   const data = wrapped ? divData(wrapped[1]) : {};
@@ -195,12 +228,15 @@ export function parseFigures(
   for (const [, body] of inner.matchAll(/<figure>([\s\S]*?)<\/figure>/gi)) {
     const img = /<img(\s[^>]*)?>/i.exec(body);
     if (!img) return undefined;
+    const dark = darkSource(body);
     const caption = /<figcaption>([\s\S]*)<\/figcaption>/i.exec(body)?.[1];
     const captions =
       caption === undefined
         ? undefined
         : [...caption.matchAll(/<p>([\s\S]*?)(?<!\\)<\/p>/gi)].map((p) => p[1]);
-    figures.push({ data: imageDataFromAttrs(htmlAttributes(img[1] ?? ''), false), captions });
+    const data = imageDataFromAttrs(htmlAttributes(img[1] ?? ''), false);
+    if (dark !== undefined) data.refDark = { kind: 'url', url: dark };
+    figures.push({ data, captions });
   }
   return { data, figures };
 }

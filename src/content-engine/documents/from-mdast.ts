@@ -15,7 +15,7 @@ import type {
 } from 'mdast';
 import { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document';
 import { imageData, parseFigures, parseInlineImg } from './figures';
-import { fromBlockEscapeHatch, restoreRaw, restoreText } from './inline-syntax';
+import { fromBlockEscapeHatch, htmlAttributes, restoreRaw, restoreText } from './inline-syntax';
 import { asImage, block, FromMdastContext, isHtmlComment, rekey } from './from-mdast-context';
 import { InlinePiece, inlinesFromMdast, leaf, textNode } from './inlines-from-mdast';
 import { tableFromMdast } from './tables';
@@ -214,6 +214,12 @@ function htmlBlock(node: Html, ctx: FromMdastContext): DocumentBlock[] {
     const text = '\n'.repeat((breaks[0].match(/<br/gi) ?? []).length);
     return [block(ctx, 'paragraph', [textNode([leaf(text, [])], ctx)])];
   }
+  // GitBook's drawing: its picture file, `<img src="….drawing.svg" class="gitbook-drawing">`.
+  const drawing = /^<img\s[^>]*>$/i.test(value.trim()) ? htmlAttributes(value.trim().slice(4)) : {};
+  if (/(?:^|\s)gitbook-drawing(?:\s|$)/.test(drawing.class ?? '')) {
+    const ref = { kind: 'url', url: drawing.src ?? '' };
+    return [{ object: 'block', key: ctx.newKey(), type: 'drawing', data: { ref }, isVoid: true }];
+  }
   // `<img>` tags alone on their line are an HTML block to markdown, inline images to GitBook.
   const tags = value.trim().match(/<img\s[^>]*>/gi) ?? [];
   if (tags.length > 0 && tags.join('') === value.trim()) {
@@ -243,6 +249,15 @@ function textParagraph(text: string, ctx: FromMdastContext): DocumentBlock {
 }
 
 function paragraphFromMdast(node: Paragraph, ctx: FromMdastContext): DocumentBlock {
+  // A `<picture>` alone is no HTML block to markdown (`picture` is not a block element).
+  const { start, end } = node.position ?? {};
+  if (start?.offset !== undefined && end?.offset !== undefined) {
+    const raw = restoreRaw(ctx.source.slice(start.offset, end.offset), ctx.tokens);
+    if (/^<picture>[\s\S]*<\/picture>$/i.test(raw.trim())) {
+      const [picture] = htmlBlock({ type: 'html', value: raw }, ctx);
+      if (picture?.type === 'images') return picture;
+    }
+  }
   const images = imagesOnly(node.children, ctx);
   if (images) {
     const children = images.map((image) => imageBlock(imageData(image), ctx));

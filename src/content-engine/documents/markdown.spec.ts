@@ -499,6 +499,21 @@ describe('markdown ⇄ document', () => {
     expect(earlier.nodes[0].type).toBe('images');
   });
 
+  it('reads a <picture> alone, and the drawing tag, as GitBook writes them today', async () => {
+    const picture = await markdownToDocument(
+      '<picture><source srcset="d.png" media="(prefers-color-scheme: dark)"><img src="l.png" alt=""></picture>\n',
+    );
+    expect(picture.nodes[0].type).toBe('images');
+    expect(picture.nodes[0].nodes?.[0]).toMatchObject({
+      type: 'image',
+      data: { ref: { kind: 'url', url: 'l.png' }, refDark: { kind: 'url', url: 'd.png' } },
+    });
+    const drawing = await markdownToDocument('{% drawing src="a.drawing.svg" %}\n');
+    expect(await documentToMarkdown(withoutMarkdownSource(drawing))).toBe(
+      '<img src="a.drawing.svg" alt="" class="gitbook-drawing">\n',
+    );
+  });
+
   describe('OpenAPI blocks', () => {
     const pets = { kind: 'openapi', spec: 'petstore' };
 

@@ -11,7 +11,7 @@ import type {
 import { formatTag } from './block-tags';
 import { ContentRef, DocumentBlock, DocumentFragment, DocumentNode } from './document';
 import { captionFragment, figuresHtml, formatLength, imgTag, needsFigures } from './figures';
-import { blockEscapeHatch } from './inline-syntax';
+import { blockEscapeHatch, escapeAttribute } from './inline-syntax';
 import { InlineContext, phrasing, refUrl } from './inlines-to-mdast';
 import type { GitbookContainer } from './markdown-writer';
 import { tableToMdast, withHtmlBreaks } from './tables';
@@ -183,9 +183,11 @@ function blockForm(block: DocumentBlock, ctx: ToMdastContext): RootContent[] | u
     case 'file':
       return fileToMdast(block, ctx);
     case 'drawing': {
+      // GitBook's drawing is its picture file in an `<img class="gitbook-drawing">`.
       if (!block.data?.ref) return [html(formatTag('drawing'))];
       const src = blockRefUrl(block, ctx);
-      return src === undefined ? undefined : [html(formatTag('drawing', { src }))];
+      if (src === undefined) return undefined;
+      return [html(`<img src="${escapeAttribute(src)}" alt="" class="gitbook-drawing">`)];
     }
     case 'reusable-content': {
       const url = blockRefUrl(block, ctx);
