@@ -154,7 +154,7 @@ function pieceOf(node: ElementContent, marks: DocumentMark[], ctx: HtmlReadConte
   if (name === 'img') return [inline(ctx, 'inline-image', imageDataOf(node, true))];
   const classes = className(node);
   const icon = classes.length === 1 ? /^fa-([a-z0-9-]+)$/.exec(classes[0]) : null;
-  if (name === 'i' && icon && node.children.length === 0) {
+  if (name === 'i' && icon && ['', `:${icon[1]}:`].includes(hastText(node.children))) {
     return [inline(ctx, 'icon', { icon: icon[1] })];
   }
   if (name === 'code' && classes.join(' ') === 'expression') {
@@ -439,7 +439,7 @@ function inlineToHast(node: DocumentInline, ctx: HtmlWriteContext): ElementConte
     case 'icon': {
       const icon = stringData('icon');
       if (!icon || Object.keys(data).length !== 1 || !/^[a-z0-9-]+$/.test(icon)) return undefined;
-      return [element('i', { className: [`fa-${icon}`] })];
+      return [element('i', { className: [`fa-${icon}`] }, [text(`:${icon}:`)])];
     }
     case 'expression': {
       const expression = stringData('expression');

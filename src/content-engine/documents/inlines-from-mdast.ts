@@ -183,8 +183,10 @@ function htmlElement(
   if (name === 'code' && /^<code class="expression">$/.test(html) && start !== undefined) {
     return { pieces: [inline(ctx, 'expression', { expression: raw() })], end: close };
   }
+  // GitBook's icon, `<i class="fa-check">:check:</i>` (its name inside; empty reads too).
   const icon = /^<i class="fa-([a-z0-9-]+)">$/.exec(html);
-  if (icon && close === at + 1) {
+  const named = icon && start !== undefined ? raw() === `:${icon[1]}:` : false;
+  if (icon && (close === at + 1 || named)) {
     return { pieces: [inline(ctx, 'icon', { icon: icon[1] })], end: close };
   }
   const attrs = name === 'a' ? htmlAttributes(html.slice(2, -1)) : {};

@@ -148,7 +148,7 @@ function inlineToMdast(inline: DocumentInline, ctx: InlineContext): PhrasingCont
       const icon = stringData(inline, 'icon');
       const plain = Object.keys(inline.data ?? {}).length === 1;
       return icon && plain && /^[a-z0-9-]+$/.test(icon)
-        ? [html(`<i class="fa-${icon}"></i>`)]
+        ? [html(`<i class="fa-${icon}">:${icon}:</i>`)]
         : hatch(inline);
     }
     case 'button':
