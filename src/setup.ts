@@ -9,6 +9,7 @@ import { AppConfig } from './platform/config/app-config';
 import { Database, openDatabase } from './platform/database/database';
 import { drainHttpServer } from './platform/health/drain';
 import { compressResponses, corsOptions, securityHeaders } from './platform/http/browser-edge';
+import { trackForegroundRequests } from './platform/http/foreground-requests';
 import { Lifecycle } from './platform/health/lifecycle';
 import { JobsService } from './platform/jobs/jobs.service';
 import { Metrics } from './platform/metrics/metrics.service';
@@ -114,6 +115,7 @@ export function applyRoutePrefix(app: INestApplication): void {
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   const logger = app.get(PinoLoggerService);
   app.useLogger(logger);
+  app.use(trackForegroundRequests());
   app.use(requestLogging(logger.pino));
   app.use(securityHeaders());
   const cors = corsOptions(config);

@@ -17,6 +17,7 @@ import { SearchIndexState } from './search/entities/search-index-state.entity';
 import { SearchLexiconWord } from './search/entities/search-lexicon-word.entity';
 import { SearchIndexListener } from './search/search-index.listener';
 import { SearchIndexRepository } from './search/search-index.repository';
+import { SearchIndexCatchUp } from './search/search-index-catch-up';
 import { SearchIndexUpgrade } from './search/search-index-upgrade';
 import { SearchIndexer } from './search/search-indexer';
 import { ContentHeads } from './writes/content-heads';
@@ -65,6 +66,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     SearchIndexer,
     SearchIndexListener,
     SearchIndexUpgrade,
+    SearchIndexCatchUp,
     FileDownloads,
     ...REPOSITORIES,
     ...WRITES,

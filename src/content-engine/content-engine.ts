@@ -3,7 +3,7 @@ import stringify from 'json-stable-stringify';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
 import { newId, sha256Hex } from '../platform/ids/ids';
-import { ContentObjectsRepository } from './content-objects.repository';
+import { ContentObjectsRepository, MAX_READ_BATCH } from './content-objects.repository';
 import { CONTENT_GC_GRACE_MS } from './gc/content-garbage-collector';
 import { Revision, RevisionType } from './entities/revision.entity';
 import { commit, type PageChange } from './tree/commit';
@@ -59,10 +59,55 @@ export class ContentEngine {
    * with `Promise.all` (node-postgres deprecates queueing queries on a busy client).
    */
   objectStore(manager: EntityManager): ObjectStore {
-    const inTurn = manager.queryRunner ? oneAtATime() : <T>(task: () => Promise<T>) => task();
+    if (!manager.queryRunner) {
+      return {
+        get: (hash) => this.objects.findData(hash, manager),
+        put: (kind, data) => this.put(manager, kind, data),
+      };
+    }
+    const inTurn = oneAtATime();
+    // Reads that wait for the connection go together, in one query when their turn comes: a
+    // tree read level by level with `Promise.all` costs a query per level, not one per page
+    // (a transaction that reads thousands of pages holds the embedded database that much less).
+    // A write closes the batch: a read after it is answered after it.
+    type Waiter = { resolve: (data: object | undefined) => void; reject: (error: unknown) => void };
+    let open: Map<string, Waiter[]> | null = null;
+    const read = async (batch: Map<string, Waiter[]>) => {
+      if (open === batch) open = null;
+      const hashes = [...batch.keys()];
+      const rows = [];
+      for (let start = 0; start < hashes.length; start += MAX_READ_BATCH) {
+        rows.push(
+          ...(await this.objects.findMany(hashes.slice(start, start + MAX_READ_BATCH), manager)),
+        );
+      }
+      const found = new Map(rows.map((row) => [row.hash, row.data]));
+      for (const [hash, waiters] of batch) {
+        const data = found.get(hash);
+        waiters.forEach(({ resolve }, i) =>
+          // Each reader gets its own copy: callers may hold on to what they read.
+          resolve(i === 0 || data === undefined ? data : structuredClone(data)),
+        );
+      }
+    };
     return {
-      get: (hash) => inTurn(() => this.objects.findData(hash, manager)),
-      put: (kind, data) => inTurn(() => this.put(manager, kind, data)),
+      get: (hash) =>
+        new Promise<object | undefined>((resolve, reject) => {
+          if (!open) {
+            const batch = new Map<string, Waiter[]>();
+            open = batch;
+            inTurn(() => read(batch)).catch((error: unknown) => {
+              for (const waiters of batch.values()) waiters.forEach((w) => w.reject(error));
+            });
+          }
+          const waiters = open.get(hash);
+          if (waiters) waiters.push({ resolve, reject });
+          else open.set(hash, [{ resolve, reject }]);
+        }),
+      put: (kind, data) => {
+        open = null;
+        return inTurn(() => this.put(manager, kind, data));
+      },
     };
   }
 

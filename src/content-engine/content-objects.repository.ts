@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
+/**
+ * Objects one batched read asks for in one query at most: a tree level of thousands of pages
+ * read at once would hold the embedded database (one session, on this thread) that long.
+ */
+export const MAX_READ_BATCH = 200;
+
 /** A stored object's content, by its hash. */
 export interface ContentObjectRow<T extends object = object> {
   hash: string;

@@ -101,18 +101,21 @@ export async function startGitServer(
       },
     });
     req.pipe(cgi.stdin);
-    const chunks: Buffer[] = [];
-    cgi.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     cgi.stderr.on('data', () => undefined);
-    cgi.on('close', () => {
-      const output = Buffer.concat(chunks);
-      const split = output.indexOf('\r\n\r\n');
-      const headerEnd = split >= 0 ? split : output.indexOf('\n\n');
-      const separator = split >= 0 ? 4 : 2;
-      const head = output.subarray(0, Math.max(headerEnd, 0)).toString('latin1');
+    // The CGI's headers, then its body streamed as it comes (packs may be large).
+    let head = Buffer.alloc(0);
+    let started = false;
+    const start = () => {
+      started = true;
+      let split = head.indexOf('\r\n\r\n');
+      let separator = 4;
+      if (split < 0) {
+        split = head.indexOf('\n\n');
+        separator = 2;
+      }
       let status = 200;
       const headers: Record<string, string> = {};
-      for (const line of head.split(/\r?\n/)) {
+      for (const line of head.subarray(0, split).toString('latin1').split(/\r?\n/)) {
         const colon = line.indexOf(':');
         if (colon < 0) continue;
         const name = line.slice(0, colon).trim();
@@ -121,7 +124,25 @@ export async function startGitServer(
         else headers[name] = value;
       }
       res.writeHead(status, headers);
-      res.end(headerEnd >= 0 ? output.subarray(headerEnd + separator) : output);
+      res.write(head.subarray(split + separator));
+    };
+    cgi.stdout.on('data', (chunk: Buffer) => {
+      if (started) {
+        if (!res.write(chunk)) {
+          cgi.stdout.pause();
+          res.once('drain', () => cgi.stdout.resume());
+        }
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      if (head.includes('\r\n\r\n') || head.includes('\n\n')) start();
+    });
+    cgi.on('close', () => {
+      if (!started) {
+        res.writeHead(200);
+        res.write(head);
+      }
+      res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

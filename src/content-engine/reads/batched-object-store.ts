@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ContentObjectsRepository } from '../content-objects.repository';
+import { ContentObjectsRepository, MAX_READ_BATCH } from '../content-objects.repository';
 import type { ObjectStore } from '../tree/object-store';
 
 interface Waiter {
@@ -47,7 +47,17 @@ export class BatchedObjectStore implements ObjectStore {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      const rows = await this.objects.findMany([...batch.keys()], this.manager);
+      // In queries of MAX_READ_BATCH objects at most.
+      const hashes = [...batch.keys()];
+      const rows = [];
+      for (let start = 0; start < hashes.length; start += MAX_READ_BATCH) {
+        rows.push(
+          ...(await this.objects.findMany(
+            hashes.slice(start, start + MAX_READ_BATCH),
+            this.manager,
+          )),
+        );
+      }
       const found = new Map(rows.map((row) => [row.hash, row.data]));
       for (const [hash, waiters] of batch) {
         const data = found.get(hash);

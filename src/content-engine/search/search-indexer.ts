@@ -91,6 +91,48 @@ export class SearchIndexer {
     };
   }
 
+  /**
+   * How the space's rows are written now: whether by this analyzer in the space's language
+   * (else they are rebuilt whole), and the language.
+   */
+  async indexState(
+    manager: EntityManager,
+    spaceId: string,
+  ): Promise<{ current: boolean; language: string | null }> {
+    const head = await this.heads.spaces.findHead(spaceId, '', manager);
+    const language = head?.language ?? null;
+    const state = await this.index.findState(spaceId, manager);
+    return {
+      current: state?.analyzer === SEARCH_ANALYZER && state.language === language,
+      language,
+    };
+  }
+
+  /**
+   * One step of a catch-up (SearchIndexCatchUp): the rows of the pages `ids` rewritten as
+   * `pages` has them (those it lacks lose theirs); `rebuild` first deletes every row of the
+   * space and records this analyzer and language.
+   */
+  async rewritePages(
+    manager: EntityManager,
+    spaceId: string,
+    ids: readonly string[],
+    pages: IndexedPage[],
+    options: { rebuild: boolean; language: string | null },
+  ): Promise<void> {
+    if (options.rebuild) {
+      await this.index.saveState(
+        spaceId,
+        { analyzer: SEARCH_ANALYZER, language: options.language },
+        manager,
+      );
+      await this.index.deleteSpace(spaceId, manager);
+    } else {
+      await this.index.deletePages(spaceId, ids, manager);
+    }
+    await this.insert(manager, spaceId, options.language, pages);
+  }
+
   /** Rebuilds the space's rows from its current primary revision. */
   async rebuild(manager: EntityManager, spaceId: string): Promise<ReindexResult> {
     // Held until the transaction ends: a commit's re-index of the same pages cannot interleave.

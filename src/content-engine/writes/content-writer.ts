@@ -60,6 +60,8 @@ export interface CommitOnPrimaryInput {
       }) => Promise<readonly ContentChange[] | { tree: string }>);
   /** A merge's second parent: the change request revision merged in. */
   mergedParent?: string;
+  /** Many pages change (PrimaryMoved.bulk): listeners may follow after the transaction. */
+  bulk?: boolean;
 }
 
 /** A change request's revisions as locked for a write: its head and its merge base. */
@@ -351,6 +353,7 @@ export class ContentWriter {
       toRevision: revision.id,
       authorId: input.authorId,
       manager,
+      ...(input.bulk ? { bulk: true } : {}),
     });
     return { revision, previousRevisionId: input.expectedRevisionId };
   }

@@ -13,6 +13,12 @@ export interface PrimaryMoved {
   authorId: string | null;
   /** The transaction that moved it: what a listener writes commits or rolls back with it. */
   manager: EntityManager;
+  /**
+   * Many pages changed (a Git import): a listener whose work grows with them may queue it, in
+   * the transaction, to do after it in short transactions of its own, rather than hold the
+   * writer's (the embedded database runs one transaction at a time, and every request waits).
+   */
+  bulk?: boolean;
 }
 
 export type PrimaryMovedListener = (event: PrimaryMoved) => Promise<void> | void;

@@ -49,6 +49,7 @@ import {
 } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
 import type { FetchedCommit, TreeBlob } from '../remote/git-repository';
+import { Turns } from '../remote/turns';
 import { assignPageIdentities, fileIdentities } from '../sync/identity';
 import { importedLinkMeta, layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
 import { SiteConfigSync } from '../sync/site-config-sync';
@@ -232,9 +233,13 @@ export class GitImporter {
 
     const total = countPages(layout.pages) + kept.length;
     let done = 0;
+    // Thousands of pages are parsed, rendered and stored in turns: requests are answered
+    // meanwhile (the process serves them too).
+    const turns = new Turns();
     const step = async () => {
       done++;
       if (done % 100 === 0) await context.progress(done, total);
+      await turns.maybe();
     };
     await context.progress(0, total);
 
@@ -318,6 +323,7 @@ export class GitImporter {
     const orphanPaths = new Set(layout.orphans);
     assignSlugs(pages);
     for (const { node, path, oid, document, reuse } of renders) {
+      await turns.maybe();
       let rendered = reuse?.rendered;
       if (rendered === undefined) {
         const body =
@@ -364,6 +370,7 @@ export class GitImporter {
     const outside = this.storeIn(this.dataSource.manager, 5000);
     for (const { page, document } of pending) {
       page.document = await outside.put('document', document);
+      await turns.maybe();
     }
     const fileHashes: string[] = [];
     for (const file of kept) {
@@ -377,7 +384,10 @@ export class GitImporter {
       entries[file.path] = { kind: 'file', id: file.id, oid, blob: stored.blob };
       await step();
     }
-    const imported = await writeTree(outside, base, pages, fileHashes);
+    const imported = await writeTree(inTurns(outside, turns), base, pages, fileHashes);
+    // The search index of so many pages follows the import in steps of its own, after its
+    // transaction, which stays short (on the embedded database it holds every request).
+    const bulk = pending.length > BULK_PAGES;
 
     const outcome = await this.dataSource.transaction(async (manager) => {
       await raiseLimitsForJob(manager);
@@ -409,6 +419,7 @@ export class GitImporter {
             authorId: job.authorId,
             type: 'edits',
             changes: () => Promise.resolve({ tree: imported }),
+            bulk,
           });
           await manager.update(Revision, { id: revision.id }, { git });
           synced = revision.id;
@@ -422,6 +433,7 @@ export class GitImporter {
           current,
           imported,
           commit: commit.oid,
+          bulk,
         });
         theirsRevision = merged.theirs;
         if (merged.changeRequest) {
@@ -503,6 +515,7 @@ export class GitImporter {
       current: string;
       imported: string;
       commit: string;
+      bulk: boolean;
     },
   ): Promise<{ theirs: string; changeRequest?: { id: string; number: number }; warning?: string }> {
     const { job, git } = input;
@@ -523,6 +536,7 @@ export class GitImporter {
         type: 'merge',
         mergedParent: theirs.id,
         changes: () => Promise.resolve({ tree: merged.tree }),
+        bulk: input.bulk,
       });
       await manager.update(Revision, { id: revision.id }, { git });
       return { theirs: theirs.id };
@@ -689,6 +703,23 @@ export class GitImporter {
     if (!space || space.deletedAt !== null) throw new Error('The space was deleted.');
     return space.revisionId;
   }
+}
+
+/** Pages with new documents past which an import's search index follows it (PrimaryMoved.bulk). */
+const BULK_PAGES = 100;
+
+/** `store`, giving the event loop its turns between reads and writes (see Turns). */
+function inTurns(store: ObjectStore, turns: Turns): ObjectStore {
+  return {
+    get: async (hash) => {
+      await turns.maybe();
+      return store.get(hash);
+    },
+    put: async (kind, data) => {
+      await turns.maybe();
+      return store.put(kind, data);
+    },
+  };
 }
 
 /** What the layout is given for a file it does not read (an asset, streamed on its own). */

@@ -14,6 +14,7 @@ import {
   writeObjectFrom,
 } from './loose-objects';
 import { unpackObjects } from './pack-unpacker';
+import { Turns } from './turns';
 import { writePackFile } from './pack-writer';
 import { discover, fetchPack, PushRejectedError, pushPack, resolveRef } from './smart-http';
 
@@ -51,6 +52,20 @@ export interface StreamedFile {
 }
 
 const LOCAL_BRANCH = 'refs/heads/bindery';
+
+/**
+ * Walks a tree's entries one after the other: isomorphic-git walks every child at once by
+ * default, thousands of reads in flight together, which hold the thread pool and the event
+ * loop (their callbacks run back to back) that every request needs too.
+ */
+async function oneByOne<T, U>(
+  walk: (child: T) => Promise<U>,
+  children: IterableIterator<T>,
+): Promise<U[]> {
+  const walked: U[] = [];
+  for (const child of children) walked.push(await walk(child));
+  return walked;
+}
 const FILE_MODE = '100644';
 
 /** Thrown when the remote has no such ref (or no commit at all). */
@@ -121,11 +136,14 @@ export class GitWorkspace {
   ): Promise<FetchedCommit> {
     const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid });
     const files = new Map<string, TreeBlob>();
+    const turns = new Turns();
     await git.walk({
       fs,
       gitdir: this.gitdir,
       trees: [git.TREE({ ref: oid })],
+      iterate: oneByOne,
       map: async (path, [entry]) => {
+        await turns.maybe();
         if (!entry || path === '.') return true;
         const type = await entry.type();
         if (type === 'tree') return wanted(path, true) ? true : null;
@@ -253,11 +271,14 @@ export class GitWorkspace {
   ): Promise<{ files: Map<string, { oid: string; mode: string }>; trees: Set<string> }> {
     const files = new Map<string, { oid: string; mode: string }>();
     const trees = new Set<string>();
+    const turns = new Turns();
     await git.walk({
       fs,
       gitdir: this.gitdir,
       trees: [git.TREE({ ref: oid })],
+      iterate: oneByOne,
       map: async (path, [entry]) => {
+        await turns.maybe();
         if (!entry) return true;
         const type = await entry.type();
         if (type === 'tree') trees.add(await entry.oid());

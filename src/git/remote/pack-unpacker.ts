@@ -2,7 +2,6 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { createInflate, inflate, type Inflate } from 'node:zlib';
 import {
@@ -14,6 +13,7 @@ import {
   writeObject,
   type ObjectType,
 } from './loose-objects';
+import { Turns } from './turns';
 
 /*
  * Unpacks a pack file (gitformat-pack) into loose objects, as `git unpack-objects` does, so
@@ -27,8 +27,6 @@ const OFS_DELTA = 6;
 const REF_DELTA = 7;
 const READ_AHEAD = 1024 * 1024;
 const STREAM_CHUNK = 256 * 1024;
-/** The event loop gets a turn at least this often (ms) while objects are unpacked. */
-const TURN_MS = 10;
 
 const inflateAsync = promisify(inflate) as unknown as (
   data: Buffer,
@@ -530,16 +528,5 @@ class PackFile {
       const corrupt = /^Z_/.test((error as { code?: string }).code ?? '');
       throw corrupt ? new CorruptPackError('The pack has a corrupt object.') : error;
     }
-  }
-}
-
-/** Gives the event loop a turn when TURN_MS passed since the last one. */
-export class Turns {
-  private last = Date.now();
-
-  async maybe(): Promise<void> {
-    if (Date.now() - this.last < TURN_MS) return;
-    await nextTurn();
-    this.last = Date.now();
   }
 }

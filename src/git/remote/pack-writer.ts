@@ -10,7 +10,7 @@ import {
   readObject,
   type ObjectType,
 } from './loose-objects';
-import { Turns } from './pack-unpacker';
+import { Turns } from './turns';
 
 /*
  * Writes a pack (gitformat-pack, version 2, no deltas) of loose objects to a file: what a push
