@@ -64,6 +64,9 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
     }
   }
   flush();
+  // A hard break that ends a paragraph is `<br>`, as GitBook's writer has written it since late
+  // 2025 (before, `\` and a line end, which still reads).
+  if (out[out.length - 1]?.type === 'break') out[out.length - 1] = html('<br>');
   // A line that is only `$$…$$` would read back as a math block: an empty comment ends it.
   return out.flatMap((node, i) => {
     const alone =
