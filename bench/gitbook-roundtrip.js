@@ -23,7 +23,8 @@ const {
 const { join, posix, relative, resolve } = require('node:path');
 const { structuredPatch } = require('diff');
 
-const DIST = resolve(__dirname, '../dist/src');
+// BINDERY_DIST measures another build (an earlier commit's, to compare).
+const DIST = resolve(process.env.BINDERY_DIST ?? join(__dirname, '../dist/src'));
 const need = (path) => {
   const full = join(DIST, path);
   if (!existsSync(`${full}.js`)) {
@@ -39,7 +40,12 @@ const { layoutPageOf, renderPageFile, summaryPages } = need('git/sync/page-files
 const { resolveRelativeRefs, refToRelativeUrl } = need('git/jobs/ref-rewrite');
 const { assignSlugs } = need('content-engine/tree/write-tree');
 const { splitFrontmatter } = need('content-engine/documents/frontmatter');
-const { withoutMarkdownSource } = need('content-engine/documents/markdown-source');
+// Builds from before the kept markdown (markdown-source.ts) write every page anew.
+const { withoutMarkdownSource } = existsSync(
+  join(DIST, 'content-engine/documents/markdown-source.js'),
+)
+  ? need('content-engine/documents/markdown-source')
+  : { withoutMarkdownSource: (document) => document };
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
