@@ -754,6 +754,28 @@ describeWithGit('Git sync', () => {
         }
       }
     });
+    it('keeps the markdown it read for the repository, never in the document the API answers', async () => {
+      const page = '# Notes\n\n* one\n* two\n\nSome _emphasis_ and ***\n';
+      const { spaceId } = await imported({ 'README.md': page });
+      const notes = (await byTitle(spaceId)).get('Notes')!;
+      const res = await org.owner.client
+        .get(`/v1/spaces/${spaceId}/content/page/${notes.id}`)
+        .expect(200);
+      expectConforms(res, 'getPageInRevisionById');
+      expect(res.body.document.data).toEqual({});
+      expect(JSON.stringify(res.body)).not.toContain('* one');
+      const { revision } = await content(spaceId);
+      const doc = await org.owner.client
+        .get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${notes.id}/document`)
+        .expect(200);
+      expect(doc.body.data).toEqual({});
+      // The page's markdown, and the repository it is exported to, are as the file was.
+      expect(await markdown(spaceId, notes.id)).toBe('* one\n* two\n\nSome _emphasis_ and ***');
+      const copy = `sync-${++counter}`;
+      const copyUrl = server.createRepository(copy);
+      await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
+      expect(server.git(copy, 'show', 'main:README.md')).toBe(page);
+    });
   });
 
   describe("a repository's site configuration (gitbook-docs.yaml)", () => {

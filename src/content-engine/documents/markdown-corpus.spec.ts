@@ -67,9 +67,11 @@ describe('markdown corpus', () => {
     const markdown = readFileSync(join(CORPUS, name), 'utf8');
 
     it('markdown → document → markdown gives the same bytes, written anew', async () => {
-      // Fixtures are in Bindery's own form: written without the markdown read (kept otherwise,
-      // markdown-source.ts), the document gives them back.
-      const document = withoutMarkdownSource(await markdownToDocument(markdown));
+      // Fixtures are in Bindery's own form: written without the markdown read (kept for Git
+      // files, markdown-source.ts), the document gives them back.
+      const document = withoutMarkdownSource(
+        await markdownToDocument(markdown, { keepSource: true }),
+      );
       expect(await documentToMarkdown(document)).toBe(markdown);
     });
 

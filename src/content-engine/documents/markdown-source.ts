@@ -10,21 +10,25 @@ import type { DocumentBlock, JSONDocument } from './document';
  * gives back.
  *
  * The text is kept with the document, in `document.data.markdownSource` (GitBook's document data
- * takes any property), only when Bindery would write it otherwise: the text, and for each
- * top-level block the hash of what Bindery writes for it and where it is in the text. Writing
- * aligns the blocks to write with those hashes: a run of consecutive blocks written as they were
- * read (same markdown, links to the same paths) is the text they came from; any other block is
- * written in Bindery's form. Nothing can drift: a block edited, moved or whose link targets
- * moved hashes otherwise, and is written anew.
+ * takes any property), only when Bindery would write it otherwise, and nothing else: writing
+ * reads it again, and aligns its blocks with the blocks to write by what Bindery writes for each
+ * (same markdown, links to the same paths): a run of consecutive blocks written as they were
+ * read is the text they came from; any other block is written in Bindery's form. Nothing can
+ * drift, and the text cannot say what the document does not: a block edited, moved or whose
+ * link targets moved, or one the text does not hold, is written anew.
  */
 
 export interface MarkdownSource {
-  /** The markdown read. */
+  /** The markdown read (from its first block on). */
   markdown: string;
-  /** Per top-level block: the hash of the markdown Bindery writes for it. */
-  blocks: string[];
-  /** Per top-level block: its first and last line in `markdown`, null for none (an empty paragraph). */
-  lines: ([number, number] | null)[];
+}
+
+/** A top-level block of the kept markdown. */
+export interface SourceBlock {
+  /** The hash of the markdown Bindery writes for it. */
+  hash: string;
+  /** Its first and last line in the markdown, null for none (an empty paragraph). */
+  lines: [number, number] | null;
 }
 
 export const MARKDOWN_SOURCE = 'markdownSource';
@@ -33,19 +37,10 @@ export function blockHash(markdown: string): string {
   return createHash('sha256').update(markdown).digest('base64url').slice(0, 16);
 }
 
-/** The kept source of a document, when it is one and fits its blocks' count. */
+/** The kept source of a document, when it has one. */
 export function markdownSourceOf(document: JSONDocument): MarkdownSource | undefined {
   const value = document.data?.[MARKDOWN_SOURCE] as Partial<MarkdownSource> | undefined;
-  if (
-    !value ||
-    typeof value.markdown !== 'string' ||
-    !Array.isArray(value.blocks) ||
-    !Array.isArray(value.lines) ||
-    value.blocks.length !== value.lines.length
-  ) {
-    return undefined;
-  }
-  return value as MarkdownSource;
+  return value && typeof value.markdown === 'string' ? { markdown: value.markdown } : undefined;
 }
 
 /** The document without its kept source. */
@@ -98,13 +93,13 @@ function alignment(a: readonly string[], b: readonly string[]): [number, number]
 }
 
 /** The index of the first block with lines. */
-function firstLines(source: MarkdownSource): number {
-  return source.lines.findIndex((lines) => lines !== null);
+function firstLines(source: readonly SourceBlock[]): number {
+  return source.findIndex((block) => block.lines !== null);
 }
 
 /** The index of the last block with lines. */
-function lastLines(source: MarkdownSource): number {
-  for (let k = source.lines.length - 1; k >= 0; k--) if (source.lines[k] !== null) return k;
+function lastLines(source: readonly SourceBlock[]): number {
+  for (let k = source.length - 1; k >= 0; k--) if (source[k].lines !== null) return k;
   return -1;
 }
 
@@ -115,29 +110,32 @@ export interface WrittenBlock {
 }
 
 /**
- * The markdown of `blocks` with the kept source: runs of blocks written as they were read are
- * their source text, the others `written`; pieces are joined by `join` (the blank lines
- * between two blocks). Undefined when nothing of the source is kept.
+ * The markdown of the `written` blocks with the kept `markdown` (whose blocks are `source`):
+ * runs of blocks written as they were read are their lines of the markdown, the others as
+ * written; pieces are joined by `join` (the blank lines between two blocks). Undefined when
+ * nothing of the markdown is kept.
  */
 export function writeWithSource(
   written: readonly WrittenBlock[],
-  source: MarkdownSource,
+  markdown: string,
+  source: readonly SourceBlock[],
   join: (left: DocumentBlock, right: DocumentBlock) => string,
 ): string | undefined {
   const hashes = written.map((item) => blockHash(item.markdown));
-  const pairs = alignment(hashes, source.blocks);
+  const pairs = alignment(
+    hashes,
+    source.map((block) => block.hash),
+  );
   if (pairs.length === 0) return undefined;
   // The whole source, when every block is as it was read.
-  if (pairs.length === written.length && pairs.length === source.blocks.length) {
-    return source.markdown;
-  }
+  if (pairs.length === written.length && pairs.length === source.length) return markdown;
   const sourceOf = new Map(pairs);
-  const lines = source.markdown.split('\n');
+  const lines = markdown.split('\n');
   const pieces: { text: string; first: DocumentBlock; last: DocumentBlock }[] = [];
   let i = 0;
   while (i < written.length) {
     const j = sourceOf.get(i);
-    if (j === undefined || source.lines[j] === null) {
+    if (j === undefined || source[j].lines === null) {
       pieces.push({ text: written[i].markdown, first: written[i].block, last: written[i].block });
       i++;
       continue;
@@ -145,9 +143,9 @@ export function writeWithSource(
     // The longest run of blocks kept in the same order, ending on a block with lines.
     let end = i;
     while (sourceOf.get(end + 1) === j + (end + 1 - i)) end++;
-    while (source.lines[j + (end - i)] === null) end--;
-    let [start] = source.lines[j]!;
-    let [, stop] = source.lines[j + (end - i)]!;
+    while (source[j + (end - i)].lines === null) end--;
+    let [start] = source[j].lines!;
+    let [, stop] = source[j + (end - i)].lines!;
     // What comes before the first block and after the last (footnote definitions, blank lines)
     // stays with the blocks next to it.
     if (i === 0 && j === firstLines(source)) start = 0;
@@ -159,9 +157,9 @@ export function writeWithSource(
     });
     i = end + 1;
   }
-  let markdown = pieces[0].text;
+  let text = pieces[0].text;
   for (let k = 1; k < pieces.length; k++) {
-    markdown += join(pieces[k - 1].last, pieces[k].first) + pieces[k].text;
+    text += join(pieces[k - 1].last, pieces[k].first) + pieces[k].text;
   }
-  return markdown.endsWith('\n') || markdown === '' ? markdown : `${markdown}\n`;
+  return text.endsWith('\n') || text === '' ? text : `${text}\n`;
 }

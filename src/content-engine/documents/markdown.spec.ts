@@ -469,6 +469,7 @@ describe('markdown ⇄ document', () => {
   it("reads the forms of GitBook's earlier Git Sync and writes today's", async () => {
     const document = await markdownToDocument(
       '{% page-ref page="guide/setup.md" %}\n\n{% file src="a.pdf" caption="The guide" %}\n',
+      { keepSource: true },
     );
     expect(normalizeKeys(document)).toEqual(
       normalizeKeys(
@@ -478,7 +479,7 @@ describe('markdown ⇄ document', () => {
         ),
       ),
     );
-    // Unchanged, the page is written back as it was read; written anew, in today's form.
+    // Unchanged, a file read from Git is written back as it was read; written anew, in today's form.
     expect(await documentToMarkdown(document)).toBe(
       '{% page-ref page="guide/setup.md" %}\n\n{% file src="a.pdf" caption="The guide" %}\n',
     );

@@ -16,6 +16,7 @@ import {
   MARKDOWN_SOURCE,
   MarkdownSource,
   markdownSourceOf,
+  SourceBlock,
   WrittenBlock,
   writeWithSource,
 } from './markdown-source';
@@ -110,6 +111,12 @@ function getRemark(): Promise<Remark> {
 export interface MarkdownToDocumentOptions {
   /** Generates node keys (tests pass a deterministic one). */
   newKey?: () => string;
+  /**
+   * Keeps the markdown with the document when Bindery would write it otherwise
+   * (markdown-source.ts): for pages read from a Git repository, whose files are written back.
+   * Markdown given through the API (comments, pages, reviews) is content, not a file.
+   */
+  keepSource?: boolean;
 }
 
 export async function markdownToDocument(
@@ -117,8 +124,18 @@ export async function markdownToDocument(
   options: MarkdownToDocumentOptions = {},
 ): Promise<JSONDocument> {
   const remark = await getRemark();
+  const { nodes } = readBlocks(markdown, remark, options.newKey ?? newKey);
+  const source = options.keepSource ? keptSource(markdown, nodes, remark) : undefined;
+  return { object: 'document', data: source ? { [MARKDOWN_SOURCE]: source } : {}, nodes };
+}
+
+/** The top-level blocks of markdown, and the lines of each (its first and last line). */
+function readBlocks(
+  markdown: string,
+  remark: Remark,
+  keys: () => string,
+): { nodes: DocumentBlock[]; lines: Map<DocumentBlock, [number, number]> } {
   const { parse, parseHtml } = remark;
-  const keys = options.newKey ?? newKey;
   const footnotes = footnoteSource(markdown, parse);
   // Where each top-level block is in the markdown (its first and last line).
   const lines = new Map<DocumentBlock, [number, number]>();
@@ -152,8 +169,7 @@ export async function markdownToDocument(
     false,
     { count: lineCount(markdown), edges: 'text' },
   );
-  const source = keptSource(markdown, nodes, lines, remark);
-  return { object: 'document', data: source ? { [MARKDOWN_SOURCE]: source } : {}, nodes };
+  return { nodes, lines };
 }
 
 function lineCount(text: string): number {
@@ -227,6 +243,11 @@ function writeBlocks(
   return written;
 }
 
+/**
+ * The blocks written with the markdown kept with them: the markdown is read again, and each of
+ * its blocks stands for itself only where it is written as the block to write is (written
+ * through `refToUrl`, the same paths): nothing else of the document vouches for it.
+ */
 function writeKeepingSource(
   blocks: DocumentBlock[],
   source: MarkdownSource,
@@ -235,37 +256,32 @@ function writeKeepingSource(
 ): string | undefined {
   const written = writeBlocks(blocks, remark, refToUrl);
   if (!written || written.length === 0) return undefined;
-  return writeWithSource(written, source, (left, right) =>
+  const read = readBlocks(source.markdown, remark, newKey);
+  const kept = writeBlocks(read.nodes, remark, defaultRefToUrl);
+  if (!kept) return undefined;
+  const sourceBlocks: SourceBlock[] = read.nodes.map((block, i) => ({
+    hash: blockHash(kept[i].markdown),
+    lines: read.lines.get(block) ?? null,
+  }));
+  return writeWithSource(written, source.markdown, sourceBlocks, (left, right) =>
     // The writer separates two lists of the same kind by an empty comment.
     left.type === right.type && left.type.startsWith('list-') ? '\n\n<!---->\n\n' : '\n\n',
   );
 }
 
 /**
- * The source kept with a document read from `markdown` (markdown-source.ts), when Bindery would
- * write it otherwise; `lines` are its top-level blocks' lines.
+ * The markdown kept with a document read from it (markdown-source.ts), when Bindery would write
+ * it otherwise: blank lines before its first block are the caller's (after a page's title), not
+ * the page's.
  */
 function keptSource(
   markdown: string,
   blocks: DocumentBlock[],
-  lines: ReadonlyMap<DocumentBlock, [number, number]>,
   remark: Remark,
 ): MarkdownSource | undefined {
-  // Blank lines before the first block are the caller's (after a page's title), not the page's.
-  const blank = /^(?:[ \t]*\r?\n)*/.exec(markdown)![0];
-  const text = markdown.slice(blank.length);
-  const offset = blank.split('\n').length - 1;
+  const text = markdown.replace(/^(?:[ \t]*\r?\n)*/, '');
   if (blocks.length === 0 || writeDocument(blocks, remark, defaultRefToUrl) === text) {
     return undefined;
   }
-  const written = writeBlocks(blocks, remark, defaultRefToUrl);
-  if (!written) return undefined;
-  return {
-    markdown: text,
-    blocks: written.map((item) => blockHash(item.markdown)),
-    lines: blocks.map((block) => {
-      const [first, last] = lines.get(block) ?? [];
-      return first === undefined ? null : [first - offset, last! - offset];
-    }),
-  };
+  return { markdown: text };
 }

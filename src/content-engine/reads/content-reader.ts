@@ -12,6 +12,7 @@ import { ContentEngine } from '../content-engine';
 import { ContentObjectsRepository } from '../content-objects.repository';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { documentToMarkdown } from '../documents/markdown';
+import { withoutMarkdownSource } from '../documents/markdown-source';
 import { referencedPageIds, withoutPageRefs } from '../documents/page-refs';
 import { dereferenceReusableContents } from '../documents/reusable-contents';
 import {
@@ -261,7 +262,7 @@ export class ContentReader {
         `The page is a ${found.type} page, which has no document.`,
       );
     }
-    return this.readDocument(revision, found.documentHash, options);
+    return this.answerDocument(revision, found.documentHash, options);
   }
 
   /** The revision's reusable contents, in order. */
@@ -285,7 +286,7 @@ export class ContentReader {
     if (!reusableContent) {
       throw notFound('Reusable content');
     }
-    return this.readDocument(revision, reusableContent.document ?? null, options, [
+    return this.answerDocument(revision, reusableContent.document ?? null, options, [
       reusableContentId,
     ]);
   }
@@ -418,7 +419,7 @@ export class ContentReader {
     if (format !== 'markdown') {
       return node.document === null
         ? {}
-        : { document: await this.readDocument(revision, node.document, options) };
+        : { document: await this.answerDocument(revision, node.document, options) };
     }
     // GitBook answers every document page in markdown, an empty one too: its title as the
     // first heading, then its body (the renderer's `.md` pages and llms-full.txt read it so,
@@ -502,6 +503,20 @@ export class ContentReader {
       ? await this.dereferenced(revision, stored, inside)
       : stored;
     return options.visitor ? this.asVisitorSees(revision, document, options.visitor) : document;
+  }
+
+  /**
+   * The document as the API answers it: without the markdown a page read from Git keeps to be
+   * written back (markdown-source.ts), which is Bindery's, not the document's, and may hold what
+   * the reader does not see (refs to hidden pages).
+   */
+  private async answerDocument(
+    revision: ReadRevision,
+    hash: string | null,
+    options: DocumentReadOptions,
+    inside: string[] = [],
+  ): Promise<JSONDocument> {
+    return withoutMarkdownSource(await this.readDocument(revision, hash, options, inside));
   }
 
   /**

@@ -280,7 +280,7 @@ export class GitImporter {
       if (!unchanged && page.type === 'document' && page.markdown !== undefined && page.path) {
         try {
           document = resolveRelativeRefs(
-            await markdownToDocument(page.markdown),
+            await markdownToDocument(page.markdown, { keepSource: true }),
             page.path,
             pageAt,
             fileAt,
