@@ -291,7 +291,7 @@ async function roundTripSpace(source, spaceDir, nestedSpaces) {
     if (page.type === 'document' && page.markdown !== undefined && page.path) {
       try {
         document = resolveRelativeRefs(
-          await markdownToDocument(page.markdown),
+          await markdownToDocument(page.markdown, { keepSource: true }),
           page.path,
           pageAt,
           fileAt,
@@ -478,15 +478,34 @@ function leafConstructs(text) {
   return found;
 }
 
-/** The text leaves of a document outside code: the constructs they hold, by kind. */
-function escapedConstructs(document) {
+/**
+ * The constructs the markdown holds as constructs: outside code, not escaped (`\<h2>`, `&#x3C;h2>`
+ * and `&lt;h2>` are text that says "<h2>", and read so).
+ */
+function rawConstructs(markdown) {
+  const outsideCode = markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+    .replace(/`[^`\n]*`/g, '')
+    .replace(/\\[<{$]/g, '');
+  return leafConstructs(outsideCode);
+}
+
+/**
+ * The text leaves of a document outside code: the constructs they hold, by kind, among those
+ * its markdown (`source`) holds as constructs: a construct in a leaf that the markdown wrote as
+ * text is the text it says.
+ */
+function escapedConstructs(document, source) {
+  const raw = rawConstructs(source);
   const found = {};
   const walk = (node) => {
     if (!node || typeof node !== 'object') return;
     if (node.object === 'block' && (node.type === 'code' || node.type === 'math')) return;
     if (node.object === 'leaf') {
       if (node.marks.some((mark) => mark.type === 'code')) return;
-      for (const name of leafConstructs(node.text)) found[name] = (found[name] ?? 0) + 1;
+      for (const name of leafConstructs(node.text)) {
+        if (raw.has(name)) found[name] = (found[name] ?? 0) + 1;
+      }
       return;
     }
     for (const child of node.nodes ?? []) walk(child);
@@ -779,7 +798,9 @@ async function main() {
             file.original.toString('utf8').replace(/\s+/g, '') ===
             file.renderedAnew.toString('utf8').replace(/\s+/g, '');
           report.documentEqual = file.documentEqual;
-          report.escaped = file.document ? escapedConstructs(file.document) : {};
+          report.escaped = file.document
+            ? escapedConstructs(file.document, file.original.toString('utf8'))
+            : {};
           report.hatched = hatchedConstructs(file.renderedAnew.toString('utf8'));
           if (!report.identical) {
             const diff = diffFile(file.path, file.original, file.rendered);

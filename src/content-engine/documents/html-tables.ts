@@ -292,10 +292,14 @@ function cellContent(
       return blocksToHast(fragment.nodes, ctx);
     }
     case 'number':
+      // A cell of a number column that is not a number is read as its text (`null`, `n/a`), and
+      // written so; text that reads as a number would come back as one.
+      if (typeof value === 'string' && !Number.isFinite(Number(value)) && value.trim() !== '') {
+        return [{ type: 'text', value }];
+      }
+      return typeof value === 'number' ? [{ type: 'text', value: String(value) }] : undefined;
     case 'checkbox':
-      return typeof value === 'number' || typeof value === 'boolean'
-        ? [{ type: 'text', value: String(value) }]
-        : undefined;
+      return typeof value === 'boolean' ? [{ type: 'text', value: String(value) }] : undefined;
     case 'files': {
       if (!Array.isArray(value)) return undefined;
       const written = value.map((file) =>

@@ -264,7 +264,10 @@ function pieceOf(
     case 'break':
       return [leaf('\n', marks)];
     case 'inlineCode':
-      return [leaf(restoreRaw(node.value, ctx.tokens), [...marks, 'code'])];
+      // A code span across lines is on one: its line endings are spaces (CommonMark).
+      return [
+        leaf(restoreRaw(node.value.replace(/\n[ \t]*/g, ' '), ctx.tokens), [...marks, 'code']),
+      ];
     case 'html':
       return isHtmlComment(node.value) ? [] : [leaf(restoreRaw(node.value, ctx.tokens), marks)];
     case 'strong':

@@ -67,6 +67,11 @@ export function phrasing(nodes: DocumentNode[], ctx: InlineContext): PhrasingCon
   // A hard break that ends a paragraph is `<br>`, as GitBook's writer has written it since late
   // 2025 (before, `\` and a line end, which still reads).
   if (out[out.length - 1]?.type === 'break') out[out.length - 1] = html('<br>');
+  // So is one before HTML (an image with a size, a mark): the writer puts HTML after a line end
+  // on the same line (a line starting with it would be an HTML block), which would leave `\ `.
+  for (let i = out.length - 2; i >= 0; i--) {
+    if (out[i].type === 'break' && out[i + 1].type === 'html') out[i] = html('<br>');
+  }
   // A line that is only `$$…$$` would read back as a math block: an empty comment ends it.
   return out.flatMap((node, i) => {
     const alone =

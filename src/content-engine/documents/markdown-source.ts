@@ -130,7 +130,9 @@ export function writeWithSource(
   // The whole source, when every block is as it was read.
   if (pairs.length === written.length && pairs.length === source.length) return markdown;
   const sourceOf = new Map(pairs);
-  const lines = markdown.split('\n');
+  // Lines and what ends each, as the text has them (`\r\n` and `\r` too, as markdown reads them).
+  const parts = markdown.split(/(\r\n?|\n)/);
+  const lineCount = (parts.length + 1) / 2;
   const pieces: { text: string; first: DocumentBlock; last: DocumentBlock }[] = [];
   let i = 0;
   while (i < written.length) {
@@ -149,9 +151,9 @@ export function writeWithSource(
     // What comes before the first block and after the last (footnote definitions, blank lines)
     // stays with the blocks next to it.
     if (i === 0 && j === firstLines(source)) start = 0;
-    if (end === written.length - 1 && j + (end - i) === lastLines(source)) stop = lines.length - 1;
+    if (end === written.length - 1 && j + (end - i) === lastLines(source)) stop = lineCount - 1;
     pieces.push({
-      text: lines.slice(start, stop + 1).join('\n'),
+      text: parts.slice(2 * start, 2 * stop + 1).join(''),
       first: written[i].block,
       last: written[end].block,
     });

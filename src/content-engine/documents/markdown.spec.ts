@@ -152,6 +152,30 @@ describe('markdown ⇄ document', () => {
     expect(normalizeKeys(document)).toEqual(normalizeKeys(doc(paragraph('one two'))));
   });
 
+  it('line ends of any kind (\\r\\n, \\r) are line ends; a code span across lines is on one', async () => {
+    const lf = await markdownToDocument('one\\\ntwo and `a\n  b`\n');
+    for (const markdown of ['one\\\r\ntwo and `a\r\n  b`\r\n', 'one\\\rtwo and `a\r  b`\r']) {
+      expect(normalizeKeys(await markdownToDocument(markdown))).toEqual(normalizeKeys(lf));
+    }
+    expect(lf.nodes[0].nodes).toEqual([
+      expect.objectContaining({
+        leaves: [
+          expect.objectContaining({ text: 'one\ntwo and ' }),
+          expect.objectContaining({ text: 'a b' }),
+        ],
+      }),
+    ]);
+  });
+
+  it('hard breaks before inline HTML are <br>, which reads back as breaks', async () => {
+    const document = await markdownToDocument(
+      'a\\\n\\\n<img src="x.png" alt="" data-size="original">\n',
+    );
+    expect(await expectDocumentRoundTrip(document)).toBe(
+      'a<br><br><img src="x.png" alt="" data-size="original">\n',
+    );
+  });
+
   it('links, absolute and relative, as url refs', async () => {
     await expectBothRoundTrips(
       'See [GitBook](https://www.gitbook.com) and [setup](../guide/setup.md).\n',

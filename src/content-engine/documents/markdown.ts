@@ -129,12 +129,16 @@ export async function markdownToDocument(
   return { object: 'document', data: source ? { [MARKDOWN_SOURCE]: source } : {}, nodes };
 }
 
-/** The top-level blocks of markdown, and the lines of each (its first and last line). */
+/**
+ * The top-level blocks of markdown, and the lines of each (its first and last line). A line
+ * ending is a line ending (`\r\n` and `\r` as `\n`): text holds no carriage return a file gave it.
+ */
 function readBlocks(
-  markdown: string,
+  text: string,
   remark: Remark,
   keys: () => string,
 ): { nodes: DocumentBlock[]; lines: Map<DocumentBlock, [number, number]> } {
+  const markdown = text.replace(/\r\n?/g, '\n');
   const { parse, parseHtml } = remark;
   const footnotes = footnoteSource(markdown, parse);
   // Where each top-level block is in the markdown (its first and last line).
