@@ -16,7 +16,13 @@ const { Client } = require('pg');
 
 const ROOT = path.join(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
-const BINDERY_MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+// BINDERY_DIST measures another build (an earlier commit's, or a variant, built apart).
+const BINDERY_MAIN = path.join(
+  process.env.BINDERY_DIST
+    ? path.resolve(process.env.BINDERY_DIST)
+    : path.join(ROOT, 'dist', 'src'),
+  'main.js',
+);
 
 function positiveNumber(name, fallback) {
   const raw = process.env[name];
