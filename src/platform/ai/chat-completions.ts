@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { postToAiEndpoint } from './ai-endpoint';
+import { openAiEndpointStream, postToAiEndpoint } from './ai-endpoint';
 import { DEFAULT_RETRY, type RetryOptions } from './retry';
 
 export interface ChatMessage {
@@ -14,6 +14,17 @@ export interface ChatOptions {
   temperature?: number;
   retry?: RetryOptions;
 }
+
+export interface ChatStreamOptions {
+  temperature?: number;
+  /** Retries of the request, before any of the reply has come. */
+  retry?: RetryOptions;
+  /** Ends the request (the client that waits for the reply went away). */
+  signal?: AbortSignal;
+}
+
+/** Fewer, shorter retries than a background job's: someone is waiting for the first words. */
+export const STREAM_RETRY: RetryOptions = { attempts: 2, baseDelayMs: 250, maxDelayMs: 1000 };
 
 /** The AI endpoint answered in a way no retry will fix (4xx, malformed reply, not configured). */
 export class ChatCompletionsError extends Error {
@@ -61,6 +72,76 @@ export class ChatCompletions {
     });
     return replyContent(text);
   }
+
+  /**
+   * The assistant's reply to `messages`, streamed (`stream: true`): each piece of text as the
+   * endpoint sends it (the `delta.content` of its server-sent `data:` chunks, up to
+   * `data: [DONE]` or the end of the reply). Throws ChatCompletionsError, or the last
+   * RetryableError once retries are spent, before or while the reply comes.
+   */
+  async *stream(messages: ChatMessage[], options: ChatStreamOptions = {}): AsyncGenerator<string> {
+    if (!this.configured) {
+      throw new ChatCompletionsError('No AI endpoint is configured (set AI_API_URL and AI_MODEL).');
+    }
+    const response = await openAiEndpointStream(
+      this.config,
+      {
+        path: 'chat/completions',
+        payload: {
+          model: this.config.AI_MODEL,
+          messages,
+          temperature: options.temperature ?? 0,
+          stream: true,
+        },
+        name: 'AI',
+        fail: (message) => new ChatCompletionsError(message),
+        retry: options.retry ?? STREAM_RETRY,
+      },
+      options.signal,
+    );
+    if (!response.body) throw new ChatCompletionsError('AI endpoint answered no body');
+    const decoder = new TextDecoder();
+    let pending = '';
+    try {
+      for await (const bytes of response.body) {
+        pending += decoder.decode(bytes as Uint8Array, { stream: true });
+        const lines = pending.split(/\r\n|\r|\n/);
+        pending = lines.pop()!;
+        for (const line of lines) {
+          const piece = streamedContent(line);
+          if (piece === DONE) return;
+          if (piece) yield piece;
+        }
+      }
+    } catch (error) {
+      if (error instanceof ChatCompletionsError) throw error;
+      throw new ChatCompletionsError(`AI reply broke off: ${(error as Error).message}`);
+    }
+    const last = streamedContent(pending);
+    if (typeof last === 'string' && last !== '') yield last;
+  }
+}
+
+const DONE = Symbol('done');
+
+/** The text a line of a streamed reply adds: DONE at `data: [DONE]`, '' for anything else. */
+function streamedContent(line: string): string | typeof DONE {
+  if (!line.startsWith('data:')) return '';
+  const data = line.slice(5).trim();
+  if (data === '[DONE]') return DONE;
+  if (data === '') return '';
+  let chunk: { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } };
+  try {
+    chunk = JSON.parse(data) as typeof chunk;
+  } catch {
+    throw new ChatCompletionsError('AI endpoint streamed something other than JSON');
+  }
+  if (chunk.error) {
+    const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'an error';
+    throw new ChatCompletionsError(`AI endpoint streamed an error: ${message.slice(0, 300)}`);
+  }
+  const content = chunk.choices?.[0]?.delta?.content;
+  return typeof content === 'string' ? content : '';
 }
 
 function replyContent(text: string): string {
