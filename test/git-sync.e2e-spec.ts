@@ -754,6 +754,52 @@ describeWithGit('Git sync', () => {
         }
       }
     });
+    it("resolves cards' targets and covers and pictures' dark sources to the space's pages and files", async () => {
+      const readme = [
+        '# Start',
+        '',
+        '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Guide</strong></td><td><a href="guide.md">guide.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr></tbody></table>',
+        '',
+        '<picture><source srcset=".gitbook/assets/dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/light.png" alt=""></picture>',
+        '',
+      ].join('\n');
+      const files = {
+        'README.md': readme,
+        'guide.md': '# Guide\n\nRead on.\n',
+        '.gitbook/assets/cover.png': png(),
+        '.gitbook/assets/dark.png': png(),
+        '.gitbook/assets/light.png': png(),
+      };
+      const { spaceId } = await imported(files);
+      const pages = await byTitle(spaceId);
+      const listed = await org.owner.client.get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+      const fileId = (name: string) =>
+        (listed.body.items as { id: string; name: string }[]).find((f) => f.name === name)!.id;
+      const res = await org.owner.client
+        .get(`/v1/spaces/${spaceId}/content/page/${pages.get('Start')!.id}`)
+        .expect(200);
+      expectConforms(res, 'getPageInRevisionById');
+      const [table, images] = res.body.document.nodes as {
+        data: { records?: Record<string, { values: object }> };
+        nodes?: { data: object }[];
+      }[];
+      const [record] = Object.values(table.data.records!);
+      expect(Object.values(record.values)).toEqual(
+        expect.arrayContaining([
+          { kind: 'page', page: pages.get('Guide')!.id },
+          [fileId('cover.png')],
+        ]),
+      );
+      expect(images.nodes![0].data).toMatchObject({
+        ref: { kind: 'file', file: fileId('light.png') },
+        refDark: { kind: 'file', file: fileId('dark.png') },
+      });
+      const copy = `sync-${++counter}`;
+      const copyUrl = server.createRepository(copy);
+      await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
+      expect(server.git(copy, 'show', 'main:README.md')).toBe(readme);
+    });
+
     it('keeps the markdown it read for the repository, never in the document the API answers', async () => {
       const page = '# Notes\n\n* one\n* two\n\nSome _emphasis_ and ***\n';
       const { spaceId } = await imported({ 'README.md': page });

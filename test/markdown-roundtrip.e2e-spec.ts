@@ -60,19 +60,20 @@ type Names = { pages: Map<string, string>; files: Map<string, string> };
  */
 function normalized(document: unknown, names?: Names): unknown {
   const named = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(named);
-    if (typeof value !== 'object' || value === null) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const ref = child as { kind?: string; page?: string; file?: string } | null;
-      if (names && (key === 'ref' || key === 'refDark') && typeof ref?.kind === 'string') {
-        if (ref.page !== undefined) out[key] = { ...ref, page: names.pages.get(ref.page) };
-        else if (ref.file !== undefined) out[key] = { ...ref, file: names.files.get(ref.file) };
-        else out[key] = ref;
-        continue;
-      }
-      out[key] = named(child);
+    if (Array.isArray(value)) {
+      // A files cell of a table (a card's cover) holds its files' ids.
+      return value.map((item) =>
+        typeof item === 'string' && names?.files.has(item) ? names.files.get(item) : named(item),
+      );
     }
+    if (typeof value !== 'object' || value === null) return value;
+    const ref = value as { kind?: string; page?: string; file?: string };
+    if (names && typeof ref.kind === 'string') {
+      if (ref.page !== undefined) return { ...ref, page: names.pages.get(ref.page) };
+      if (ref.file !== undefined) return { ...ref, file: names.files.get(ref.file) };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) out[key] = named(child);
     return out;
   };
   return normalizeKeys(named(document) as JSONDocument);

@@ -261,6 +261,7 @@ export async function resolveDocumentLinks(
       if (kept.length === 0) return [textParagraph(node.key, dropped.join(' ').trim())];
       return [{ ...node, nodes: kept, ...(await fragmentsOf(node)) }];
     }
+    if (node.type === 'table') return [{ ...node, ...(await tableOf(node)) }];
     return [
       {
         ...node,
@@ -269,6 +270,50 @@ export async function resolveDocumentLinks(
         ...(await fragmentsOf(node)),
       },
     ];
+  };
+
+  /** A resolved target of a URL ref; the ref itself otherwise. */
+  const resolved = async (value: unknown): Promise<unknown> => {
+    const ref = value as { kind?: unknown; url?: unknown } | null;
+    if (ref?.kind !== 'url' || typeof ref.url !== 'string') return value;
+    const target = await resolve(ref.url);
+    if (target === null || target === 'keep') return value;
+    changed = true;
+    return target;
+  };
+
+  /**
+   * A table's cells resolved: a card's target (a `content-ref` column) and the links of a
+   * `files` column (a card's cover), whose files are their ids, as GitBook keeps them.
+   */
+  const tableOf = async (
+    node: DocumentBlock,
+  ): Promise<{ data?: Record<string, unknown>; fragments?: DocumentBlock['fragments'] }> => {
+    const records = node.data?.records as Record<string, { values?: object }> | undefined;
+    if (typeof records !== 'object' || records === null) return fragmentsOf(node);
+    const out: Record<string, unknown> = {};
+    for (const [id, record] of Object.entries(records)) {
+      if (typeof record?.values !== 'object' || record.values === null) {
+        out[id] = record;
+        continue;
+      }
+      const values: Record<string, unknown> = {};
+      for (const [column, cell] of Object.entries(record.values)) {
+        if (!Array.isArray(cell)) values[column] = await resolved(cell);
+        else {
+          const items: unknown[] = [];
+          for (const item of cell) {
+            const target = (await resolved(item)) as { kind?: unknown; file?: unknown };
+            items.push(
+              target?.kind === 'file' && typeof target.file === 'string' ? target.file : target,
+            );
+          }
+          values[column] = items;
+        }
+      }
+      out[id] = { ...record, values };
+    }
+    return { data: { ...node.data, records: out }, ...(await fragmentsOf(node)) };
   };
 
   /**

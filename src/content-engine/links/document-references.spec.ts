@@ -148,6 +148,29 @@ describe('documentReferences', () => {
     ]);
   });
 
+  it("collects a table's card targets and covers (files by id)", () => {
+    const document = doc({
+      object: 'block',
+      type: 'table',
+      key: 'tb',
+      isVoid: true,
+      data: {
+        definition: {
+          t: { id: 't', title: '', type: 'content-ref' },
+          c: { id: 'c', title: '', type: 'files' },
+          n: { id: 'n', title: '', type: 'text' },
+        },
+        records: {
+          r: { orderIndex: 'a0', values: { t: { kind: 'page', page: 'pgA' }, c: ['f1'], n: 'x' } },
+        },
+      },
+    });
+    expect(documentReferences(document)).toEqual([
+      { ref: { kind: 'page', page: 'pgA' }, relation: 'reference', node: 'tb' },
+      { ref: { kind: 'file', file: 'f1' }, relation: 'reference', node: 'tb' },
+    ]);
+  });
+
   it('skips malformed references', () => {
     const document = doc(
       { object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file' } } },

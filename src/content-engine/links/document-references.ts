@@ -64,7 +64,8 @@ export function asContentRef(value: unknown): ContentRef | undefined {
  * Every reference of a document, in document order: the `ref` (and `refDark`) of any node that
  * has one — `link`, `mention`, `button`, `inline-image`, `image`, `file`, `drawing`,
  * `content-ref`, `reusable-content`, `swagger`, `openapi-*` —, and the URL of `embed` blocks.
- * Fragments (captions, expandable bodies, table cells) are searched too.
+ * Fragments (captions, expandable bodies, table cells) are searched too, and so are a table's
+ * cells (card targets and covers).
  */
 export function documentReferences(document: JSONDocument): DocumentReference[] {
   const found: DocumentReference[] = [];
@@ -99,6 +100,35 @@ function collect(
   if (node.type === 'embed' && typeof data.url === 'string' && data.url !== '') {
     into.push({ ref: { kind: 'url', url: data.url }, relation, ...at });
   }
+  if (node.type === 'table') {
+    for (const ref of tableRefs(data)) into.push({ ref, relation, ...at });
+  }
+}
+
+/**
+ * The refs of a table's cells: a `content-ref` column's ref (a card's target), a `files`
+ * column's files (by id, as GitBook keeps them: a card's cover).
+ */
+function tableRefs(data: Record<string, unknown>): ContentRef[] {
+  const records = data.records;
+  const definition = data.definition as Record<string, { type?: unknown }> | undefined;
+  if (typeof records !== 'object' || records === null || typeof definition !== 'object') return [];
+  const refs: ContentRef[] = [];
+  for (const record of Object.values(records)) {
+    const values = (record as { values?: Record<string, unknown> } | null)?.values ?? {};
+    for (const [column, cell] of Object.entries(values)) {
+      const ref = asContentRef(cell);
+      if (ref) refs.push(ref);
+      else if (Array.isArray(cell) && definition?.[column]?.type === 'files') {
+        for (const file of cell) {
+          const item = typeof file === 'string' ? { kind: 'file', file } : file;
+          const fileRef = asContentRef(item);
+          if (fileRef) refs.push(fileRef);
+        }
+      }
+    }
+  }
+  return refs;
 }
 
 /**

@@ -212,15 +212,54 @@ export function resolveStableRefs(document: JSONDocument): JSONDocument {
   );
 }
 
-/** A copy of `value` where every `ref` object (a ContentRef with `kind`) went through `map`. */
+/** Keys of node data whose value is a ContentRef (an image's dark source is `refDark`). */
+const REF_KEYS = new Set(['ref', 'refDark']);
+
+/**
+ * A copy of `value` where every ContentRef went through `map`: the `ref` and `refDark` of any
+ * node, and the values of a table's records (a `content-ref` column's ref; a `files` column's
+ * list, whose files are their ids, as GitBook keeps them).
+ */
 export function mapRefs<T>(value: T, map: (ref: ContentRef) => ContentRef): T {
   if (Array.isArray(value)) return value.map((item: unknown) => mapRefs(item, map)) as T;
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = key === 'ref' && isRef(child) ? map(child) : mapRefs(child, map);
+    if (REF_KEYS.has(key) && isRef(child)) out[key] = map(child);
+    else if (key === 'records' && isTableData(value)) out[key] = mapRecords(child, map);
+    else out[key] = mapRefs(child, map);
   }
   return out as T;
+}
+
+function isTableData(data: object): boolean {
+  const definition = (data as { definition?: unknown }).definition;
+  return typeof definition === 'object' && definition !== null;
+}
+
+/** A table's records, their ref values mapped (see mapRefs). */
+function mapRecords(records: unknown, map: (ref: ContentRef) => ContentRef): unknown {
+  if (typeof records !== 'object' || records === null) return records;
+  return Object.fromEntries(
+    Object.entries(records).map(([id, record]) => {
+      const values = (record as { values?: unknown } | null)?.values;
+      if (typeof values !== 'object' || values === null) return [id, record];
+      const mapped = Object.fromEntries(
+        Object.entries(values).map(([column, cell]) => [column, mapCell(cell, map)]),
+      );
+      return [id, { ...(record as object), values: mapped }];
+    }),
+  );
+}
+
+function mapCell(cell: unknown, map: (ref: ContentRef) => ContentRef): unknown {
+  if (isRef(cell)) return map(cell);
+  if (!Array.isArray(cell)) return cell;
+  // A files cell: its links, once they name files, are those files' ids.
+  const items = cell.map((item: unknown) => (isRef(item) ? map(item) : item));
+  return items.map((item) =>
+    isRef(item) && item.kind === 'file' && typeof item.file === 'string' ? item.file : item,
+  );
 }
 
 function isRef(value: unknown): value is ContentRef {

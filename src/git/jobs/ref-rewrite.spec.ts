@@ -1,4 +1,5 @@
 import type { ContentRef, JSONDocument } from '../../content-engine/documents/document';
+import { markdownToDocument } from '../../content-engine/documents/markdown';
 import { writtenOtherwise, writtenTargets } from '../layout/link-targets';
 import { refToRelativeUrl, resolveRelativeRefs } from './ref-rewrite';
 
@@ -51,6 +52,33 @@ describe('relative links of the Git layout', () => {
       { kind: 'anchor', anchor: 'x', page: 'gone' },
       { kind: 'user', user: 'u1' },
     ]);
+  });
+
+  it("resolves an image's dark source and the links of a table's cells (card targets, covers)", async () => {
+    const markdown = [
+      '<picture><source srcset="../.gitbook/assets/logo%20one.png" media="(prefers-color-scheme: dark)"><img src="https://example.com/light.png" alt=""></picture>',
+      '',
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Write</strong></td><td><a href="writing.md">writing.md</a></td><td><a href="../.gitbook/assets/logo%20one.png">logo one.png</a></td></tr></tbody></table>',
+      '',
+    ].join('\n');
+    const document = resolveRelativeRefs(
+      await markdownToDocument(markdown),
+      'guides/publishing.md',
+      pagePaths,
+      filePaths,
+    );
+    const [images, table] = document.nodes;
+    expect(images.nodes?.[0]).toMatchObject({
+      data: {
+        ref: { kind: 'url', url: 'https://example.com/light.png' },
+        refDark: { kind: 'file', file: 'f1' },
+      },
+    });
+    const [record] = Object.values(table.data!.records as Record<string, { values: object }>);
+    // GitBook's forms: a content-ref column holds a ref, a files column the files' ids.
+    expect(Object.values(record.values)).toEqual(
+      expect.arrayContaining([{ kind: 'page', page: 'pW' }, ['f1']]),
+    );
   });
 
   it("writes page and file refs as paths relative to the page, in GitBook's forms", () => {
