@@ -1,3 +1,4 @@
+import { AnswersModule } from './answers/answers.module';
 import { AuditModule } from './audit/audit.module';
 import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { CollectionsModule } from './collections/collections.module';
@@ -52,6 +53,7 @@ const DOMAIN_MODULES = [
   AuditModule,
   WebhooksModule,
   SamlSignInModule,
+  AnswersModule,
   SeedModule,
 ];
 

@@ -808,6 +808,15 @@ const NO_SITE: SiteFixture = {
 };
 
 /** An unpublished site of the owner's, with the structure and share link `SiteFixture` lists. */
+/** A site with AI search on (`ai.mode` `search`), for the answers' routes; its id. */
+async function aiSite(ctx: Ctx): Promise<string> {
+  const site = await ctx.factories.site(ctx.org, { title: `Answers ${next()}` });
+  await owner(ctx)
+    .put(`${org(ctx)}/sites/${site.id}/customization`, { ai: { mode: 'search' } })
+    .expect(200);
+  return site.id;
+}
+
 async function buildSite(
   ctx: Pick<Ctx, 'org' | 'siteContent' | 'factories'>,
   title: string,
@@ -1054,6 +1063,24 @@ function siteOperations(): Operation[] {
       route: `${SITE}/search`,
       path: (ctx) => `${shared(ctx)}/search`,
       body: () => ({ query: 'guide', mode: 'all' }),
+      allowed: anyRole,
+    },
+    // Answers: read as the site is, on a site of their own with AI search on.
+    {
+      name: 'streamAskInSite',
+      method: 'POST',
+      route: `${SITE}/ask`,
+      path: (ctx) => `${org(ctx)}/sites/${ctx.fresh}/ask`,
+      body: () => ({ question: 'How do I start?', scope: { mode: 'all' } }),
+      fresh: aiSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'streamRecommendedQuestionsInSite',
+      method: 'GET',
+      route: `${SITE}/ask/questions`,
+      path: (ctx) => `${org(ctx)}/sites/${ctx.fresh}/ask/questions`,
+      fresh: aiSite,
       allowed: anyRole,
     },
 

@@ -12,8 +12,11 @@ import type { TestOrganization } from './helpers/factories';
  */
 
 const SITES = 'http://docs.localhost/{organization}';
-/** The one route admitting site readers that is not a GET: a search, which reads. */
-const SEARCH_ROUTE = 'POST /orgs/:organizationId/sites/:siteId/search';
+/** The routes admitting site readers that are not a GET: a search and an ask, which read. */
+const READING_POSTS = [
+  'POST /orgs/:organizationId/sites/:siteId/search',
+  'POST /orgs/:organizationId/sites/:siteId/ask',
+];
 
 interface Fixture {
   org: TestOrganization;
@@ -48,6 +51,8 @@ describe('site tokens across every route', () => {
     await org.owner.client
       .patch(`${sitePath}/site-spaces/${hidden.id}`, { condition: 'visitor.claims.staff === true' })
       .expect(200);
+    // AI search on, so that the site's answers answer its token.
+    await org.owner.client.put(`${sitePath}/customization`, { ai: { mode: 'search' } }).expect(200);
     await org.owner.client.post(`${sitePath}/publish`).expect(200);
     const lookup = await t.anonymous
       .post('/v1/urls/published', { url: `https://docs.localhost/${org.id}/${site.id}` })
@@ -81,7 +86,7 @@ describe('site tokens across every route', () => {
     return path.startsWith('/health') ? path : `/v1${path}`;
   }
 
-  /** The one read with a body (`searchSiteContent`) gets a valid one, every other write `{}`. */
+  /** The reads with a body (`searchSiteContent`, `streamAskInSite`) get a valid one, every other write `{}`. */
   function call(token: string, method: string, path: string) {
     const client = t.as(token);
     switch (method) {
@@ -90,7 +95,14 @@ describe('site tokens across every route', () => {
       case 'DELETE':
         return client.delete(path);
       case 'POST':
-        return client.post(path, path.endsWith('/search') ? { query: 'x', mode: 'all' } : {});
+        return client.post(
+          path,
+          path.endsWith('/search')
+            ? { query: 'x', mode: 'all' }
+            : path.endsWith('/ask')
+              ? { question: 'x', scope: { mode: 'all' } }
+              : {},
+        );
       case 'PUT':
         return client.put(path, {});
       default:
@@ -120,7 +132,8 @@ describe('site tokens across every route', () => {
     );
     expect(
       routes.every(
-        (route) => route.method === 'GET' || `${route.method} ${route.path}` === SEARCH_ROUTE,
+        (route) =>
+          route.method === 'GET' || READING_POSTS.includes(`${route.method} ${route.path}`),
       ),
     ).toBe(true);
     const refused: string[] = [];

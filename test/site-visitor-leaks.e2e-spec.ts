@@ -217,6 +217,8 @@ describe('site visitors and hidden pages (e2e)', () => {
         })
         .expect(201);
     }
+    // AI search on: the site's answers (without a model, their sources) are reads too.
+    await org.owner.client.put(`${sitePath}/customization`, { ai: { mode: 'search' } }).expect(200);
     await org.owner.client.post(`${sitePath}/publish`).expect(200);
     const url = `https://docs.localhost/${org.id}/${site.id}`;
     return {
@@ -450,6 +452,22 @@ describe('site visitors and hidden pages (e2e)', () => {
         });
       }
     }
+    for (const query of [WORD, CHILD_WORD, 'common plan']) {
+      for (const scope of [{ mode: 'all' }, { mode: 'default', currentSiteSpace: s.guides.id }]) {
+        const body = { question: `What is the ${query}?`, scope };
+        list.push({
+          route: 'POST /orgs/:organizationId/sites/:siteId/ask',
+          name: `ask ${JSON.stringify(body)}`,
+          send: (client) => client.post(`${sitePath}/ask?format=markdown`, body),
+          withClaims: 'reveals',
+        });
+      }
+    }
+    get(
+      '/orgs/:organizationId/sites/:siteId/ask/questions',
+      `${sitePath}/ask/questions`,
+      'reveals',
+    );
     return list;
   }
 

@@ -183,6 +183,7 @@ const ENTRIES: Record<string, Entry> = {
  */
 export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'searchSiteContent',
+  'streamAskInSite',
   'aggregateSiteEvents',
   'updateOrganizationMemberLastSeenAt',
 ]);

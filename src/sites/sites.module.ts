@@ -121,6 +121,6 @@ import {
     SiteSearchService,
     ...STRUCTURE_PROVIDERS,
   ],
-  exports: [SitesService, SitePublishingAuthService],
+  exports: [SitesService, SitePublishingAuthService, SiteSearchService],
 })
 export class SitesModule {}

@@ -148,6 +148,8 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId -> site:read',
   'PATCH /v1/orgs/:organizationId/sites/:siteId -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/ask -> site:read, or site reader',
+  'GET /v1/orgs/:organizationId/sites/:siteId/ask/questions -> site:read, or site reader',
   'PUT /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/customization -> site:read',

@@ -10,5 +10,6 @@ import { AgentInstructions } from './entities/agent-instructions.entity';
   imports: [TypeOrmModule.forFeature([AgentInstructions])],
   controllers: [AgentInstructionsController],
   providers: [AgentInstructionsService, AgentInstructionsPresenter],
+  exports: [AgentInstructionsService],
 })
 export class AgentInstructionsModule {}

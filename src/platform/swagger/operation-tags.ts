@@ -237,6 +237,8 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   setUserAsSSOMemberForOrganization: 'organization-members',
   sortSiteStructure: 'sites',
   startSamlSignIn: 'sign-in',
+  streamAskInSite: 'site-ask',
+  streamRecommendedQuestionsInSite: 'site-ask',
   submitChangeRequestReview: 'change-requests-reviews',
   trackEventsInSiteById: 'site-insights',
   transferCollection: 'collections',

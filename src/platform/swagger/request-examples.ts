@@ -183,6 +183,10 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   updateSiteRedirectById: { permanent: false },
   searchSiteContent: { query: 'rate limits' },
+  streamAskInSite: {
+    question: 'How do I raise my rate limit?',
+    scope: { mode: 'default', currentSiteSpace: SITE_SPACE },
+  },
   addSectionGroupToSite: { title: 'Products', sections: [SITE_SECTION] },
   updateSiteSectionGroupById: { title: 'Our products' },
   moveSiteSectionGroup: {

@@ -71,6 +71,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     description: 'Visitor events of a site (page views, searches, feedback) and their aggregates.',
   },
   {
+    name: 'site-ask',
+    description:
+      "Questions answered from a site's pages by the operator's model (AI_API_URL), streamed as server-sent events, and questions to suggest.",
+  },
+  {
     name: 'collections',
     description:
       'Folders of spaces (and of other collections) inside an organization: create, rename, move, transfer, delete.',

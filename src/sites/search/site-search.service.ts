@@ -15,12 +15,28 @@ import type {
   SearchSiteContentDto,
   SearchSiteContentQueryDto,
 } from './dto/search-site-content.dto';
-import { scopeOfBody, siteSpacesInScope } from './site-search-scope';
+import { scopeOfBody, type SiteSearchScope, siteSpacesInScope } from './site-search-scope';
 
 /** A page of results, and the spaces searched (the answer's cache tags). */
 export interface SiteSearchResult {
   page: Page<ScoredSearchSpaceResultResponse>;
   spaceIds: string[];
+}
+
+/** The spaces a site search covers for a caller: scopedSpaces' answer. */
+export interface ScopedSpaces {
+  spaceIds: string[];
+  /** Space id → the pages of its primary content hidden from a site reader's visitor. */
+  hidden: Map<string, string[]> | undefined;
+  /** Space id → the id of its primary revision. */
+  revisions: Map<string, string>;
+}
+
+/** searchEach's answer: each query's results, and the revision of each space searched. */
+export interface SiteSearchRuns {
+  results: ScoredSearchSpaceResultResponse[][];
+  /** Space id → the id of the primary revision searched (its index follows the primary). */
+  revisions: Map<string, string>;
 }
 
 /**
@@ -44,7 +60,49 @@ export class SiteSearchService {
     body: SearchSiteContentDto,
     query: SearchSiteContentQueryDto,
   ): Promise<SiteSearchResult> {
-    const scope = scopeOfBody(body);
+    const { spaceIds, hidden } = await this.scopedSpaces(site, caller, scopeOfBody(body));
+    const page = await this.contentSearch.searchSpaces(
+      site.organizationId,
+      spaceIds,
+      { query: body.query, page: query.page, limit: query.limit },
+      hidden,
+    );
+    return { page, spaceIds };
+  }
+
+  /**
+   * Each of `queries` searched over the site spaces `scope` covers, as searchSite searches for
+   * the same caller (the same spaces, the same pages hidden from a site reader's visitor): the
+   * first page of results of each (`limit` spaces), and the primary revision of each space
+   * searched. For answers, which search several phrasings of one question.
+   */
+  async searchEach(
+    site: Site,
+    caller: Actor,
+    scope: SiteSearchScope,
+    queries: string[],
+    limit: number,
+  ): Promise<SiteSearchRuns> {
+    const { spaceIds, hidden, revisions } = await this.scopedSpaces(site, caller, scope);
+    const results = await Promise.all(
+      queries.map(async (text) => {
+        const page = await this.contentSearch.searchSpaces(
+          site.organizationId,
+          spaceIds,
+          { query: text, limit },
+          hidden,
+        );
+        return page.items;
+      }),
+    );
+    return { results, revisions };
+  }
+
+  /**
+   * The spaces `scope` covers for `caller` (as searchSite searches them), the primary revision
+   * of each, and the pages of them that a site reader's visitor does not see (none for members).
+   */
+  async scopedSpaces(site: Site, caller: Actor, scope: SiteSearchScope): Promise<ScopedSpaces> {
     const view = await this.view(site, caller);
     const siteSpaces = siteSpacesInScope(
       view.model,
@@ -56,13 +114,12 @@ export class SiteSearchService {
       caller.kind === 'siteReader'
         ? await this.hiddenPages(view, spaceIds, readerVisitor(caller))
         : undefined;
-    const page = await this.contentSearch.searchSpaces(
-      site.organizationId,
-      spaceIds,
-      { query: body.query, page: query.page, limit: query.limit },
-      hidden,
-    );
-    return { page, spaceIds };
+    const revisions = new Map<string, string>();
+    for (const spaceId of spaceIds) {
+      const space = view.spaces.get(spaceId)?.space;
+      if (space) revisions.set(spaceId, space.revisionId);
+    }
+    return { spaceIds, hidden, revisions };
   }
 
   /** The pages of the primary content of `spaceIds` that `visitor` does not see, by space. */

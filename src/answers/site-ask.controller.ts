@@ -1,0 +1,117 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Access, CurrentActor, Granted } from '../platform/auth/access.decorator';
+import type { Actor } from '../platform/auth/actor';
+import { ErrorBody } from '../platform/errors/error-body';
+import { clientGone, sendEventStream } from '../platform/http/event-stream';
+import { SITE_READ } from '../sites/site-access';
+import type { SiteAccess } from '../sites/site-access.policy';
+import {
+  AskInSiteDto,
+  AskInSiteQueryDto,
+  RecommendedQuestionsQueryDto,
+} from './dto/ask-in-site.dto';
+import {
+  SearchAIAnswerStreamResponse,
+  SearchAIRecommendedQuestionStreamResponse,
+} from './dto/search-ai-answer.response';
+import { SiteAnswersService } from './site-answers.service';
+
+const STREAM =
+  'A stream of server-sent events: each a `data:` line of JSON, then `event: done`; a failure ' +
+  'once it has begun (the model down or erring) is `event: error` with `{"error":{"code",' +
+  '"message"}}`.';
+const AI_OFF =
+  '403 when AI is off: the organization’s `ai` is false, or the site’s `ai.mode` (of the site ' +
+  'space asked from, when named) is `none`.';
+
+/** A site's answers: GitBook's ask operations, over what the caller may read of the site. */
+@Controller('orgs/:organizationId/sites/:siteId/ask')
+@ApiExtraModels(SearchAIAnswerStreamResponse, SearchAIRecommendedQuestionStreamResponse)
+export class SiteAskController {
+  constructor(private readonly answers: SiteAnswersService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Access('site', SITE_READ, { param: 'siteId', siteReaders: true, reads: true })
+  @ApiOperation({
+    operationId: 'streamAskInSite',
+    summary: 'Ask a question in a site',
+    description:
+      'An answer written by the model configured with `AI_API_URL` from the pages the site ' +
+      'search finds for the question in the scope, as the caller may read them (a site’s token: ' +
+      'only what its visitor sees). Each event is the answer so far: the first has the sources ' +
+      'and no answer yet, the last the follow-up questions. Without a model, one event: the ' +
+      `pages found as sources and an answer saying no model is configured. ${STREAM} ${AI_OFF}`,
+  })
+  @ApiOkResponse({
+    description: 'Events of `SearchAIAnswerStream`.',
+    content: {
+      'text/event-stream': { schema: { $ref: getSchemaPath(SearchAIAnswerStreamResponse) } },
+    },
+  })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description:
+      'Missing or invalid `question`, `scope` or `format`, or a site space not in the site.',
+  })
+  async ask(
+    @CurrentActor() actor: Actor,
+    @Granted() access: SiteAccess,
+    @Body() body: AskInSiteDto,
+    @Query() query: AskInSiteQueryDto,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const events = await this.answers.ask(
+      access.entity,
+      actor,
+      body,
+      query.format ?? 'document',
+      clientGone(response),
+    );
+    await sendEventStream(request, response, events);
+  }
+
+  @Get('questions')
+  @Access('site', SITE_READ, { param: 'siteId', siteReaders: true })
+  @ApiOperation({
+    operationId: 'streamRecommendedQuestionsInSite',
+    summary: 'List recommended questions to ask in a site',
+    description:
+      'Questions a reader may ask, one per event: written by the model from the titles of the ' +
+      'pages the caller sees (of `siteSpaceId` alone, or the site’s default site spaces); ' +
+      `without a model, asked of the first of those pages, in the site’s order. ${STREAM} ${AI_OFF}`,
+  })
+  @ApiOkResponse({
+    description: 'Events of `SearchAIRecommendedQuestionStream`.',
+    content: {
+      'text/event-stream': {
+        schema: { $ref: getSchemaPath(SearchAIRecommendedQuestionStreamResponse) },
+      },
+    },
+  })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'A site space not in the site.' })
+  async recommendedQuestions(
+    @CurrentActor() actor: Actor,
+    @Granted() access: SiteAccess,
+    @Query() query: RecommendedQuestionsQueryDto,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const events = await this.answers.recommendedQuestions(
+      access.entity,
+      actor,
+      query,
+      clientGone(response),
+    );
+    await sendEventStream(request, response, events);
+  }
+}

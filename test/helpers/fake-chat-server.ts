@@ -1,0 +1,131 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake OpenAI-compatible chat server on 127.0.0.1: `POST /chat/completions` answers what
+ * `options.reply` writes for the request (by default, an answer naming the first source the
+ * prompt gives, then follow-up questions), streamed as server-sent `data:` chunks of a few
+ * characters each with `stream: true`, or as one JSON reply without it. `options.status` makes
+ * it answer that status instead; `options.hangUp` closes the connection without an answer;
+ * `options.breakAfter` breaks off a streamed reply after that many chunks.
+ */
+export interface FakeChatRequest {
+  body: {
+    model?: string;
+    stream?: boolean;
+    messages: { role: string; content: string }[];
+  };
+}
+
+export interface FakeChatOptions {
+  reply?: (request: FakeChatRequest['body']) => string;
+  status?: number;
+  hangUp?: boolean;
+  breakAfter?: number;
+  /** Characters per streamed chunk. */
+  chunkChars?: number;
+}
+
+export interface FakeChatServer {
+  url: string;
+  requests: FakeChatRequest[];
+  options: FakeChatOptions;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const FOLLOW_UPS = ['How do I upgrade the engine?', 'Which versions are supported?'];
+
+/** The default reply: an answer citing the first source's title, and two follow-ups. */
+export function defaultReply(body: FakeChatRequest['body']): string {
+  const prompt = body.messages.map((message) => message.content).join('\n');
+  if (prompt.startsWith('You suggest questions')) {
+    const titles = [...prompt.matchAll(/^- (.+)$/gm)].map((match) => match[1]);
+    return titles.map((title) => `- How do I use ${title}?`).join('\n');
+  }
+  const first = /### Source 1: ([^\n(]+)/.exec(prompt)?.[1]?.trim();
+  const answer = first
+    ? `According to **${first}**, you install the engine with \`npm install\`.`
+    : 'The documentation does not answer this question.';
+  return `${answer}\n\nFollow-up questions:\n${FOLLOW_UPS.map((q) => `- ${q}`).join('\n')}\n`;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function chunked(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
+}
+
+export async function startFakeChatServer(): Promise<FakeChatServer> {
+  const requests: FakeChatRequest[] = [];
+  const state: { options: FakeChatOptions } = { options: {} };
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.parse(await readBody(request)) as FakeChatRequest['body'];
+    if (request.url !== '/chat/completions') {
+      response.writeHead(404).end();
+      return;
+    }
+    requests.push({ body });
+    const { options } = state;
+    if (options.hangUp) {
+      request.socket.destroy();
+      return;
+    }
+    if (options.status) {
+      response.writeHead(options.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'the model is down' } }));
+      return;
+    }
+    const text = (options.reply ?? defaultReply)(body);
+    if (!body.stream) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }),
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const pieces = chunked(text, options.chunkChars ?? 6);
+    for (const [i, piece] of pieces.entries()) {
+      if (options.breakAfter !== undefined && i >= options.breakAfter) {
+        request.socket.destroy();
+        return;
+      }
+      const chunk = { choices: [{ index: 0, delta: { content: piece } }] };
+      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    response.write('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n');
+    response.end('data: [DONE]\n\n');
+  };
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get options() {
+      return state.options;
+    },
+    set options(options: FakeChatOptions) {
+      state.options = options;
+    },
+    reset() {
+      requests.length = 0;
+      state.options = {};
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
