@@ -43,7 +43,15 @@ onEmbedded('when the embedded database drops its connections', () => {
 
   it('answers only 2xx or 503 while its connections are dropped under load, and loses no write', async () => {
     let running = true;
-    const statuses: { what: string; status: number; retryAfter?: string }[] = [];
+    const statuses: {
+      what: string;
+      status: number;
+      retryAfter?: string;
+      from?: number;
+      to?: number;
+    }[] = [];
+    /** When each drop began and ended. */
+    const drops: [number, number][] = [];
     const acknowledged: string[] = [];
     const attempted: string[] = [];
     const reads = [
@@ -54,8 +62,16 @@ onEmbedded('when the embedded database drops its connections', () => {
     ];
     const reader = async (index: number) => {
       for (let i = index; running; i++) {
+        const from = Date.now();
         const res = await owner.get(reads[i % reads.length]);
-        statuses.push({ what: 'read', status: res.status, retryAfter: res.headers['retry-after'] });
+        const to = Date.now();
+        statuses.push({
+          what: 'read',
+          status: res.status,
+          retryAfter: res.headers['retry-after'],
+          from,
+          to,
+        });
       }
     };
     const writer = async (index: number) => {
@@ -73,9 +89,13 @@ onEmbedded('when the embedded database drops its connections', () => {
     };
     const loops = [reader(0), reader(1), reader(2), writer(0)];
     try {
-      for (let round = 0; round < 10; round++) {
+      // Ten drops at least, and as many as it takes for 40 answers (a busy machine answers
+      // fewer in a second and a half).
+      for (let round = 0; round < 10 || (statuses.length < 40 && round < 200); round++) {
         await sleep(150);
+        const began = Date.now();
         await embedded.dropConnections();
+        drops.push([began, Date.now()]);
       }
     } finally {
       running = false;
@@ -89,10 +109,14 @@ onEmbedded('when the embedded database drops its connections', () => {
     expect(unexpected).toEqual([]);
     expect(statuses.filter(({ status }) => status < 300).length).toBeGreaterThan(20);
     // A read whose connection was dropped runs again on a fresh one: only a read dropped twice
-    // in a row answers 503 (without the retry, one read in eight did).
+    // (two drops while it ran) answers 503; without the retry, one read in eight did, each
+    // through a single drop.
     const readAnswers = statuses.filter(({ what }) => what === 'read');
     const readsFailed = readAnswers.filter(({ status }) => status === 503);
-    expect(readsFailed.length).toBeLessThanOrEqual(Math.max(1, readAnswers.length / 20));
+    const dropsWhile = (read: { from?: number; to?: number }) =>
+      drops.filter(([began, ended]) => ended >= read.from! && began <= read.to!).length;
+    expect(readsFailed.map(dropsWhile).filter((count) => count < 2)).toEqual([]);
+    expect(readsFailed.length).toBeLessThanOrEqual(Math.max(1, readAnswers.length / 5));
 
     // At once after a last drop, reads answer.
     await embedded.dropConnections();

@@ -24,8 +24,8 @@ import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture
 const OPERATIONS = listOperations().filter(
   (op) => op.access !== 'public' && op.access !== 'instance administrator',
 );
-/** POSTs that only read: read-only tokens may call them. */
-const READS = new Set(['searchSiteContent', 'aggregateSiteEvents']);
+/** POSTs that only read (a search, a question): read-only tokens may call them. */
+const READS = new Set(['searchSiteContent', 'aggregateSiteEvents', 'streamAskInSite']);
 /** Routes a token limited to one organization (or less) may call. */
 const FOR_LIMITED_TOKENS = new Set([
   'getAuthenticatedUser',
