@@ -65,7 +65,7 @@ export function keepBlockKeys(previous: JSONDocument, next: JSONDocument): JSOND
 }
 
 /** Index pairs of equal items, in order: a longest common subsequence (or head and tail). */
-function unchangedPairs(a: string[], b: string[]): [number, number][] {
+export function unchangedPairs(a: readonly string[], b: readonly string[]): [number, number][] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
@@ -86,7 +86,7 @@ function unchangedPairs(a: string[], b: string[]): [number, number][] {
   return pairs;
 }
 
-function lcs(a: string[], b: string[]): [number, number][] {
+function lcs(a: readonly string[], b: readonly string[]): [number, number][] {
   const [n, m] = [a.length, b.length];
   // lengths[i][j]: LCS length of a[i..] and b[j..].
   const lengths = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DocumentBlock, JSONDocument } from './document';
+import { unchangedPairs } from './keep-block-keys';
 
 /*
  * A page read from markdown keeps the text it was read from, so that writing it back gives that
@@ -50,48 +51,6 @@ export function withoutMarkdownSource(document: JSONDocument): JSONDocument {
   return { ...document, data };
 }
 
-/** Pairs of equal items of `a` and `b` in order (a longest common subsequence). */
-function alignment(a: readonly string[], b: readonly string[]): [number, number][] {
-  // The common head and tail first; the middle by dynamic programming when small enough.
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) {
-    tail++;
-  }
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < head; i++) pairs.push([i, i]);
-  const [ma, mb] = [a.slice(head, a.length - tail), b.slice(head, b.length - tail)];
-  if (ma.length > 0 && mb.length > 0 && ma.length * mb.length <= 1_000_000) {
-    const lengths = Array.from({ length: ma.length + 1 }, () =>
-      new Array<number>(mb.length + 1).fill(0),
-    );
-    for (let i = ma.length - 1; i >= 0; i--) {
-      for (let j = mb.length - 1; j >= 0; j--) {
-        lengths[i][j] =
-          ma[i] === mb[j]
-            ? lengths[i + 1][j + 1] + 1
-            : Math.max(lengths[i + 1][j], lengths[i][j + 1]);
-      }
-    }
-    let [i, j] = [0, 0];
-    while (i < ma.length && j < mb.length) {
-      if (ma[i] === mb[j]) {
-        pairs.push([head + i, head + j]);
-        i++;
-        j++;
-      } else if (lengths[i + 1][j] >= lengths[i][j + 1]) i++;
-      else j++;
-    }
-  }
-  for (let k = tail; k > 0; k--) pairs.push([a.length - k, b.length - k]);
-  return pairs;
-}
-
 /** The index of the first block with lines. */
 function firstLines(source: readonly SourceBlock[]): number {
   return source.findIndex((block) => block.lines !== null);
@@ -122,7 +81,7 @@ export function writeWithSource(
   join: (left: DocumentBlock, right: DocumentBlock) => string,
 ): string | undefined {
   const hashes = written.map((item) => blockHash(item.markdown));
-  const pairs = alignment(
+  const pairs = unchangedPairs(
     hashes,
     source.map((block) => block.hash),
   );
