@@ -1,5 +1,6 @@
 import type { Element as HastElement, Root as HastRoot } from 'hast';
 import type { FootnoteDefinition, Nodes, Root } from 'mdast';
+import { LRUCache } from 'lru-cache';
 import { ContentRef, DocumentBlock, JSONDocument, newKey } from './document';
 import {
   blocksFromMdast,
@@ -260,17 +261,37 @@ function writeKeepingSource(
 ): string | undefined {
   const written = writeBlocks(blocks, remark, refToUrl);
   if (!written || written.length === 0) return undefined;
-  const read = readBlocks(source.markdown, remark, newKey);
-  const kept = writeBlocks(read.nodes, remark, defaultRefToUrl);
-  if (!kept) return undefined;
-  const sourceBlocks: SourceBlock[] = read.nodes.map((block, i) => ({
-    hash: blockHash(kept[i].markdown),
-    lines: read.lines.get(block) ?? null,
-  }));
+  const sourceBlocks = blocksOfSource(source.markdown, remark);
+  if (!sourceBlocks) return undefined;
   return writeWithSource(written, source.markdown, sourceBlocks, (left, right) =>
     // The writer separates two lists of the same kind by an empty comment.
     left.type === right.type && left.type.startsWith('list-') ? '\n\n<!---->\n\n' : '\n\n',
   );
+}
+
+/**
+ * The blocks of kept markdown, by the markdown: a page written again (its `.md`, llms-full.txt,
+ * each export) does not read its text again; at most 16 M characters of markdown are kept.
+ */
+const sourceBlocksCache = new LRUCache<string, { blocks: SourceBlock[] | null }>({
+  maxSize: 16_000_000,
+  sizeCalculation: (_value, markdown) => markdown.length + 1,
+});
+
+/** The blocks of kept markdown: what Bindery writes for each, and its lines; null if unwritable. */
+function blocksOfSource(markdown: string, remark: Remark): SourceBlock[] | null {
+  const cached = sourceBlocksCache.get(markdown);
+  if (cached) return cached.blocks;
+  const read = readBlocks(markdown, remark, newKey);
+  const kept = writeBlocks(read.nodes, remark, defaultRefToUrl);
+  const blocks = kept
+    ? read.nodes.map((block, i) => ({
+        hash: blockHash(kept[i].markdown),
+        lines: read.lines.get(block) ?? null,
+      }))
+    : null;
+  sourceBlocksCache.set(markdown, { blocks });
+  return blocks;
 }
 
 /**
