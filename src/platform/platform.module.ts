@@ -58,6 +58,8 @@ export class PlatformModule {
         SiteTokens,
         BlobStoreModule,
         OutboundHttpModule,
+        // The throttler's storage: other limits (answers) count in the same store.
+        RateLimitModule,
       ],
     };
   }

@@ -21,6 +21,18 @@ export interface ChatStreamOptions {
   retry?: RetryOptions;
   /** Ends the request (the client that waits for the reply went away). */
   signal?: AbortSignal;
+  /**
+   * Called with the tokens the endpoint reports for the reply (`stream_options.include_usage`:
+   * OpenAI, vLLM, Ollama and llama.cpp send them in a last chunk); not called when it does not.
+   */
+  onUsage?: (usage: ChatUsage) => void;
+}
+
+/** Tokens a reply used, as the endpoint counts them. */
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
 }
 
 /** Fewer, shorter retries than a background job's: someone is waiting for the first words. */
@@ -92,6 +104,7 @@ export class ChatCompletions {
           messages,
           temperature: options.temperature ?? 0,
           stream: true,
+          stream_options: { include_usage: true },
         },
         name: 'AI',
         fail: (message) => new ChatCompletionsError(message),
@@ -108,7 +121,7 @@ export class ChatCompletions {
         const lines = pending.split(/\r\n|\r|\n/);
         pending = lines.pop()!;
         for (const line of lines) {
-          const piece = streamedContent(line);
+          const piece = streamedContent(line, options.onUsage);
           if (piece === DONE) return;
           if (piece) yield piece;
         }
@@ -117,20 +130,27 @@ export class ChatCompletions {
       if (error instanceof ChatCompletionsError) throw error;
       throw new ChatCompletionsError(`AI reply broke off: ${(error as Error).message}`);
     }
-    const last = streamedContent(pending);
+    const last = streamedContent(pending, options.onUsage);
     if (typeof last === 'string' && last !== '') yield last;
   }
 }
 
 const DONE = Symbol('done');
 
-/** The text a line of a streamed reply adds: DONE at `data: [DONE]`, '' for anything else. */
-function streamedContent(line: string): string | typeof DONE {
+/**
+ * The text a line of a streamed reply adds: DONE at `data: [DONE]`, '' for anything else; a
+ * chunk's `usage` goes to `onUsage`.
+ */
+function streamedContent(line: string, onUsage?: (usage: ChatUsage) => void): string | typeof DONE {
   if (!line.startsWith('data:')) return '';
   const data = line.slice(5).trim();
   if (data === '[DONE]') return DONE;
   if (data === '') return '';
-  let chunk: { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } };
+  let chunk: {
+    choices?: { delta?: { content?: unknown } }[];
+    error?: { message?: unknown };
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
+  };
   try {
     chunk = JSON.parse(data) as typeof chunk;
   } catch {
@@ -139,6 +159,14 @@ function streamedContent(line: string): string | typeof DONE {
   if (chunk.error) {
     const message = typeof chunk.error.message === 'string' ? chunk.error.message : 'an error';
     throw new ChatCompletionsError(`AI endpoint streamed an error: ${message.slice(0, 300)}`);
+  }
+  if (chunk.usage && onUsage) {
+    const count = (value: unknown) =>
+      typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+    const promptTokens = count(chunk.usage.prompt_tokens);
+    const completionTokens = count(chunk.usage.completion_tokens);
+    const totalTokens = count(chunk.usage.total_tokens) || promptTokens + completionTokens;
+    if (totalTokens > 0) onUsage({ promptTokens, completionTokens, totalTokens });
   }
   const content = chunk.choices?.[0]?.delta?.content;
   return typeof content === 'string' ? content : '';

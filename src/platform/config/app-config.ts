@@ -519,6 +519,50 @@ export class AppConfig {
   AI_TIMEOUT_MS = 120000;
 
   /**
+   * Questions one visitor (a site's token, or a member) may ask of a site per minute
+   * (streamAskInSite); 0: no limit. Counted in the rate limit store (RATE_LIMIT_STORE).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  AI_ASK_PER_VISITOR_PER_MINUTE = 10;
+
+  /** Questions a site answers per minute, all its visitors together; 0: no limit. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  AI_ASK_PER_SITE_PER_MINUTE = 120;
+
+  /**
+   * Questions a member may ask of an organization per minute (askInOrganization,
+   * streamAskInOrganization); 0: no limit.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  AI_ASK_PER_MEMBER_PER_MINUTE = 20;
+
+  /**
+   * Characters of a prompt sent to the model for an answer or recommended questions, at most:
+   * the sources' texts (then the page titles, the instructions) are cut to fit.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(4000)
+  AI_MAX_PROMPT_CHARS = 40000;
+
+  /**
+   * Tokens an organization's answers may use per calendar month (UTC), as the model reports
+   * them (else estimated, 4 characters a token); once used, asks answer 429 until the month
+   * ends. Unset: no budget.
+   */
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  AI_MONTHLY_TOKEN_BUDGET?: number;
+
+  /**
    * Translation provider: `ai` (AI_API_URL, AI_API_KEY, AI_MODEL), `libretranslate` or `deepl`
    * (TRANSLATION_API_URL, TRANSLATION_API_KEY). Unset: running a translation answers 409.
    */
@@ -871,6 +915,7 @@ const OPTIONAL_SETTINGS = [
   'AI_API_KEY',
   'AI_MODEL',
   'AI_EMBEDDING_MODEL',
+  'AI_MONTHLY_TOKEN_BUDGET',
   'TRANSLATION_PROVIDER',
   'TRANSLATION_API_URL',
   'TRANSLATION_API_KEY',

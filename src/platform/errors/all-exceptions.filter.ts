@@ -79,7 +79,11 @@ const TIMEOUT_MESSAGES = {
 
 function map(exception: unknown): Mapped | undefined {
   if (exception instanceof DomainError) {
-    return { status: statusOfKind(exception.kind), message: exception.message };
+    return {
+      status: statusOfKind(exception.kind),
+      message: exception.message,
+      retryAfter: exception.retryAfter,
+    };
   }
   if (exception instanceof HttpException) return mapHttpException(exception);
   if (exception instanceof QueryFailedError) return mapDatabaseError(exception);

@@ -20,6 +20,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
+    /** Seconds after which a retry may succeed, sent as Retry-After (a limit's window). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = code;

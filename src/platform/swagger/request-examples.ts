@@ -187,6 +187,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     question: 'How do I raise my rate limit?',
     scope: { mode: 'default', currentSiteSpace: SITE_SPACE },
   },
+  askInOrganization: { query: 'How do I rotate an API token?' },
   addSectionGroupToSite: { title: 'Products', sections: [SITE_SECTION] },
   updateSiteSectionGroupById: { title: 'Our products' },
   moveSiteSectionGroup: {

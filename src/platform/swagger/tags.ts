@@ -27,6 +27,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Bringing people in: invite by email, share invite links that give a role (or access to one space or collection), and join by email domain.',
   },
   {
+    name: 'organization-ask',
+    description:
+      "Questions answered from the spaces a member may read by the operator's model (AI_API_URL), whole or streamed as server-sent events, and questions to suggest.",
+  },
+  {
     name: 'sites',
     description:
       'Docs sites: create one from spaces, publish or unpublish it, change its settings, its adaptive-content schema and visitor analytics, and search its published content.',
@@ -177,6 +182,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     name: 'agents',
     description:
       'Clusters of related issues found in the support conversations of an organization.',
+  },
+  {
+    name: 'billing',
+    description:
+      "What an organization's AI answers used of the model: tokens by day, week, month or year and feature.",
   },
   {
     name: 'users',

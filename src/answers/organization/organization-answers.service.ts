@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import type { Organization } from '../../orgs/entities/organization.entity';
+import type { Role } from '../../platform/policy/roles';
+import { SearchService } from '../../spaces/search/search.service';
+import {
+  AnswerWriter,
+  assertOrganizationAiOn,
+  SEARCH_SPACES,
+  SOURCE_PAGES,
+} from '../answer-writer';
+import type { AnswerFormat } from '../dto/ask-in-site.dto';
+import type {
+  SearchAIAnswerResponse,
+  SearchAIAnswerStreamResponse,
+  SearchAIRecommendedQuestionStreamResponse,
+} from '../dto/search-ai-answer.response';
+import { fusePages, searchesFor } from '../retrieval';
+import { AnswerLimits } from '../usage/answer-limits.service';
+import { ReadableSpacesRepository } from './readable-spaces.repository';
+
+/** A member asking: the user and its organization role (null: a guest). */
+export interface OrganizationAsker {
+  userId: string;
+  role: Role | null;
+}
+
+/** Spaces whose page titles recommended questions are chosen from. */
+const RECOMMENDATION_SPACES = 20;
+
+/**
+ * Answers from an organization's content (GitBook's `askInOrganization`, its streamed form and
+ * its recommended questions): the spaces the member may read, searched as
+ * searchOrganizationContent searches them (their primary content: no change request's draft),
+ * the answer written by AnswerWriter as the site's ask writes it.
+ */
+@Injectable()
+export class OrganizationAnswersService {
+  constructor(
+    private readonly spaces: ReadableSpacesRepository,
+    private readonly search: SearchService,
+    private readonly writer: AnswerWriter,
+    private readonly limits: AnswerLimits,
+  ) {}
+
+  /**
+   * The events of an answer to `question` (AnswerWriter.answer); AI on and the member's limit
+   * are checked before anything is answered.
+   */
+  async ask(
+    organization: Organization,
+    asker: OrganizationAsker,
+    question: string,
+    format: AnswerFormat,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<SearchAIAnswerStreamResponse>> {
+    assertOrganizationAiOn(organization);
+    await this.limits.admitOrganizationAsk(organization.id, asker.userId);
+    const spaces = await this.spaces.list({ organizationId: organization.id, ...asker });
+    const spaceIds = spaces.map((space) => space.id);
+    const results = await Promise.all(
+      searchesFor(question).map(async (query) => {
+        const page = await this.search.searchSpaces(organization.id, spaceIds, {
+          query,
+          limit: SEARCH_SPACES,
+        });
+        return page.items;
+      }),
+    );
+    const revisions = new Map(spaces.map((space) => [space.id, space.revisionId]));
+    const pages = await this.writer.readPages(
+      fusePages(results, SOURCE_PAGES),
+      revisions,
+      undefined,
+    );
+    return this.writer.answer({
+      organization,
+      title: organization.title,
+      pages,
+      question,
+      format,
+      feature: 'organization-ask',
+      signal,
+    });
+  }
+
+  /** The answer of `ask` once whole: its last event's (the model failing: a 503). */
+  async askWhole(
+    organization: Organization,
+    asker: OrganizationAsker,
+    question: string,
+    format: AnswerFormat,
+    signal: AbortSignal,
+  ): Promise<{ answer?: SearchAIAnswerResponse }> {
+    let last: SearchAIAnswerStreamResponse | undefined;
+    for await (const event of await this.ask(organization, asker, question, format, signal)) {
+      last = event;
+    }
+    return last ? { answer: last.answer } : {};
+  }
+
+  /** The questions of `recommendedQuestions`, all of them. */
+  async recommendedQuestionList(
+    organization: Organization,
+    asker: OrganizationAsker,
+    signal: AbortSignal,
+  ): Promise<{ questions: string[] }> {
+    const questions: string[] = [];
+    for await (const event of await this.recommendedQuestions(organization, asker, signal)) {
+      questions.push(event.question);
+    }
+    return { questions };
+  }
+
+  /**
+   * Questions the member may ask, from the titles of the pages of the spaces it may read (the
+   * first RECOMMENDATION_SPACES by title), each as soon as the model has written it.
+   */
+  async recommendedQuestions(
+    organization: Organization,
+    asker: OrganizationAsker,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<SearchAIRecommendedQuestionStreamResponse>> {
+    assertOrganizationAiOn(organization);
+    const spaces = await this.spaces.list({ organizationId: organization.id, ...asker });
+    const titles: string[] = [];
+    for (const space of spaces.slice(0, RECOMMENDATION_SPACES)) {
+      titles.push(...(await this.writer.pageTitles(space.id, space.revisionId)));
+    }
+    return this.writer.questions({ organization, title: organization.title, titles, signal });
+  }
+}
