@@ -119,7 +119,7 @@ async function createPostgresDatabase(serverUrl) {
 }
 
 /**
- * Embedded PGlite (in memory) in this process, served by Bindery's own EmbeddedDatabase from
+ * Embedded PGlite (in memory) in this process (on a thread of its own), served by Bindery's own EmbeddedDatabase from
  * dist/ (run `npm run build` first). Not pglite-socket's server: it hands PGlite's single
  * session over between the messages of an extended-protocol batch (electric-sql/pglite#1046),
  * so two connections writing at once can mix their batches; EmbeddedDatabase gives the session
