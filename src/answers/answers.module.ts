@@ -13,6 +13,8 @@ import { AiUsageController } from './usage/ai-usage.controller';
 import { AiUsageCounter } from './usage/ai-usage-counter.entity';
 import { AiUsageRepository } from './usage/ai-usage.repository';
 import { AnswerLimits } from './usage/answer-limits.service';
+import { SiteAgentSettingsModule } from './agent-settings/site-agent-settings.module';
+import { SiteQuestionsModule } from './questions/site-questions.module';
 import { SiteAskController } from './site-ask.controller';
 import { SiteAnswersService } from './site-answers.service';
 
@@ -29,6 +31,8 @@ import { SiteAnswersService } from './site-answers.service';
     ContentEngineModule,
     AgentInstructionsModule,
     AiModule,
+    SiteQuestionsModule,
+    SiteAgentSettingsModule,
   ],
   controllers: [SiteAskController, OrganizationAskController, AiUsageController],
   providers: [

@@ -22,7 +22,8 @@ import {
   SearchAIAnswerStreamResponse,
   SearchAIRecommendedQuestionStreamResponse,
 } from './dto/search-ai-answer.response';
-import { SiteAnswersService } from './site-answers.service';
+import { AskRecorder } from './questions/ask-recorder';
+import { NO_MODEL_ANSWER, SiteAnswersService } from './site-answers.service';
 
 const STREAM =
   'A stream of server-sent events: each a `data:` line of JSON, then `event: done`; a failure ' +
@@ -36,7 +37,10 @@ const AI_OFF =
 @Controller('orgs/:organizationId/sites/:siteId/ask')
 @ApiExtraModels(SearchAIAnswerStreamResponse, SearchAIRecommendedQuestionStreamResponse)
 export class SiteAskController {
-  constructor(private readonly answers: SiteAnswersService) {}
+  constructor(
+    private readonly answers: SiteAnswersService,
+    private readonly recorder: AskRecorder,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -49,7 +53,9 @@ export class SiteAskController {
       'search finds for the question in the scope, as the caller may read them (a site’s token: ' +
       'only what its visitor sees). Each event is the answer so far: the first has the sources ' +
       'and no answer yet, the last the follow-up questions. Without a model, one event: the ' +
-      `pages found as sources and an answer saying no model is configured. ${STREAM} ${AI_OFF}`,
+      `pages found as sources and an answer saying no model is configured. Each ask is ` +
+      'recorded once its stream ends (`listSiteQuestions`, `listSiteQuestionAnswers`). ' +
+      `${STREAM} ${AI_OFF}`,
   })
   @ApiOkResponse({
     description: 'Events of `SearchAIAnswerStream`.',
@@ -70,14 +76,21 @@ export class SiteAskController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
+    const signal = clientGone(response);
     const events = await this.answers.ask(
       access.entity,
       actor,
       body,
       query.format ?? 'document',
-      clientGone(response),
+      signal,
     );
-    await sendEventStream(request, response, events);
+    // Recorded once the stream ends (site questions); the request id is the answer's responseId.
+    const ask = { responseId: String(request.id ?? ''), signal, noAnswer: NO_MODEL_ANSWER };
+    await sendEventStream(
+      request,
+      response,
+      this.recorder.recorded(access.entity, actor, body, ask, events),
+    );
   }
 
   @Get('questions')

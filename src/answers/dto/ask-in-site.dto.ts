@@ -35,7 +35,7 @@ export class AskContextDto {
   goal?: string;
 }
 
-/** GitBook's `SiteInsightsSession`: accepted, and kept nowhere. */
+/** GitBook's `SiteInsightsSession`: the visitor's anonymous ids, kept with the answer recorded. */
 @IgnoreUnknownProperties()
 export class AskSessionDto {
   @ApiProperty() @IsString() @MaxChars(256) visitorId!: string;
@@ -68,7 +68,10 @@ export class AskInSiteDto {
   @Type(() => SiteSearchScopeDto)
   scope!: SiteSearchScopeDto;
 
-  @ApiPropertyOptional({ type: AskSessionDto, description: 'Accepted; nothing is kept.' })
+  @ApiPropertyOptional({
+    type: AskSessionDto,
+    description: 'The visitor’s anonymous ids, kept with the answer recorded (site questions).',
+  })
   @PresentNotNull()
   @IsObject()
   @ValidateNested()

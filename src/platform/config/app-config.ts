@@ -519,6 +519,16 @@ export class AppConfig {
   AI_TIMEOUT_MS = 120000;
 
   /**
+   * Days a question asked of a site (its answer, sources and feedback) and an agent's feedback
+   * are kept; a daily job deletes older ones.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  AI_QUESTIONS_RETENTION_DAYS = 90;
+
+  /**
    * Questions one visitor (a site's token, or a member) may ask of a site per minute
    * (streamAskInSite); 0: no limit. Counted in the rate limit store (RATE_LIMIT_STORE).
    */

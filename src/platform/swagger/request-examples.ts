@@ -187,6 +187,27 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     question: 'How do I raise my rate limit?',
     scope: { mode: 'default', currentSiteSpace: SITE_SPACE },
   },
+  submitAgentFeedbackToSite: {
+    reportedBy: { model: 'example-model', correlationId: 'a3c1f7e2-5b8d-4e0f-9a6b-2d4c8e1f3a5b' },
+    subject: { kind: 'documentation', url: 'https://docs.acme.example/guides/rate-limits' },
+    feedback: {
+      category: 'documentation',
+      severity: 'medium',
+      summary: 'The page does not say how to raise the rate limit.',
+    },
+  },
+  submitSiteAgentFeedback: {
+    feedback: 'The rate limits page lists limits of the old plans.',
+    url: 'https://docs.acme.example/guides/rate-limits',
+    spaceId: SPACE,
+    pageId: PAGE,
+    source: 'mcp',
+  },
+  updateSiteAgentSettingsById: {
+    scans: { topics: 'never' },
+    findings: { changeRequests: 'never' },
+    editing: { customInstructions: paragraph('Write in the second person.') },
+  },
   askInOrganization: { query: 'How do I rotate an API token?' },
   addSectionGroupToSite: { title: 'Products', sections: [SITE_SECTION] },
   updateSiteSectionGroupById: { title: 'Our products' },

@@ -55,6 +55,16 @@ const GITBOOK_TAGS: ApiTag[] = [
       'How a site looks and behaves (theme, header, footer, feedback, ...), for the whole site and overridden per site space.',
   },
   {
+    name: 'site-agent-settings',
+    description:
+      "A site's settings for AI agents (topic scans, findings, editing instructions), stored as given.",
+  },
+  {
+    name: 'site-agent-feedback',
+    description:
+      'Feedback AI agents give a site about a tool, an endpoint, a page or an answer of the site, recorded as given.',
+  },
+  {
     name: 'site-spaces',
     description: 'The spaces a site publishes, each at its own path, with optional conditions.',
   },
@@ -79,6 +89,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     name: 'site-ask',
     description:
       "Questions answered from a site's pages by the operator's model (AI_API_URL), streamed as server-sent events, and questions to suggest.",
+  },
+  {
+    name: 'site-questions',
+    description:
+      "What visitors asked a site's AI answers: each question, its answers, the pages they drew on, their feedback and counts, kept AI_QUESTIONS_RETENTION_DAYS.",
   },
   {
     name: 'collections',
