@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AiModule } from '../platform/ai/ai.module';
 import { ApiReferenceUpdates } from './api-reference/api-reference-updates';
 import { ContentEngine } from './content-engine';
 import { ContentObjectsRepository } from './content-objects.repository';
@@ -13,6 +14,7 @@ import { ContentReader } from './reads/content-reader';
 import { RevisionsRepository } from './revisions.repository';
 import { PageSearch } from './search/entities/page-search.entity';
 import { PageSection } from './search/entities/page-section.entity';
+import { SectionEmbedding } from './search/entities/section-embedding.entity';
 import { SearchIndexState } from './search/entities/search-index-state.entity';
 import { SearchLexiconWord } from './search/entities/search-lexicon-word.entity';
 import { SearchIndexListener } from './search/search-index.listener';
@@ -20,6 +22,7 @@ import { SearchIndexRepository } from './search/search-index.repository';
 import { SearchIndexCatchUp } from './search/search-index-catch-up';
 import { SearchIndexUpgrade } from './search/search-index-upgrade';
 import { SearchIndexer } from './search/search-indexer';
+import { SectionEmbeddings } from './search/section-embeddings';
 import { ContentHeads } from './writes/content-heads';
 import { ContentWriter } from './writes/content-writer';
 import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
@@ -57,7 +60,9 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
       PageSearch,
       SearchLexiconWord,
       SearchIndexState,
+      SectionEmbedding,
     ]),
+    AiModule,
   ],
   providers: [
     ContentEngine,
@@ -67,6 +72,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     SearchIndexListener,
     SearchIndexUpgrade,
     SearchIndexCatchUp,
+    SectionEmbeddings,
     FileDownloads,
     ...REPOSITORIES,
     ...WRITES,
@@ -77,6 +83,7 @@ const GC = [ContentGarbageCollector, ContentGcSchedule];
     ContentReader,
     ContentDiff,
     SearchIndexer,
+    SectionEmbeddings,
     FileDownloads,
     ...REPOSITORIES,
     ...WRITES,

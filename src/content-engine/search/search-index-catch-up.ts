@@ -12,6 +12,7 @@ import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
 import { ContentHeads } from '../writes/content-heads';
 import { indexChanges, type IndexedPage } from './index-diff';
 import { SearchIndexer } from './search-indexer';
+import { SectionEmbeddings } from './section-embeddings';
 
 /** The queue of search index catch-ups after bulk moves of a primary revision. */
 export const SEARCH_INDEX_CATCH_UP_QUEUE = 'search-index-catch-up';
@@ -46,6 +47,7 @@ export class SearchIndexCatchUp implements OnModuleInit {
     private readonly objects: ContentObjectsRepository,
     private readonly heads: ContentHeads,
     private readonly revisions: RevisionsRepository,
+    private readonly embeddings: SectionEmbeddings,
   ) {}
 
   onModuleInit(): void {
@@ -97,6 +99,7 @@ export class SearchIndexCatchUp implements OnModuleInit {
       await nextTurn();
       await foregroundIdle(GIVE_WAY_MS);
     }
+    await this.embeddings.queue(spaceId);
   }
 
   /** Every indexed page of a tree, by id. */

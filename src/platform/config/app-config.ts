@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -22,6 +23,8 @@ const toBoolean = ({ value }: { value: unknown }) => {
 };
 const toInteger = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toDecimal = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -511,6 +514,17 @@ export class AppConfig {
   @IsString()
   @MinLength(1)
   AI_EMBEDDING_MODEL?: string;
+
+  /**
+   * The cosine similarity to a question a section's embedding needs at least for an answer to
+   * draw on its page by meaning (AI_EMBEDDING_MODEL); depends on the model (unrelated texts are
+   * about 0.1 apart with OpenAI's, 0.3 to 0.4 with some local ones).
+   */
+  @Transform(toDecimal)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  AI_EMBEDDING_MIN_SIMILARITY = 0.3;
 
   /** Timeout of one AI request, in milliseconds. */
   @Transform(toInteger)

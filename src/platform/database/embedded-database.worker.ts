@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { parentPort, workerData } from 'node:worker_threads';
 import { EmbeddedServer } from './embedded-session';
 
@@ -38,7 +39,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: EmbeddedWorkerD
     db = await PGlite.create({
       dataDir: data.dataDir,
       loadDataDir: data.archive ? new Blob([data.archive]) : undefined,
-      extensions: { btree_gin, fuzzystrmatch, pg_trgm },
+      extensions: { btree_gin, fuzzystrmatch, pg_trgm, vector },
     });
     server = new EmbeddedServer(db);
     address = await server.start();

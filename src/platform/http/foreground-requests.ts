@@ -2,8 +2,9 @@ import type { RequestHandler } from 'express';
 
 /*
  * The requests this process is answering, so that background work in the same process (a Git
- * import's parsing and storing; on the embedded database, its statements run on this thread
- * too) gives way to them: between its steps it waits, a bounded while, until none is in flight.
+ * import's parsing and storing; on the embedded database, whose one session runs one
+ * transaction at a time, its statements too) gives way to them: between its steps it waits, a
+ * bounded while, until none is in flight.
  * A request that waits behind such a step waits for one step, not for the whole job.
  */
 

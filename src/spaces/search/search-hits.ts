@@ -83,15 +83,30 @@ export class SearchHits {
     q: SearchQuery,
     marking: HitMarking,
   ): SearchSectionResultResponse {
-    const lead = row.section_id === '';
-    const path = lead ? row.page_path : `${row.page_path}#${row.section_id}`;
-    const pageUrl = this.pageUrl(space, row.page_path);
     const body = excerpt(row.body, q.terms, q.corrections, {
       maxLength: EXCERPT_LENGTH,
       before: CONTEXT_BEFORE[marking],
       marking,
       language: space.language,
     });
+    return this.sectionHit(space, row, body);
+  }
+
+  /** A section's hit for a search by meaning (no terms to show): its opening. */
+  sectionOpening(space: SpaceRef, row: SectionRow): SearchSectionResultResponse {
+    const body = excerpt(row.body, [], new Map(), {
+      maxLength: EXCERPT_LENGTH,
+      before: 0,
+      marking: 'none',
+      language: space.language,
+    });
+    return this.sectionHit(space, row, body);
+  }
+
+  private sectionHit(space: SpaceRef, row: SectionRow, body: string): SearchSectionResultResponse {
+    const lead = row.section_id === '';
+    const path = lead ? row.page_path : `${row.page_path}#${row.section_id}`;
+    const pageUrl = this.pageUrl(space, row.page_path);
     return {
       id: lead ? row.page_id : row.section_id,
       title: row.section_title,

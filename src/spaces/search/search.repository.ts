@@ -31,10 +31,13 @@ export interface SearchScope {
   hidesPages?: boolean;
 }
 
-/** The condition on `pg` (a `page_search` row) that leaves out the pages a scope hides. */
-const shownPage = (scope: SearchScope) =>
+/**
+ * The condition on `row` (a row with space_id and page_id, `pg`: a `page_search` row) that
+ * leaves out the pages a scope hides.
+ */
+const shownPage = (scope: SearchScope, row = 'pg') =>
   scope.hidesPages
-    ? `AND (pg.space_id, pg.page_id) NOT IN (
+    ? `AND (${row}.space_id, ${row}.page_id) NOT IN (
          SELECT h.space_id, h.page_id
            FROM unnest(:hiddenSpaceIds::varchar[], :hiddenPageIds::varchar[]) AS h(space_id, page_id))`
     : '';
@@ -445,6 +448,51 @@ export class SearchRepository {
         ', p.page_position',
       ),
       { ...q.params, ...scope.params, shownIds },
+    );
+  }
+
+  /**
+   * The `limit` sections of the spaces of `scope` whose embedding by `model` is nearest to
+   * `vector` (cosine distance, pgvector) and at least `minSimilarity` similar to it, each with
+   * its rank (the similarity, 1 − distance) and its page's (its best section's), best page
+   * first. Reads `section_embeddings` and `page_sections`.
+   */
+  nearestSections(
+    scope: SearchScope,
+    model: string,
+    vector: number[],
+    minSimilarity: number,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<SectionRow[]> {
+    return this.query<SectionRow>(
+      manager,
+      `WITH nearest AS (
+         SELECT e.space_id, e.page_id, e.section_id,
+                CAST(e.embedding AS vector) <=> CAST(:question AS vector) AS distance
+           FROM section_embeddings e
+          WHERE e.space_id IN (${scope.sql}) AND e.model = :model
+            AND cardinality(e.embedding) = :dimensions
+            ${shownPage(scope, 'e')}
+          ORDER BY distance LIMIT :limit)
+       SELECT * FROM (
+         SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path,
+                ps.section_title, ps.body, ps.ancestors, ps.position,
+                (1 - n.distance)::real AS rank,
+                max(1 - n.distance) OVER (PARTITION BY n.space_id, n.page_id)::real AS page_rank
+           FROM nearest n
+           JOIN page_sections ps ON ps.space_id = n.space_id AND ps.page_id = n.page_id
+                                AND ps.section_id = n.section_id
+          WHERE n.distance <= 1 - :minSimilarity::real) r
+        ORDER BY page_rank DESC, space_id, page_id, rank DESC`,
+      {
+        ...scope.params,
+        model,
+        question: `[${vector.join(',')}]`,
+        dimensions: vector.length,
+        minSimilarity,
+        limit,
+      },
     );
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { DEFAULT_PAGE_SIZE } from '../../platform/pagination/page-query.dto';
 import { decodeCursor, encodeCursor, PageRequest } from '../../platform/pagination/keyset';
@@ -10,6 +11,7 @@ import type {
   ScoredSearchSpaceResultResponse,
   SearchPageResultResponse,
 } from './dto/search-content.dto';
+import { SectionEmbeddings } from '../../content-engine/search/section-embeddings';
 import { SearchHits, type SpaceRef } from './search-hits';
 import { SearchPlanner } from './search-planner';
 import type { SearchQuery } from './search-query';
@@ -52,6 +54,8 @@ export class SearchService {
     private readonly search: SearchRepository,
     private readonly planner: SearchPlanner,
     private readonly hits: SearchHits,
+    private readonly embeddings: SectionEmbeddings,
+    private readonly config: AppConfig,
   ) {}
 
   /** A page of the space's matching pages, best first. */
@@ -160,6 +164,67 @@ export class SearchService {
     return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
       encodeCursor([last.rank, last.id, q.corrected], 'spaces-search'),
     );
+  }
+
+  /** Whether searchSpacesByMeaning can find anything: sections are embedded here. */
+  get searchesByMeaning(): boolean {
+    return this.embeddings.enabled;
+  }
+
+  /**
+   * The pages of the live spaces among `spaceIds` whose sections mean what `question` asks
+   * (their embeddings nearest to its: SectionEmbeddings), in the result shape of searchSpaces,
+   * spaces and pages best first, from the `sections` nearest sections; none when sections are
+   * not embedded here. `hidden` as for searchSpaces.
+   */
+  async searchSpacesByMeaning(
+    organizationId: string,
+    spaceIds: string[],
+    question: string,
+    sections: number,
+    hidden: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): Promise<ScoredSearchSpaceResultResponse[]> {
+    if (!this.embeddings.enabled || spaceIds.length === 0) return [];
+    const embedded = await this.embeddings.embedQuestion(question);
+    if (!embedded) return [];
+    const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
+    const rows = await this.search.nearestSections(
+      scope,
+      embedded.model,
+      embedded.vector,
+      this.config.AI_EMBEDDING_MIN_SIMILARITY,
+      sections,
+    );
+    const spaces = await this.search.spaces(this.search.liveSpacesScope(spaceIds));
+    const results: ScoredSearchSpaceResultResponse[] = [];
+    let rank = 0;
+    for (const space of spaces) {
+      const own = rows.filter((row) => row.space_id === space.id);
+      if (own.length === 0) continue;
+      const ref = { id: space.id, organizationId, language: space.language };
+      const pages = this.hits.group(
+        own,
+        (row): ScoredSearchPageResultResponse => ({
+          ...this.hits.pageHit(ref, row),
+          description: '',
+          score: row.page_rank,
+          rank: ++rank,
+          sections: [],
+        }),
+        (row): ScoredSearchSectionResultResponse => ({
+          ...this.hits.sectionOpening(ref, row),
+          score: row.rank,
+        }),
+      );
+      results.push({
+        type: 'space',
+        id: space.id,
+        title: space.title,
+        score: own[0].page_rank,
+        pages,
+      });
+    }
+    return results.sort((a, b) => b.score - a.score);
   }
 
   /**
