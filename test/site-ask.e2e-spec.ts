@@ -1,4 +1,5 @@
 import { NO_MODEL_ANSWER } from '../src/answers/site-answers.service';
+import { type AnswerEvent as Answer, expectError } from './helpers/answers';
 import { createTestApp, TestApp } from './helpers/app';
 import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
@@ -18,22 +19,6 @@ const SITES = 'http://docs.localhost/{organization}';
 const BETA = 'visitor.claims.unsigned.beta === true';
 /** In the hidden page alone. */
 const SECRET = 'quokkaveil';
-
-interface Source {
-  type: 'page';
-  page: string;
-  revision: string;
-  space: string;
-  sections: string[];
-}
-interface Answer {
-  type: 'answer';
-  answer: {
-    answer?: { markdown?: string; document?: { object: string; nodes: unknown[] } };
-    followupQuestions: string[];
-    sources: Source[];
-  };
-}
 
 interface AskSite {
   org: TestOrganization;
@@ -122,13 +107,6 @@ describe('site answers (e2e)', () => {
     context: { siteSpaceId: s.guides.id },
     scope: { mode: 'default', currentSiteSpace: s.guides.id },
   });
-
-  function expectError(res: { status: number; body: unknown }, code: number, text = '') {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status: code,
-      body: { error: { code, message: expect.stringContaining(text) } },
-    });
-  }
 
   describe('with a model', () => {
     it('streams the answer as the model writes it, with its sources and follow-ups', async () => {

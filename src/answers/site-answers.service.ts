@@ -55,7 +55,7 @@ export class SiteAnswersService {
     const { site, organization } = target;
     assertAiOn(organization, site, body.context?.siteSpaceId ?? body.scope.currentSiteSpace);
     const scope = scopeOfBody({ query: body.question, scope: body.scope } as SearchSiteContentDto);
-    await this.limits.admitSiteAsk(site.id, caller);
+    await this.limits.admitSiteAsk(site.id, caller, body.session?.visitorId);
     const runs = await this.search.searchEach(
       site,
       caller,

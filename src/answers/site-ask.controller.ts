@@ -1,11 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access, CurrentActor, Granted } from '../platform/auth/access.decorator';
 import type { Actor } from '../platform/auth/actor';
@@ -13,6 +7,7 @@ import { ErrorBody } from '../platform/errors/error-body';
 import { clientGone, sendEventStream } from '../platform/http/event-stream';
 import { SITE_READ } from '../sites/site-access';
 import type { SiteAccess } from '../sites/site-access.policy';
+import { ApiEventStream, STREAM } from './answer-docs';
 import {
   AskInSiteDto,
   AskInSiteQueryDto,
@@ -25,17 +20,12 @@ import {
 import { AskRecorder } from './questions/ask-recorder';
 import { NO_MODEL_ANSWER, SiteAnswersService } from './site-answers.service';
 
-const STREAM =
-  'A stream of server-sent events: each a `data:` line of JSON, then `event: done`; a failure ' +
-  'once it has begun (the model down or erring) is `event: error` with `{"error":{"code",' +
-  '"message"}}`.';
 const AI_OFF =
   '403 when AI is off: the organization’s `ai` is false, or the site’s `ai.mode` (of the site ' +
   'space asked from, when named) is `none`.';
 
 /** A site's answers: GitBook's ask operations, over what the caller may read of the site. */
 @Controller('orgs/:organizationId/sites/:siteId/ask')
-@ApiExtraModels(SearchAIAnswerStreamResponse, SearchAIRecommendedQuestionStreamResponse)
 export class SiteAskController {
   constructor(
     private readonly answers: SiteAnswersService,
@@ -57,12 +47,7 @@ export class SiteAskController {
       'recorded once its stream ends (`listSiteQuestions`, `listSiteQuestionAnswers`). ' +
       `${STREAM} ${AI_OFF}`,
   })
-  @ApiOkResponse({
-    description: 'Events of `SearchAIAnswerStream`.',
-    content: {
-      'text/event-stream': { schema: { $ref: getSchemaPath(SearchAIAnswerStreamResponse) } },
-    },
-  })
+  @ApiEventStream(SearchAIAnswerStreamResponse)
   @ApiBadRequestResponse({
     type: ErrorBody,
     description:
@@ -103,14 +88,7 @@ export class SiteAskController {
       'pages the caller sees (of `siteSpaceId` alone, or the site’s default site spaces); ' +
       `without a model, asked of the first of those pages, in the site’s order. ${STREAM} ${AI_OFF}`,
   })
-  @ApiOkResponse({
-    description: 'Events of `SearchAIRecommendedQuestionStream`.',
-    content: {
-      'text/event-stream': {
-        schema: { $ref: getSchemaPath(SearchAIRecommendedQuestionStreamResponse) },
-      },
-    },
-  })
+  @ApiEventStream(SearchAIRecommendedQuestionStreamResponse)
   @ApiBadRequestResponse({ type: ErrorBody, description: 'A site space not in the site.' })
   async recommendedQuestions(
     @CurrentActor() actor: Actor,

@@ -23,6 +23,7 @@ import { SearchIndexCatchUp } from './search/search-index-catch-up';
 import { SearchIndexUpgrade } from './search/search-index-upgrade';
 import { SearchIndexer } from './search/search-indexer';
 import { SectionEmbeddings } from './search/section-embeddings';
+import { SectionEmbeddingsRepository } from './search/section-embeddings.repository';
 import { ContentHeads } from './writes/content-heads';
 import { ContentWriter } from './writes/content-writer';
 import { PrimaryMovedListeners } from './writes/primary-moved-listeners';
@@ -38,7 +39,12 @@ const WRITES = [
 ];
 
 /** The engine's tables: `revisions`, `content_objects`, `page_sections` and `page_search`. */
-const REPOSITORIES = [RevisionsRepository, ContentObjectsRepository, SearchIndexRepository];
+const REPOSITORIES = [
+  RevisionsRepository,
+  ContentObjectsRepository,
+  SearchIndexRepository,
+  SectionEmbeddingsRepository,
+];
 
 /** Garbage collection of unreachable objects and blobs (src/content-engine/gc). */
 const GC = [ContentGarbageCollector, ContentGcSchedule];

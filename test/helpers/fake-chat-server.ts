@@ -7,12 +7,15 @@ import type { AddressInfo } from 'node:net';
  * prompt gives, then follow-up questions), streamed as server-sent `data:` chunks of a few
  * characters each with `stream: true`, or as one JSON reply without it. `options.status` makes
  * it answer that status instead; `options.hangUp` closes the connection without an answer;
- * `options.breakAfter` breaks off a streamed reply after that many chunks.
+ * `options.breakAfter` breaks off a streamed reply after that many chunks. A streamed reply asked
+ * with `stream_options.include_usage` ends with a chunk of its `usage`, as OpenAI's does:
+ * `options.usage`, or by default 4 characters a token; `options.usage: false` sends none.
  */
 export interface FakeChatRequest {
   body: {
     model?: string;
     stream?: boolean;
+    stream_options?: { include_usage?: boolean };
     messages: { role: string; content: string }[];
   };
 }
@@ -24,6 +27,24 @@ export interface FakeChatOptions {
   breakAfter?: number;
   /** Characters per streamed chunk. */
   chunkChars?: number;
+  /** The tokens reported in the last chunk; false: none reported. */
+  usage?: FakeChatUsage | false;
+}
+
+export interface FakeChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** The usage reported by default: 4 characters a token, of the prompt and of the reply. */
+export function estimatedUsage(body: FakeChatRequest['body'], reply: string): FakeChatUsage {
+  const prompt = body.messages.reduce((sum, message) => sum + message.content.length, 0);
+  const usage = {
+    prompt_tokens: Math.ceil(prompt / 4),
+    completion_tokens: Math.ceil(reply.length / 4),
+  };
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
 
 export interface FakeChatServer {
@@ -102,6 +123,10 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     response.write('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n');
+    if (body.stream_options?.include_usage && options.usage !== false) {
+      const usage = options.usage ?? estimatedUsage(body, text);
+      response.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
+    }
     response.end('data: [DONE]\n\n');
   };
   const server: Server = createServer((request, response) => {

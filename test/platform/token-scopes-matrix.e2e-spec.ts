@@ -25,7 +25,12 @@ const OPERATIONS = listOperations().filter(
   (op) => op.access !== 'public' && op.access !== 'instance administrator',
 );
 /** POSTs that only read (a search, a question): read-only tokens may call them. */
-const READS = new Set(['searchSiteContent', 'aggregateSiteEvents', 'streamAskInSite']);
+const READS = new Set([
+  'searchSiteContent',
+  'aggregateSiteEvents',
+  'streamAskInSite',
+  'askInOrganization',
+]);
 /** Routes a token limited to one organization (or less) may call. */
 const FOR_LIMITED_TOKENS = new Set([
   'getAuthenticatedUser',

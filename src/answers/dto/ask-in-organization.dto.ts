@@ -11,7 +11,7 @@ import {
 } from 'class-validator';
 import { Chars } from '../../platform/validation/chars';
 import { IgnoreUnknownProperties } from '../../platform/validation/validation.pipe';
-import { ANSWER_FORMATS, type AnswerFormat } from './ask-in-site.dto';
+import { AskInSiteQueryDto } from './ask-in-site.dto';
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
@@ -40,15 +40,7 @@ export class AskInOrganizationDto {
 }
 
 /** `format` and `details`, the query of both organization asks. */
-export class AskInOrganizationQueryDto {
-  @ApiPropertyOptional({
-    enum: ANSWER_FORMATS,
-    description: 'How the answer is written: a JSON document (the default) or Markdown.',
-  })
-  @IsOptional()
-  @IsIn(ANSWER_FORMATS)
-  format?: AnswerFormat;
-
+export class AskInOrganizationQueryDto extends AskInSiteQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: 'Accepted; the answer has no query details.',

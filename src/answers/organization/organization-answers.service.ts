@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Organization } from '../../orgs/entities/organization.entity';
+import type { ContentViewer } from '../../platform/policy/content-access/granted-content';
 import type { Role } from '../../platform/policy/roles';
 import { SearchService } from '../../spaces/search/search.service';
 import {
@@ -18,8 +19,9 @@ import { fusePages, searchesFor } from '../retrieval';
 import { AnswerLimits } from '../usage/answer-limits.service';
 import { ReadableSpacesRepository } from './readable-spaces.repository';
 
-/** A member asking: the user and its organization role (null: a guest). */
+/** A member asking: its organization, the user and its organization role (null: a guest). */
 export interface OrganizationAsker {
+  organization: Organization;
   userId: string;
   role: Role | null;
 }
@@ -47,15 +49,15 @@ export class OrganizationAnswersService {
    * are checked before anything is answered.
    */
   async ask(
-    organization: Organization,
     asker: OrganizationAsker,
     question: string,
     format: AnswerFormat,
     signal: AbortSignal,
   ): Promise<AsyncIterable<SearchAIAnswerStreamResponse>> {
+    const { organization } = asker;
     assertOrganizationAiOn(organization);
     await this.limits.admitOrganizationAsk(organization.id, asker.userId);
-    const spaces = await this.spaces.list({ organizationId: organization.id, ...asker });
+    const spaces = await this.spaces.list(viewerOf(asker));
     const spaceIds = spaces.map((space) => space.id);
     const results = await Promise.all(
       searchesFor(question).map(async (query) => {
@@ -85,14 +87,13 @@ export class OrganizationAnswersService {
 
   /** The answer of `ask` once whole: its last event's (the model failing: a 503). */
   async askWhole(
-    organization: Organization,
     asker: OrganizationAsker,
     question: string,
     format: AnswerFormat,
     signal: AbortSignal,
   ): Promise<{ answer?: SearchAIAnswerResponse }> {
     let last: SearchAIAnswerStreamResponse | undefined;
-    for await (const event of await this.ask(organization, asker, question, format, signal)) {
+    for await (const event of await this.ask(asker, question, format, signal)) {
       last = event;
     }
     return last ? { answer: last.answer } : {};
@@ -100,12 +101,11 @@ export class OrganizationAnswersService {
 
   /** The questions of `recommendedQuestions`, all of them. */
   async recommendedQuestionList(
-    organization: Organization,
     asker: OrganizationAsker,
     signal: AbortSignal,
   ): Promise<{ questions: string[] }> {
     const questions: string[] = [];
-    for await (const event of await this.recommendedQuestions(organization, asker, signal)) {
+    for await (const event of await this.recommendedQuestions(asker, signal)) {
       questions.push(event.question);
     }
     return { questions };
@@ -116,16 +116,20 @@ export class OrganizationAnswersService {
    * first RECOMMENDATION_SPACES by title), each as soon as the model has written it.
    */
   async recommendedQuestions(
-    organization: Organization,
     asker: OrganizationAsker,
     signal: AbortSignal,
   ): Promise<AsyncIterable<SearchAIRecommendedQuestionStreamResponse>> {
+    const { organization } = asker;
     assertOrganizationAiOn(organization);
-    const spaces = await this.spaces.list({ organizationId: organization.id, ...asker });
+    const spaces = await this.spaces.list(viewerOf(asker));
     const titles: string[] = [];
     for (const space of spaces.slice(0, RECOMMENDATION_SPACES)) {
       titles.push(...(await this.writer.pageTitles(space.id, space.revisionId)));
     }
     return this.writer.questions({ organization, title: organization.title, titles, signal });
   }
+}
+
+function viewerOf(asker: OrganizationAsker): ContentViewer {
+  return { organizationId: asker.organization.id, userId: asker.userId, role: asker.role };
 }

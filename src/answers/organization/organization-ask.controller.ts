@@ -1,18 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Organization } from '../../orgs/entities/organization.entity';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access } from '../../platform/auth/access.decorator';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { clientGone, sendEventStream } from '../../platform/http/event-stream';
-import type { ResolvedAccess } from '../../platform/policy/access';
+import { ApiEventStream, ApiModelDown, STREAM } from '../answer-docs';
 import {
   AskInOrganizationDto,
   AskInOrganizationQueryDto,
@@ -26,12 +18,9 @@ import {
   SearchAIAnswerStreamResponse,
   SearchAIRecommendedQuestionStreamResponse,
 } from '../dto/search-ai-answer.response';
-import { OrganizationAnswersService } from './organization-answers.service';
+import { Asker } from './asker.decorator';
+import { OrganizationAnswersService, type OrganizationAsker } from './organization-answers.service';
 
-const STREAM =
-  'A stream of server-sent events: each a `data:` line of JSON, then `event: done`; a failure ' +
-  'once it has begun (the model down or erring) is `event: error` with `{"error":{"code",' +
-  '"message"}}`.';
 const DRAWS_ON =
   'It draws on the primary content of the spaces the caller may read (members with a role: ' +
   'every space; guests: those granted to them), as `searchOrganizationContent` finds it; ' +
@@ -61,24 +50,15 @@ export class OrganizationAskController {
     type: ErrorBody,
     description: 'Missing or invalid `query`, `previousQueries`, `format` or `details`.',
   })
-  @ApiServiceUnavailableResponse({
-    type: ErrorBody,
-    description: 'The model is down, answered an error or broke off.',
-  })
-  async ask(
-    @CurrentUser() actor: UserActor,
-    @Granted() access: ResolvedAccess<Organization>,
+  @ApiModelDown()
+  ask(
+    @Asker() asker: OrganizationAsker,
     @Body() body: AskInOrganizationDto,
     @Query() query: AskInOrganizationQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizationAnswerResponse> {
-    return this.answers.askWhole(
-      access.entity!,
-      { userId: actor.userId, role: access.role },
-      body.query,
-      query.format ?? 'document',
-      clientGone(response),
-    );
+    const format = query.format ?? 'document';
+    return this.answers.askWhole(asker, body.query, format, clientGone(response));
   }
 
   @Get('stream')
@@ -90,30 +70,19 @@ export class OrganizationAskController {
       'As `askInOrganization`, the answer streamed as the model writes it: the first event has ' +
       `the sources and no answer yet, the last the follow-up questions. ${DRAWS_ON} ${STREAM}`,
   })
-  @ApiOkResponse({
-    description: 'Events of `SearchAIAnswerStream`.',
-    content: {
-      'text/event-stream': { schema: { $ref: getSchemaPath(SearchAIAnswerStreamResponse) } },
-    },
-  })
+  @ApiEventStream(SearchAIAnswerStreamResponse)
   @ApiBadRequestResponse({
     type: ErrorBody,
     description: 'Missing or invalid `query`, `format` or `details`.',
   })
   async streamAsk(
-    @CurrentUser() actor: UserActor,
-    @Granted() access: ResolvedAccess<Organization>,
+    @Asker() asker: OrganizationAsker,
     @Query() query: StreamAskInOrganizationQueryDto,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const events = await this.answers.ask(
-      access.entity!,
-      { userId: actor.userId, role: access.role },
-      query.query,
-      query.format ?? 'document',
-      clientGone(response),
-    );
+    const format = query.format ?? 'document';
+    const events = await this.answers.ask(asker, query.query, format, clientGone(response));
     await sendEventStream(request, response, events);
   }
 
@@ -129,20 +98,12 @@ export class OrganizationAskController {
       'model is down or errs.',
   })
   @ApiOkResponse({ type: SearchAIRecommendedQuestionsResponse })
-  @ApiServiceUnavailableResponse({
-    type: ErrorBody,
-    description: 'The model is down, answered an error or broke off.',
-  })
-  async recommendedQuestions(
-    @CurrentUser() actor: UserActor,
-    @Granted() access: ResolvedAccess<Organization>,
+  @ApiModelDown()
+  recommendedQuestions(
+    @Asker() asker: OrganizationAsker,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SearchAIRecommendedQuestionsResponse> {
-    return this.answers.recommendedQuestionList(
-      access.entity!,
-      { userId: actor.userId, role: access.role },
-      clientGone(response),
-    );
+    return this.answers.recommendedQuestionList(asker, clientGone(response));
   }
 
   @Get('questions/stream')
@@ -154,25 +115,13 @@ export class OrganizationAskController {
       'As `getRecommendedQuestionsInOrganization`, one question per event as soon as the model ' +
       `has written it. ${STREAM} 403 while the organization’s \`ai\` is false.`,
   })
-  @ApiOkResponse({
-    description: 'Events of `SearchAIRecommendedQuestionStream`.',
-    content: {
-      'text/event-stream': {
-        schema: { $ref: getSchemaPath(SearchAIRecommendedQuestionStreamResponse) },
-      },
-    },
-  })
+  @ApiEventStream(SearchAIRecommendedQuestionStreamResponse)
   async streamRecommendedQuestions(
-    @CurrentUser() actor: UserActor,
-    @Granted() access: ResolvedAccess<Organization>,
+    @Asker() asker: OrganizationAsker,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const events = await this.answers.recommendedQuestions(
-      access.entity!,
-      { userId: actor.userId, role: access.role },
-      clientGone(response),
-    );
+    const events = await this.answers.recommendedQuestions(asker, clientGone(response));
     await sendEventStream(request, response, events);
   }
 }

@@ -31,10 +31,18 @@ export class AnswerLimits {
     private readonly clock: Clock,
   ) {}
 
-  /** One more question asked of `siteId` by `caller`: 429 once the visitor's or the site's limit is reached. */
-  async admitSiteAsk(siteId: string, caller: Actor): Promise<void> {
+  /**
+   * One more question asked of `siteId` by `caller`: 429 once the visitor's or the site's limit
+   * is reached. A member is its user; a site's token, the `visitorId` its renderer sends in
+   * the question's session, else the token itself (one for all the visitors it was made for).
+   */
+  async admitSiteAsk(siteId: string, caller: Actor, visitorId?: string): Promise<void> {
     const visitor =
-      caller.kind === 'user' ? `user:${caller.userId}` : `token:${tokenHashOf(caller)}`;
+      caller.kind === 'user'
+        ? `user:${caller.userId}`
+        : visitorId !== undefined
+          ? `visitor:${visitorId}`
+          : `token:${tokenHashOf(caller)}`;
     await this.hit(
       'ai-ask-visitor',
       `${siteId}:${visitor}`,

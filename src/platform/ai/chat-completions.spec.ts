@@ -124,6 +124,28 @@ describe('ChatCompletions', () => {
     await expect(failing).rejects.toThrow('choices[0].message.content');
   });
 
+  it('streams the reply, asking for its usage and reporting it when the endpoint sends it', async () => {
+    answers.push((_req, res) => {
+      res.setHeader('content-type', 'text/event-stream');
+      res.write('data: {"choices":[{"delta":{"content":"bon"}}]}\n\n');
+      res.write('data: {"choices":[{"delta":{"content":"jour"}}]}\n\n');
+      res.write('data: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2}}\n\n');
+      res.end('data: [DONE]\n\n');
+    });
+    const usage: unknown[] = [];
+    const pieces: string[] = [];
+    const stream = client().stream([{ role: 'user', content: 'hello' }], {
+      onUsage: (reported) => usage.push(reported),
+    });
+    for await (const piece of stream) pieces.push(piece);
+    expect(pieces.join('')).toBe('bonjour');
+    expect(requests[0].body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(usage).toEqual([{ promptTokens: 7, completionTokens: 2, totalTokens: 9 }]);
+  });
+
   it('is not configured without a model, and says so', async () => {
     const unconfigured = client({ AI_MODEL: undefined });
     expect(unconfigured.configured).toBe(false);

@@ -543,8 +543,9 @@ export class AppConfig {
   AI_QUESTIONS_RETENTION_DAYS = 90;
 
   /**
-   * Questions one visitor (a site's token, or a member) may ask of a site per minute
-   * (streamAskInSite); 0: no limit. Counted in the rate limit store (RATE_LIMIT_STORE).
+   * Questions one visitor (a member; for a site's token, the `visitorId` its renderer sends,
+   * else the token) may ask of a site per minute (streamAskInSite); 0: no limit. Counted in the
+   * rate limit store (RATE_LIMIT_STORE).
    */
   @Transform(toInteger)
   @IsInt()
