@@ -817,6 +817,31 @@ async function aiSite(ctx: Ctx): Promise<string> {
   return site.id;
 }
 
+/**
+ * An AI site (`aiSite`) where the owner asked one question, recorded once answered: the site's,
+ * the question's and the answer's ids, as `site|question|answer`.
+ */
+async function askedSite(ctx: Ctx): Promise<string> {
+  const site = await aiSite(ctx);
+  const base = `${org(ctx)}/sites/${site}`;
+  await owner(ctx)
+    .post(`${base}/ask`, { question: 'How do I start?', scope: { mode: 'all' } })
+    .expect(200);
+  const answers = await owner(ctx).get(`${base}/answers`).expect(200);
+  const answer = answers.body.items[0] as { id: string; question: { id: string } };
+  return `${site}|${answer.question.id}|${answer.id}`;
+}
+
+/** The path of the site, question or answer `askedSite` made, with `tail`. */
+function asked(ctx: Ctx, of: 'site' | 'question' | 'answer', tail = ''): string {
+  const [site, question, answer] = ctx.fresh.split('|');
+  const base = `${org(ctx)}/sites/${site}`;
+  if (of === 'site') return `${base}${tail}`;
+  return of === 'question'
+    ? `${base}/questions/${question}${tail}`
+    : `${base}/answers/${answer}${tail}`;
+}
+
 async function buildSite(
   ctx: Pick<Ctx, 'org' | 'siteContent' | 'factories'>,
   title: string,
@@ -1082,6 +1107,115 @@ function siteOperations(): Operation[] {
       path: (ctx) => `${org(ctx)}/sites/${ctx.fresh}/ask/questions`,
       fresh: aiSite,
       allowed: anyRole,
+    },
+    // What was asked: read as the site is, on a site where one question was asked.
+    {
+      name: 'listSiteQuestions',
+      method: 'GET',
+      route: `${SITE}/questions`,
+      path: (ctx) => asked(ctx, 'site', '/questions'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'getSiteQuestionById',
+      method: 'GET',
+      route: `${SITE}/questions/:siteQuestionId`,
+      path: (ctx) => asked(ctx, 'question'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSiteQuestionSources',
+      method: 'GET',
+      route: `${SITE}/questions/:siteQuestionId/sources`,
+      path: (ctx) => asked(ctx, 'question', '/sources'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'getSiteQuestionStats',
+      method: 'GET',
+      route: `${SITE}/question-stats`,
+      path: (ctx) => `${shared(ctx)}/question-stats`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSiteQuestionAnswers',
+      method: 'GET',
+      route: `${SITE}/answers`,
+      path: (ctx) => asked(ctx, 'site', '/answers'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'getSiteQuestionAnswerById',
+      method: 'GET',
+      route: `${SITE}/answers/:siteQuestionAnswerId`,
+      path: (ctx) => asked(ctx, 'answer'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'getSiteQuestionAnswerThreadById',
+      method: 'GET',
+      route: `${SITE}/answers/:siteQuestionAnswerId/thread`,
+      path: (ctx) => asked(ctx, 'answer', '/thread'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSiteQuestionAnswerSources',
+      method: 'GET',
+      route: `${SITE}/answers/:siteQuestionAnswerId/sources`,
+      path: (ctx) => asked(ctx, 'answer', '/sources'),
+      fresh: askedSite,
+      allowed: anyRole,
+    },
+    // Agents' feedback: given by whoever may ask the site.
+    {
+      name: 'submitAgentFeedbackToSite',
+      method: 'POST',
+      route: `${SITE}/agents/feedback`,
+      path: (ctx) => `${shared(ctx)}/agents/feedback`,
+      body: () => ({
+        subject: { kind: 'generic' },
+        feedback: { category: 'usability', summary: 'Hard to find.' },
+      }),
+      allowed: anyRole,
+    },
+    {
+      name: 'submitSiteAgentFeedback',
+      method: 'POST',
+      route: `${SITE}/agent-feedback`,
+      path: (ctx) => `${shared(ctx)}/agent-feedback`,
+      body: (ctx) => ({
+        feedback: 'Outdated.',
+        url: 'https://docs.example.com/guide',
+        spaceId: ctx.siteContent.guide,
+        pageId: 'somePage',
+      }),
+      allowed: anyRole,
+    },
+    // Agent settings: read as the site is, changed as its settings are.
+    {
+      name: 'getSiteAgentSettingsById',
+      method: 'GET',
+      route: `${SITE}/agent-settings`,
+      path: (ctx) => `${shared(ctx)}/agent-settings`,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateSiteAgentSettingsById',
+      method: 'PUT',
+      route: `${SITE}/agent-settings`,
+      path: (ctx) => `${fresh(ctx)}/agent-settings`,
+      body: () => ({
+        scans: { topics: 'never' },
+        findings: { changeRequests: 'never' },
+        editing: { customInstructions: { object: 'document', data: {}, nodes: [] } },
+      }),
+      ...write,
     },
 
     // Customization, of the site and of one site space
@@ -1752,44 +1886,6 @@ const OPERATIONS: Operation[] = [
     route: `${ORG}/search`,
     path: (ctx) => `${org(ctx)}/search?query=docs`,
     allowed: everyone,
-  },
-  // Answers: declared organization:view, as the search; a guest's draw on its granted spaces.
-  {
-    name: 'askInOrganization',
-    method: 'POST',
-    route: `${ORG}/ask`,
-    path: (ctx) => `${org(ctx)}/ask`,
-    body: () => ({ query: 'How do I start?' }),
-    allowed: everyone,
-  },
-  {
-    name: 'streamAskInOrganization',
-    method: 'GET',
-    route: `${ORG}/ask/stream`,
-    path: (ctx) => `${org(ctx)}/ask/stream?query=start`,
-    allowed: everyone,
-  },
-  {
-    name: 'getRecommendedQuestionsInOrganization',
-    method: 'GET',
-    route: `${ORG}/ask/questions`,
-    path: (ctx) => `${org(ctx)}/ask/questions`,
-    allowed: everyone,
-  },
-  {
-    name: 'streamRecommendedQuestionsInOrganization',
-    method: 'GET',
-    route: `${ORG}/ask/questions/stream`,
-    path: (ctx) => `${org(ctx)}/ask/questions/stream`,
-    allowed: everyone,
-  },
-  {
-    name: 'getOrganizationAIUsage',
-    method: 'GET',
-    route: `${ORG}/billing/ai-usage`,
-    path: (ctx) =>
-      `${org(ctx)}/billing/ai-usage?from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`,
-    allowed: adminOnly,
   },
   {
     name: 'getOrganizationAgentInstructions',

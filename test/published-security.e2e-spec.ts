@@ -17,6 +17,11 @@ const READING_POSTS = [
   'POST /orgs/:organizationId/sites/:siteId/search',
   'POST /orgs/:organizationId/sites/:siteId/ask',
 ];
+/** And the one write they may make: an agent's feedback to the site (as they may ask it). */
+const FEEDBACK_POSTS = [
+  'POST /orgs/:organizationId/sites/:siteId/agents/feedback',
+  'POST /orgs/:organizationId/sites/:siteId/agent-feedback',
+];
 
 interface Fixture {
   org: TestOrganization;
@@ -101,7 +106,14 @@ describe('site tokens across every route', () => {
             ? { query: 'x', mode: 'all' }
             : path.endsWith('/ask')
               ? { question: 'x', scope: { mode: 'all' } }
-              : {},
+              : path.endsWith('/agents/feedback')
+                ? {
+                    subject: { kind: 'generic' },
+                    feedback: { category: 'usability', summary: 'x' },
+                  }
+                : path.endsWith('/agent-feedback')
+                  ? { feedback: 'x', url: 'https://docs.example.com/', spaceId: 's', pageId: 'p' }
+                  : {},
         );
       case 'PUT':
         return client.put(path, {});
@@ -126,14 +138,15 @@ describe('site tokens across every route', () => {
     expect(answered).toEqual([]);
   });
 
-  it('admits it, for its own site, only on reads of published content', async () => {
+  it("admits it, for its own site, only on reads of published content and agents' feedback", async () => {
     const routes = listRouteAccess(t.bindery.app).filter(
       ({ requirement }) => requirement?.kind === 'resource' && requirement.siteReaders,
     );
     expect(
       routes.every(
         (route) =>
-          route.method === 'GET' || READING_POSTS.includes(`${route.method} ${route.path}`),
+          route.method === 'GET' ||
+          [...READING_POSTS, ...FEEDBACK_POSTS].includes(`${route.method} ${route.path}`),
       ),
     ).toBe(true);
     const refused: string[] = [];
@@ -143,7 +156,11 @@ describe('site tokens across every route', () => {
       // A parameter the fixture cannot fill (a file id, a redirect's source) names nothing:
       // the route answers its own 404 or 400, not the guard's refusal or a missing route.
       const unfilled = path.includes('unknown') || /\/(redirect|embed)$/.test(route.path);
-      const expected = unfilled ? [400, 404] : [200];
+      const expected = unfilled
+        ? [400, 404]
+        : FEEDBACK_POSTS.includes(`${route.method} ${route.path}`)
+          ? [201, 204]
+          : [200];
       if (!expected.includes(res.status) || /^No route/.test(res.body.error?.message ?? ''))
         refused.push(`${route.method} ${route.path} → ${res.status} ${JSON.stringify(res.body)}`);
     }

@@ -468,6 +468,29 @@ describe('site visitors and hidden pages (e2e)', () => {
       `${sitePath}/ask/questions`,
       'reveals',
     );
+    // Agents' feedback: a site's token gives it, and it answers nothing of the content.
+    list.push({
+      route: 'POST /orgs/:organizationId/sites/:siteId/agents/feedback',
+      name: 'agent feedback',
+      send: (client) =>
+        client.post(`${sitePath}/agents/feedback`, {
+          subject: { kind: 'generic' },
+          feedback: { category: 'usability', summary: 'Hard to find.' },
+        }),
+      withClaims: 'unrelated',
+    });
+    list.push({
+      route: 'POST /orgs/:organizationId/sites/:siteId/agent-feedback',
+      name: 'agent feedback on a page',
+      send: (client) =>
+        client.post(`${sitePath}/agent-feedback`, {
+          feedback: 'Outdated.',
+          url: 'https://docs.example.com/reading-list',
+          spaceId: s.guides.space.id,
+          pageId: s.openId,
+        }),
+      withClaims: 'unrelated',
+    });
     return list;
   }
 

@@ -162,6 +162,9 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       siteSectionId: section.id,
       shareLinkId: shareLink.id,
       siteRedirectId: redirect.body.id,
+      // No question was asked of the fixture's site: these name nothing (404).
+      siteQuestionId: 'fuzzQuestion00000000',
+      siteQuestionAnswerId: 'fuzzAnswer0000000000',
       tokenId: apiToken.body.id,
       auditEventId: auditEvents.body.items[0].id,
       reusableContentId: 'fuzzReusable00000000',

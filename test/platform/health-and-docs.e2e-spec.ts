@@ -21,6 +21,18 @@ const NEWER_THAN_0146 = new Set([
   'listOrganizationAuditEvents',
   'getOrganizationAuditEvent',
   'listOrganizationAuditEventActions',
+  'listSiteQuestions',
+  'getSiteQuestionById',
+  'listSiteQuestionSources',
+  'getSiteQuestionStats',
+  'listSiteQuestionAnswers',
+  'getSiteQuestionAnswerById',
+  'getSiteQuestionAnswerThreadById',
+  'listSiteQuestionAnswerSources',
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
+  'getSiteAgentSettingsById',
+  'updateSiteAgentSettingsById',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s

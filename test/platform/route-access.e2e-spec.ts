@@ -23,9 +23,7 @@ import { createTestApp, TestApp } from '../helpers/app';
  * is public, as GitBook's renderer sends events without a token (only a published site counts
  * them). Ingesting
  * conversations takes `organization:admin`, the role of the organization's
- * `ingestConversations` permission. Asking an organization (and its recommended questions) is
- * `organization:view`, as its search is: a guest's answers draw on the spaces granted to it;
- * its AI usage is `organization:admin`, as GitBook's billing is.
+ * `ingestConversations` permission.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -144,11 +142,6 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'PATCH /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'GET /v1/orgs/:organizationId/search -> organization:view',
-  'POST /v1/orgs/:organizationId/ask -> organization:view',
-  'GET /v1/orgs/:organizationId/ask/stream -> organization:view',
-  'GET /v1/orgs/:organizationId/ask/questions -> organization:view',
-  'GET /v1/orgs/:organizationId/ask/questions/stream -> organization:view',
-  'GET /v1/orgs/:organizationId/billing/ai-usage -> organization:admin',
   'GET /v1/orgs/:organizationId/sites -> organization:read',
   'POST /v1/orgs/:organizationId/sites -> organization:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId -> site:create (absent: proceeds)',
@@ -157,6 +150,18 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/ask -> site:read, or site reader',
   'GET /v1/orgs/:organizationId/sites/:siteId/ask/questions -> site:read, or site reader',
+  'GET /v1/orgs/:organizationId/sites/:siteId/questions -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/questions/:siteQuestionId -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/questions/:siteQuestionId/sources -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/question-stats -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/answers -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/answers/:siteQuestionAnswerId -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/answers/:siteQuestionAnswerId/thread -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/answers/:siteQuestionAnswerId/sources -> site:read',
+  'POST /v1/orgs/:organizationId/sites/:siteId/agents/feedback -> site:read, or site reader',
+  'POST /v1/orgs/:organizationId/sites/:siteId/agent-feedback -> site:read, or site reader',
+  'GET /v1/orgs/:organizationId/sites/:siteId/agent-settings -> site:read',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/agent-settings -> site:create',
   'PUT /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/customization -> site:read',
