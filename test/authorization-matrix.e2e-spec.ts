@@ -1887,6 +1887,44 @@ const OPERATIONS: Operation[] = [
     path: (ctx) => `${org(ctx)}/search?query=docs`,
     allowed: everyone,
   },
+  // Answers: declared organization:view, as the search; a guest's draw on its granted spaces.
+  {
+    name: 'askInOrganization',
+    method: 'POST',
+    route: `${ORG}/ask`,
+    path: (ctx) => `${org(ctx)}/ask`,
+    body: () => ({ query: 'How do I start?' }),
+    allowed: everyone,
+  },
+  {
+    name: 'streamAskInOrganization',
+    method: 'GET',
+    route: `${ORG}/ask/stream`,
+    path: (ctx) => `${org(ctx)}/ask/stream?query=start`,
+    allowed: everyone,
+  },
+  {
+    name: 'getRecommendedQuestionsInOrganization',
+    method: 'GET',
+    route: `${ORG}/ask/questions`,
+    path: (ctx) => `${org(ctx)}/ask/questions`,
+    allowed: everyone,
+  },
+  {
+    name: 'streamRecommendedQuestionsInOrganization',
+    method: 'GET',
+    route: `${ORG}/ask/questions/stream`,
+    path: (ctx) => `${org(ctx)}/ask/questions/stream`,
+    allowed: everyone,
+  },
+  {
+    name: 'getOrganizationAIUsage',
+    method: 'GET',
+    route: `${ORG}/billing/ai-usage`,
+    path: (ctx) =>
+      `${org(ctx)}/billing/ai-usage?from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`,
+    allowed: adminOnly,
+  },
   {
     name: 'getOrganizationAgentInstructions',
     method: 'GET',

@@ -23,7 +23,9 @@ import { createTestApp, TestApp } from '../helpers/app';
  * is public, as GitBook's renderer sends events without a token (only a published site counts
  * them). Ingesting
  * conversations takes `organization:admin`, the role of the organization's
- * `ingestConversations` permission.
+ * `ingestConversations` permission. Asking an organization (and its recommended questions) is
+ * `organization:view`, as its search is: a guest's answers draw on the spaces granted to it;
+ * its AI usage is `organization:admin`, as GitBook's billing is.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -142,6 +144,11 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'PATCH /v1/orgs/:organizationId/saml/:samlProviderId -> organization:admin',
   'GET /v1/orgs/:organizationId/search -> organization:view',
+  'POST /v1/orgs/:organizationId/ask -> organization:view',
+  'GET /v1/orgs/:organizationId/ask/stream -> organization:view',
+  'GET /v1/orgs/:organizationId/ask/questions -> organization:view',
+  'GET /v1/orgs/:organizationId/ask/questions/stream -> organization:view',
+  'GET /v1/orgs/:organizationId/billing/ai-usage -> organization:admin',
   'GET /v1/orgs/:organizationId/sites -> organization:read',
   'POST /v1/orgs/:organizationId/sites -> organization:create',
   'DELETE /v1/orgs/:organizationId/sites/:siteId -> site:create (absent: proceeds)',
