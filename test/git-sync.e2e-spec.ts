@@ -800,6 +800,34 @@ describeWithGit('Git sync', () => {
       expect(server.git(copy, 'show', 'main:README.md')).toBe(readme);
     });
 
+    it("writes a card's cover, its page's only file, as the file's URL in the page's markdown", async () => {
+      const { spaceId } = await imported({
+        'README.md': [
+          '# Start',
+          '',
+          '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Guide</strong></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr></tbody></table>',
+          '',
+        ].join('\n'),
+        '.gitbook/assets/cover.png': png(),
+      });
+      const start = (await byTitle(spaceId)).get('Start')!;
+      const listed = await org.owner.client.get(`/v1/spaces/${spaceId}/content/files`).expect(200);
+      const [cover] = listed.body.items as { id: string; downloadURL: string }[];
+      for (const refs of ['stable', 'relative']) {
+        const res = await org.owner.client
+          .get(
+            `/v1/spaces/${spaceId}/content/page/${start.id}?format=markdown&format.markdown.refs=${refs}`,
+          )
+          .expect(200);
+        expectConforms(res, 'getPageInRevisionById');
+        expect([refs, res.body.markdown]).toEqual([
+          refs,
+          expect.stringContaining(`<a href="${cover.downloadURL.split('?')[0]}?`),
+        ]);
+        expect(res.body.markdown).not.toContain(`/files/${cover.id}`);
+      }
+    });
+
     it('keeps the markdown it read for the repository, never in the document the API answers', async () => {
       const page = '# Notes\n\n* one\n* two\n\nSome _emphasis_ and ***\n';
       const { spaceId } = await imported({ 'README.md': page });

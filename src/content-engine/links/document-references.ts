@@ -109,7 +109,7 @@ function collect(
  * The refs of a table's cells: a `content-ref` column's ref (a card's target), a `files`
  * column's files (by id, as GitBook keeps them: a card's cover).
  */
-function tableRefs(data: Record<string, unknown>): ContentRef[] {
+export function tableRefs(data: Record<string, unknown>): ContentRef[] {
   const records = data.records;
   const definition = data.definition as Record<string, { type?: unknown }> | undefined;
   if (typeof records !== 'object' || records === null || typeof definition !== 'object') return [];

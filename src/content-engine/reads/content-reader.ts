@@ -21,6 +21,7 @@ import {
   type MarkdownPaths,
   type PathPage,
 } from '../refs/markdown-paths';
+import { tableRefs } from '../links/document-references';
 import { refToMarkdownUrl, type MarkdownRefs } from '../refs/markdown-refs';
 import { Revision } from '../entities/revision.entity';
 import {
@@ -638,20 +639,25 @@ function pathPage(tree: PageTree): PathPage {
   };
 }
 
-/** Whether a document has a page, anchor or file ref (written as a path in the layout). */
+/** Whether a document has a file ref (a table's `files` cells hold files by id). */
 function hasFileRefs(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasFileRefs);
-  if (typeof value !== 'object' || value === null) return false;
-  if ((value as { kind?: unknown }).kind === 'file') return true;
-  return Object.values(value).some(hasFileRefs);
+  return hasRefOf(value, new Set(['file']));
 }
 
+/** Whether a document has a page, anchor or file ref (written as a path in the layout). */
 function hasLayoutRefs(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasLayoutRefs);
+  return hasRefOf(value, new Set(['page', 'anchor', 'file']));
+}
+
+function hasRefOf(value: unknown, kinds: ReadonlySet<string>): boolean {
+  if (Array.isArray(value)) return value.some((item) => hasRefOf(item, kinds));
   if (typeof value !== 'object' || value === null) return false;
-  const kind = (value as { kind?: unknown }).kind;
-  if (kind === 'page' || kind === 'anchor' || kind === 'file') return true;
-  return Object.values(value).some(hasLayoutRefs);
+  const { kind, type, data } = value as { kind?: unknown; type?: unknown; data?: unknown };
+  if (typeof kind === 'string' && kinds.has(kind)) return true;
+  if (type === 'table' && typeof data === 'object' && data !== null) {
+    if (tableRefs(data as Record<string, unknown>).some((ref) => kinds.has(ref.kind))) return true;
+  }
+  return Object.values(value).some((item) => hasRefOf(item, kinds));
 }
 
 /** The page node a tree lookup found. */
