@@ -31,7 +31,8 @@ export { NO_MODEL_ANSWER } from './answer-writer';
  * Answers from a site's content (GitBook's `streamAskInSite` and
  * `streamRecommendedQuestionsInSite`): the site search finds what the caller may read (for a
  * site's token, only what its visitor sees), the model configured with AI_API_URL writes the
- * answer from those pages only (AnswerWriter). Nothing is stored.
+ * answer from those pages only (AnswerWriter). The controller has each ask recorded once its
+ * stream ends (questions/ask-recorder.ts).
  */
 @Injectable()
 export class SiteAnswersService {
