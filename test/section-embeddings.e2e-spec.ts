@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
+import { expectConforms } from './helpers/conformance';
 import { insertPage } from './helpers/content';
 import { parseEventStream } from './helpers/event-stream';
 import type { TestOrganization } from './helpers/factories';
@@ -208,6 +209,16 @@ describe('section embeddings (e2e)', () => {
         expect(await sourcesOf(plain, QUESTION)).toEqual([oktaId]);
         // The question was embedded by the sections' model.
         expect(embeddedTexts()).toContain(QUESTION);
+      });
+
+      it("finds the page by meaning for an organization's member too", async () => {
+        const res = await org.owner.client
+          .post(`/v1/orgs/${org.id}/ask`, { query: QUESTION })
+          .expect(200);
+        expectConforms(res, 'askInOrganization');
+        const sources = (res.body.answer.sources as Source[]).map((source) => source.page);
+        // A member reads every page, the beta one too; the invoices are far in meaning.
+        expect(sources.sort()).toEqual([oktaId, betaId].sort());
       });
 
       it('never cites by meaning a page hidden from the visitor', async () => {

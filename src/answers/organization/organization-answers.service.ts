@@ -59,14 +59,11 @@ export class OrganizationAnswersService {
     await this.limits.admitOrganizationAsk(organization.id, asker.userId);
     const spaces = await this.spaces.list(viewerOf(asker));
     const spaceIds = spaces.map((space) => space.id);
-    const results = await Promise.all(
-      searchesFor(question).map(async (query) => {
-        const page = await this.search.searchSpaces(organization.id, spaceIds, {
-          query,
-          limit: SEARCH_SPACES,
-        });
-        return page.items;
-      }),
+    const results = await this.search.searchEach(
+      organization.id,
+      spaceIds,
+      searchesFor(question),
+      SEARCH_SPACES,
     );
     const revisions = new Map(spaces.map((space) => [space.id, space.revisionId]));
     const pages = await this.writer.readPages(

@@ -17,9 +17,6 @@ import type {
 } from './dto/search-site-content.dto';
 import { scopeOfBody, type SiteSearchScope, siteSpacesInScope } from './site-search-scope';
 
-/** Sections nearest in meaning to a question that a search by meaning reads. */
-const MEANING_SECTIONS = 30;
-
 /** A page of results, and the spaces searched (the answer's cache tags). */
 export interface SiteSearchResult {
   page: Page<ScoredSearchSpaceResultResponse>;
@@ -77,9 +74,8 @@ export class SiteSearchService {
    * Each of `queries` searched over the site spaces `scope` covers, as searchSite searches for
    * the same caller (the same spaces, the same pages hidden from a site reader's visitor): the
    * first page of results of each (`limit` spaces), and the primary revision of each space
-   * searched. For answers, which search several phrasings of one question. When sections are
-   * embedded (AI_EMBEDDING_MODEL), one more list: the pages nearest in meaning to the first
-   * query (searchSpacesByMeaning), hidden pages left out as in the others.
+   * searched. For answers, which search several phrasings of one question (and, when sections
+   * are embedded, the first by meaning too: SearchService.searchEach).
    */
   async searchEach(
     site: Site,
@@ -89,28 +85,13 @@ export class SiteSearchService {
     limit: number,
   ): Promise<SiteSearchRuns> {
     const { spaceIds, hidden, revisions } = await this.scopedSpaces(site, caller, scope);
-    const results = await Promise.all([
-      ...queries.map(async (text) => {
-        const page = await this.contentSearch.searchSpaces(
-          site.organizationId,
-          spaceIds,
-          { query: text, limit },
-          hidden,
-        );
-        return page.items;
-      }),
-      ...(queries.length > 0 && this.contentSearch.searchesByMeaning
-        ? [
-            this.contentSearch.searchSpacesByMeaning(
-              site.organizationId,
-              spaceIds,
-              queries[0],
-              MEANING_SECTIONS,
-              hidden,
-            ),
-          ]
-        : []),
-    ]);
+    const results = await this.contentSearch.searchEach(
+      site.organizationId,
+      spaceIds,
+      queries,
+      limit,
+      hidden,
+    );
     return { results, revisions };
   }
 

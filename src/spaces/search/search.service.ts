@@ -23,6 +23,9 @@ import {
   type SearchScope,
 } from './search.repository';
 
+/** Sections nearest in meaning to a question that an answer's search by meaning reads. */
+const MEANING_SECTIONS = 30;
+
 export interface SearchRequest extends PageRequest {
   query: string;
   /** Organization search: page through this space's matching pages only. */
@@ -166,9 +169,37 @@ export class SearchService {
     );
   }
 
-  /** Whether searchSpacesByMeaning can find anything: sections are embedded here. */
-  get searchesByMeaning(): boolean {
-    return this.embeddings.enabled;
+  /**
+   * Each of `queries` searched over the live spaces among `spaceIds` (searchSpaces: the first
+   * `limit` spaces of each, `hidden` left out), and when sections are embedded
+   * (AI_EMBEDDING_MODEL) one more list: the pages nearest in meaning to the first query
+   * (searchSpacesByMeaning). For answers, which search several phrasings of one question and
+   * fuse the lists.
+   */
+  searchEach(
+    organizationId: string,
+    spaceIds: string[],
+    queries: string[],
+    limit: number,
+    hidden: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): Promise<ScoredSearchSpaceResultResponse[][]> {
+    const byWords = queries.map(async (query) => {
+      const page = await this.searchSpaces(organizationId, spaceIds, { query, limit }, hidden);
+      return page.items;
+    });
+    const byMeaning =
+      this.embeddings.enabled && queries.length > 0
+        ? [
+            this.searchSpacesByMeaning(
+              organizationId,
+              spaceIds,
+              queries[0],
+              MEANING_SECTIONS,
+              hidden,
+            ),
+          ]
+        : [];
+    return Promise.all([...byWords, ...byMeaning]);
   }
 
   /**
