@@ -364,6 +364,25 @@ describe('site questions (e2e)', () => {
       'listSiteQuestions',
     );
     expect(sorted.items[0].question).toBe('How do I install zephyrine?');
+    // Every order pages through every question once.
+    for (const sort of ['', 'askedAt', 'stats.answered', 'stats.feedback', 'stats.answers']) {
+      for (const order of ['asc', 'desc']) {
+        const seen: string[] = [];
+        let page = '';
+        do {
+          const query = `limit=1&order=${order}${sort ? `&sort=${sort}` : ''}${page}`;
+          const list = await read(owner, `${s.base}/questions?${query}`, 'listSiteQuestions');
+          expect(list.count).toBe(3);
+          seen.push(...list.items.map((item: { question: string }) => item.question));
+          page = list.next ? `&page=${list.next.page}` : '';
+        } while (page);
+        expect(seen.sort()).toEqual([
+          'Do webhooks deliver events?',
+          'How do I install zephyrine?',
+          'Where are the xylograph brambles?',
+        ]);
+      }
+    }
   });
 
   it("takes an agent's feedback, from a member or the site's token, and rates the answer it names", async () => {
