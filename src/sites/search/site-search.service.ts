@@ -3,7 +3,7 @@ import { ContentReader } from '../../content-engine/reads/content-reader';
 import type { Actor } from '../../platform/auth/actor';
 import type { Page } from '../../platform/pagination/page';
 import type { ScoredSearchSpaceResultResponse } from '../../spaces/search/dto/search-content.dto';
-import { SearchService } from '../../spaces/search/search.service';
+import { SearchService, type SearchRuns } from '../../spaces/search/search.service';
 import type { VisitorClaims } from '../../platform/conditions/evaluate';
 import type { Site } from '../entities/site.entity';
 import { readerVisitor } from '../published/site-reader-access';
@@ -34,7 +34,7 @@ export interface ScopedSpaces {
 
 /** searchEach's answer: each query's results, and the revision of each space searched. */
 export interface SiteSearchRuns {
-  results: ScoredSearchSpaceResultResponse[][];
+  results: SearchRuns;
   /** Space id → the id of the primary revision searched (its index follows the primary). */
   revisions: Map<string, string>;
 }

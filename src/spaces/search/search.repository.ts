@@ -246,6 +246,19 @@ export class SearchRepository {
     };
   }
 
+  /** How many pages the spaces of `scope` have in the index. */
+  async pageCount(
+    scope: SearchScope,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number> {
+    const [row] = await this.query<{ n: number }>(
+      manager,
+      `SELECT count(*)::int AS n FROM page_search WHERE space_id IN (${scope.sql})`,
+      scope.params,
+    );
+    return row?.n ?? 0;
+  }
+
   /** The spaces of `scope`, with their title and language. */
   spaces(
     scope: SearchScope,

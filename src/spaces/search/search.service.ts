@@ -26,6 +26,22 @@ import {
 /** Sections nearest in meaning to a question that an answer's search by meaning reads. */
 const MEANING_SECTIONS = 30;
 
+/** One search of searchEach: its results, and how many pages it matched in all. */
+export interface SearchRun {
+  query: string;
+  items: ScoredSearchSpaceResultResponse[];
+  /** Pages matching the query's words in all the spaces searched (not by meaning). */
+  matches?: number;
+  /** The pages nearest in meaning to the query (searchSpacesByMeaning). */
+  byMeaning?: boolean;
+}
+
+/** searchEach's answer: each search, and the number of pages of the spaces searched. */
+export interface SearchRuns {
+  runs: SearchRun[];
+  pages: number;
+}
+
 export interface SearchRequest extends PageRequest {
   query: string;
   /** Organization search: page through this space's matching pages only. */
@@ -131,10 +147,20 @@ export class SearchService {
     request: SearchRequest,
     hidden: ReadonlyMap<string, readonly string[]> = new Map(),
   ): Promise<Page<ScoredSearchSpaceResultResponse>> {
+    return (await this.searchSpacesCounted(organizationId, spaceIds, request, hidden)).page;
+  }
+
+  /** searchSpaces, with the number of pages matching in all the spaces searched. */
+  private async searchSpacesCounted(
+    organizationId: string,
+    spaceIds: string[],
+    request: SearchRequest,
+    hidden: ReadonlyMap<string, readonly string[]>,
+  ): Promise<{ page: Page<ScoredSearchSpaceResultResponse>; matches: number }> {
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
     const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
     const found = await this.rankedSpaces(scope, request, 'spaces-search');
-    if (!found) return { items: [], count: 0 };
+    if (!found) return { page: { items: [], count: 0 }, matches: 0 };
     const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections =
@@ -164,28 +190,34 @@ export class SearchService {
       );
       return { type: 'space', id: space.id, title: space.title, score: space.rank, pages };
     });
-    return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
+    const page = withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
       encodeCursor([last.rank, last.id, q.corrected], 'spaces-search'),
     );
+    return { page, matches: spaces.length > 0 ? Number(spaces[0].pages) : 0 };
   }
 
   /**
    * Each of `queries` searched over the live spaces among `spaceIds` (searchSpaces: the first
-   * `limit` spaces of each, `hidden` left out), and when sections are embedded
-   * (AI_EMBEDDING_MODEL) one more list: the pages nearest in meaning to the first query
-   * (searchSpacesByMeaning). For answers, which search several phrasings of one question and
-   * fuse the lists.
+   * `limit` spaces of each, `hidden` left out) with the number of pages it matches, and when
+   * sections are embedded (AI_EMBEDDING_MODEL) one more list: the pages nearest in meaning to
+   * the first query (searchSpacesByMeaning); and how many pages the spaces hold. For answers,
+   * which search several phrasings of one question and fuse the lists (answers/retrieval.ts).
    */
-  searchEach(
+  async searchEach(
     organizationId: string,
     spaceIds: string[],
     queries: string[],
     limit: number,
     hidden: ReadonlyMap<string, readonly string[]> = new Map(),
-  ): Promise<ScoredSearchSpaceResultResponse[][]> {
-    const byWords = queries.map(async (query) => {
-      const page = await this.searchSpaces(organizationId, spaceIds, { query, limit }, hidden);
-      return page.items;
+  ): Promise<SearchRuns> {
+    const byWords = queries.map(async (query): Promise<SearchRun> => {
+      const { page, matches } = await this.searchSpacesCounted(
+        organizationId,
+        spaceIds,
+        { query, limit },
+        hidden,
+      );
+      return { query, items: page.items, matches };
     });
     const byMeaning =
       this.embeddings.enabled && queries.length > 0
@@ -196,10 +228,14 @@ export class SearchService {
               queries[0],
               MEANING_SECTIONS,
               hidden,
-            ),
+            ).then((items): SearchRun => ({ query: queries[0], items, byMeaning: true })),
           ]
         : [];
-    return Promise.all([...byWords, ...byMeaning]);
+    const [runs, pages] = await Promise.all([
+      Promise.all([...byWords, ...byMeaning]),
+      this.search.pageCount(this.search.liveSpacesScope(spaceIds)),
+    ]);
+    return { runs, pages };
   }
 
   /**
