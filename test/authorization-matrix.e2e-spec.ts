@@ -1101,6 +1101,15 @@ function siteOperations(): Operation[] {
       allowed: anyRole,
     },
     {
+      name: 'streamAIResponseInSite',
+      method: 'POST',
+      route: `${SITE}/ai/response`,
+      path: (ctx) => `${org(ctx)}/sites/${ctx.fresh}/ai/response`,
+      body: () => ({ input: [{ role: 'user', content: 'How do I start?' }] }),
+      fresh: aiSite,
+      allowed: anyRole,
+    },
+    {
       name: 'streamRecommendedQuestionsInSite',
       method: 'GET',
       route: `${SITE}/ask/questions`,

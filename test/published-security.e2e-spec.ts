@@ -16,6 +16,7 @@ const SITES = 'http://docs.localhost/{organization}';
 const READING_POSTS = [
   'POST /orgs/:organizationId/sites/:siteId/search',
   'POST /orgs/:organizationId/sites/:siteId/ask',
+  'POST /orgs/:organizationId/sites/:siteId/ai/response',
 ];
 /** And the one write they may make: an agent's feedback to the site (as they may ask it). */
 const FEEDBACK_POSTS = [
@@ -106,14 +107,16 @@ describe('site tokens across every route', () => {
             ? { query: 'x', mode: 'all' }
             : path.endsWith('/ask')
               ? { question: 'x', scope: { mode: 'all' } }
-              : path.endsWith('/agents/feedback')
-                ? {
-                    subject: { kind: 'generic' },
-                    feedback: { category: 'usability', summary: 'x' },
-                  }
-                : path.endsWith('/agent-feedback')
-                  ? { feedback: 'x', url: 'https://docs.example.com/', spaceId: 's', pageId: 'p' }
-                  : {},
+              : path.endsWith('/ai/response')
+                ? { input: [{ role: 'user', content: 'x' }] }
+                : path.endsWith('/agents/feedback')
+                  ? {
+                      subject: { kind: 'generic' },
+                      feedback: { category: 'usability', summary: 'x' },
+                    }
+                  : path.endsWith('/agent-feedback')
+                    ? { feedback: 'x', url: 'https://docs.example.com/', spaceId: 's', pageId: 'p' }
+                    : {},
         );
       case 'PUT':
         return client.put(path, {});

@@ -463,6 +463,18 @@ describe('site visitors and hidden pages (e2e)', () => {
         });
       }
     }
+    // The assistant (no model here: the pages its search finds, as tool call results).
+    for (const query of [WORD, CHILD_WORD, 'common plan']) {
+      list.push({
+        route: 'POST /orgs/:organizationId/sites/:siteId/ai/response',
+        name: `assistant ${query}`,
+        send: (client) =>
+          client.post(`${sitePath}/ai/response`, {
+            input: [{ role: 'user', content: `What is the ${query}?` }],
+          }),
+        withClaims: 'ok',
+      });
+    }
     get(
       '/orgs/:organizationId/sites/:siteId/ask/questions',
       `${sitePath}/ask/questions`,

@@ -6,6 +6,11 @@ import { AiModule } from '../platform/ai/ai.module';
 import { SitesModule } from '../sites/sites.module';
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { AnswerWriter } from './answer-writer';
+import { AssistantConversations } from './assistant/assistant-conversations';
+import { AssistantRecorder } from './assistant/assistant-recorder';
+import { SiteAssistantController } from './assistant/site-assistant.controller';
+import { SiteAssistantService } from './assistant/site-assistant.service';
+import { ToolChat } from './assistant/tool-chat';
 import { OrganizationAnswersService } from './organization/organization-answers.service';
 import { OrganizationAskController } from './organization/organization-ask.controller';
 import { ReadableSpacesRepository } from './organization/readable-spaces.repository';
@@ -34,7 +39,12 @@ import { SiteAnswersService } from './site-answers.service';
     SiteQuestionsModule,
     SiteAgentSettingsModule,
   ],
-  controllers: [SiteAskController, OrganizationAskController, AiUsageController],
+  controllers: [
+    SiteAskController,
+    OrganizationAskController,
+    AiUsageController,
+    SiteAssistantController,
+  ],
   providers: [
     SiteAnswersService,
     AnswerWriter,
@@ -42,6 +52,10 @@ import { SiteAnswersService } from './site-answers.service';
     AiUsageRepository,
     OrganizationAnswersService,
     ReadableSpacesRepository,
+    SiteAssistantService,
+    AssistantConversations,
+    AssistantRecorder,
+    ToolChat,
   ],
 })
 export class AnswersModule {}

@@ -141,7 +141,11 @@ export class SiteAnswersService {
  * space asked from shows it, when named) is `search` or `assistant`; otherwise 403, as an
  * operation the caller may not use on this site.
  */
-function assertAiOn(organization: Organization, site: Site, siteSpaceId: string | undefined) {
+export function assertAiOn(
+  organization: Organization,
+  site: Site,
+  siteSpaceId: string | undefined,
+) {
   assertOrganizationAiOn(organization);
   const customization =
     siteSpaceId === undefined ? siteCustomization(site) : siteSpaceCustomization(site, siteSpaceId);

@@ -184,6 +184,7 @@ const ENTRIES: Record<string, Entry> = {
 export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'searchSiteContent',
   'streamAskInSite',
+  'streamAIResponseInSite',
   'aggregateSiteEvents',
   'updateOrganizationMemberLastSeenAt',
 ]);

@@ -10,14 +10,25 @@ import type { AddressInfo } from 'node:net';
  * `options.breakAfter` breaks off a streamed reply after that many chunks. A streamed reply asked
  * with `stream_options.include_usage` ends with a chunk of its `usage`, as OpenAI's does:
  * `options.usage`, or by default 4 characters a token; `options.usage: false` sends none.
+ * `options.toolCalls` scripts tool calls: when it answers calls for a streamed request, they are
+ * streamed as `choices[0].delta.tool_calls` chunks (each call's arguments in pieces) with
+ * `finish_reason: "tool_calls"` instead of text; `options.rejectTools` answers 400 to a request
+ * offering `tools`, as an endpoint that takes none does.
  */
 export interface FakeChatRequest {
   body: {
     model?: string;
     stream?: boolean;
     stream_options?: { include_usage?: boolean };
-    messages: { role: string; content: string }[];
+    messages: { role: string; content: string; tool_call_id?: string; tool_calls?: unknown[] }[];
+    tools?: { type: string; function: { name: string; description: string } }[];
   };
+}
+
+/** A tool call the fake model makes: the tool's name and its arguments. */
+export interface FakeToolCall {
+  name: string;
+  arguments: object;
 }
 
 export interface FakeChatOptions {
@@ -29,6 +40,10 @@ export interface FakeChatOptions {
   chunkChars?: number;
   /** The tokens reported in the last chunk; false: none reported. */
   usage?: FakeChatUsage | false;
+  /** The tool calls to answer a request with; none (undefined or []): the reply's text. */
+  toolCalls?: (request: FakeChatRequest['body']) => FakeToolCall[] | undefined;
+  /** Answer 400 to a request that offers tools. */
+  rejectTools?: boolean;
 }
 
 export interface FakeChatUsage {
@@ -101,6 +116,30 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
     if (options.status) {
       response.writeHead(options.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: 'the model is down' } }));
+      return;
+    }
+    if (options.rejectTools && body.tools?.length) {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'this model does not support tools' } }));
+      return;
+    }
+    const calls = body.stream ? (options.toolCalls?.(body) ?? []) : [];
+    if (calls.length > 0) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const [index, call] of calls.entries()) {
+        const args = chunked(JSON.stringify(call.arguments), 5);
+        const first = { index, id: `call_${index}_${requests.length}`, type: 'function' };
+        const head = { ...first, function: { name: call.name, arguments: '' } };
+        response.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [head] } }] })}\n\n`,
+        );
+        for (const piece of args) {
+          const delta = { tool_calls: [{ index, function: { arguments: piece } }] };
+          response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`);
+        }
+      }
+      response.write('data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n');
+      response.end('data: [DONE]\n\n');
       return;
     }
     const text = (options.reply ?? defaultReply)(body);

@@ -157,6 +157,7 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/ask -> site:read, or site reader',
   'GET /v1/orgs/:organizationId/sites/:siteId/ask/questions -> site:read, or site reader',
+  'POST /v1/orgs/:organizationId/sites/:siteId/ai/response -> site:read, or site reader',
   'GET /v1/orgs/:organizationId/sites/:siteId/questions -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/questions/:siteQuestionId -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/questions/:siteQuestionId/sources -> site:read',

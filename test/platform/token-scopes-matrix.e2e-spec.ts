@@ -29,6 +29,7 @@ const READS = new Set([
   'searchSiteContent',
   'aggregateSiteEvents',
   'streamAskInSite',
+  'streamAIResponseInSite',
   'askInOrganization',
 ]);
 /** Routes a token limited to one organization (or less) may call. */

@@ -249,6 +249,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   setUserAsSSOMemberForOrganization: 'organization-members',
   sortSiteStructure: 'sites',
   startSamlSignIn: 'sign-in',
+  streamAIResponseInSite: 'sites',
   streamAskInOrganization: 'organization-ask',
   streamAskInSite: 'site-ask',
   streamRecommendedQuestionsInOrganization: 'organization-ask',

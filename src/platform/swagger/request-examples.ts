@@ -187,6 +187,11 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     question: 'How do I raise my rate limit?',
     scope: { mode: 'default', currentSiteSpace: SITE_SPACE },
   },
+  streamAIResponseInSite: {
+    input: [{ role: 'user', content: 'How do I raise my rate limit?' }],
+    model: 'reasoning-low',
+    channel: { type: 'site' },
+  },
   submitAgentFeedbackToSite: {
     reportedBy: { model: 'example-model', correlationId: 'a3c1f7e2-5b8d-4e0f-9a6b-2d4c8e1f3a5b' },
     subject: { kind: 'documentation', url: 'https://docs.acme.example/guides/rate-limits' },
