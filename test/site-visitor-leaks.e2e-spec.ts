@@ -236,8 +236,10 @@ describe('site visitors and hidden pages (e2e)', () => {
   }
 
   /** Whether an answer names the hidden page or its subpage, by a word or by id. */
-  function reveals(res: Response, fixture: AdaptiveSite): string[] {
-    const text = `${JSON.stringify(res.headers)} ${res.text}`;
+  function reveals(res: Response, fixture: AdaptiveSite, asked?: string): string[] {
+    let text = `${JSON.stringify(res.headers)} ${res.text}`;
+    // What the visitor asked, said back to it (the assistant's search calls), reveals nothing.
+    if (asked !== undefined) text = text.split(asked).join('');
     return [WORD, CHILD_WORD, fixture.hiddenId, fixture.childId].filter((needle) =>
       text.toLowerCase().includes(needle.toLowerCase()),
     );
@@ -285,6 +287,8 @@ describe('site visitors and hidden pages (e2e)', () => {
     withClaims: 'reveals' | 'ok' | 'unrelated';
     /** It names the hidden page (or its subpage): 404 without the claim, as an unknown one. */
     absent?: boolean;
+    /** What the read asks, which its answer may say back. */
+    asked?: string;
   }
 
   /**
@@ -468,6 +472,7 @@ describe('site visitors and hidden pages (e2e)', () => {
       list.push({
         route: 'POST /orgs/:organizationId/sites/:siteId/ai/response',
         name: `assistant ${query}`,
+        asked: `What is the ${query}?`,
         send: (client) =>
           client.post(`${sitePath}/ai/response`, {
             input: [{ role: 'user', content: `What is the ${query}?` }],
@@ -520,7 +525,7 @@ describe('site visitors and hidden pages (e2e)', () => {
     const leaks: object[] = [];
     for (const read of await reads(s)) {
       const res = await read.send(s.plain);
-      const revealed = reveals(res, s);
+      const revealed = reveals(res, s, read.asked);
       if (res.status >= 500 || (read.absent && res.status !== 404) || revealed.length > 0) {
         leaks.push({ route: read.route, read: read.name, status: res.status, revealed });
       }

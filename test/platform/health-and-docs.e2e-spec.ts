@@ -23,6 +23,7 @@ const NEWER_THAN_0146 = new Set([
   'listOrganizationAuditEventActions',
   'listSiteQuestions',
   'getSiteQuestionById',
+  'getOrganizationAIUsage',
   'listSiteQuestionSources',
   'getSiteQuestionStats',
   'listSiteQuestionAnswers',
