@@ -148,6 +148,7 @@ const ENTRIES: Record<string, Entry> = {
   publishSite: ['site.published', 'site'],
   unpublishSite: ['site.unpublished', 'site'],
   updateSiteCustomizationById: ['site.customization.updated', 'site'],
+  updateSiteAgentSettingsById: ['site.agent-settings.updated', 'site'],
   updateSiteAdaptiveSchema: ['site.adaptive-schema.updated', 'site'],
   updateSitePublishingAuthById: ['site.publishing-auth.updated', 'site'],
   regenerateSitePublishingAuthById: ['site.publishing-auth.regenerated', 'site'],
@@ -178,13 +179,18 @@ const ENTRIES: Record<string, Entry> = {
 };
 
 /**
- * POSTs that change nothing someone would audit: searches and aggregations read with a body,
- * and a member's presence ping (`lastSeenAt`) would fill the log with heartbeats.
+ * POSTs that change nothing someone would audit: searches, questions (recorded as questions:
+ * site insights) and aggregations read with a body, agents' feedback on a site (a visitor's
+ * remark, recorded with the site's questions), and a member's presence ping (`lastSeenAt`)
+ * would fill the log with heartbeats.
  */
 export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'searchSiteContent',
   'streamAskInSite',
   'streamAIResponseInSite',
+  'askInOrganization',
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
   'aggregateSiteEvents',
   'updateOrganizationMemberLastSeenAt',
 ]);

@@ -1,3 +1,4 @@
+import { PresentNotNull } from '../../platform/validation/present-not-null';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -31,7 +32,7 @@ export class AskInOrganizationDto {
     deprecated: true,
     description: 'Accepted and not used (GitBook deprecated it): each question stands alone.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(10)
   @IsString({ each: true })

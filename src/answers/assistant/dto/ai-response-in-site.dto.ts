@@ -76,7 +76,7 @@ export class AIMessageInputDto {
     items: { type: 'object' },
     description: 'Attachments (images, files): accepted, not given to the model.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   attachments?: object[];
 }
@@ -92,7 +92,7 @@ export class AIToolDefinitionDto {
     additionalProperties: true,
     description: 'JSON schema of its input (`{type: "object", properties}`).',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   inputSchema?: { type: 'object'; properties: Record<string, object> };
 }
@@ -108,7 +108,7 @@ export class AIToolCallResultDto {
   output!: object;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @PresentNotNull()
   @IsObject()
   summary?: object;
 }
@@ -159,7 +159,7 @@ export class AIResponseInSiteDto {
     description:
       'Tools of the client: a call of one ends the response with `response_tool_call_pending`.',
   })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_TOOLS)
   @ValidateNested({ each: true })

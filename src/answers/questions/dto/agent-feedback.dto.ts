@@ -61,7 +61,7 @@ export class AgentFeedbackSubjectCliCommandDto {
   @ApiProperty({ enum: ['cli-command'] }) @IsIn(['cli-command']) kind!: 'cli-command';
   @ApiProperty({ maxLength: 200 }) @IsString() @MaxChars(200) command!: string;
   @ApiPropertyOptional({ type: [String], maxItems: 50 })
-  @IsOptional()
+  @PresentNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
