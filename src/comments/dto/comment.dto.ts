@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { RichDocumentSchema } from '../../orgs/agent-instructions/dto/agent-instructions.dto';
 import { PresentNotNull } from '../../platform/validation/present-not-null';
+import { QueryList } from '../../platform/validation/query-list';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 import { MAX_EMOJI_CHARS } from '../entities/comment-reaction.entity';
@@ -31,10 +32,6 @@ export type ListOrder = (typeof LIST_ORDERS)[number];
 const MAX_REACTIONS_PER_UPDATE = 20;
 /** Most authors one listing may filter on. */
 const MAX_AUTHORS = 100;
-
-/** A repeated query key arrives as an array, a single one as a string. */
-const toArray = ({ value }: { value: unknown }): unknown =>
-  value === undefined || Array.isArray(value) ? value : [value];
 
 /** GitBook's `Document` as a comment's body: markdown or a document, never `{}`. */
 const BODY_SCHEMA: { oneOf: SchemaObject['oneOf'] } = {
@@ -99,9 +96,7 @@ export class ListCommentsQueryDto extends PageQueryDto {
     type: [String],
     description: 'Only the comments of these users (repeat the key: `authors=a&authors=b`).',
   })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @ArrayMaxSize(MAX_AUTHORS)
   @IsString({ each: true })
   @MaxChars(64, { each: true })

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PresentNotNull } from '../../platform/validation/present-not-null';
+import { QueryList } from '../../platform/validation/query-list';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import { Chars, MaxChars } from '../../platform/validation/chars';
 import {
@@ -39,10 +40,6 @@ export const SITE_PROXY_PATTERN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
-
-/** A repeated query key arrives as an array, a single one as a string. */
-const toArray = ({ value }: { value: unknown }) =>
-  value === undefined || Array.isArray(value) ? value : [value];
 
 /** `listSites`: paging plus GitBook's filters. */
 export class ListSitesQueryDto extends PageQueryDto {
@@ -71,9 +68,7 @@ export class ListSitesQueryDto extends PageQueryDto {
     isArray: true,
     description: 'Only sites of these types (repeat the key for several).',
   })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(SITE_TYPES, { each: true })
   type?: SiteType[];
 }

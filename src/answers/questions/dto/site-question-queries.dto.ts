@@ -1,9 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsArray, IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { MaxChars } from '../../../platform/validation/chars';
-import { PresentNotNull } from '../../../platform/validation/present-not-null';
+import { QueryList } from '../../../platform/validation/query-list';
 
 export const QUESTION_TYPES = [
   'exploring',
@@ -37,10 +36,6 @@ export const QUESTION_SORTS = [
 ] as const;
 export type QuestionSort = (typeof QUESTION_SORTS)[number];
 
-/** A repeated query key arrives as an array, a single one as a string. */
-const toArray = ({ value }: { value: unknown }) =>
-  value === undefined || Array.isArray(value) ? value : [value];
-
 const CLASSIFIED =
   'Bindery does not classify questions: every answer is `relevant`, every question of type ' +
   '`unknown`, and no answer has a topic.';
@@ -64,9 +59,7 @@ export class AnswerRangeQueryDto {
 /** The filters of answers that GitBook's question operations share. */
 export class AnswerFiltersQueryDto extends AnswerRangeQueryDto {
   @ApiPropertyOptional({ enum: RELEVANCES, isArray: true, description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RELEVANCES, { each: true })
   relevance?: Relevance[];
 
@@ -75,9 +68,7 @@ export class AnswerFiltersQueryDto extends AnswerRangeQueryDto {
     isArray: true,
     description: 'Where asked: `site` (a site’s token, its renderer) or `api` (a member).',
   })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(CHANNEL_TYPES, { each: true })
   channelType?: ChannelType[];
 
@@ -87,9 +78,7 @@ export class AnswerFiltersQueryDto extends AnswerRangeQueryDto {
     description:
       '`no`: no page was found for the question, or the model wrote no answer; `yes` otherwise.',
   })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RESOLUTIONS, { each: true })
   answered?: Resolution[];
 }
@@ -97,9 +86,7 @@ export class AnswerFiltersQueryDto extends AnswerRangeQueryDto {
 /** `getSiteQuestionStats`' query. */
 export class SiteQuestionStatsQueryDto extends AnswerFiltersQueryDto {
   @ApiPropertyOptional({ type: [String], description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsString({ each: true })
   @MaxChars(64, { each: true })
   topic?: string[];
@@ -126,16 +113,12 @@ export class ListSiteQuestionsQueryDto extends PageQueryDto {
   type?: QuestionType;
 
   @ApiPropertyOptional({ enum: RELEVANCES, isArray: true, description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RELEVANCES, { each: true })
   relevance?: Relevance[];
 
   @ApiPropertyOptional({ enum: CHANNEL_TYPES, isArray: true })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(CHANNEL_TYPES, { each: true })
   channelType?: ChannelType[];
 
@@ -144,16 +127,12 @@ export class ListSiteQuestionsQueryDto extends PageQueryDto {
     isArray: true,
     description: '`no` finds the questions asked with no page found or no answer written.',
   })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RESOLUTIONS, { each: true })
   answered?: Resolution[];
 
   @ApiPropertyOptional({ type: [String], description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsString({ each: true })
   @MaxChars(64, { each: true })
   topic?: string[];
@@ -187,23 +166,17 @@ export class ListSiteQuestionSourcesQueryDto extends PageQueryDto {
   to?: string;
 
   @ApiPropertyOptional({ enum: RELEVANCES, isArray: true, description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RELEVANCES, { each: true })
   relevance?: Relevance[];
 
   @ApiPropertyOptional({ enum: CHANNEL_TYPES, isArray: true })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(CHANNEL_TYPES, { each: true })
   channelType?: ChannelType[];
 
   @ApiPropertyOptional({ enum: RESOLUTIONS, isArray: true })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RESOLUTIONS, { each: true })
   answered?: Resolution[];
 }
@@ -235,9 +208,7 @@ export class ListSiteQuestionAnswersQueryDto extends PageQueryDto {
   language?: string;
 
   @ApiPropertyOptional({ enum: RESOLUTIONS, isArray: true })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RESOLUTIONS, { each: true })
   answered?: Resolution[];
 
@@ -252,16 +223,12 @@ export class ListSiteQuestionAnswersQueryDto extends PageQueryDto {
   helpfulness?: Helpfulness;
 
   @ApiPropertyOptional({ enum: RELEVANCES, isArray: true, description: CLASSIFIED })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(RELEVANCES, { each: true })
   relevance?: Relevance[];
 
   @ApiPropertyOptional({ enum: CHANNEL_TYPES, isArray: true })
-  @PresentNotNull()
-  @Transform(toArray)
-  @IsArray()
+  @QueryList()
   @IsIn(CHANNEL_TYPES, { each: true })
   channelType?: ChannelType[];
 
