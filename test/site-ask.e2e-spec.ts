@@ -1,12 +1,15 @@
 import { NO_MODEL_ANSWER } from '../src/answers/site-answers.service';
-import { type AnswerEvent as Answer, expectError } from './helpers/answers';
+import {
+  type AnswerEvent as Answer,
+  expectError,
+  answerSite,
+  type AnswerSite,
+  ANSWER_SITES_URL,
+  SECRET,
+} from './helpers/answers';
 import { createTestApp, TestApp } from './helpers/app';
-import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
-import type { Client } from './helpers/client';
 import { expectMatchesSchema, GITBOOK_0202 } from './helpers/conformance';
-import { insertPage } from './helpers/content';
 import { expectEventStream, parseEventStream } from './helpers/event-stream';
-import type { TestOrganization } from './helpers/factories';
 import { FOLLOW_UPS, type FakeChatServer, startFakeChatServer } from './helpers/fake-chat-server';
 
 /**
@@ -15,31 +18,17 @@ import { FOLLOW_UPS, type FakeChatServer, startFakeChatServer } from './helpers/
  * as GitBook's API streams them (each event checked against the 0.202.0 schemas).
  */
 
-const SITES = 'http://docs.localhost/{organization}';
-const BETA = 'visitor.claims.unsigned.beta === true';
-/** In the hidden page alone. */
-const SECRET = 'quokkaveil';
-
-interface AskSite {
-  org: TestOrganization;
-  site: SiteBody;
-  guides: SiteSpaceBody;
-  url: string;
-  revisionId: string;
-  installId: string;
-  hiddenId: string;
-  /** A visitor without the claim, and one with it. */
-  plain: Client;
-  tester: Client;
-}
-
 describe('site answers (e2e)', () => {
   let t: TestApp;
   let model: FakeChatServer;
 
   beforeAll(async () => {
     model = await startFakeChatServer();
-    t = await createTestApp({ SITES_URL: SITES, AI_API_URL: model.url, AI_MODEL: 'fake-chat' });
+    t = await createTestApp({
+      SITES_URL: ANSWER_SITES_URL,
+      AI_API_URL: model.url,
+      AI_MODEL: 'fake-chat',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -52,57 +41,10 @@ describe('site answers (e2e)', () => {
   const questionsPath = (org: { id: string }, siteId: string, query = '') =>
     `/v1/orgs/${org.id}/sites/${siteId}/ask/questions${query}`;
 
-  /**
-   * A published site with AI search on: `guides` holds "Installation" (the zephyrine engine),
-   * "Webhooks", and "Quokkaveil plan", which mentions the zephyrine engine too but only
-   * visitors with the unsigned claim `beta` see.
-   */
-  async function askSite(testApp: TestApp = t, aiMode = 'search'): Promise<AskSite> {
-    const org = await testApp.factories.organization();
-    const site = await testApp.factories.site(org, { title: 'Engine docs' });
-    const guides = await testApp.factories.siteSpace(org, site.id, { spaceTitle: 'Guides' });
-    await testApp.factories.changeRequest(org, guides.space.id, {
-      changes: [
-        insertPage(
-          'Installation',
-          'Install the zephyrine engine with `npm install zephyrine`, then run it.',
-        ),
-        insertPage('Webhooks', 'Webhooks deliver events to your endpoint.'),
-        {
-          operation: 'insert_page',
-          title: 'Quokkaveil plan',
-          condition: BETA,
-          document: { markdown: `The ${SECRET} roadmap: a new zephyrine engine install.` },
-        },
-      ],
-      merge: true,
-    });
-    const content = await org.owner.client.get(`/v1/spaces/${guides.space.id}/content`).expect(200);
-    const pages = content.body.pages as { id: string; title: string }[];
-    const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
-    await org.owner.client.put(`${sitePath}/customization`, { ai: { mode: aiMode } }).expect(200);
-    await org.owner.client.post(`${sitePath}/publish`).expect(200);
-    const url = `https://docs.localhost/${org.id}/${site.id}`;
-    const tokenOf = async (claims: object) => {
-      const res = await testApp.anonymous
-        .post('/v1/urls/published', { url, visitor: { unsignedClaims: claims } })
-        .expect(200);
-      return testApp.as(res.body.apiToken as string);
-    };
-    return {
-      org,
-      site,
-      guides,
-      url,
-      revisionId: content.body.id as string,
-      installId: pages.find((page) => page.title === 'Installation')!.id,
-      hiddenId: pages.find((page) => page.title === 'Quokkaveil plan')!.id,
-      plain: await tokenOf({}),
-      tester: await tokenOf({ beta: true }),
-    };
-  }
+  const askSite = (testApp: TestApp = t, aiMode = 'search'): Promise<AnswerSite> =>
+    answerSite(testApp, { aiMode });
 
-  const ask = (question: string, s: AskSite) => ({
+  const ask = (question: string, s: AnswerSite) => ({
     question,
     context: { siteSpaceId: s.guides.id },
     scope: { mode: 'default', currentSiteSpace: s.guides.id },
@@ -314,7 +256,7 @@ describe('site answers (e2e)', () => {
   describe('without a model', () => {
     let bare: TestApp;
     beforeAll(async () => {
-      bare = await createTestApp({ SITES_URL: SITES });
+      bare = await createTestApp({ SITES_URL: ANSWER_SITES_URL });
     });
     afterAll(() => bare.close());
 

@@ -1,11 +1,13 @@
-import { expectError } from './helpers/answers';
+import {
+  expectError,
+  answerSite,
+  type AnswerSite,
+  ANSWER_SITES_URL,
+  SECRET,
+} from './helpers/answers';
 import { createTestApp, TestApp } from './helpers/app';
-import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
-import type { Client } from './helpers/client';
 import { GITBOOK_0202 } from './helpers/conformance';
-import { insertPage } from './helpers/content';
 import { expectEventStream } from './helpers/event-stream';
-import type { TestOrganization } from './helpers/factories';
 import {
   FOLLOW_UPS,
   type FakeChatRequest,
@@ -18,24 +20,6 @@ import {
  * OpenAI-compatible model that calls the assistant's tools (search the site, read a page), as
  * the caller may read the site; every event checked against GitBook 0.202.0's `AIStreamResponse`.
  */
-
-const SITES = 'http://docs.localhost/{organization}';
-const BETA = 'visitor.claims.unsigned.beta === true';
-/** In the hidden page alone. */
-const SECRET = 'quokkaveil';
-
-interface AssistantSite {
-  org: TestOrganization;
-  site: SiteBody;
-  guides: SiteSpaceBody;
-  revisionId: string;
-  installId: string;
-  webhooksId: string;
-  hiddenId: string;
-  /** A visitor without the claim, and one with it. */
-  plain: Client;
-  tester: Client;
-}
 
 /** One event of the stream, as tests read it. */
 interface Event {
@@ -84,7 +68,11 @@ describe('site assistant (e2e)', () => {
 
   beforeAll(async () => {
     model = await startFakeChatServer();
-    t = await createTestApp({ SITES_URL: SITES, AI_API_URL: model.url, AI_MODEL: 'fake-chat' });
+    t = await createTestApp({
+      SITES_URL: ANSWER_SITES_URL,
+      AI_API_URL: model.url,
+      AI_MODEL: 'fake-chat',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -95,55 +83,11 @@ describe('site assistant (e2e)', () => {
   const path = (org: { id: string }, siteId: string) =>
     `/v1/orgs/${org.id}/sites/${siteId}/ai/response`;
 
-  /**
-   * A published site with AI on: `guides` holds "Installation" (the zephyrine engine),
-   * "Webhooks", and "Quokkaveil plan", which only visitors with the unsigned claim `beta` see.
-   */
-  async function assistantSite(testApp: TestApp = t, aiMode = 'assistant'): Promise<AssistantSite> {
-    const org = await testApp.factories.organization();
-    const site = await testApp.factories.site(org, { title: 'Engine docs' });
-    const guides = await testApp.factories.siteSpace(org, site.id, { spaceTitle: 'Guides' });
-    await testApp.factories.changeRequest(org, guides.space.id, {
-      changes: [
-        insertPage(
-          'Installation',
-          'Install the zephyrine engine with `npm install zephyrine`, then run it.',
-        ),
-        insertPage('Webhooks', 'Webhooks deliver zephyrine events to your endpoint.'),
-        {
-          operation: 'insert_page',
-          title: 'Quokkaveil plan',
-          condition: BETA,
-          document: { markdown: `The ${SECRET} roadmap: a new zephyrine engine install.` },
-        },
-      ],
-      merge: true,
+  const assistantSite = (testApp: TestApp = t, aiMode = 'assistant'): Promise<AnswerSite> =>
+    answerSite(testApp, {
+      aiMode,
+      webhooks: 'Webhooks deliver zephyrine events to your endpoint.',
     });
-    const content = await org.owner.client.get(`/v1/spaces/${guides.space.id}/content`).expect(200);
-    const pages = content.body.pages as { id: string; title: string }[];
-    const sitePath = `/v1/orgs/${org.id}/sites/${site.id}`;
-    await org.owner.client.put(`${sitePath}/customization`, { ai: { mode: aiMode } }).expect(200);
-    await org.owner.client.post(`${sitePath}/publish`).expect(200);
-    const url = `https://docs.localhost/${org.id}/${site.id}`;
-    const tokenOf = async (claims: object) => {
-      const res = await testApp.anonymous
-        .post('/v1/urls/published', { url, visitor: { unsignedClaims: claims } })
-        .expect(200);
-      return testApp.as(res.body.apiToken as string);
-    };
-    const idOf = (title: string) => pages.find((page) => page.title === title)!.id;
-    return {
-      org,
-      site,
-      guides,
-      revisionId: content.body.id as string,
-      installId: idOf('Installation'),
-      webhooksId: idOf('Webhooks'),
-      hiddenId: idOf('Quokkaveil plan'),
-      plain: await tokenOf({}),
-      tester: await tokenOf({ beta: true }),
-    };
-  }
 
   const userSays = (content: string, extra: object = {}) => ({
     input: [{ role: 'user', content }],
@@ -375,7 +319,7 @@ describe('site assistant (e2e)', () => {
   describe('without a model', () => {
     let bare: TestApp;
     beforeAll(async () => {
-      bare = await createTestApp({ SITES_URL: SITES });
+      bare = await createTestApp({ SITES_URL: ANSWER_SITES_URL });
     });
     afterAll(() => bare.close());
 

@@ -1,11 +1,9 @@
 import { SiteQuestionsService } from '../src/answers/questions/site-questions.service';
+import { answerSite, type AnswerSite, ANSWER_SITES_URL, SECRET } from './helpers/answers';
 import { createTestApp, TestApp } from './helpers/app';
-import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
 import type { Client } from './helpers/client';
 import { expectConforms, GITBOOK_0202 } from './helpers/conformance';
-import { insertPage } from './helpers/content';
 import { expectEventStream } from './helpers/event-stream';
-import type { TestOrganization } from './helpers/factories';
 import { type FakeChatServer, startFakeChatServer } from './helpers/fake-chat-server';
 
 /**
@@ -15,10 +13,6 @@ import { type FakeChatServer, startFakeChatServer } from './helpers/fake-chat-se
  * checked against GitBook's schema for its operationId.
  */
 
-const SITES = 'http://docs.localhost/{organization}';
-const BETA = 'visitor.claims.unsigned.beta === true';
-/** In the hidden page alone. */
-const SECRET = 'quokkaveil';
 const DAY = 24 * 60 * 60 * 1000;
 
 interface Source {
@@ -29,25 +23,17 @@ interface Answer {
   answer: { sources: Source[] };
 }
 
-interface QuestionSite {
-  org: TestOrganization;
-  site: SiteBody;
-  guides: SiteSpaceBody;
-  base: string;
-  installId: string;
-  hiddenId: string;
-  /** Site tokens of a visitor without the claim, and of one with it. */
-  plain: Client;
-  tester: Client;
-}
-
 describe('site questions (e2e)', () => {
   let t: TestApp;
   let model: FakeChatServer;
 
   beforeAll(async () => {
     model = await startFakeChatServer();
-    t = await createTestApp({ SITES_URL: SITES, AI_API_URL: model.url, AI_MODEL: 'fake-chat' });
+    t = await createTestApp({
+      SITES_URL: ANSWER_SITES_URL,
+      AI_API_URL: model.url,
+      AI_MODEL: 'fake-chat',
+    });
   });
   afterAll(async () => {
     t.clock.resume();
@@ -56,55 +42,12 @@ describe('site questions (e2e)', () => {
   });
   beforeEach(() => model.reset());
 
-  /**
-   * A published site with AI search on: `guides` holds "Installation" (the zephyrine engine),
-   * "Webhooks", and "Quokkaveil plan", about the zephyrine engine too, which only visitors with
-   * the unsigned claim `beta` see.
-   */
-  async function questionSite(): Promise<QuestionSite> {
-    const org = await t.factories.organization();
-    const site = await t.factories.site(org, { title: 'Engine docs' });
-    const guides = await t.factories.siteSpace(org, site.id, { spaceTitle: 'Guides' });
-    await t.factories.changeRequest(org, guides.space.id, {
-      changes: [
-        insertPage('Installation', 'Install the zephyrine engine with `npm install zephyrine`.'),
-        insertPage('Webhooks', 'Webhooks deliver events to your endpoint.'),
-        {
-          operation: 'insert_page',
-          title: 'Quokkaveil plan',
-          condition: BETA,
-          document: { markdown: `The ${SECRET} roadmap: a new zephyrine engine install.` },
-        },
-      ],
-      merge: true,
-    });
-    const content = await org.owner.client.get(`/v1/spaces/${guides.space.id}/content`).expect(200);
-    const pages = content.body.pages as { id: string; title: string }[];
-    const base = `/v1/orgs/${org.id}/sites/${site.id}`;
-    await org.owner.client.put(`${base}/customization`, { ai: { mode: 'search' } }).expect(200);
-    await org.owner.client.post(`${base}/publish`).expect(200);
-    const url = `https://docs.localhost/${org.id}/${site.id}`;
-    const tokenOf = async (claims: object) => {
-      const res = await t.anonymous
-        .post('/v1/urls/published', { url, visitor: { unsignedClaims: claims } })
-        .expect(200);
-      return t.as(res.body.apiToken as string);
-    };
-    return {
-      org,
-      site,
-      guides,
-      base,
-      installId: pages.find((page) => page.title === 'Installation')!.id,
-      hiddenId: pages.find((page) => page.title === 'Quokkaveil plan')!.id,
-      plain: await tokenOf({}),
-      tester: await tokenOf({ beta: true }),
-    };
-  }
+  const questionSite = (): Promise<AnswerSite> =>
+    answerSite(t, { install: 'Install the zephyrine engine with `npm install zephyrine`.' });
 
   /** Asks as `client`; the stream's events and the request id (the answer's responseId). */
   async function ask(
-    s: QuestionSite,
+    s: AnswerSite,
     client: Client,
     question: string,
     extra: object = {},
