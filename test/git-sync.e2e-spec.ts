@@ -754,6 +754,58 @@ describeWithGit('Git sync', () => {
         }
       }
     });
+    it('keeps a hand-written SUMMARY.md: escaped titles, and entries without a link over their pages', async () => {
+      const files = {
+        'SUMMARY.md': [
+          '# Table of contents',
+          '',
+          '* [Introduction](README.md)',
+          '* [Installation](installation/README.md)',
+          '  * [Install by RPM \\(Red Hat Linux\\)](installation/rpm.md)',
+          '  * Obsolete Installation',
+          '    * Treasure Agent v3 (EOL) Installation',
+          '      * [Install by RPM v3 \\(Red Hat Linux\\)](installation/rpm-v3.md)',
+          '* [monitor_agent](input/monitor_agent.md)',
+          '',
+        ].join('\n'),
+        'README.md': '# Introduction\n\nStart here.\n',
+        'installation/README.md': '# Installation\n',
+        'installation/rpm.md': '# Install by RPM (Red Hat Linux)\n\nUse yum.\n',
+        'installation/rpm-v3.md': '# Install by RPM v3 (Red Hat Linux)\n\nUse the old repo.\n',
+        'input/monitor_agent.md': '# monitor_agent\n\nMetrics over HTTP.\n',
+      };
+      const { spaceId, url } = await imported(files);
+      const pages = await byTitle(spaceId);
+      // An entry without a link is an empty page over its pages, in the tree the API answers.
+      const obsolete = pages.get('Obsolete Installation')!;
+      expect(obsolete).toMatchObject({ type: 'document', slug: 'obsolete-installation' });
+      expect(obsolete.pages?.map((page) => page.title)).toEqual([
+        'Treasure Agent v3 (EOL) Installation',
+      ]);
+      expect(obsolete.pages?.[0].pages?.map((page) => page.title)).toEqual([
+        'Install by RPM v3 (Red Hat Linux)',
+      ]);
+      const res = await org.owner.client.get(`/v1/spaces/${spaceId}/content`).expect(200);
+      expectConforms(res, 'getCurrentRevision');
+      expect(JSON.stringify(res.body)).not.toContain('linkless');
+
+      const copy = `sync-${++counter}`;
+      const copyUrl = server.createRepository(copy);
+      await operate(spaceId, 'export', { url: copyUrl, ref: 'main' });
+      const written = server.git(copy, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n');
+      expect(written.filter((path) => path !== '.gitbook.yaml').sort()).toEqual(
+        Object.keys(files).sort(),
+      );
+      for (const [path, data] of Object.entries(files)) {
+        expect([path, server.git(copy, 'show', `main:${path}`)]).toEqual([path, data]);
+      }
+      // Imported again from the source, the same pages (ids kept), no new revision.
+      const { revision } = await content(spaceId);
+      await operate(spaceId, 'import', { url, ref: 'main' });
+      expect((await content(spaceId)).revision).toBe(revision);
+      expect((await byTitle(spaceId)).get('Obsolete Installation')!.id).toBe(obsolete.id);
+    });
+
     it("resolves cards' targets and covers and pictures' dark sources to the space's pages and files", async () => {
       const readme = [
         '# Start',

@@ -38,7 +38,7 @@ import { GITBOOK_YAML, type LayoutPage } from '../layout/layout';
 import { readLayoutConfig } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
 import { RefNotFound, type StreamedFile } from '../remote/git-repository';
-import { layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
+import { layoutPageOf, renderPageFile, staysLinkless, summaryPages } from '../sync/page-files';
 import { SiteConfigSync } from '../sync/site-config-sync';
 import { newSyncState, previousEntries, relativeTo, repositoryKey } from '../sync/sync-state';
 import { planSyncedPaths } from '../sync/synced-paths';
@@ -149,14 +149,6 @@ export class GitExporter {
 
     const pages = trees.flatMap((tree) => layoutPageOf(toLike(tree), job.directory));
     const paths = planSyncedPaths(pages, files, previousPaths, occupied);
-    const total = paths.pages.size + files.length;
-    let done = 0;
-    await context.progress(0, total);
-
-    const writes = new Map<string, Buffer | StreamedFile>();
-    const entries: Record<string, SyncedEntry> = {};
-    /** Paths kept as the repository has them, with the blob the last sync recorded. */
-    const keptOids = new Map<string, string>();
     const documents = await this.loadDocuments(trees);
     const byId = new Map<string, LayoutPage>();
     const indexPages = (list: LayoutPage[]) =>
@@ -165,6 +157,18 @@ export class GitExporter {
         indexPages(page.pages);
       });
     indexPages(pages);
+    // Entries SUMMARY.md listed without a link stay without a file while they hold nothing.
+    for (const page of byId.values()) {
+      if (await staysLinkless(page, documents.get(page.id))) paths.pages.delete(page.id);
+    }
+    const total = paths.pages.size + files.length;
+    let done = 0;
+    await context.progress(0, total);
+
+    const writes = new Map<string, Buffer | StreamedFile>();
+    const entries: Record<string, SyncedEntry> = {};
+    /** Paths kept as the repository has them, with the blob the last sync recorded. */
+    const keptOids = new Map<string, string>();
     // What the repository changed since the last sync (pages and files edited, added or
     // deleted): an export would undo it, so it waits for an import, unless forced.
     const changedInRepository =

@@ -15,7 +15,7 @@ import {
 } from './layout';
 import { frontmatterToMeta, type FileLocations } from './frontmatter-meta';
 import { canonicalHead, headText, splitHead } from './page-head';
-import { computedYaml, pageFrontmatter } from './layout-writer';
+import { computedYaml, escapeLinkText, pageFrontmatter } from './layout-writer';
 import { isAbsoluteUrl, linkTargetsIn, targetPath, writtenOtherwise } from './link-targets';
 import { parseSummary, type SummaryEntry } from './summary';
 
@@ -226,8 +226,24 @@ class PageReader {
   private summaryPage(entry: SummaryEntry, dir: string, top: boolean): ReadLayoutPage {
     if (entry.kind === 'computed') return this.computedPage(entry.yaml ?? '');
     const children = entry.children.map((child) => this.summaryPage(child, dir, false));
-    const tooltip: Record<string, unknown> =
-      entry.tooltip !== undefined ? { gitForm: { summaryTitle: entry.tooltip } } : {};
+    const form: PageGitForm = {
+      ...(entry.tooltip !== undefined ? { summaryTitle: entry.tooltip } : {}),
+      ...(entry.written !== undefined && entry.written !== escapeLinkText(entry.title)
+        ? { summaryText: entry.written }
+        : {}),
+    };
+    const tooltip: Record<string, unknown> = Object.keys(form).length > 0 ? { gitForm: form } : {};
+    if (entry.kind === 'text') {
+      // A heading for the items below it, in the page tree: an empty page without a file.
+      return {
+        id: this.newId(),
+        type: 'document',
+        title: entry.title || 'Untitled',
+        slug: slugify(entry.title) || undefined,
+        meta: { gitForm: { ...form, linkless: true } },
+        pages: children,
+      };
+    }
     if (entry.kind === 'group' && top) {
       return {
         id: this.newId(),

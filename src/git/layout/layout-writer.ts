@@ -29,12 +29,21 @@ export function renderSummary(pages: readonly LayoutPage[], paths: LayoutPaths):
         continue;
       }
       const target = summaryTarget(page, paths);
-      if (target === undefined) continue;
       const form = page.meta.gitForm as PageGitForm | undefined;
       const title = typeof page.meta.linkTitle === 'string' ? page.meta.linkTitle : page.title;
-      const tooltip =
-        form?.summaryTitle !== undefined ? ` "${form.summaryTitle.replace(/"/g, '\\"')}"` : '';
-      into.push(`${indent}* [${escapeLinkText(title)}](${linkTarget(target)}${tooltip})`);
+      const text =
+        form?.summaryText !== undefined && unescapeLinkText(form.summaryText) === title.trim()
+          ? form.summaryText
+          : escapeLinkText(title);
+      if (target === undefined) {
+        // Without a file: an entry without a link, as it was read (see PageGitForm.linkless).
+        if (!form?.linkless) continue;
+        into.push(`${indent}* ${text}`);
+      } else {
+        const tooltip =
+          form?.summaryTitle !== undefined ? ` "${form.summaryTitle.replace(/"/g, '\\"')}"` : '';
+        into.push(`${indent}* [${text}](${linkTarget(target)}${tooltip})`);
+      }
       items(page.pages, depth + 1, into);
     }
   };
@@ -226,6 +235,11 @@ export function linkTarget(path: string): string {
 }
 
 /** Link text as GitBook escapes it in SUMMARY.md. */
-function escapeLinkText(text: string): string {
+export function escapeLinkText(text: string): string {
   return text.replace(/\n/g, ' ').replace(/[[\]\\_*`]/g, (c) => `\\${c}`);
+}
+
+/** Link text of SUMMARY.md as the title it gives (backslash escapes taken off). */
+export function unescapeLinkText(text: string): string {
+  return text.replace(/\\(.)/g, '$1').trim();
 }

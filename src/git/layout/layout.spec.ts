@@ -448,5 +448,72 @@ describe('Git Sync layout', () => {
         '---\nnoIndex: true\nicon: house\ndescription: Home, edited\ntitle: Kept as written\n---\n# Home\n\n\nSee [the guide](guide/README.md).\n\n',
       );
     });
+
+    it('keep a hand-written SUMMARY.md: escapes as written, entries without a link over their pages', () => {
+      const summary = [
+        '# Table of contents',
+        '',
+        '* [Introduction](README.md)',
+        '* [Install by RPM \\(Red Hat\\)](install/rpm.md)',
+        '* [monitor_agent](input/monitor_agent.md)',
+        '* Obsolete Installation',
+        '  * Agent v4 (EOL) Installation',
+        '    * [Install by RPM v4 \\(Red Hat\\)](install/rpm-v4.md)',
+        '',
+      ].join('\n');
+      const files = {
+        'SUMMARY.md': summary,
+        'README.md': '# Introduction\n',
+        'install/rpm.md': '# Install by RPM (Red Hat)\n',
+        'input/monitor_agent.md': '# monitor_agent\n',
+        'install/rpm-v4.md': '# Install by RPM v4 (Red Hat)\n',
+      };
+      const layout = read(files);
+      const [, rpm, monitor, obsolete] = layout.pages;
+      expect(rpm.meta.gitForm).toEqual({ summaryText: 'Install by RPM \\(Red Hat\\)' });
+      expect(monitor.meta.gitForm).toEqual({ summaryText: 'monitor_agent' });
+      expect(obsolete).toMatchObject({
+        type: 'document',
+        title: 'Obsolete Installation',
+        slug: 'obsolete-installation',
+        meta: { gitForm: { linkless: true } },
+        pages: [
+          {
+            type: 'document',
+            title: 'Agent v4 (EOL) Installation',
+            meta: { gitForm: { linkless: true } },
+            pages: [{ path: 'install/rpm-v4.md', title: 'Install by RPM v4 (Red Hat)' }],
+          },
+        ],
+      });
+      expect(obsolete.path).toBeUndefined();
+      const written = writeBack(layout);
+      for (const [path, text] of Object.entries(files)) {
+        expect([path, written.get(path)!.toString()]).toEqual([path, text]);
+      }
+      // A title changed in Bindery is written as GitBook writes it; an entry given a file, linked.
+      rpm.meta.linkTitle = 'Install by RPM (RHEL)';
+      const paths = {
+        pages: new Map([
+          [layout.pages[0].id, 'README.md'],
+          [rpm.id, 'install/rpm.md'],
+          [monitor.id, 'input/monitor_agent.md'],
+          [obsolete.id, 'obsolete/README.md'],
+          [obsolete.pages[0].pages[0].id, 'install/rpm-v4.md'],
+        ]),
+        files: new Map<string, string>(),
+      };
+      expect(renderSummary(layout.pages, paths).split('\n')).toEqual([
+        '# Table of contents',
+        '',
+        '* [Introduction](README.md)',
+        '* [Install by RPM (RHEL)](install/rpm.md)',
+        '* [monitor_agent](input/monitor_agent.md)',
+        '* [Obsolete Installation](obsolete/README.md)',
+        '  * Agent v4 (EOL) Installation',
+        '    * [Install by RPM v4 \\(Red Hat\\)](install/rpm-v4.md)',
+        '',
+      ]);
+    });
   });
 });

@@ -54,6 +54,16 @@ export interface PageGitForm {
   unlisted?: true;
   /** The title attribute of the page's SUMMARY.md link (`[Title](page.md "Attribute")`). */
   summaryTitle?: string;
+  /**
+   * The text of the page's SUMMARY.md entry as written, when GitBook would escape it otherwise
+   * (`Install \\(Linux\\)`, `monitor_agent`): written back while it still says the title.
+   */
+  summaryText?: string;
+  /**
+   * A SUMMARY.md entry without a link (`* Obsolete installation` over its items): an empty page
+   * with no file, written back as such while it has no content of its own.
+   */
+  linkless?: true;
   /** Computed pages: their YAML block in SUMMARY.md as written, when not GitBook's form. */
   yaml?: string;
 }

@@ -1,7 +1,10 @@
 /** One entry of SUMMARY.md: a link, a group heading or a computed page, with its nested entries. */
 export interface SummaryEntry {
-  kind: 'page' | 'group' | 'computed';
+  /** `text`: a list item without a link (`* Obsolete installation`), a heading for its items. */
+  kind: 'page' | 'group' | 'computed' | 'text';
   title: string;
+  /** Items: their text as written, backslash escapes and all. */
+  written?: string;
   /** The link destination as written (decoded, without angle brackets); none for a group. */
   target?: string;
   /** The link's title attribute (`[Title](page.md "Attribute")`). */
@@ -15,13 +18,14 @@ const ITEM =
   /^(\s*)[*+-]\s+\[((?:\\.|[^\]\\])*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+"((?:\\.|[^"\\])*)")?\s*\)\s*$/;
 const FENCED_ITEM = /^(\s*)[*+-]\s+(`{3,}|~{3,})\s*yaml\s*$/;
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+const TEXT_ITEM = /^(\s*)[*+-]\s+(\S.*?)\s*$/;
 
 /**
  * The page tree of a SUMMARY.md: nested list items are subpages (by indentation), `##`
  * headings (or deeper) start a group holding the items below them; the `#` title of the file
  * is ignored. An item holding a YAML code block is a computed page (GitBook writes the source
- * of its OpenAPI reference so). List items without a link are ignored, their children kept at
- * their level.
+ * of its OpenAPI reference so). A list item without a link is a `text` entry holding its
+ * nested items.
  */
 export function parseSummary(text: string): SummaryEntry[] {
   const top: SummaryEntry[] = [];
@@ -65,10 +69,22 @@ export function parseSummary(text: string): SummaryEntry[] {
       continue;
     }
     const item = ITEM.exec(line);
-    if (!item) continue;
+    if (!item) {
+      const text = TEXT_ITEM.exec(line);
+      if (text) {
+        place(text[1].length, {
+          kind: 'text',
+          title: text[2].replace(/\\(.)/g, '$1'),
+          written: text[2],
+          children: [],
+        });
+      }
+      continue;
+    }
     place(item[1].length, {
       kind: 'page',
       title: item[2].replace(/\\(.)/g, '$1').trim(),
+      written: item[2],
       target: decodeTarget(item[3]),
       ...(item[4] !== undefined ? { tooltip: item[4].replace(/\\(.)/g, '$1') } : {}),
       children: [],

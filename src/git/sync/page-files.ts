@@ -117,6 +117,22 @@ export async function renderPageFile(
   return Buffer.from(renderPage({ ...page, markdown }, path, paths));
 }
 
+/**
+ * Whether a page is written without a file: an entry SUMMARY.md listed without a link
+ * (PageGitForm `linkless`) that still holds nothing a file would (no content, no frontmatter).
+ */
+export async function staysLinkless(
+  page: LayoutPage,
+  document: JSONDocument | undefined,
+): Promise<boolean> {
+  if (page.type !== 'document' || !(page.meta.gitForm as PageGitForm | undefined)?.linkless) {
+    return false;
+  }
+  const own = FRONTMATTER_KEYS.filter((key) => key !== 'gitForm' && key !== 'linkTitle');
+  if (own.some((key) => page.meta[key] !== undefined)) return false;
+  return !document || (await documentToMarkdown(document)).trim() === '';
+}
+
 const known = new WeakMap<MarkdownPaths, Set<string>>();
 
 /** Every path of a layout, pages and files (built once per layout). */
