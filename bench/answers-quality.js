@@ -81,7 +81,7 @@ function readQuestions(dir) {
           throw new Error(`${file} #${i}: no ${field}`);
         }
       }
-      questions.push({ ...q, file });
+      questions.push({ ...q, file, index: questions.length });
     }
   }
   return questions;
@@ -181,31 +181,36 @@ async function main() {
   }
   const askSeconds = (performance.now() - started) / 1000;
 
-  // Each miss diagnosed: where the answering page ranks in each search the answer made (the
-  // space search, as the site search runs it), and which telling words are not on the page.
-  const searchesFor = retrievalSearches();
+  // Each miss diagnosed: where the answering page ranks in the space search of the whole
+  // question, and which of the question's telling words (as the retrieval takes them,
+  // `tellingWords`) are not on the page.
+  const wordsOf = retrievalWords();
   for (const miss of outcomes.filter((o) => o.rank === 0)) {
     const { byPath, space, repo } = sites.get(miss.repository);
     const expected = byPath.get(miss.page).id;
-    const searches = searchesFor ? searchesFor(miss.question) : [miss.question];
-    miss.searches = [];
-    for (const query of searches) {
-      const hits = await call(
-        'GET',
-        `/v1/spaces/${space.id}/search?query=${encodeURIComponent(query)}`,
-        undefined,
-        200,
-      );
-      const rank = hits.items.findIndex((hit) => hit.id === expected) + 1;
-      miss.searches.push({ query, rank, results: hits.items.length });
-    }
+    const hits = await call(
+      'GET',
+      `/v1/spaces/${space.id}/search?query=${encodeURIComponent(miss.question)}`,
+      undefined,
+      200,
+    );
+    miss.questionSearch = {
+      rank: hits.items.findIndex((hit) => hit.id === expected) + 1,
+      results: hits.items.length,
+    };
     const text = fold(fs.readFileSync(path.join(repo.dir, miss.page), 'utf8'));
-    miss.absentWords = searches
-      .slice(1)
-      .filter((word) => !text.includes(fold(word).slice(0, Math.max(4, word.length - 2))));
+    miss.words = wordsOf ? wordsOf(miss.question) : [];
+    miss.absentWords = miss.words.filter(
+      (word) => !text.includes(fold(word).slice(0, Math.max(4, word.length - 2))),
+    );
   }
-
   const overall = score(outcomes);
+  // The questions split by their position in the list (files in name order): the even ones
+  // are the half retrieval's parameters were chosen on, the odd ones held out.
+  const halves = {
+    'tuning (even)': score(outcomes.filter((o) => o.index % 2 === 0)),
+    'held-out (odd)': score(outcomes.filter((o) => o.index % 2 === 1)),
+  };
   const perRepository = Object.fromEntries(
     repositories.map((name) => [name, score(outcomes.filter((o) => o.repository === name))]),
   );
@@ -218,6 +223,8 @@ async function main() {
   log(`${outcomes.length} questions asked in ${askSeconds.toFixed(1)} s`);
   log('');
   log(table('repository', { ...perRepository, overall }));
+  log('');
+  log(table('half', halves));
   log('');
   log(table('language', perLanguage));
   if (embeddings) {
@@ -236,12 +243,11 @@ async function main() {
   for (const miss of misses) {
     log(`  [${miss.repository} ${miss.language}] ${miss.question}`);
     log(`      answer: ${miss.page}; cited: ${miss.cited.join(', ') || '(none)'}`);
-    const ranks = miss.searches
-      .map(
-        (search) => `"${search.query}" ${search.rank ? `#${search.rank}` : `-/${search.results}`}`,
-      )
-      .join(', ');
-    log(`      its rank in each search: ${ranks}`);
+    const found = miss.questionSearch;
+    log(
+      `      its rank in the space search of the question: ` +
+        `${found.rank ? `#${found.rank}` : `-/${found.results}`}; words: ${miss.words.join(' ')}`,
+    );
     if (miss.absentWords.length) log(`      words not on the page: ${miss.absentWords.join(', ')}`);
   }
   const target = overall.recallAt5 >= 0.9;
@@ -266,6 +272,7 @@ async function main() {
         overall,
         perRepository,
         perLanguage,
+        halves,
         askSeconds,
         outcomes: outcomes.map(({ file: _file, ...o }) => o),
       },
@@ -276,11 +283,11 @@ async function main() {
   log(`Results: ${report}`);
 }
 
-/** Bindery's own split of a question into searches (dist/src/answers/retrieval.js), if built. */
-function retrievalSearches() {
+/** Bindery's own telling words of a question (dist/src/answers/retrieval.js), if built. */
+function retrievalWords() {
   const file = path.join(path.dirname(BINDERY_MAIN), 'answers', 'retrieval.js');
   if (!fs.existsSync(file)) return undefined;
-  return require(file).searchesFor;
+  return require(file).tellingWords;
 }
 
 /** Lower-cased, accents folded. */

@@ -28,8 +28,6 @@ import { AnswerLimits } from './usage/answer-limits.service';
 
 /** Pages whose text goes to the model. */
 export const SOURCE_PAGES = 5;
-/** Spaces each search answers (each with its best pages). */
-export const SEARCH_SPACES = 10;
 /** Characters of a page's text given to the model. */
 const PAGE_CHARS = 6000;
 /** Recommended questions answered. */

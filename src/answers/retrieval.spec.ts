@@ -1,9 +1,9 @@
 import type { ScoredSearchSpaceResultResponse } from '../spaces/search/dto/search-content.dto';
 import type { SearchRun } from '../spaces/search/search.service';
-import { fusePages, searchesFor } from './retrieval';
+import { fusePages, tellingWords } from './retrieval';
 
 /** A search's results: one space holding `pageIds`, best first. */
-function run(query: string, pageIds: string[], matches?: number, byMeaning = false): SearchRun {
+function run(query: string, pageIds: string[], byMeaning = false): SearchRun {
   const items: ScoredSearchSpaceResultResponse[] = [
     {
       type: 'space',
@@ -23,72 +23,46 @@ function run(query: string, pageIds: string[], matches?: number, byMeaning = fal
       })),
     },
   ];
-  return { query, items, matches, ...(byMeaning ? { byMeaning } : {}) };
+  return { query, items, ...(byMeaning ? { byMeaning } : {}) };
 }
 
-describe('searchesFor', () => {
-  it('searches the question, then its telling words alone, longest first', () => {
-    expect(searchesFor('How do I rotate the log files?')).toEqual([
-      'How do I rotate the log files?',
+describe('tellingWords', () => {
+  it('keeps the words that say what a question is about, once, in its order', () => {
+    expect(tellingWords('How do I rotate the log files? Rotate them daily')).toEqual([
       'rotate',
-      'files',
       'log',
+      'files',
+      'daily',
     ]);
   });
 
   it('leaves out the question words of French, German and Spanish too', () => {
-    expect(searchesFor('Comment configurer le tampon ?').slice(1)).toEqual([
-      'configurer',
-      'tampon',
-    ]);
-    expect(searchesFor('Wie kann ich den Puffer leeren?').slice(1)).toEqual(['puffer', 'leeren']);
-    expect(searchesFor('¿Cómo se instala en Docker?').slice(1)).toEqual(['instala', 'docker']);
+    expect(tellingWords('Comment configurer le tampon ?')).toEqual(['configurer', 'tampon']);
+    expect(tellingWords('Wie kann ich den Puffer leeren?')).toEqual(['puffer', 'leeren']);
+    expect(tellingWords('¿Cómo se instala en Docker?')).toEqual(['instala', 'docker']);
   });
 
-  it('searches a one-word question once', () => {
-    expect(searchesFor('webhooks')).toEqual(['webhooks']);
+  it('splits words at hyphens and keeps twelve at most', () => {
+    expect(tellingWords('td-agent')).toEqual(['td', 'agent']);
+    expect(tellingWords(Array.from({ length: 20 }, (_, i) => `w${i}`).join(' '))).toHaveLength(12);
   });
 });
 
 describe('fusePages', () => {
-  it('ranks the page a rare word finds first above pages common words find', () => {
-    const pages = fusePages(
-      {
-        pages: 200,
-        runs: [
-          run('buffer flush interval for output', []),
-          run('output', ['a', 'b', 'c', 'd', 'flush'], 150),
-          run('buffer', ['b', 'c', 'a', 'd', 'flush'], 120),
-          run('interval', ['flush', 'x'], 4),
-        ],
-      },
-      5,
-    );
-    expect(pages[0].pageId).toBe('flush');
+  it('keeps the order of the search by words, one entry per page', () => {
+    const pages = fusePages({ runs: [run('q', ['a', 'b', 'c'])] }, 2);
+    expect(pages.map((page) => page.pageId)).toEqual(['a', 'b']);
   });
 
-  it("weighs the whole question's results and the search by meaning", () => {
+  it('weighs the search by meaning less than the search by words', () => {
     const fused = (meaning: string[]) =>
-      fusePages(
-        {
-          pages: 100,
-          runs: [
-            run('q', ['whole']),
-            run('word', ['other'], 100),
-            run('q', meaning, undefined, true),
-          ],
-        },
-        3,
-      ).map((page) => page.pageId);
-    expect(fused([])).toEqual(['whole', 'other']);
-    expect(fused(['near'])[0]).toBe('near');
-  });
-
-  it('fuses only the eight words that match the fewest pages', () => {
-    const words = Array.from({ length: 10 }, (_, i) => run(`w${i}`, [`p${i}`], 10 + i));
-    const pages = fusePages({ pages: 100, runs: [run('q', []), ...words] }, 20);
-    expect(pages.map((page) => page.pageId).sort()).toEqual(
-      ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].sort(),
-    );
+      fusePages({ runs: [run('q', ['words', 'both']), run('q', meaning, true)] }, 3).map(
+        (page) => page.pageId,
+      );
+    expect(fused([])).toEqual(['words', 'both']);
+    // Found by both: above a page only the words found first.
+    expect(fused(['both'])[0]).toBe('both');
+    // Found by meaning alone, first: below the words' first.
+    expect(fused(['near'])).toEqual(['words', 'both', 'near']);
   });
 });

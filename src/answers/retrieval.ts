@@ -36,66 +36,44 @@ const FILLER = new Set(
     .join(' ')
     .split(' '),
 );
-/** Words of a question searched alone, at most. */
-const MAX_WORDS = 10;
-/** Of those, the ones that match the fewest pages are fused. */
-const FUSED_WORDS = 8;
 /**
- * The reciprocal-rank constant: a page's score is the sum, over the searches that found it, of
- * the search's weight / (K + its rank). Small, so that a page one search ranks first counts
- * for more than one that several rank tenth (measured: bench/answers-quality.js).
+ * Pages each list of the retrieval holds (the search by words' best, those of the sections
+ * nearest in meaning): the fusion's candidates for the SOURCE_PAGES sources.
+ */
+export const RETRIEVED_PAGES = 20;
+/** Words of a question searched, at most (a question is rarely longer). */
+const MAX_WORDS = 12;
+/**
+ * The reciprocal-rank constant of the fusion of the search by words and the search by
+ * meaning: a page's score is the sum, over the lists that have it, of the list's weight /
+ * (K + its rank).
  */
 const RRF_K = 3;
-/** The weight of the search by meaning (the whole question's by words weighs 1). */
-const MEANING_WEIGHT = 2;
+/** The weight of the search by meaning (the search by words weighs 1). */
+const MEANING_WEIGHT = 0.5;
 
 /**
- * What to search for a question: the question itself (every word must be on a page, so it
- * finds the pages that speak of all of it), then each of its telling words alone (up to
- * MAX_WORDS, longest first), so a page that answers it in other words is found too.
+ * The words of a question that say what it is about: its words (runs of letters and digits)
+ * without the fillers of FILLER, each once, in the question's order, at most MAX_WORDS. The
+ * search by words ranks the pages that have any of them (SearchService.searchSpacesByWords).
  */
-export function searchesFor(question: string): string[] {
+export function tellingWords(question: string): string[] {
   const words = question
     .toLowerCase()
-    .split(/[^\p{L}\p{N}_-]+/u)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((word) => word.length >= 2 && !FILLER.has(word));
-  const telling = [...new Set(words)].sort((a, b) => b.length - a.length);
-  return [question.trim(), ...(telling.length > 1 ? telling.slice(0, MAX_WORDS) : [])];
+  return [...new Set(words)].slice(0, MAX_WORDS);
 }
 
 /**
- * How much a search counts in the fusion: the whole question's 1, the search by meaning
- * MEANING_WEIGHT, a word's 1 plus its inverse document frequency (0 for a word on every page,
- * 1 for a word on one page of many), and only the FUSED_WORDS words that match the fewest
- * pages: a rare word says more of what a question is about than a common one.
- */
-function weights({ runs, pages }: SearchRuns): number[] {
-  const words = runs
-    .map((run, index) => ({ run, index }))
-    .filter(({ run, index }) => index > 0 && !run.byMeaning)
-    .sort((a, b) => (a.run.matches ?? 0) - (b.run.matches ?? 0))
-    .slice(0, FUSED_WORDS);
-  const fused = new Set(words.map(({ index }) => index));
-  return runs.map((run, index) => {
-    if (run.byMeaning) return MEANING_WEIGHT;
-    if (index === 0) return 1;
-    if (!fused.has(index)) return 0;
-    const matches = run.matches ?? 0;
-    return 1 + Math.log((pages + 1) / (matches + 1)) / Math.log(pages + 2);
-  });
-}
-
-/**
- * The pages found by `searches` (searchEach's: the whole question's first), one entry per
- * page, ranked by weighted reciprocal rank fusion (see weights), best first; the first
- * `limit`.
+ * The pages of `searches` (SearchService.retrieve's: by words, then by meaning), one entry per
+ * page, ranked by weighted reciprocal rank fusion (the search by meaning weighs
+ * MEANING_WEIGHT), best first; the first `limit`.
  */
 export function fusePages(searches: SearchRuns, limit: number): RetrievedPage[] {
   const pages = new Map<string, RetrievedPage>();
-  const weightOf = weights(searches);
-  searches.runs.forEach((search, index) => {
-    const weight = weightOf[index];
-    if (weight === 0) return;
+  for (const search of searches.runs) {
+    const weight = search.byMeaning ? MEANING_WEIGHT : 1;
     const ranked = search.items
       .flatMap((space) => space.pages.map((page) => ({ space, page })))
       .sort((a, b) => b.page.score - a.page.score);
@@ -121,6 +99,6 @@ export function fusePages(searches: SearchRuns, limit: number): RetrievedPage[] 
         }
       }
     });
-  });
+  }
   return [...pages.values()].sort((a, b) => b.score - a.score).slice(0, limit);
 }

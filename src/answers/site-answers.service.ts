@@ -12,7 +12,7 @@ import type { SearchSiteContentDto } from '../sites/search/dto/search-site-conte
 import { scopeOfBody, type SiteSearchScope } from '../sites/search/site-search-scope';
 import { SiteSearchService } from '../sites/search/site-search.service';
 import type { SiteTarget } from '../sites/site-access.policy';
-import { AnswerWriter, assertOrganizationAiOn, SEARCH_SPACES, SOURCE_PAGES } from './answer-writer';
+import { AnswerWriter, assertOrganizationAiOn, SOURCE_PAGES } from './answer-writer';
 import type {
   AnswerFormat,
   AskInSiteDto,
@@ -22,7 +22,7 @@ import type {
   SearchAIAnswerStreamResponse,
   SearchAIRecommendedQuestionStreamResponse,
 } from './dto/search-ai-answer.response';
-import { fusePages, searchesFor } from './retrieval';
+import { fusePages, RETRIEVED_PAGES, tellingWords } from './retrieval';
 import { AnswerLimits } from './usage/answer-limits.service';
 
 export { NO_MODEL_ANSWER } from './answer-writer';
@@ -57,12 +57,13 @@ export class SiteAnswersService {
     assertAiOn(organization, site, body.context?.siteSpaceId ?? body.scope.currentSiteSpace);
     const scope = scopeOfBody({ query: body.question, scope: body.scope } as SearchSiteContentDto);
     await this.limits.admitSiteAsk(site.id, caller, body.session?.visitorId);
-    const runs = await this.search.searchEach(
+    const runs = await this.search.retrieve(
       site,
       caller,
       scope,
-      searchesFor(body.question),
-      SEARCH_SPACES,
+      body.question,
+      tellingWords(body.question),
+      RETRIEVED_PAGES,
     );
     const visitor = caller.kind === 'siteReader' ? readerVisitor(caller) : undefined;
     const pages = await this.writer.readPages(

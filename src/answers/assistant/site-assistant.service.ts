@@ -15,16 +15,10 @@ import type { SiteSearchScope } from '../../sites/search/site-search-scope';
 import { SiteSearchService } from '../../sites/search/site-search.service';
 import type { SiteTarget } from '../../sites/site-access.policy';
 import { answerMessages, splitAnswer } from '../answer-prompt';
-import {
-  AnswerWriter,
-  NO_MODEL_ANSWER,
-  type ReadPage,
-  SEARCH_SPACES,
-  SOURCE_PAGES,
-} from '../answer-writer';
+import { AnswerWriter, NO_MODEL_ANSWER, type ReadPage, SOURCE_PAGES } from '../answer-writer';
 import type { SearchAIAnswerSourcePageResponse } from '../dto/search-ai-answer.response';
 import { promptChars } from '../prompt-size';
-import { fusePages, type RetrievedPage, searchesFor } from '../retrieval';
+import { fusePages, RETRIEVED_PAGES, type RetrievedPage, tellingWords } from '../retrieval';
 import { assertAiOn } from '../site-answers.service';
 import { AnswerLimits } from '../usage/answer-limits.service';
 import { AssistantConversations, type StoredConversation } from './assistant-conversations';
@@ -439,12 +433,13 @@ export class SiteAssistantService {
 
   /** The pages found for `query` as the ask finds them, read as the caller may read them. */
   private async retrieve(site: Site, caller: Actor, query: string): Promise<ReadPage[]> {
-    const runs = await this.search.searchEach(
+    const runs = await this.search.retrieve(
       site,
       caller,
       SEARCH_SCOPE,
-      searchesFor(query),
-      SEARCH_SPACES,
+      query,
+      tellingWords(query),
+      RETRIEVED_PAGES,
     );
     const visitor = caller.kind === 'siteReader' ? readerVisitor(caller) : undefined;
     return this.writer.readPages(fusePages(runs.results, SOURCE_PAGES), runs.revisions, visitor);

@@ -3,19 +3,14 @@ import type { Organization } from '../../orgs/entities/organization.entity';
 import type { ContentViewer } from '../../platform/policy/content-access/granted-content';
 import type { Role } from '../../platform/policy/roles';
 import { SearchService } from '../../spaces/search/search.service';
-import {
-  AnswerWriter,
-  assertOrganizationAiOn,
-  SEARCH_SPACES,
-  SOURCE_PAGES,
-} from '../answer-writer';
+import { AnswerWriter, assertOrganizationAiOn, SOURCE_PAGES } from '../answer-writer';
 import type { AnswerFormat } from '../dto/ask-in-site.dto';
 import type {
   SearchAIAnswerResponse,
   SearchAIAnswerStreamResponse,
   SearchAIRecommendedQuestionStreamResponse,
 } from '../dto/search-ai-answer.response';
-import { fusePages, searchesFor } from '../retrieval';
+import { fusePages, RETRIEVED_PAGES, tellingWords } from '../retrieval';
 import { AnswerLimits } from '../usage/answer-limits.service';
 import { ReadableSpacesRepository } from './readable-spaces.repository';
 
@@ -59,11 +54,12 @@ export class OrganizationAnswersService {
     await this.limits.admitOrganizationAsk(organization.id, asker.userId);
     const spaces = await this.spaces.list(viewerOf(asker));
     const spaceIds = spaces.map((space) => space.id);
-    const results = await this.search.searchEach(
+    const results = await this.search.retrieve(
       organization.id,
       spaceIds,
-      searchesFor(question),
-      SEARCH_SPACES,
+      question,
+      tellingWords(question),
+      RETRIEVED_PAGES,
     );
     const revisions = new Map(spaces.map((space) => [space.id, space.revisionId]));
     const pages = await this.writer.readPages(

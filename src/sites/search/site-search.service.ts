@@ -32,7 +32,7 @@ export interface ScopedSpaces {
   revisions: Map<string, string>;
 }
 
-/** searchEach's answer: each query's results, and the revision of each space searched. */
+/** retrieve's answer: the lists of pages found, and the revision of each space searched. */
 export interface SiteSearchRuns {
   results: SearchRuns;
   /** Space id → the id of the primary revision searched (its index follows the primary). */
@@ -71,24 +71,26 @@ export class SiteSearchService {
   }
 
   /**
-   * Each of `queries` searched over the site spaces `scope` covers, as searchSite searches for
-   * the same caller (the same spaces, the same pages hidden from a site reader's visitor): the
-   * first page of results of each (`limit` spaces), and the primary revision of each space
-   * searched. For answers, which search several phrasings of one question (and, when sections
-   * are embedded, the first by meaning too: SearchService.searchEach).
+   * What an answer draws from (SearchService.retrieve: the pages matching the question's
+   * telling `words`, and those nearest in meaning to `question`) over the site spaces `scope`
+   * covers, as searchSite searches for the same caller (the same spaces, the same pages hidden
+   * from a site reader's visitor), `limit` pages; and the primary revision of each space
+   * searched.
    */
-  async searchEach(
+  async retrieve(
     site: Site,
     caller: Actor,
     scope: SiteSearchScope,
-    queries: string[],
+    question: string,
+    words: string[],
     limit: number,
   ): Promise<SiteSearchRuns> {
     const { spaceIds, hidden, revisions } = await this.scopedSpaces(site, caller, scope);
-    const results = await this.contentSearch.searchEach(
+    const results = await this.contentSearch.retrieve(
       site.organizationId,
       spaceIds,
-      queries,
+      question,
+      words,
       limit,
       hidden,
     );

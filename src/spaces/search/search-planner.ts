@@ -11,7 +11,7 @@ import { SearchRepository, type SearchScope } from './search.repository';
 export const FEW_HITS = 3;
 
 /** Edits a correction may make: one in a word of up to five letters, two in longer ones. */
-const maxEdits = (text: string) => ([...text].length >= 6 ? 2 : 1);
+export const maxEdits = (text: string) => ([...text].length >= 6 ? 2 : 1);
 
 /**
  * What a search runs: the query's terms analysed for each language of the spaces searched

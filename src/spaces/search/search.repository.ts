@@ -140,6 +140,54 @@ const sectionsSql = (q: SearchQuery, pages: string, pageColumns = '') => `
    WHERE ps.tsv @@ q.any
    ORDER BY p.rank DESC, p.page_id DESC, rank DESC, ps.position`;
 
+/**
+ * How `rankByTerms` scores a page for a question's words: BM25 (k1, b) with fields, over the
+ * page's best matching section (plus `otherSections` of its other matching sections' scores)
+ * and over the whole page (weighing `page`). A term's frequency is ts_rank_cd of that term
+ * alone, the sum of its occurrences' weights (weights `{D, C, B, A}`: text 1, a heading's
+ * words `heading`, the page title `title`; ts_rank_cd takes weights of at most 1, so they are
+ * divided by the largest and the sum multiplied back). A section's length is its text's, in
+ * characters, a page's the number of distinct words of its vector (`page_search` keeps two
+ * positions per word and weight); each is compared with an average typical of documentation,
+ * not the site's own, which would read the whole index per question. Chosen on the tuning
+ * half of bench/answers-quality.js's questions (bench/README.md).
+ */
+export const TERM_RANKING = {
+  section: { k1: 2, b: 0.5, title: 2, heading: 2, averageLength: 500 },
+  page: { k1: 2, b: 0.75, title: 5, heading: 2, averageLength: 300 },
+  /** The whole page's score weighs this much against its sections'. */
+  pageWeight: 2,
+  otherSections: 0.1,
+} as const;
+
+/** ts_rank_cd's weights `{D, C, B, A}` (at most 1) for fields, and what to multiply back. */
+function rankWeights(fields: { title: number; heading: number }): {
+  weights: number[];
+  scale: number;
+} {
+  const scale = Math.max(1, fields.title, fields.heading);
+  return { weights: [0, 1 / scale, fields.heading / scale, fields.title / scale], scale };
+}
+
+/** One of a question's words as `rankByTerms` searches it in the spaces of one language. */
+export interface RankedTerm {
+  /** The word's number in the question (the same for every language it is analysed for). */
+  n: number;
+  /** The text-search configuration of those spaces (TEXT_SEARCH_CONFIGS). */
+  config: string;
+  /** `to_tsquery` input (`tsqueryText(…).words`). */
+  query: string;
+  /** The spaces of that language. */
+  spaceIds: string[];
+}
+
+/** `rankByTerms`'s answer: the sections of the best pages, and what each word matched. */
+export interface TermRanking {
+  rows: SectionRow[];
+  /** By word number: how many pages it matched, and whether it is only stop words. */
+  words: { pages: number; stopWord: boolean }[];
+}
+
 export interface SectionRow {
   space_id: string;
   page_id: string;
@@ -507,6 +555,119 @@ export class SearchRepository {
         limit,
       },
     );
+  }
+
+  /**
+   * The `limit` pages of the spaces of `scope` that best match any of `terms` (a question's
+   * words: TERM_RANKING), each word weighing its `weights[n]` times its inverse document
+   * frequency among the pages of `scope`, with their sections that match any word, best page
+   * first, then best section; and, by word, the pages it matched and whether it is only stop
+   * words. One statement, through the GIN indexes of `page_search` and `page_sections`.
+   */
+  async rankByTerms(
+    scope: SearchScope,
+    terms: RankedTerm[],
+    weights: number[],
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<TermRanking> {
+    const rows = terms.flatMap((term) => term.spaceIds.map((spaceId) => ({ ...term, spaceId })));
+    const { section, page } = TERM_RANKING;
+    const sectionWeights = rankWeights(section);
+    const pageWeights = rankWeights(page);
+    const bm25 = (
+      tf: string,
+      length: string,
+      { k1, b, averageLength }: { k1: number; b: number; averageLength: number },
+    ) =>
+      `i.idf * ${tf} * ${k1 + 1} / (${tf} + ${k1} * (${1 - b} + ${b} * ${length} / ${averageLength}))`;
+    // Reads page_search and page_sections, owned by the content engine (as above).
+    const found = await this.query<
+      SectionRow & { pages: number[] | null; stop_words: boolean[] | null }
+    >(
+      manager,
+      `WITH terms AS MATERIALIZED (
+         SELECT t.n, t.space_id, to_tsquery(t.config::regconfig, t.query) AS query
+           FROM unnest(:termNos::int[], :termSpaceIds::varchar[], :termConfigs::text[],
+                       :termQueries::text[]) AS t(n, space_id, config, query)
+          WHERE t.space_id IN (${scope.sql})),
+       pages AS MATERIALIZED (
+         SELECT t.n, pg.space_id, pg.page_id, length(pg.tsv) AS length,
+                ${pageWeights.scale} * ts_rank_cd(:pageWeights::real[], pg.tsv, t.query, 0) AS tf
+           FROM terms t JOIN page_search pg ON pg.space_id = t.space_id AND pg.tsv @@ t.query
+          WHERE true ${shownPage(scope)}),
+       matches AS (SELECT n, count(*)::int AS pages FROM pages GROUP BY n),
+       total AS (SELECT count(*)::int AS pages FROM page_search WHERE space_id IN (${scope.sql})),
+       idf AS (
+         SELECT m.n, (:weights::real[])[m.n + 1]
+                     * ln(1 + (total.pages - m.pages + 0.5) / (m.pages + 0.5)) AS idf
+           FROM matches m, total),
+       page_scores AS (
+         SELECT p.space_id, p.page_id,
+                sum(${bm25('p.tf', 'p.length', page)}) AS score
+           FROM pages p JOIN idf i ON i.n = p.n
+          GROUP BY p.space_id, p.page_id),
+       section_terms AS (
+         SELECT t.n, ps.space_id, ps.page_id, ps.section_id, length(ps.body) AS length,
+                ${sectionWeights.scale} * ts_rank_cd(:sectionWeights::real[], ps.tsv, t.query, 0) AS tf
+           FROM terms t JOIN page_sections ps ON ps.space_id = t.space_id AND ps.tsv @@ t.query
+          WHERE true ${shownPage(scope, 'ps')}),
+       section_scores AS (
+         SELECT s.space_id, s.page_id, s.section_id,
+                sum(${bm25('s.tf', 's.length', section)}) AS score
+           FROM section_terms s JOIN idf i ON i.n = s.n
+          GROUP BY s.space_id, s.page_id, s.section_id),
+       ranked AS (
+         SELECT p.space_id, p.page_id,
+                ${TERM_RANKING.pageWeight} * p.score
+                  + coalesce(max(s.score) + ${TERM_RANKING.otherSections} * (sum(s.score) - max(s.score)), 0)
+                  AS rank
+           FROM page_scores p
+           LEFT JOIN section_scores s ON s.space_id = p.space_id AND s.page_id = p.page_id
+          GROUP BY p.space_id, p.page_id, p.score
+          ORDER BY rank DESC, p.space_id, p.page_id
+          LIMIT :limit),
+       words AS (
+         SELECT array_agg(coalesce(m.pages, 0) ORDER BY g.n) AS pages,
+                array_agg(coalesce(w.stop_word, true) ORDER BY g.n) AS stop_words
+           FROM generate_series(0, :wordCount::int - 1) g(n)
+           LEFT JOIN (SELECT n, bool_and(numnode(query) = 0) AS stop_word
+                        FROM terms GROUP BY n) w ON w.n = g.n
+           LEFT JOIN matches m ON m.n = g.n)
+       SELECT words.pages, words.stop_words, found.*
+         FROM words
+         LEFT JOIN (
+           SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path,
+                  ps.section_title, ps.body, ps.ancestors, ps.position, s.score::real AS rank,
+                  r.rank::real AS page_rank
+             FROM ranked r
+             JOIN section_scores s ON s.space_id = r.space_id AND s.page_id = r.page_id
+             JOIN page_sections ps ON ps.space_id = s.space_id AND ps.page_id = s.page_id
+                                  AND ps.section_id = s.section_id) found ON true
+        ORDER BY found.page_rank DESC, found.space_id, found.page_id, found.rank DESC,
+                 found.position`,
+      {
+        ...scope.params,
+        termNos: rows.map((row) => row.n),
+        termSpaceIds: rows.map((row) => row.spaceId),
+        termConfigs: rows.map((row) => row.config),
+        termQueries: rows.map((row) => row.query),
+        weights,
+        wordCount: weights.length,
+        pageWeights: pageWeights.weights,
+        sectionWeights: sectionWeights.weights,
+        limit,
+      },
+    );
+    const [first] = found;
+    const words = weights.map((_weight, n) => ({
+      pages: first?.pages?.[n] ?? 0,
+      stopWord: first?.stop_words?.[n] ?? false,
+    }));
+    const sections = found
+      .filter((row) => row.page_id !== null)
+      .map(({ pages: _pages, stop_words: _stopWords, ...row }) => row);
+    return { rows: sections, words };
   }
 
   /** The matching sections of the best PAGES_PER_SPACE matching pages of each space. */

@@ -10,37 +10,51 @@ import type {
   ScoredSearchSectionResultResponse,
   ScoredSearchSpaceResultResponse,
   SearchPageResultResponse,
+  SearchSectionResultResponse,
 } from './dto/search-content.dto';
+import { textSearchConfig } from '../../content-engine/search/search-languages';
+import {
+  correctable,
+  type QueryTerm,
+  searchTerms,
+  tsqueryText,
+} from '../../content-engine/search/search-terms';
 import { SectionEmbeddings } from '../../content-engine/search/section-embeddings';
 import { SearchHits, type SpaceRef } from './search-hits';
-import { SearchPlanner } from './search-planner';
+import { FEW_HITS, maxEdits, SearchPlanner } from './search-planner';
 import type { SearchQuery } from './search-query';
 import {
   MatchedPageRow,
   MatchedSpaceRow,
   PositionedSectionRow,
+  type RankedTerm,
   SearchRepository,
   type SearchScope,
+  type SectionRow,
 } from './search.repository';
 
 /** Sections nearest in meaning to a question that an answer's search by meaning reads. */
 const MEANING_SECTIONS = 30;
 
-/** One search of searchEach: its results, and how many pages it matched in all. */
+/** One list of pages an answer's retrieval fuses (SearchService.retrieve). */
 export interface SearchRun {
   query: string;
   items: ScoredSearchSpaceResultResponse[];
-  /** Pages matching the query's words in all the spaces searched (not by meaning). */
-  matches?: number;
   /** The pages nearest in meaning to the query (searchSpacesByMeaning). */
   byMeaning?: boolean;
 }
 
-/** searchEach's answer: each search, and the number of pages of the spaces searched. */
+/** retrieve's answer: the pages its words find, then those nearest in meaning, if any. */
 export interface SearchRuns {
   runs: SearchRun[];
-  pages: number;
 }
+
+/**
+ * A question's word that matches fewer pages than FEW_HITS is also searched as its nearest
+ * words of the lexicon (a typo, or a word of another language whose cognate the pages use),
+ * and then weighs this much of its weight.
+ */
+const CORRECTED_WORD_WEIGHT = 0.5;
 
 export interface SearchRequest extends PageRequest {
   query: string;
@@ -147,20 +161,10 @@ export class SearchService {
     request: SearchRequest,
     hidden: ReadonlyMap<string, readonly string[]> = new Map(),
   ): Promise<Page<ScoredSearchSpaceResultResponse>> {
-    return (await this.searchSpacesCounted(organizationId, spaceIds, request, hidden)).page;
-  }
-
-  /** searchSpaces, with the number of pages matching in all the spaces searched. */
-  private async searchSpacesCounted(
-    organizationId: string,
-    spaceIds: string[],
-    request: SearchRequest,
-    hidden: ReadonlyMap<string, readonly string[]>,
-  ): Promise<{ page: Page<ScoredSearchSpaceResultResponse>; matches: number }> {
     const limit = request.limit ?? DEFAULT_PAGE_SIZE;
     const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
     const found = await this.rankedSpaces(scope, request, 'spaces-search');
-    if (!found) return { page: { items: [], count: 0 }, matches: 0 };
+    if (!found) return { items: [], count: 0 };
     const { spaces, q } = found;
     const shown = spaces.slice(0, limit);
     const sections =
@@ -190,52 +194,96 @@ export class SearchService {
       );
       return { type: 'space', id: space.id, title: space.title, score: space.rank, pages };
     });
-    const page = withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
+    return withNext({ items, count: spacesFound(spaces) }, spaces, limit, (last) =>
       encodeCursor([last.rank, last.id, q.corrected], 'spaces-search'),
     );
-    return { page, matches: spaces.length > 0 ? Number(spaces[0].pages) : 0 };
   }
 
   /**
-   * Each of `queries` searched over the live spaces among `spaceIds` (searchSpaces: the first
-   * `limit` spaces of each, `hidden` left out) with the number of pages it matches, and when
-   * sections are embedded (AI_EMBEDDING_MODEL) one more list: the pages nearest in meaning to
-   * the first query (searchSpacesByMeaning); and how many pages the spaces hold. For answers,
-   * which search several phrasings of one question and fuse the lists (answers/retrieval.ts).
+   * What an answer draws from, over the live spaces among `spaceIds` (`hidden` left out, as
+   * for searchSpaces): the `limit` pages that best match the question's telling `words`
+   * (searchSpacesByWords), and when sections are embedded (AI_EMBEDDING_MODEL) the pages
+   * nearest in meaning to `question` (searchSpacesByMeaning), two lists that
+   * answers/retrieval.ts fuses.
    */
-  async searchEach(
+  async retrieve(
     organizationId: string,
     spaceIds: string[],
-    queries: string[],
+    question: string,
+    words: string[],
     limit: number,
     hidden: ReadonlyMap<string, readonly string[]> = new Map(),
   ): Promise<SearchRuns> {
-    const byWords = queries.map(async (query): Promise<SearchRun> => {
-      const { page, matches } = await this.searchSpacesCounted(
-        organizationId,
-        spaceIds,
-        { query, limit },
-        hidden,
+    const byWords = this.searchSpacesByWords(organizationId, spaceIds, words, limit, hidden).then(
+      (items): SearchRun => ({ query: question, items }),
+    );
+    const byMeaning = this.embeddings.enabled
+      ? [
+          this.searchSpacesByMeaning(
+            organizationId,
+            spaceIds,
+            question,
+            MEANING_SECTIONS,
+            hidden,
+          ).then((items): SearchRun => ({ query: question, items, byMeaning: true })),
+        ]
+      : [];
+    return { runs: await Promise.all([byWords, ...byMeaning]) };
+  }
+
+  /**
+   * The `limit` pages of the live spaces among `spaceIds` that best match any of `words` (a
+   * question's telling words), in the result shape of searchSpaces, best first: each word
+   * weighs as rare as it is among those spaces' pages, and a page scores as its best
+   * matching section and as a whole, each by BM25 (SearchRepository.rankByTerms). A word
+   * found on fewer than FEW_HITS pages is searched again with its nearest words of the
+   * lexicon, weighing CORRECTED_WORD_WEIGHT. `hidden` as for searchSpaces.
+   */
+  async searchSpacesByWords(
+    organizationId: string,
+    spaceIds: string[],
+    words: string[],
+    limit: number,
+    hidden: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): Promise<ScoredSearchSpaceResultResponse[]> {
+    if (spaceIds.length === 0 || words.length === 0) return [];
+    const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
+    const spaces = await this.search.spaces(scope);
+    const analysed = analyseWords(spaces, words);
+    let weights = words.map(() => 1);
+    let ranking = await this.search.rankByTerms(scope, termsOf(analysed), weights, limit);
+    const rare = analysed.filter(
+      ({ n }) => !ranking.words[n].stopWord && ranking.words[n].pages < FEW_HITS,
+    );
+    const texts = [
+      ...new Set(rare.flatMap(({ terms }) => terms.filter(correctable).map((term) => term.text))),
+    ];
+    if (texts.length > 0) {
+      const corrections = await this.search.corrections(
+        scope,
+        texts.map((text) => ({ text, maxEdits: maxEdits(text) })),
       );
-      return { query, items: page.items, matches };
-    });
-    const byMeaning =
-      this.embeddings.enabled && queries.length > 0
-        ? [
-            this.searchSpacesByMeaning(
-              organizationId,
-              spaceIds,
-              queries[0],
-              MEANING_SECTIONS,
-              hidden,
-            ).then((items): SearchRun => ({ query: queries[0], items, byMeaning: true })),
-          ]
-        : [];
-    const [runs, pages] = await Promise.all([
-      Promise.all([...byWords, ...byMeaning]),
-      this.search.pageCount(this.search.liveSpacesScope(spaceIds)),
+      if (corrections.size > 0) {
+        const corrected = new Set(
+          rare
+            .filter(({ terms }) => terms.some((term) => corrections.has(term.text)))
+            .map(({ n }) => n),
+        );
+        weights = words.map((_word, n) => (corrected.has(n) ? CORRECTED_WORD_WEIGHT : 1));
+        ranking = await this.search.rankByTerms(
+          scope,
+          termsOf(analysed, corrections),
+          weights,
+          limit,
+        );
+      }
+    }
+    const excerpts = this.planner.exact(words.join(' '), [
+      ...new Set(spaces.map((space) => space.language)),
     ]);
-    return { runs, pages };
+    return this.scoredSpaces(organizationId, spaces, ranking.rows, (ref, row) =>
+      excerpts ? this.hits.section(ref, row, excerpts, 'none') : this.hits.sectionOpening(ref, row),
+    );
   }
 
   /**
@@ -263,8 +311,28 @@ export class SearchService {
       sections,
     );
     const spaces = await this.search.spaces(this.search.liveSpacesScope(spaceIds));
+    return this.scoredSpaces(organizationId, spaces, rows, (ref, row) =>
+      this.hits.sectionOpening(ref, row),
+    );
+  }
+
+  /**
+   * Section rows of ranked pages (best page first), as the spaces among `spaces` that have
+   * any, each with its pages and their sections (`section` makes a section's hit), best
+   * first, every page with its position among them all.
+   */
+  private scoredSpaces(
+    organizationId: string,
+    spaces: { id: string; title: string; language: string | null }[],
+    rows: SectionRow[],
+    section: (ref: SpaceRef, row: SectionRow) => SearchSectionResultResponse,
+  ): ScoredSearchSpaceResultResponse[] {
+    const positions = new Map<string, number>();
+    for (const row of rows) {
+      const key = `${row.space_id}/${row.page_id}`;
+      if (!positions.has(key)) positions.set(key, positions.size + 1);
+    }
     const results: ScoredSearchSpaceResultResponse[] = [];
-    let rank = 0;
     for (const space of spaces) {
       const own = rows.filter((row) => row.space_id === space.id);
       if (own.length === 0) continue;
@@ -275,13 +343,10 @@ export class SearchService {
           ...this.hits.pageHit(ref, row),
           description: '',
           score: row.page_rank,
-          rank: ++rank,
+          rank: positions.get(`${row.space_id}/${row.page_id}`) ?? 0,
           sections: [],
         }),
-        (row): ScoredSearchSectionResultResponse => ({
-          ...this.hits.sectionOpening(ref, row),
-          score: row.rank,
-        }),
+        (row): ScoredSearchSectionResultResponse => ({ ...section(ref, row), score: row.rank }),
       );
       results.push({
         type: 'space',
@@ -420,4 +485,45 @@ function spaceCursor(page: string | undefined, kind: string): After<'spaceId'> {
     throw invalidInput('page is not a valid page identifier for this list.');
   }
   return { rank, spaceId, corrected };
+}
+
+/** A question's words analysed for each language of the spaces searched (`searchTerms`). */
+interface AnalysedWord {
+  n: number;
+  config: string;
+  terms: QueryTerm[];
+  spaceIds: string[];
+}
+
+/** Each of `words` analysed as the spaces' languages analyse it, whole words (no prefix). */
+function analyseWords(
+  spaces: { id: string; language: string | null }[],
+  words: string[],
+): AnalysedWord[] {
+  const analysed = new Map<string, AnalysedWord>();
+  words.forEach((word, n) => {
+    for (const space of spaces) {
+      const terms = searchTerms(word, space.language).map((term) => ({ ...term, prefix: false }));
+      if (terms.length === 0) continue;
+      const config = textSearchConfig(space.language);
+      const key = `${n} ${config} ${JSON.stringify(terms)}`;
+      const same = analysed.get(key);
+      if (same) same.spaceIds.push(space.id);
+      else analysed.set(key, { n, config, terms, spaceIds: [space.id] });
+    }
+  });
+  return [...analysed.values()];
+}
+
+/** The words as rankByTerms searches them, each term also matching its `corrections`. */
+function termsOf(
+  analysed: AnalysedWord[],
+  corrections: ReadonlyMap<string, string[]> = new Map(),
+): RankedTerm[] {
+  return analysed.map(({ n, config, terms, spaceIds }) => ({
+    n,
+    config,
+    query: tsqueryText(terms, corrections).words,
+    spaceIds,
+  }));
 }
