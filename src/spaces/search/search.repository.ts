@@ -142,22 +142,30 @@ const sectionsSql = (q: SearchQuery, pages: string, pageColumns = '') => `
 
 /**
  * How `rankByTerms` scores a page for a question's words: BM25 (k1, b) with fields, over the
- * page's best matching section (plus `otherSections` of its other matching sections' scores)
- * and over the whole page (weighing `page`). A term's frequency is ts_rank_cd of that term
- * alone, the sum of its occurrences' weights (weights `{D, C, B, A}`: text 1, a heading's
- * words `heading`, the page title `title`; ts_rank_cd takes weights of at most 1, so they are
- * divided by the largest and the sum multiplied back). A section's length is its text's, in
- * characters, a page's the number of distinct words of its vector (`page_search` keeps two
- * positions per word and weight); each is compared with an average typical of documentation,
- * not the site's own, which would read the whole index per question. Chosen on the tuning
- * half of bench/answers-quality.js's questions (bench/README.md).
+ * whole page (weighing `pageWeight`) and over its best matching section (weighing 1) plus
+ * `otherSections` of its other matching sections' scores. A term's frequency is ts_rank_cd of
+ * that term alone, the sum of its occurrences' weights (weights `{D, C, B, A}`: text 1, a
+ * heading's words `heading`, the page title `title`; ts_rank_cd takes weights of at most 1,
+ * so they are divided by the largest and the sum multiplied back). A section's length is its
+ * text's, in bytes; a page's the number of distinct words of its vector (`page_search` keeps
+ * two positions per word and weight); each is compared with an average typical of
+ * documentation, not the site's own, which would read the whole index per question. Chosen
+ * on the tuning half of bench/answers-quality.js's questions (bench/README.md).
+ *
+ * What it reads is bounded whatever the site's size: a word's pages are counted exactly up to
+ * `countCap` (beyond, the lexicon's count); the candidates are the pages of the rarest words,
+ * up to `candidates` pages (words are taken rarest first while the pages of those already
+ * taken are fewer), every word is scored on them from their page vectors, and sections are
+ * read of the best `sectionPages` of them only.
  */
 export const TERM_RANKING = {
   section: { k1: 2, b: 0.5, title: 2, heading: 2, averageLength: 500 },
   page: { k1: 2, b: 0.75, title: 5, heading: 2, averageLength: 300 },
-  /** The whole page's score weighs this much against its sections'. */
   pageWeight: 2,
   otherSections: 0.1,
+  countCap: 1000,
+  candidates: 100,
+  sectionPages: 30,
 } as const;
 
 /** ts_rank_cd's weights `{D, C, B, A}` (at most 1) for fields, and what to multiply back. */
@@ -562,7 +570,8 @@ export class SearchRepository {
    * words: TERM_RANKING), each word weighing its `weights[n]` times its inverse document
    * frequency among the pages of `scope`, with their sections that match any word, best page
    * first, then best section; and, by word, the pages it matched and whether it is only stop
-   * words. One statement, through the GIN indexes of `page_search` and `page_sections`.
+   * words. One statement, through the GIN index of `page_search` and the keys of
+   * `page_search`, `page_sections` and `search_lexicon`.
    */
   async rankByTerms(
     scope: SearchScope,
@@ -575,13 +584,27 @@ export class SearchRepository {
     const { section, page } = TERM_RANKING;
     const sectionWeights = rankWeights(section);
     const pageWeights = rankWeights(page);
+    /** A term's BM25 score in `vector` (of `length`), `t.query` the term, `i.idf` its weight. */
     const bm25 = (
-      tf: string,
+      vector: string,
       length: string,
       { k1, b, averageLength }: { k1: number; b: number; averageLength: number },
-    ) =>
-      `i.idf * ${tf} * ${k1 + 1} / (${tf} + ${k1} * (${1 - b} + ${b} * ${length} / ${averageLength}))`;
-    // Reads page_search and page_sections, owned by the content engine (as above).
+      { weights: rankBy, scale }: { weights: string; scale: number },
+    ) => {
+      const tf = `(${scale} * ts_rank_cd(${rankBy}, ${vector}, t.query, 0))`;
+      return `i.idf * ${tf} * ${k1 + 1}
+                / (${tf} + ${k1} * (${1 - b} + ${b} * ${length} / ${averageLength}))`;
+    };
+    const pageScore = bm25('pg.tsv', 'length(pg.tsv)', page, {
+      weights: ':pageWeights::real[]',
+      scale: pageWeights.scale,
+    });
+    const sectionScore = bm25('ps.tsv', 'octet_length(ps.body)', section, {
+      weights: ':sectionWeights::real[]',
+      scale: sectionWeights.scale,
+    });
+    // Reads page_search, page_sections and search_lexicon, owned by the content engine: the
+    // pages matching a question's words, ranked in one statement.
     const found = await this.query<
       SectionRow & { pages: number[] | null; stop_words: boolean[] | null }
     >(
@@ -591,49 +614,79 @@ export class SearchRepository {
            FROM unnest(:termNos::int[], :termSpaceIds::varchar[], :termConfigs::text[],
                        :termQueries::text[]) AS t(n, space_id, config, query)
           WHERE t.space_id IN (${scope.sql})),
-       pages AS MATERIALIZED (
-         SELECT t.n, pg.space_id, pg.page_id, length(pg.tsv) AS length,
-                ${pageWeights.scale} * ts_rank_cd(:pageWeights::real[], pg.tsv, t.query, 0) AS tf
-           FROM terms t JOIN page_search pg ON pg.space_id = t.space_id AND pg.tsv @@ t.query
-          WHERE true ${shownPage(scope)}),
-       matches AS (SELECT n, count(*)::int AS pages FROM pages GROUP BY n),
-       total AS (SELECT count(*)::int AS pages FROM page_search WHERE space_id IN (${scope.sql})),
-       idf AS (
-         SELECT m.n, (:weights::real[])[m.n + 1]
-                     * ln(1 + (total.pages - m.pages + 0.5) / (m.pages + 0.5)) AS idf
-           FROM matches m, total),
-       page_scores AS (
-         SELECT p.space_id, p.page_id,
-                sum(${bm25('p.tf', 'p.length', page)}) AS score
-           FROM pages p JOIN idf i ON i.n = p.n
-          GROUP BY p.space_id, p.page_id),
-       section_terms AS (
-         SELECT t.n, ps.space_id, ps.page_id, ps.section_id, length(ps.body) AS length,
-                ${sectionWeights.scale} * ts_rank_cd(:sectionWeights::real[], ps.tsv, t.query, 0) AS tf
-           FROM terms t JOIN page_sections ps ON ps.space_id = t.space_id AND ps.tsv @@ t.query
-          WHERE true ${shownPage(scope, 'ps')}),
-       section_scores AS (
-         SELECT s.space_id, s.page_id, s.section_id,
-                sum(${bm25('s.tf', 's.length', section)}) AS score
-           FROM section_terms s JOIN idf i ON i.n = s.n
-          GROUP BY s.space_id, s.page_id, s.section_id),
-       ranked AS (
-         SELECT p.space_id, p.page_id,
-                ${TERM_RANKING.pageWeight} * p.score
-                  + coalesce(max(s.score) + ${TERM_RANKING.otherSections} * (sum(s.score) - max(s.score)), 0)
-                  AS rank
+       term_pages AS MATERIALIZED (
+         SELECT t.n, sum(coalesce(l.pages, c.pages))::int AS pages
+           FROM terms t
+           CROSS JOIN LATERAL (
+             SELECT max(l.pages) AS pages FROM search_lexicon l
+              WHERE l.space_id = t.space_id
+                AND l.word IN (SELECT (regexp_matches(t.query::text, '''([^'']+)''', 'g'))[1])
+           ) l
+           CROSS JOIN LATERAL (
+             SELECT count(*)::int AS pages
+               FROM (SELECT 1 FROM page_search pg
+                      WHERE l.pages IS NULL
+                        AND pg.space_id = t.space_id AND pg.tsv @@ t.query ${shownPage(scope)}
+                      LIMIT :countCap) m) c
+          GROUP BY t.n),
+       total AS MATERIALIZED (
+         SELECT count(*)::int AS pages FROM page_search WHERE space_id IN (${scope.sql})),
+       idf AS MATERIALIZED (
+         SELECT tp.n, tp.pages,
+                (:weights::real[])[tp.n + 1]
+                  * ln(1 + greatest(total.pages - tp.pages, 0) / (tp.pages + 0.5)) AS idf
+           FROM term_pages tp, total),
+       selective AS MATERIALIZED (
+         SELECT n FROM (
+           SELECT n, sum(pages) OVER (ORDER BY pages, n ROWS BETWEEN UNBOUNDED PRECEDING
+                                                          AND 1 PRECEDING) AS before
+             FROM idf WHERE pages > 0) r
+          WHERE coalesce(before, 0) < :candidates),
+       candidates AS MATERIALIZED (
+         SELECT DISTINCT t.space_id, m.page_id
+           FROM terms t
+           JOIN selective USING (n)
+           CROSS JOIN LATERAL (
+             SELECT pg.page_id FROM page_search pg
+              WHERE pg.space_id = t.space_id AND pg.tsv @@ t.query ${shownPage(scope)}
+              LIMIT :candidates) m),
+       page_scores AS MATERIALIZED (
+         SELECT c.space_id, c.page_id, s.score
+           FROM candidates c
+           JOIN page_search pg ON pg.space_id = c.space_id AND pg.page_id = c.page_id
+           CROSS JOIN LATERAL (
+             SELECT sum(${pageScore}) AS score
+               FROM terms t JOIN idf i ON i.n = t.n
+              WHERE t.space_id = c.space_id AND pg.tsv @@ t.query) s
+          ORDER BY s.score DESC, c.space_id, c.page_id
+          LIMIT :sectionPages),
+       section_scores AS MATERIALIZED (
+         SELECT ps.space_id, ps.page_id, ps.section_id, s.score
            FROM page_scores p
-           LEFT JOIN section_scores s ON s.space_id = p.space_id AND s.page_id = p.page_id
-          GROUP BY p.space_id, p.page_id, p.score
-          ORDER BY rank DESC, p.space_id, p.page_id
+           JOIN page_sections ps ON ps.space_id = p.space_id AND ps.page_id = p.page_id
+           CROSS JOIN LATERAL (
+             SELECT sum(${sectionScore}) AS score
+               FROM terms t JOIN idf i ON i.n = t.n
+              WHERE t.space_id = ps.space_id AND ps.tsv @@ t.query) s
+          WHERE s.score IS NOT NULL),
+       ranked AS MATERIALIZED (
+         SELECT space_id, page_id, sum(score) AS rank
+           FROM (SELECT space_id, page_id, ${TERM_RANKING.pageWeight} * score AS score
+                   FROM page_scores
+                 UNION ALL
+                 SELECT space_id, page_id,
+                        max(score) + ${TERM_RANKING.otherSections} * (sum(score) - max(score))
+                   FROM section_scores GROUP BY space_id, page_id) parts
+          GROUP BY space_id, page_id
+          ORDER BY rank DESC, space_id, page_id
           LIMIT :limit),
        words AS (
-         SELECT array_agg(coalesce(m.pages, 0) ORDER BY g.n) AS pages,
+         SELECT array_agg(coalesce(i.pages, 0) ORDER BY g.n) AS pages,
                 array_agg(coalesce(w.stop_word, true) ORDER BY g.n) AS stop_words
            FROM generate_series(0, :wordCount::int - 1) g(n)
            LEFT JOIN (SELECT n, bool_and(numnode(query) = 0) AS stop_word
                         FROM terms GROUP BY n) w ON w.n = g.n
-           LEFT JOIN matches m ON m.n = g.n)
+           LEFT JOIN idf i ON i.n = g.n)
        SELECT words.pages, words.stop_words, found.*
          FROM words
          LEFT JOIN (
@@ -656,6 +709,9 @@ export class SearchRepository {
         wordCount: weights.length,
         pageWeights: pageWeights.weights,
         sectionWeights: sectionWeights.weights,
+        countCap: TERM_RANKING.countCap,
+        candidates: TERM_RANKING.candidates,
+        sectionPages: TERM_RANKING.sectionPages,
         limit,
       },
     );
