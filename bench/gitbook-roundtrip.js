@@ -256,7 +256,7 @@ async function roundTripSpace(source, spaceDir, nestedSpaces) {
   }
   const config = readLayoutConfig(tree.get('.gitbook.yaml'));
   const rootPrefix = config.root === '' ? '' : `${config.root}/`;
-  const layout = readLayout(tree, newId);
+  const layout = await readLayout(tree, newId);
 
   const pageAt = new Map();
   const paths = { pages: new Map(), files: new Map() };

@@ -6,10 +6,13 @@ import { RevisionsRepository } from '../revisions.repository';
 import { notFound } from '../../platform/errors/domain-error';
 import { emptyDocument, type JSONDocument } from '../documents/document';
 import { ContentReader, type PageTree, type ReadRevision } from '../reads/content-reader';
-import { CachedObjectStore, getRequired } from '../tree/object-store';
+import { CachedObjectStore, getRequired, type ObjectStore } from '../tree/object-store';
 import { blockStats, diffBlocks, type BlockEntry, type BlockStatus } from './block-diff';
 import { pageAttributes, type ChangeAttributes } from './change-attributes';
 import { treeChanges, type TreeChange } from './tree-changes';
+
+/** How many tree diffs ContentDiff keeps (a few imports' worth). */
+const RECENT_DIFFS = 4;
 
 /** A page as one side of a page diff has it. */
 export interface PageVersion {
@@ -34,11 +37,26 @@ export interface PageDiff {
  */
 @Injectable()
 export class ContentDiff {
+  /**
+   * The last tree diffs made, by their trees' hashes (content-addressed: a diff of two trees
+   * never changes), newest last: see prepareChanges.
+   */
+  private readonly recent = new Map<string, Promise<TreeChange[]>>();
+
   constructor(
     private readonly reader: ContentReader,
     private readonly engine: ContentEngine,
     private readonly revisions: RevisionsRepository,
   ) {}
+
+  /**
+   * Diffs two trees ahead of a transaction that will ask for it (changesWithin): a bulk write
+   * (a Git import of thousands of pages) diffs outside its transaction, which then only reads
+   * the result; on the embedded database a transaction holds every other request.
+   */
+  async prepareChanges(manager: EntityManager, fromTree: string, toTree: string): Promise<void> {
+    await this.treeDiff(this.engine.objectStore(manager), fromTree, toTree);
+  }
 
   /**
    * What changed from `fromRevisionId` to `toRevisionId` of `spaceId`, read within `manager`'s
@@ -55,7 +73,18 @@ export class ContentDiff {
     const treeOf = (id: string) => rows.find((row) => row.id === id)?.tree;
     const [from, to] = [treeOf(fromRevisionId), treeOf(toRevisionId)];
     if (from === undefined || to === undefined) throw notFound('Revision');
-    return treeChanges(new CachedObjectStore(this.engine.objectStore(manager)), from, to);
+    return this.treeDiff(this.engine.objectStore(manager), from, to);
+  }
+
+  private treeDiff(store: ObjectStore, from: string, to: string): Promise<TreeChange[]> {
+    const key = `${from}:${to}`;
+    const known = this.recent.get(key);
+    if (known) return known;
+    const diff = treeChanges(new CachedObjectStore(store), from, to);
+    this.recent.set(key, diff);
+    diff.catch(() => this.recent.delete(key));
+    while (this.recent.size > RECENT_DIFFS) this.recent.delete(this.recent.keys().next().value!);
+    return diff;
   }
 
   /** From `from` (null: nothing, for a revision without a parent) to `to`. */

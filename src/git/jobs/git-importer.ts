@@ -6,6 +6,7 @@ import { ChangeRequestsService } from '../../change-requests/change-requests.ser
 import { ContentEngine } from '../../content-engine/content-engine';
 import { ContentObjectsRepository } from '../../content-engine/content-objects.repository';
 import type { JSONDocument } from '../../content-engine/documents/document';
+import { ContentDiff } from '../../content-engine/diff/content-diff';
 import { keepBlockKeys } from '../../content-engine/documents/keep-block-keys';
 import { documentToMarkdown, markdownToDocument } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
@@ -114,6 +115,7 @@ export class GitImporter {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly siteConfigs: SiteConfigSync,
+    private readonly diff: ContentDiff,
   ) {}
 
   async run(context: GitOperationContext): Promise<GitOutcome> {
@@ -188,10 +190,14 @@ export class GitImporter {
     // Every file may be one of the space's: an asset, or a file a page refers to.
     const assets = [...oids.keys()].filter((path) => !isReadFile(path));
     const fileIds = fileIdentities(assets, oids, previous);
-    const layout = readLayout(
+    // Thousands of pages are read, parsed, rendered and stored in turns: requests are answered
+    // meanwhile (the process serves them too).
+    const turns = new Turns();
+    const layout = await readLayout(
       new Map([...tree].map(([path, blob]) => [path, blob.data ?? NOT_READ])),
       newId,
       (path) => fileIds.get(path),
+      () => turns.maybe(),
     );
     await assignPageIdentities(layout.pages, {
       oids,
@@ -233,9 +239,6 @@ export class GitImporter {
 
     const total = countPages(layout.pages) + kept.length;
     let done = 0;
-    // Thousands of pages are parsed, rendered and stored in turns: requests are answered
-    // meanwhile (the process serves them too).
-    const turns = new Turns();
     const step = async () => {
       done++;
       if (done % 100 === 0) await context.progress(done, total);
@@ -388,6 +391,9 @@ export class GitImporter {
     // The search index of so many pages follows the import in steps of its own, after its
     // transaction, which stays short (on the embedded database it holds every request).
     const bulk = pending.length > BULK_PAGES;
+    // What the import changes, for the event its transaction records: diffed here, outside it.
+    if (imported !== baseTree)
+      await this.diff.prepareChanges(this.dataSource.manager, baseTree, imported);
 
     const outcome = await this.dataSource.transaction(async (manager) => {
       await raiseLimitsForJob(manager);

@@ -63,12 +63,16 @@ export interface ReadLayout {
  * list is a hidden page (`hidden: true`), the last subpage of the page of its folder's
  * README.md when there is one, else the last top-level page (see PageReader.addOrphans).
  * Files get the id `fileIdAt` gives their path (relative to the root), else a new one.
+ *
+ * `pause` is awaited before each markdown file is read: the importer gives the event loop a
+ * turn there (reading ten thousand files at once would hold every request for a second).
  */
-export function readLayout(
+export async function readLayout(
   tree: ReadonlyMap<string, Buffer>,
   newId: () => string,
   fileIdAt: (path: string) => string | undefined = () => undefined,
-): ReadLayout {
+  pause: () => Promise<void> = () => Promise.resolve(),
+): Promise<ReadLayout> {
   const config = readLayoutConfig(tree.get(GITBOOK_YAML));
   const root = config.root;
   const under = new Map<string, Buffer>();
@@ -77,7 +81,7 @@ export function readLayout(
       under.set(root === '' ? path : path.slice(root.length + 1), data);
   }
   const files: ReadLayoutFile[] = [];
-  const referenced = referencedFiles(under);
+  const referenced = await referencedFiles(under, pause);
   for (const [path, data] of under) {
     if (path.startsWith(`${ASSETS_DIR}/`) || referenced.has(path)) {
       files.push({ id: fileIdAt(path) ?? newId(), name: posix.basename(path), data, path });
@@ -89,13 +93,13 @@ export function readLayout(
     pathOf: (id) => filePaths.get(id),
     idAt: (path) => fileIds.get(path),
   };
-  const reader = new PageReader(under, newId, locations);
+  const reader = new PageReader(under, newId, locations, pause);
   const summary = under.get(config.summary);
   const pages = summary
-    ? reader.fromSummary(parseSummary(summary.toString('utf8')), config)
-    : reader.fromFolders('', true, config.readme);
-  const orphans = summary ? reader.addOrphans(pages, config) : [];
-  recordForms(pages, new Set(orphans), locations);
+    ? await reader.fromSummary(parseSummary(summary.toString('utf8')), config)
+    : await reader.fromFolders('', true, config.readme);
+  const orphans = summary ? await reader.addOrphans(pages, config) : [];
+  await recordForms(pages, new Set(orphans), locations, pause);
   return {
     root,
     pages,
@@ -113,10 +117,14 @@ export function readLayout(
  * relative path (an image beside its page, a JSON example, a cover): they are files of the
  * space too, at the path they have.
  */
-function referencedFiles(tree: ReadonlyMap<string, Buffer>): Set<string> {
+async function referencedFiles(
+  tree: ReadonlyMap<string, Buffer>,
+  pause: () => Promise<void>,
+): Promise<Set<string>> {
   const referenced = new Set<string>();
   for (const [path, data] of tree) {
     if (!/\.md$/i.test(path)) continue;
+    await pause();
     const text = data.toString('utf8');
     const targets = linkTargetsIn(text);
     for (const cover of text.matchAll(/^cover:[ \t]*(\S.*?)[ \t]*$/gm)) targets.push(cover[1]);
@@ -204,6 +212,7 @@ class PageReader {
     private readonly tree: ReadonlyMap<string, Buffer>,
     private readonly newId: () => string,
     private readonly files: FileLocations,
+    private readonly pause: () => Promise<void>,
   ) {
     for (const path of tree.keys()) {
       if (!/\.md$/i.test(path)) continue;
@@ -213,19 +222,25 @@ class PageReader {
     }
   }
 
-  fromSummary(entries: SummaryEntry[], config: LayoutConfig): ReadLayoutPage[] {
+  async fromSummary(entries: SummaryEntry[], config: LayoutConfig): Promise<ReadLayoutPage[]> {
     const summaryDir = posix.dirname(config.summary) === '.' ? '' : posix.dirname(config.summary);
-    const pages = entries.map((entry) => this.summaryPage(entry, summaryDir, true));
+    const pages: ReadLayoutPage[] = [];
+    for (const entry of entries) pages.push(await this.summaryPage(entry, summaryDir, true));
     // The readme is the first page, listed in SUMMARY.md or not.
     if (this.tree.has(config.readme) && !this.used.has(config.readme)) {
-      pages.unshift(this.filePage(config.readme, undefined, []));
+      pages.unshift(await this.filePage(config.readme, undefined, []));
     }
     return pages;
   }
 
-  private summaryPage(entry: SummaryEntry, dir: string, top: boolean): ReadLayoutPage {
+  private async summaryPage(
+    entry: SummaryEntry,
+    dir: string,
+    top: boolean,
+  ): Promise<ReadLayoutPage> {
     if (entry.kind === 'computed') return this.computedPage(entry.yaml ?? '');
-    const children = entry.children.map((child) => this.summaryPage(child, dir, false));
+    const children: ReadLayoutPage[] = [];
+    for (const child of entry.children) children.push(await this.summaryPage(child, dir, false));
     const form: PageGitForm = {
       ...(entry.tooltip !== undefined ? { summaryTitle: entry.tooltip } : {}),
       ...(entry.written !== undefined && entry.written !== escapeLinkText(entry.title)
@@ -282,7 +297,7 @@ class PageReader {
       };
     }
     if (path && this.tree.has(path)) {
-      const page = this.filePage(path, entry.title, children);
+      const page = await this.filePage(path, entry.title, children);
       page.meta = { ...page.meta, ...tooltip };
       return page;
     }
@@ -330,7 +345,7 @@ class PageReader {
    * folder's README.md before its other files: under the page of its folder's README.md when
    * there is one (not the root's), else at the end of the top level. Returns their paths.
    */
-  addOrphans(pages: ReadLayoutPage[], config: LayoutConfig): string[] {
+  async addOrphans(pages: ReadLayoutPage[], config: LayoutConfig): Promise<string[]> {
     const orphans = [...this.tree.keys()]
       .filter(
         (path) =>
@@ -348,7 +363,7 @@ class PageReader {
       });
     index(pages);
     for (const path of orphans) {
-      const page = this.filePage(path, undefined, []);
+      const page = await this.filePage(path, undefined, []);
       page.meta = { ...page.meta, hidden: true };
       byPath.set(path.toLowerCase(), page);
       (folderPage(byPath, path)?.pages ?? pages).push(page);
@@ -357,7 +372,7 @@ class PageReader {
   }
 
   /** Pages of the folder `dir`: its markdown files and its subfolders, by name. */
-  fromFolders(dir: string, top: boolean, readme: string): ReadLayoutPage[] {
+  async fromFolders(dir: string, top: boolean, readme: string): Promise<ReadLayoutPage[]> {
     const prefix = dir === '' ? '' : `${dir}/`;
     const files = new Set<string>();
     const folders = new Set<string>();
@@ -375,15 +390,15 @@ class PageReader {
     }
     const pages: ReadLayoutPage[] = [];
     const entries = [...new Set([...files, ...folders])].sort((a, b) => a.localeCompare(b));
-    if (top && this.tree.has(readme)) pages.push(this.filePage(readme, undefined, []));
+    if (top && this.tree.has(readme)) pages.push(await this.filePage(readme, undefined, []));
     for (const name of entries) {
       const path = `${prefix}${name}`;
       if (folders.has(name)) {
-        const children = this.fromFolders(path, false, readme);
+        const children = await this.fromFolders(path, false, readme);
         const body = `${path}/${DEFAULT_README}`;
         pages.push(
           this.tree.has(body)
-            ? this.filePage(body, undefined, children)
+            ? await this.filePage(body, undefined, children)
             : {
                 id: this.newId(),
                 type: 'document',
@@ -394,7 +409,7 @@ class PageReader {
               },
         );
       } else if (name.toLowerCase() !== DEFAULT_README.toLowerCase() && path !== readme) {
-        pages.push(this.filePage(path, undefined, []));
+        pages.push(await this.filePage(path, undefined, []));
       }
     }
     return pages;
@@ -404,11 +419,12 @@ class PageReader {
    * The page of a markdown file: frontmatter, title (its `# Title`, else the summary's), body.
    * A summary title that is not the heading's is the page's `linkTitle`, as GitBook's.
    */
-  private filePage(
+  private async filePage(
     path: string,
     title: string | undefined,
     pages: ReadLayoutPage[],
-  ): ReadLayoutPage {
+  ): Promise<ReadLayoutPage> {
+    await this.pause();
     this.used.add(path);
     const text = this.tree.get(path)!.toString('utf8');
     const { frontmatter } = splitFrontmatter(text);
@@ -441,11 +457,12 @@ class PageReader {
  * How each page's file was written where GitBook would write it otherwise (`gitForm` of its
  * metadata, see PageGitForm): its head, its end, its links, whether SUMMARY.md lists it.
  */
-function recordForms(
+async function recordForms(
   pages: ReadLayoutPage[],
   orphans: ReadonlySet<string>,
   files: FileLocations,
-): void {
+  pause: () => Promise<void>,
+): Promise<void> {
   const pagePaths = new Set<string>();
   const collect = (list: ReadLayoutPage[]) =>
     list.forEach((page) => {
@@ -454,10 +471,11 @@ function recordForms(
     });
   collect(pages);
   const known = (path: string) => pagePaths.has(path) || files.idAt(path) !== undefined;
-  const visit = (list: ReadLayoutPage[]) =>
-    list.forEach((page) => {
-      visit(page.pages);
-      if (!page.path || page.head === undefined) return;
+  const visit = async (list: ReadLayoutPage[]) => {
+    for (const page of list) {
+      await visit(page.pages);
+      if (!page.path || page.head === undefined) continue;
+      await pause();
       const form: PageGitForm = { ...(page.meta.gitForm as PageGitForm | undefined) };
       const values = pageFrontmatter(page, page.path, files);
       if (page.head !== canonicalHead(values, page.title, page.markdown !== undefined)) {
@@ -470,8 +488,9 @@ function recordForms(
       if (Object.keys(form).length > 0) page.meta = { ...page.meta, gitForm: form };
       delete page.head;
       delete page.tail;
-    });
-  visit(pages);
+    }
+  };
+  await visit(pages);
 }
 
 /** The sort key of an orphan: a folder's README.md sorts as the folder, before its files. */

@@ -92,7 +92,7 @@ describe('Git Sync layout', () => {
     { id: 'f2', name: 'logo.png', data: Buffer.from('other') },
   ];
 
-  it('places pages by slug, the first leaf page as README.md, files under .gitbook/assets', () => {
+  it('places pages by slug, the first leaf page as README.md, files under .gitbook/assets', async () => {
     const paths = planPaths(pages, files);
     expect(Object.fromEntries(paths.pages)).toEqual({
       a: 'README.md',
@@ -108,7 +108,7 @@ describe('Git Sync layout', () => {
     });
   });
 
-  it('reads back what it writes', () => {
+  it('reads back what it writes', async () => {
     const written = renderLayout(pages, files, planPaths(pages, files));
     expect(written.get('README.md')!.toString()).toBe(
       '---\ndescription: Start here\nhidden: true\nicon: rocket\n' +
@@ -117,7 +117,7 @@ describe('Git Sync layout', () => {
         '---\n\n' +
         '# Getting started\n\nHello **world**.\n',
     );
-    const read = readLayout(written, newId);
+    const read = await readLayout(written, newId);
     // Files get new ids on reading: the cover points at the file now at the same path.
     const cover = read.files.find((f) => f.path === '.gitbook/assets/logo-2.png')!;
     expect(read.pages[0].meta.cover).toEqual({ ref: { kind: 'file', file: cover.id }, yPos: 12 });
@@ -132,7 +132,7 @@ describe('Git Sync layout', () => {
     ]);
   });
 
-  it('reads the folder tree when there is no SUMMARY.md, under the root of .gitbook.yaml', () => {
+  it('reads the folder tree when there is no SUMMARY.md, under the root of .gitbook.yaml', async () => {
     const tree = new Map(
       Object.entries({
         '.gitbook.yaml': 'root: ./docs/\n',
@@ -145,7 +145,7 @@ describe('Git Sync layout', () => {
         'docs/.gitbook/assets/pic.png': 'bytes',
       }).map(([k, v]) => [k, Buffer.from(v)]),
     );
-    const read = readLayout(tree, newId);
+    const read = await readLayout(tree, newId);
     expect(read.root).toBe('docs');
     expect(shape(read.pages)).toEqual([
       {
@@ -202,13 +202,13 @@ describe('Git Sync layout', () => {
     expect(read.files.map((f) => f.path)).toEqual(['.gitbook/assets/pic.png']);
   });
 
-  it("takes a SUMMARY.md title that is not the heading's as the page's linkTitle", () => {
+  it("takes a SUMMARY.md title that is not the heading's as the page's linkTitle", async () => {
     const files = {
       'SUMMARY.md': '# Table of contents\n\n* [Title in summary](page.md)\n',
       'page.md': '# Another heading\n\nText.\n',
     };
     const tree = new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
-    const layout = readLayout(tree, newId);
+    const layout = await readLayout(tree, newId);
     const [only] = layout.pages;
     expect(only).toMatchObject({
       title: 'Another heading',
@@ -232,8 +232,8 @@ describe('Git Sync layout', () => {
         ...(page.pages.length > 0 ? { pages: outline(page.pages) } : {}),
       }));
 
-    it('become hidden pages under the page of their folder README, else at the end of the top level', () => {
-      const layout = read({
+    it('become hidden pages under the page of their folder README, else at the end of the top level', async () => {
+      const layout = await read({
         'SUMMARY.md':
           '* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n',
         'README.md': '# Home\n',
@@ -267,8 +267,8 @@ describe('Git Sync layout', () => {
       expect(layout.files.map((file) => file.path)).toEqual(['.gitbook/assets/readme.md']);
     });
 
-    it('places an unlisted folder README before the files of its folder', () => {
-      const layout = read({
+    it('places an unlisted folder README before the files of its folder', async () => {
+      const layout = await read({
         'SUMMARY.md': '* [Home](README.md)\n',
         'README.md': '# Home\n',
         'api/b.md': '# B\n',
@@ -288,20 +288,20 @@ describe('Git Sync layout', () => {
       ]);
     });
 
-    it('are imported once, and not at all without SUMMARY.md (every file is a page)', () => {
-      const listed = read({
+    it('are imported once, and not at all without SUMMARY.md (every file is a page)', async () => {
+      const listed = await read({
         'SUMMARY.md': '* [Home](README.md)\n* [Page](page.md)\n',
         'README.md': '# Home\n',
         'page.md': '# Page\n',
       });
       expect(listed.orphans).toEqual([]);
       expect(outline(listed.pages)).toEqual([{ path: 'README.md' }, { path: 'page.md' }]);
-      const folders = read({ 'README.md': '# Home\n', 'page.md': '# Page\n' });
+      const folders = await read({ 'README.md': '# Home\n', 'page.md': '# Page\n' });
       expect(folders.orphans).toEqual([]);
     });
 
-    it('are written back to their paths', () => {
-      const layout = read({
+    it('are written back to their paths', async () => {
+      const layout = await read({
         'SUMMARY.md': '* [Home](README.md)\n* [Guide](guide/README.md)\n',
         'README.md': '# Home\n',
         'guide/README.md': '# Guide\n',
@@ -322,7 +322,7 @@ describe('Git Sync layout', () => {
       expect(written.get('SUMMARY.md')!.toString()).toBe(
         '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
       );
-      const again = read(Object.fromEntries([...written].map(([k, v]) => [k, v.toString()])));
+      const again = await read(Object.fromEntries([...written].map(([k, v]) => [k, v.toString()])));
       expect(again.orphans).toEqual(['guide/extra.md', 'orphan.md']);
       expect(outline(again.pages)).toEqual(outline(layout.pages));
     });
@@ -332,7 +332,7 @@ describe('Git Sync layout', () => {
     const read = (files: Record<string, string>) =>
       readLayout(new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)])), newId);
     /** Each page's file and SUMMARY.md as an export writes them, where they were read. */
-    const writeBack = (layout: ReturnType<typeof read>) => {
+    const writeBack = (layout: Awaited<ReturnType<typeof read>>) => {
       const paths = { pages: new Map<string, string>(), files: new Map<string, string>() };
       const index = (list: ReadLayoutPage[]) =>
         list.forEach((p) => {
@@ -344,7 +344,7 @@ describe('Git Sync layout', () => {
       return renderLayout(layout.pages, layout.files, paths);
     };
 
-    it('come back byte for byte, and only what GitBook would write otherwise is kept', () => {
+    it('come back byte for byte, and only what GitBook would write otherwise is kept', async () => {
       const files = {
         'SUMMARY.md': [
           '# Table of contents',
@@ -384,7 +384,7 @@ describe('Git Sync layout', () => {
         'api/README.md': '# API\n',
         '.gitbook/assets/cover.png': 'png',
       };
-      const layout = read(files);
+      const layout = await read(files);
       const forms = (list: ReadLayoutPage[]): unknown[] =>
         list.flatMap((p) => [
           ...(p.meta.gitForm ? [[p.path ?? p.title, p.meta.gitForm]] : []),
@@ -420,14 +420,14 @@ describe('Git Sync layout', () => {
       }
     });
 
-    it('keep the forms of hand-written files, and write what changed in GitBook form', () => {
+    it('keep the forms of hand-written files, and write what changed in GitBook form', async () => {
       const files = {
         'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n',
         'README.md':
           '---\nicon: house\ndescription: Home\ntitle: Kept as written\n---\n# Home\n\n\nSee [the guide](guide/README.md).\n\n',
         'guide/README.md': 'No heading: the title is in SUMMARY.md. Back [home](../README.md#top).',
       };
-      const layout = read(files);
+      const layout = await read(files);
       const [home, guide] = layout.pages;
       expect(home.meta.gitForm).toEqual({
         head: '---\nicon: house\ndescription: Home\ntitle: Kept as written\n---\n# Home\n\n\n',
@@ -449,7 +449,7 @@ describe('Git Sync layout', () => {
       );
     });
 
-    it('keep a hand-written SUMMARY.md: escapes as written, entries without a link over their pages', () => {
+    it('keep a hand-written SUMMARY.md: escapes as written, entries without a link over their pages', async () => {
       const summary = [
         '# Table of contents',
         '',
@@ -468,7 +468,7 @@ describe('Git Sync layout', () => {
         'input/monitor_agent.md': '# monitor_agent\n',
         'install/rpm-v4.md': '# Install by RPM v4 (Red Hat)\n',
       };
-      const layout = read(files);
+      const layout = await read(files);
       const [, rpm, monitor, obsolete] = layout.pages;
       expect(rpm.meta.gitForm).toEqual({ summaryText: 'Install by RPM \\(Red Hat\\)' });
       expect(monitor.meta.gitForm).toEqual({ summaryText: 'monitor_agent' });
