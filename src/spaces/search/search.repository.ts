@@ -189,11 +189,44 @@ export interface RankedTerm {
   spaceIds: string[];
 }
 
-/** `rankByTerms`'s answer: the sections of the best pages, and what each word matched. */
-export interface TermRanking {
-  rows: SectionRow[];
-  /** By word number: how many pages it matched, and whether it is only stop words. */
-  words: { pages: number; stopWord: boolean }[];
+/**
+ * CTEs `terms` (a question's words as tsqueries, one row per word and space: `RankedTerm`s
+ * passed as the :term… arrays) and `term_pages` (by word number n, the pages it is on: the
+ * lexicon's count of its word, or when the lexicon has none (a word of under three letters,
+ * several terms) the pages matching it, counted up to :countCap).
+ */
+const termPagesCtes = (scope: SearchScope) => `
+       terms AS MATERIALIZED (
+         SELECT t.n, t.space_id, to_tsquery(t.config::regconfig, t.query) AS query
+           FROM unnest(:termNos::int[], :termSpaceIds::varchar[], :termConfigs::text[],
+                       :termQueries::text[]) AS t(n, space_id, config, query)
+          WHERE t.space_id IN (${scope.sql})),
+       term_pages AS MATERIALIZED (
+         SELECT t.n, sum(coalesce(l.pages, c.pages))::int AS pages
+           FROM terms t
+           CROSS JOIN LATERAL (
+             SELECT max(l.pages) AS pages FROM search_lexicon l
+              WHERE l.space_id = t.space_id
+                AND l.word IN (SELECT (regexp_matches(t.query::text, '''([^'']+)''', 'g'))[1])
+           ) l
+           CROSS JOIN LATERAL (
+             SELECT count(*)::int AS pages
+               FROM (SELECT 1 FROM page_search pg
+                      WHERE l.pages IS NULL
+                        AND pg.space_id = t.space_id AND pg.tsv @@ t.query ${shownPage(scope)}
+                      LIMIT :countCap) m) c
+          GROUP BY t.n)`;
+
+/** The :term… parameters of `termPagesCtes`. */
+function termParams(terms: RankedTerm[]): Record<string, unknown> {
+  const rows = terms.flatMap((term) => term.spaceIds.map((spaceId) => ({ ...term, spaceId })));
+  return {
+    termNos: rows.map((row) => row.n),
+    termSpaceIds: rows.map((row) => row.spaceId),
+    termConfigs: rows.map((row) => row.config),
+    termQueries: rows.map((row) => row.query),
+    countCap: TERM_RANKING.countCap,
+  };
 }
 
 export interface SectionRow {
@@ -579,8 +612,7 @@ export class SearchRepository {
     weights: number[],
     limit: number,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<TermRanking> {
-    const rows = terms.flatMap((term) => term.spaceIds.map((spaceId) => ({ ...term, spaceId })));
+  ): Promise<SectionRow[]> {
     const { section, page } = TERM_RANKING;
     const sectionWeights = rankWeights(section);
     const pageWeights = rankWeights(page);
@@ -605,30 +637,9 @@ export class SearchRepository {
     });
     // Reads page_search, page_sections and search_lexicon, owned by the content engine: the
     // pages matching a question's words, ranked in one statement.
-    const found = await this.query<
-      SectionRow & { pages: number[] | null; stop_words: boolean[] | null }
-    >(
+    return this.query<SectionRow>(
       manager,
-      `WITH terms AS MATERIALIZED (
-         SELECT t.n, t.space_id, to_tsquery(t.config::regconfig, t.query) AS query
-           FROM unnest(:termNos::int[], :termSpaceIds::varchar[], :termConfigs::text[],
-                       :termQueries::text[]) AS t(n, space_id, config, query)
-          WHERE t.space_id IN (${scope.sql})),
-       term_pages AS MATERIALIZED (
-         SELECT t.n, sum(coalesce(l.pages, c.pages))::int AS pages
-           FROM terms t
-           CROSS JOIN LATERAL (
-             SELECT max(l.pages) AS pages FROM search_lexicon l
-              WHERE l.space_id = t.space_id
-                AND l.word IN (SELECT (regexp_matches(t.query::text, '''([^'']+)''', 'g'))[1])
-           ) l
-           CROSS JOIN LATERAL (
-             SELECT count(*)::int AS pages
-               FROM (SELECT 1 FROM page_search pg
-                      WHERE l.pages IS NULL
-                        AND pg.space_id = t.space_id AND pg.tsv @@ t.query ${shownPage(scope)}
-                      LIMIT :countCap) m) c
-          GROUP BY t.n),
+      `WITH ${termPagesCtes(scope)},
        total AS MATERIALIZED (
          SELECT count(*)::int AS pages FROM page_search WHERE space_id IN (${scope.sql})),
        idf AS MATERIALIZED (
@@ -679,51 +690,54 @@ export class SearchRepository {
                    FROM section_scores GROUP BY space_id, page_id) parts
           GROUP BY space_id, page_id
           ORDER BY rank DESC, space_id, page_id
-          LIMIT :limit),
-       words AS (
-         SELECT array_agg(coalesce(i.pages, 0) ORDER BY g.n) AS pages,
-                array_agg(coalesce(w.stop_word, true) ORDER BY g.n) AS stop_words
-           FROM generate_series(0, :wordCount::int - 1) g(n)
-           LEFT JOIN (SELECT n, bool_and(numnode(query) = 0) AS stop_word
-                        FROM terms GROUP BY n) w ON w.n = g.n
-           LEFT JOIN idf i ON i.n = g.n)
-       SELECT words.pages, words.stop_words, found.*
-         FROM words
-         LEFT JOIN (
-           SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path,
-                  ps.section_title, ps.body, ps.ancestors, ps.position, s.score::real AS rank,
-                  r.rank::real AS page_rank
-             FROM ranked r
-             JOIN section_scores s ON s.space_id = r.space_id AND s.page_id = r.page_id
-             JOIN page_sections ps ON ps.space_id = s.space_id AND ps.page_id = s.page_id
-                                  AND ps.section_id = s.section_id) found ON true
-        ORDER BY found.page_rank DESC, found.space_id, found.page_id, found.rank DESC,
-                 found.position`,
+          LIMIT :limit)
+       SELECT ps.space_id, ps.page_id, ps.section_id, ps.page_title, ps.page_path,
+              ps.section_title, ps.body, ps.ancestors, ps.position, s.score::real AS rank,
+              r.rank::real AS page_rank
+         FROM ranked r
+         JOIN section_scores s ON s.space_id = r.space_id AND s.page_id = r.page_id
+         JOIN page_sections ps ON ps.space_id = s.space_id AND ps.page_id = s.page_id
+                              AND ps.section_id = s.section_id
+        ORDER BY r.rank DESC, r.space_id, r.page_id, s.score DESC, ps.position`,
       {
         ...scope.params,
-        termNos: rows.map((row) => row.n),
-        termSpaceIds: rows.map((row) => row.spaceId),
-        termConfigs: rows.map((row) => row.config),
-        termQueries: rows.map((row) => row.query),
+        ...termParams(terms),
         weights,
-        wordCount: weights.length,
         pageWeights: pageWeights.weights,
         sectionWeights: sectionWeights.weights,
-        countCap: TERM_RANKING.countCap,
         candidates: TERM_RANKING.candidates,
         sectionPages: TERM_RANKING.sectionPages,
         limit,
       },
     );
-    const [first] = found;
-    const words = weights.map((_weight, n) => ({
-      pages: first?.pages?.[n] ?? 0,
-      stopWord: first?.stop_words?.[n] ?? false,
+  }
+
+  /**
+   * By word number (0 to `words` − 1), the pages of the spaces of `scope` a question's word is
+   * on (`termPagesCtes`; 0 when it is not searched in any of them), and whether it is only
+   * stop words there.
+   */
+  async wordPages(
+    scope: SearchScope,
+    terms: RankedTerm[],
+    words: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ pages: number; stopWord: boolean }[]> {
+    // Reads search_lexicon and page_search, owned by the content engine (as above).
+    const rows = await this.query<{ n: number; pages: number; stop_word: boolean }>(
+      manager,
+      `WITH ${termPagesCtes(scope)}
+       SELECT tp.n, tp.pages, w.stop_word
+         FROM term_pages tp
+         JOIN (SELECT n, bool_and(numnode(query) = 0) AS stop_word FROM terms GROUP BY n) w
+           ON w.n = tp.n`,
+      { ...scope.params, ...termParams(terms) },
+    );
+    const byWord = new Map(rows.map((row) => [row.n, row]));
+    return Array.from({ length: words }, (_word, n) => ({
+      pages: byWord.get(n)?.pages ?? 0,
+      stopWord: byWord.get(n)?.stop_word ?? true,
     }));
-    const sections = found
-      .filter((row) => row.page_id !== null)
-      .map(({ pages: _pages, stop_words: _stopWords, ...row }) => row);
-    return { rows: sections, words };
   }
 
   /** The matching sections of the best PAGES_PER_SPACE matching pages of each space. */

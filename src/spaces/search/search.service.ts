@@ -21,7 +21,7 @@ import {
 } from '../../content-engine/search/search-terms';
 import { SectionEmbeddings } from '../../content-engine/search/section-embeddings';
 import { SearchHits, type SpaceRef } from './search-hits';
-import { FEW_HITS, maxEdits, SearchPlanner } from './search-planner';
+import { maxEdits, SearchPlanner } from './search-planner';
 import type { SearchQuery } from './search-query';
 import {
   MatchedPageRow,
@@ -50,9 +50,9 @@ export interface SearchRuns {
 }
 
 /**
- * A question's word that matches fewer pages than FEW_HITS is also searched as its nearest
- * words of the lexicon (a typo, or a word of another language whose cognate the pages use),
- * and then weighs this much of its weight.
+ * A question's word that is on no page is also searched as its nearest words of the lexicon
+ * (a typo, or a word of another language whose cognate the pages use), and then weighs this
+ * much of its weight.
  */
 const CORRECTED_WORD_WEIGHT = 0.5;
 
@@ -235,9 +235,9 @@ export class SearchService {
    * The `limit` pages of the live spaces among `spaceIds` that best match any of `words` (a
    * question's telling words), in the result shape of searchSpaces, best first: each word
    * weighs as rare as it is among those spaces' pages, and a page scores as its best
-   * matching section and as a whole, each by BM25 (SearchRepository.rankByTerms). A word
-   * found on fewer than FEW_HITS pages is searched again with its nearest words of the
-   * lexicon, weighing CORRECTED_WORD_WEIGHT. `hidden` as for searchSpaces.
+   * matching section and as a whole, each by BM25 (SearchRepository.rankByTerms). When a
+   * word is on no page, the search runs again with it matching its nearest words of the
+   * lexicon too, weighing CORRECTED_WORD_WEIGHT. `hidden` as for searchSpaces.
    */
   async searchSpacesByWords(
     organizationId: string,
@@ -250,38 +250,35 @@ export class SearchService {
     const scope = this.search.withoutPages(this.search.liveSpacesScope(spaceIds), hidden);
     const spaces = await this.search.spaces(scope);
     const analysed = analyseWords(spaces, words);
+    let terms = termsOf(analysed);
     let weights = words.map(() => 1);
-    let ranking = await this.search.rankByTerms(scope, termsOf(analysed), weights, limit);
-    const rare = analysed.filter(
-      ({ n }) => !ranking.words[n].stopWord && ranking.words[n].pages < FEW_HITS,
-    );
+    const found = await this.search.wordPages(scope, terms, words.length);
+    const absent = analysed.filter(({ n }) => !found[n].stopWord && found[n].pages === 0);
     const texts = [
-      ...new Set(rare.flatMap(({ terms }) => terms.filter(correctable).map((term) => term.text))),
+      ...new Set(
+        absent.flatMap(({ terms: own }) => own.filter(correctable).map((term) => term.text)),
+      ),
     ];
     if (texts.length > 0) {
       const corrections = await this.search.corrections(
         scope,
         texts.map((text) => ({ text, maxEdits: maxEdits(text) })),
       );
-      if (corrections.size > 0) {
-        const corrected = new Set(
-          rare
-            .filter(({ terms }) => terms.some((term) => corrections.has(term.text)))
-            .map(({ n }) => n),
-        );
+      const corrected = new Set(
+        absent
+          .filter(({ terms: own }) => own.some((term) => corrections.get(term.text)?.length))
+          .map(({ n }) => n),
+      );
+      if (corrected.size > 0) {
+        terms = termsOf(analysed, corrections);
         weights = words.map((_word, n) => (corrected.has(n) ? CORRECTED_WORD_WEIGHT : 1));
-        ranking = await this.search.rankByTerms(
-          scope,
-          termsOf(analysed, corrections),
-          weights,
-          limit,
-        );
       }
     }
+    const rows = await this.search.rankByTerms(scope, terms, weights, limit);
     const excerpts = this.planner.exact(words.join(' '), [
       ...new Set(spaces.map((space) => space.language)),
     ]);
-    return this.scoredSpaces(organizationId, spaces, ranking.rows, (ref, row) =>
+    return this.scoredSpaces(organizationId, spaces, rows, (ref, row) =>
       excerpts ? this.hits.section(ref, row, excerpts, 'none') : this.hits.sectionOpening(ref, row),
     );
   }
