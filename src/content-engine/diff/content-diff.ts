@@ -52,10 +52,12 @@ export class ContentDiff {
   /**
    * Diffs two trees ahead of a transaction that will ask for it (changesWithin): a bulk write
    * (a Git import of thousands of pages) diffs outside its transaction, which then only reads
-   * the result; on the embedded database a transaction holds every other request.
+   * the result; on the embedded database a transaction holds every other request. `store`
+   * should batch its reads (BatchedObjectStore): thousands of single reads at once would take
+   * every connection of the pool from the requests.
    */
-  async prepareChanges(manager: EntityManager, fromTree: string, toTree: string): Promise<void> {
-    await this.treeDiff(this.engine.objectStore(manager), fromTree, toTree);
+  async prepareChanges(store: ObjectStore, fromTree: string, toTree: string): Promise<void> {
+    await this.treeDiff(store, fromTree, toTree);
   }
 
   /**

@@ -392,8 +392,7 @@ export class GitImporter {
     // transaction, which stays short (on the embedded database it holds every request).
     const bulk = pending.length > BULK_PAGES;
     // What the import changes, for the event its transaction records: diffed here, outside it.
-    if (imported !== baseTree)
-      await this.diff.prepareChanges(this.dataSource.manager, baseTree, imported);
+    if (imported !== baseTree) await this.diff.prepareChanges(read, baseTree, imported);
 
     const outcome = await this.dataSource.transaction(async (manager) => {
       await raiseLimitsForJob(manager);
