@@ -50,7 +50,7 @@ import {
 } from '../layout/layout-reader';
 import { renderSummary } from '../layout/layout-writer';
 import type { FetchedCommit, TreeBlob } from '../remote/git-repository';
-import { Turns } from '../remote/turns';
+import { inSlices, Turns } from '../remote/turns';
 import { assignPageIdentities, fileIdentities } from '../sync/identity';
 import { importedLinkMeta, layoutPageOf, renderPageFile, summaryPages } from '../sync/page-files';
 import { SiteConfigSync } from '../sync/site-config-sync';
@@ -197,7 +197,7 @@ export class GitImporter {
       new Map([...tree].map(([path, blob]) => [path, blob.data ?? NOT_READ])),
       newId,
       (path) => fileIds.get(path),
-      () => turns.maybe(),
+      inSlices(),
     );
     await assignPageIdentities(layout.pages, {
       oids,

@@ -25,3 +25,21 @@ export class Turns {
     this.last = performance.now();
   }
 }
+
+/** The longest a slice of work holds the event loop, in milliseconds (see inSlices). */
+const SLICE_MS = 10;
+
+/**
+ * A pause for work done in many small synchronous steps (reading a repository's layout): a
+ * turn of the event loop once SLICE_MS passed since the last, never waiting for requests in
+ * flight (Turns.maybe does, at each step while one is, which for thousands of steps costs
+ * minutes while reads keep coming).
+ */
+export function inSlices(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < SLICE_MS) return;
+    await nextTurn();
+    last = performance.now();
+  };
+}
