@@ -19,7 +19,6 @@
  * in Bindery's process), ANSWERS_LATENCY_PAGES, ANSWERS_LATENCY_QUESTIONS. See bench/README.md,
  * "Answer latency".
  */
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -27,17 +26,13 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const {
   RESULTS_DIR,
-  BINDERY_MAIN,
   positiveNumber,
   log,
   sleep,
   cleanups,
   runMain,
   checkInterrupted,
-  createPostgresDatabase,
-  startChild,
-  waitForHealth,
-  freePort,
+  startBinderyOwnDatabase,
   createOrganization,
   api,
 } = require('./lib');
@@ -67,7 +62,14 @@ async function main() {
   const generated = writeRepository(server.bare('docs'), { pages: PAGES, files: 0 });
   log(`Repository: ${generated.pages} pages in ${generated.groups} parts`);
 
-  const bindery = await startBindery(stamp, model.url, embeddings);
+  const bindery = await startBinderyOwnDatabase('answers-latency', stamp, {
+    AI_ASK_PER_VISITOR_PER_MINUTE: '0',
+    AI_ASK_PER_SITE_PER_MINUTE: '0',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    AI_API_URL: model.url,
+    AI_MODEL: CHAT_MODEL,
+    AI_EMBEDDING_MODEL: embeddings ? EMBEDDING_MODEL : '',
+  });
   log(`Bindery on ${bindery.database} (log: ${bindery.logFile})`);
   const { token, org } = await createOrganization(bindery.baseUrl, bindery.adminToken, 'latency');
   const call = (method, pathname, body, expected) =>
@@ -328,55 +330,6 @@ async function importSpace(call, baseUrl, token, spaceId, url) {
     }
   }
   throw new Error('The import did not end');
-}
-
-/** Bindery as `npm start` runs it (the embedded database in its process), or on PostgreSQL. */
-async function startBindery(stamp, modelUrl, embeddings) {
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-latency-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    AI_ASK_PER_VISITOR_PER_MINUTE: '0',
-    AI_ASK_PER_SITE_PER_MINUTE: '0',
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    DATA_DIR: dataDir,
-    AI_API_URL: modelUrl,
-    AI_MODEL: CHAT_MODEL,
-    ...(embeddings ? { AI_EMBEDDING_MODEL: EMBEDDING_MODEL } : {}),
-  };
-  let database = 'the embedded database (in Bindery’s process, files in a temporary folder)';
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL);
-    Object.assign(env, { DATABASE_URL: created.url, SECRET_KEY: randomBytes(32).toString('hex') });
-    database = created.description;
-  }
-  const port = await freePort();
-  const logFile = path.join(RESULTS_DIR, `${stamp}-answers-latency-bindery.log`);
-  // The bench's own environment must not give Bindery a model or a database it did not choose.
-  const inherited = { ...process.env };
-  for (const name of ['AI_API_URL', 'AI_MODEL', 'AI_EMBEDDING_MODEL', 'AI_API_KEY']) {
-    delete inherited[name];
-  }
-  if (!process.env.DATABASE_URL) delete inherited.DATABASE_URL;
-  const saved = process.env;
-  process.env = inherited;
-  let child;
-  try {
-    child = startChild('bindery', [BINDERY_MAIN], logFile, {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-  } finally {
-    process.env = saved;
-  }
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(child, `${baseUrl}/health/ready`, 120_000);
-  return { baseUrl, adminToken, child, logFile, database };
 }
 
 function percentiles(values) {

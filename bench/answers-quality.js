@@ -19,9 +19,7 @@
  * Reports go to bench/results/<time>-answers-quality.json (with every miss).
  */
 const { execFileSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const {
@@ -32,10 +30,7 @@ const {
   cleanups,
   runMain,
   checkInterrupted,
-  createPostgresDatabase,
-  startChild,
-  waitForHealth,
-  freePort,
+  startBinderyOwnDatabase,
   createOrganization,
   api,
 } = require('./lib');
@@ -122,7 +117,13 @@ async function main() {
     cleanups.push(() => embeddings.close());
     log(`Fake embeddings (${EMBEDDING_MODEL}) at ${embeddings.url}`);
   }
-  const bindery = await startBindery(stamp, embeddings);
+  const bindery = await startBinderyOwnDatabase('answers-quality', stamp, {
+    AI_ASK_PER_VISITOR_PER_MINUTE: '0',
+    AI_ASK_PER_SITE_PER_MINUTE: '0',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    // No chat model: the one event of an answer carries the sources.
+    ...(embeddings ? { AI_API_URL: embeddings.url, AI_EMBEDDING_MODEL: EMBEDDING_MODEL } : {}),
+  });
   log(`Bindery on ${bindery.database} (log: ${bindery.logFile})`);
   const { token, org } = await createOrganization(bindery.baseUrl, bindery.adminToken, 'answers');
   const call = (method, pathname, body, expected) =>
@@ -296,58 +297,6 @@ const fold = (text) =>
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
-
-/** Bindery as `npm start` runs it (the embedded database in its process), or on PostgreSQL. */
-async function startBindery(stamp, embeddings) {
-  const adminToken = randomBytes(36).toString('base64url');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-answers-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = {
-    SEED_DEMO: 'false',
-    ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    AI_ASK_PER_VISITOR_PER_MINUTE: '0',
-    AI_ASK_PER_SITE_PER_MINUTE: '0',
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    DATA_DIR: dataDir,
-    // No chat model: the one event of an answer carries the sources.
-    AI_API_URL: '',
-    AI_MODEL: '',
-    AI_EMBEDDING_MODEL: '',
-    ...(embeddings ? { AI_API_URL: embeddings.url, AI_EMBEDDING_MODEL: EMBEDDING_MODEL } : {}),
-  };
-  for (const [name, value] of Object.entries(env)) if (value === '') delete env[name];
-  let database = 'the embedded database (in Bindery’s process, files in a temporary folder)';
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL);
-    Object.assign(env, {
-      DATABASE_URL: created.url,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-    });
-    database = created.description;
-  }
-  const port = await freePort();
-  const logFile = path.join(RESULTS_DIR, `${stamp}-answers-quality-bindery.log`);
-  const childEnv = { ...env, PORT: String(port), HOST: '127.0.0.1' };
-  // The bench's own environment must not give Bindery a model or a database it did not choose.
-  const inherited = { ...process.env };
-  for (const name of ['AI_API_URL', 'AI_MODEL', 'AI_EMBEDDING_MODEL', 'AI_API_KEY']) {
-    delete inherited[name];
-  }
-  if (!process.env.DATABASE_URL) delete inherited.DATABASE_URL;
-  const saved = process.env;
-  process.env = inherited;
-  let child;
-  try {
-    child = startChild('bindery', [BINDERY_MAIN], logFile, childEnv);
-  } finally {
-    process.env = saved;
-  }
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(child, `${baseUrl}/health/ready`, 120_000);
-  return { baseUrl, adminToken, child, logFile, database };
-}
 
 /** Imports `url` into the space; answers the seconds it took. */
 async function importSpace(baseUrl, token, spaceId, url) {

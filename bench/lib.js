@@ -313,6 +313,58 @@ async function startBindery(database, name, stamp, extraEnv = {}) {
   return { env, baseUrl, adminToken, child, logFile };
 }
 
+/**
+ * Bindery as `npm start` runs it: the embedded database in its process, or a throwaway
+ * PostgreSQL database when the bench has DATABASE_URL. `env` is Bindery's settings; the bench's
+ * own AI_* settings and (without DATABASE_URL) its DATABASE_URL are not passed on: Bindery gets
+ * no model or database the bench did not choose. Keys of `env` set to '' are left out.
+ */
+async function startBinderyOwnDatabase(name, stamp, env) {
+  const adminToken = randomBytes(36).toString('base64url');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bindery-bench-${name}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const settings = {
+    SEED_DEMO: 'false',
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATA_DIR: dataDir,
+    ...env,
+  };
+  for (const [key, value] of Object.entries(settings)) if (value === '') delete settings[key];
+  let database = 'the embedded database (in Bindery’s process, files in a temporary folder)';
+  if (process.env.DATABASE_URL) {
+    const created = await createPostgresDatabase(process.env.DATABASE_URL);
+    Object.assign(settings, {
+      DATABASE_URL: created.url,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+    });
+    database = created.description;
+  }
+  const port = await freePort();
+  const logFile = path.join(RESULTS_DIR, `${stamp}-${name}-bindery.log`);
+  const inherited = { ...process.env };
+  for (const key of ['AI_API_URL', 'AI_MODEL', 'AI_EMBEDDING_MODEL', 'AI_API_KEY']) {
+    delete inherited[key];
+  }
+  if (!process.env.DATABASE_URL) delete inherited.DATABASE_URL;
+  const saved = process.env;
+  process.env = inherited;
+  let child;
+  try {
+    child = startChild('bindery', [BINDERY_MAIN], logFile, {
+      ...settings,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+  } finally {
+    process.env = saved;
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealth(child, `${baseUrl}/health/ready`, 120_000);
+  return { baseUrl, adminToken, child, logFile, database };
+}
+
 /** A user made through the admin API (its token and id) and an organization of theirs. */
 async function createOrganization(baseUrl, adminToken, name, title = 'Bench') {
   const created = await api(
@@ -339,6 +391,7 @@ const s = (value) => `${(value / 1000).toFixed(1)} s`;
 
 module.exports = {
   startBindery,
+  startBinderyOwnDatabase,
   createOrganization,
   timed,
   ms,
