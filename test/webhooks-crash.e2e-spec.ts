@@ -42,7 +42,9 @@ describe('webhook delivery across a worker crash', () => {
     t = await createTestApp(settings);
     receiver = await WebhookReceiver.start();
     dataDir = mkdtempSync(join(tmpdir(), 'bindery-worker-'));
-  });
+    // A PGlite started from the template and an app beside the suite's other files: CI saw the
+    // default 30 s run out.
+  }, 120_000);
 
   afterAll(async () => {
     for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
