@@ -14,6 +14,7 @@ import {
   writeObjectFrom,
 } from './loose-objects';
 import { unpackObjects } from './pack-unpacker';
+import { removeTree } from './remove-tree';
 import { Turns } from './turns';
 import { writePackFile } from './pack-writer';
 import { discover, fetchPack, PushRejectedError, pushPack, resolveRef } from './smart-http';
@@ -95,7 +96,7 @@ export class GitWorkspace {
   }
 
   async close(): Promise<void> {
-    await rm(this.gitdir, { recursive: true, force: true });
+    await removeTree(this.gitdir);
   }
 
   /** The head commit of `target.ref` (depth 1); RefNotFound when the remote lacks it. */
