@@ -9,11 +9,13 @@
  * sources. Prints recall@1, @3, @5 and MRR per repository, per language and overall. See
  * bench/README.md, "Answer retrieval quality".
  *
- *   npm run build && node bench/answers-quality.js /work/corpus [--embeddings] [--repo <name>]…
+ *   npm run build && node bench/answers-quality.js /work/corpus [--embeddings[=sentence-encoder]]
+ *     [--repo <name>]…
  *
  * The corpus folder holds one clone per repository, named as the questions' `repository`.
  * `--embeddings` also starts the fake embeddings server (fake-embeddings.js) and gives Bindery
- * AI_API_URL and AI_EMBEDDING_MODEL=fake-hash-256. Env: DATABASE_URL (a PostgreSQL server: a
+ * AI_API_URL and AI_EMBEDDING_MODEL=fake-hash-256; `--embeddings=sentence-encoder` serves a
+ * real model instead (sentence-encoder-embeddings.js, installed apart). Env: DATABASE_URL (a PostgreSQL server: a
  * throwaway database is created there and dropped; unset: the embedded database in Bindery's
  * process), ANSWERS_QUESTIONS (a folder of question files, default bench/questions).
  * Reports go to bench/results/<time>-answers-quality.json (with every miss).
@@ -35,7 +37,17 @@ const {
   api,
 } = require('./lib');
 const { startGitServer } = require('./git-server');
-const { MODEL: EMBEDDING_MODEL, startFakeEmbeddings } = require('./fake-embeddings');
+const fakeEmbeddings = require('./fake-embeddings');
+const sentenceEncoder = require('./sentence-encoder-embeddings');
+
+/** The embedding models `--embeddings[=name]` can serve to Bindery. */
+const EMBEDDERS = {
+  fake: { model: fakeEmbeddings.MODEL, start: () => fakeEmbeddings.startFakeEmbeddings() },
+  'sentence-encoder': {
+    model: sentenceEncoder.MODEL,
+    start: () => sentenceEncoder.startSentenceEncoderEmbeddings(),
+  },
+};
 
 const IMPORT_TIMEOUT_MS = 20 * 60 * 1000;
 const INDEX_TIMEOUT_MS = 10 * 60 * 1000;
@@ -46,12 +58,21 @@ function parseArgs(argv) {
   const options = { corpus: undefined, embeddings: false, only: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--embeddings') options.embeddings = true;
+    if (arg === '--embeddings') options.embeddings = 'fake';
+    else if (arg.startsWith('--embeddings='))
+      options.embeddings = arg.slice('--embeddings='.length);
     else if (arg === '--repo') options.only.push(argv[++i]);
     else if (arg === '--help' || arg === '-h') {
-      log('node bench/answers-quality.js <folder of repositories> [--embeddings] [--repo <name>]…');
+      log(
+        'node bench/answers-quality.js <folder of repositories> ' +
+          '[--embeddings | --embeddings=sentence-encoder] [--repo <name>]…',
+      );
       process.exit(0);
     } else options.corpus = arg;
+  }
+  if (options.embeddings && !EMBEDDERS[options.embeddings]) {
+    process.stderr.write(`--embeddings=${options.embeddings}: fake or sentence-encoder\n`);
+    process.exit(2);
   }
   if (!options.corpus) {
     process.stderr.write('Usage: node bench/answers-quality.js <folder of repositories>\n');
@@ -112,17 +133,18 @@ async function main() {
   });
 
   let embeddings;
+  const embeddingModel = options.embeddings ? EMBEDDERS[options.embeddings].model : undefined;
   if (options.embeddings) {
-    embeddings = await startFakeEmbeddings();
+    embeddings = await EMBEDDERS[options.embeddings].start();
     cleanups.push(() => embeddings.close());
-    log(`Fake embeddings (${EMBEDDING_MODEL}) at ${embeddings.url}`);
+    log(`Embeddings (${embeddingModel}) at ${embeddings.url}`);
   }
   const bindery = await startBinderyOwnDatabase('answers-quality', stamp, {
     AI_ASK_PER_VISITOR_PER_MINUTE: '0',
     AI_ASK_PER_SITE_PER_MINUTE: '0',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     // No chat model: the one event of an answer carries the sources.
-    ...(embeddings ? { AI_API_URL: embeddings.url, AI_EMBEDDING_MODEL: EMBEDDING_MODEL } : {}),
+    ...(embeddings ? { AI_API_URL: embeddings.url, AI_EMBEDDING_MODEL: embeddingModel } : {}),
   });
   log(`Bindery on ${bindery.database} (log: ${bindery.logFile})`);
   const { token, org } = await createOrganization(bindery.baseUrl, bindery.adminToken, 'answers');
@@ -220,7 +242,7 @@ async function main() {
     languages.map((language) => [language, score(outcomes.filter((o) => o.language === language))]),
   );
   log('');
-  log(`Mode: ${options.embeddings ? `embeddings (${EMBEDDING_MODEL})` : 'full-text'}`);
+  log(`Mode: ${options.embeddings ? `embeddings (${embeddingModel})` : 'full-text'}`);
   log(`${outcomes.length} questions asked in ${askSeconds.toFixed(1)} s`);
   log('');
   log(table('repository', { ...perRepository, overall }));
@@ -231,7 +253,7 @@ async function main() {
   if (embeddings) {
     log('');
     log(
-      `Embeddings asked of the fake server: ${embeddings.stats.requests} requests, ` +
+      `Embeddings asked of the model: ${embeddings.stats.requests} requests, ` +
         `${embeddings.stats.texts} texts` +
         (embeddings.stats.texts === 0
           ? ' (Bindery did not use embeddings: the figures are full-text retrieval’s)'
@@ -262,7 +284,7 @@ async function main() {
     report,
     `${JSON.stringify(
       {
-        mode: options.embeddings ? 'embeddings' : 'full-text',
+        mode: options.embeddings ? `embeddings (${embeddingModel})` : 'full-text',
         database: bindery.database,
         corpus: corpus.map(({ name, commit }) => ({
           name,

@@ -62,10 +62,11 @@ function embed(text) {
 }
 
 /**
- * Starts the server on 127.0.0.1 (`port`, default any free one). Answers `url` (the base URL
- * to give as AI_API_URL), `stats` (requests and texts embedded) and `close()`.
+ * An OpenAI-compatible embeddings server on 127.0.0.1 (`port`, default any free one) answering
+ * with `embedMany(texts)`'s vectors (may be async). Answers `url` (the base URL to give as
+ * AI_API_URL), `stats` (requests and texts embedded) and `close()`.
  */
-async function startFakeEmbeddings(port = 0) {
+async function startEmbeddingsServer({ model, embedMany, port = 0 }) {
   const stats = { requests: 0, texts: 0, other: 0 };
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -93,12 +94,16 @@ async function startFakeEmbeddings(port = 0) {
       stats.requests++;
       stats.texts += input.length;
       const tokens = input.reduce((sum, text) => sum + words(text).length, 0);
-      reply(200, {
-        object: 'list',
-        data: input.map((text, index) => ({ object: 'embedding', embedding: embed(text), index })),
-        model: body.model ?? MODEL,
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      });
+      Promise.resolve(embedMany(input)).then(
+        (vectors) =>
+          reply(200, {
+            object: 'list',
+            data: vectors.map((embedding, index) => ({ object: 'embedding', embedding, index })),
+            model: body.model ?? model,
+            usage: { prompt_tokens: tokens, total_tokens: tokens },
+          }),
+        (error) => reply(500, { error: { message: String(error?.message ?? error) } }),
+      );
     });
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -113,7 +118,12 @@ async function startFakeEmbeddings(port = 0) {
   };
 }
 
-module.exports = { DIMENSIONS, MODEL, embed, startFakeEmbeddings };
+/** The fake model's server (see the top of this file). */
+function startFakeEmbeddings(port = 0) {
+  return startEmbeddingsServer({ model: MODEL, embedMany: (texts) => texts.map(embed), port });
+}
+
+module.exports = { DIMENSIONS, MODEL, embed, startEmbeddingsServer, startFakeEmbeddings };
 
 if (require.main === module) {
   startFakeEmbeddings(Number(process.argv[2] ?? 0)).then((server) => {
