@@ -14,6 +14,10 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // A worker that holds more than this after a test file is replaced by a fresh one: each e2e
+  // file builds a whole app, and a worker that ran fifty of them held 4 GB, its collector
+  // slowing every later file until apps no longer started within the hook timeout.
+  workerIdleMemoryLimit: '1536MB',
   testTimeout: 30000,
   projects: [
     {

@@ -46,6 +46,9 @@ interface Outcome {
   status: number | 'no answer';
   retryAfter: string | null;
   detail: string;
+  /** When the request was sent and answered (Date.now()). */
+  from: number;
+  to: number;
 }
 
 /** Requests of a load, with what each got. */
@@ -53,6 +56,7 @@ class Tally {
   readonly outcomes: Outcome[] = [];
 
   async record<T>(what: string, reply: Promise<Reply<T>>): Promise<Reply<T> | undefined> {
+    const from = Date.now();
     try {
       const answer = await reply;
       this.outcomes.push({
@@ -60,10 +64,19 @@ class Tally {
         status: answer.status,
         retryAfter: answer.headers.get('retry-after'),
         detail: answer.status >= 300 ? answer.bytes.toString('utf8').slice(0, 300) : '',
+        from,
+        to: Date.now(),
       });
       return answer;
     } catch (error) {
-      this.outcomes.push({ what, status: 'no answer', retryAfter: null, detail: noAnswer(error) });
+      this.outcomes.push({
+        what,
+        status: 'no answer',
+        retryAfter: null,
+        detail: noAnswer(error),
+        from,
+        to: Date.now(),
+      });
       return undefined;
     }
   }
@@ -243,10 +256,14 @@ onPostgres('when PostgreSQL goes away', () => {
     const tally = new Tally();
     const load = startLoad(tally);
     let terminated = 0;
+    /** When each termination began and ended. */
+    const terminations: [number, number][] = [];
     try {
       await sleep(300);
       for (let round = 0; round < 40 && api.running(); round++) {
+        const began = Date.now();
         terminated += await terminateConnections();
+        terminations.push([began, Date.now()]);
         await sleep(100 + Math.random() * 100);
       }
     } finally {
@@ -259,9 +276,18 @@ onPostgres('when PostgreSQL goes away', () => {
     expect(tally.count(200) + tally.count(201)).toBeGreaterThan(100);
     // A read whose connection died runs again on a fresh one: only one that fails twice in a
     // row, both times cut off by a termination, answers 503.
+    // (A share of failed reads would depend on the machine's load: on a busy one a read takes
+    // longer and sees two terminations more often.)
     const reads = tally.outcomes.filter((outcome) => outcome.what === 'read');
+    // A backend ends a little after pg_terminate_backend returns, and the pool may hand out its
+    // connection meanwhile: a termination that ended up to 100 ms before a read counts too.
+    const terminationsWhile = (read: Outcome) =>
+      terminations.filter(([began, ended]) => ended >= read.from - 100 && began <= read.to).length;
     const failedReads = reads.filter((outcome) => outcome.status === 503);
-    expect(failedReads.length).toBeLessThanOrEqual(reads.length / 500);
+    expect(failedReads.map(terminationsWhile).filter((count) => count < 2)).toEqual([]);
+    expect(
+      reads.filter((read) => read.status === 200 && terminationsWhile(read) >= 1).length,
+    ).toBeGreaterThan(0);
     // Reads back at once: the next read after the last termination.
     await terminateConnections();
     expect(await msUntilOk(() => owner.get(`/v1/spaces/${spaceId}`))).toBeLessThan(1000);
