@@ -46,24 +46,23 @@ export class BatchedObjectStore implements ObjectStore {
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
+    const hashes = [...batch.keys()];
     try {
-      // In queries of MAX_READ_BATCH objects at most.
-      const hashes = [...batch.keys()];
-      const rows = [];
+      // In queries of MAX_READ_BATCH objects at most, each answered as it arrives: the callers
+      // of a large batch (a whole tree's pages) go on in parts, with turns of the event loop
+      // between them, rather than all at once after the last query.
       for (let start = 0; start < hashes.length; start += MAX_READ_BATCH) {
-        rows.push(
-          ...(await this.objects.findMany(
-            hashes.slice(start, start + MAX_READ_BATCH),
-            this.manager,
-          )),
-        );
-      }
-      const found = new Map(rows.map((row) => [row.hash, row.data]));
-      for (const [hash, waiters] of batch) {
-        const data = found.get(hash);
-        // Each waiter gets its own copy: callers may hold on to what they read.
-        for (const { resolve } of waiters) {
-          resolve(data === undefined ? undefined : structuredClone(data));
+        const chunk = hashes.slice(start, start + MAX_READ_BATCH);
+        const rows = await this.objects.findMany(chunk, this.manager);
+        const found = new Map(rows.map((row) => [row.hash, row.data]));
+        for (const hash of chunk) {
+          const data = found.get(hash);
+          // Each waiter gets its own copy (callers may hold on to what they read): the first
+          // the row's, the others a clone.
+          batch.get(hash)!.forEach(({ resolve }, n) => {
+            resolve(data === undefined || n === 0 ? data : structuredClone(data));
+          });
+          batch.delete(hash);
         }
       }
     } catch (error) {

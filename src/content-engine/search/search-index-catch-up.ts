@@ -69,22 +69,26 @@ export class SearchIndexCatchUp implements OnModuleInit {
     const { changed, removed } = await indexChanges(read, rebuild ? null : job.from, target);
     let pages = new Map(changed.map((page) => [page.id, page]));
     const pending = [...new Set([...changed.map((page) => page.id), ...removed])];
+    let language = state.language;
     while (pending.length > 0 || rebuild) {
       const ids = pending.slice(0, PAGES_PER_STEP);
+      const stepPages = ids.flatMap((id) => pages.get(id) ?? []);
+      // Analysed before the step's transaction (documents are immutable), which then holds
+      // the database (on the embedded one, every other request) only to write the rows.
+      let batches = await this.indexer.sectionBatches(this.dataSource.manager, stepPages, language);
       const outcome = await this.dataSource.transaction(async (manager) => {
         // Shared with readers, exclusive of a writer: the primary cannot move during a step.
         const head = await this.heads.spaces.findHead(spaceId, 'FOR SHARE', manager);
         if (!head || head.deletedAt !== null) return { done: true };
         const [row] = await this.revisions.findTrees([head.revisionId], manager);
         if (row && row.tree !== target) return { movedTo: row.tree };
-        const { language } = await this.indexer.indexState(manager, spaceId);
-        await this.indexer.rewritePages(
-          manager,
-          spaceId,
-          ids,
-          ids.flatMap((id) => pages.get(id) ?? []),
-          { rebuild, language },
-        );
+        const now = await this.indexer.indexState(manager, spaceId);
+        if (now.language !== language) {
+          // The space's language changed meanwhile: analysed again, in it.
+          language = now.language;
+          batches = await this.indexer.sectionBatches(manager, stepPages, language);
+        }
+        await this.indexer.rewriteSections(manager, spaceId, ids, batches, { rebuild, language });
         return {};
       });
       if (outcome.done) return;

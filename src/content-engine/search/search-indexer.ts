@@ -11,7 +11,7 @@ import { documentSections } from './document-sections';
 import { indexChanges, type IndexedPage } from './index-diff';
 import { SearchIndexRepository } from './search-index.repository';
 import { textSearchConfig } from './search-languages';
-import { addPageSections, emptyColumns } from './section-columns';
+import { addPageSections, emptyColumns, type SectionColumns } from './section-columns';
 
 /**
  * The version of how text is analysed for the index (folding, segmentation, stemming by
@@ -110,14 +110,15 @@ export class SearchIndexer {
 
   /**
    * One step of a catch-up (SearchIndexCatchUp): the rows of the pages `ids` rewritten as
-   * `pages` has them (those it lacks lose theirs); `rebuild` first deletes every row of the
-   * space and records this analyzer and language.
+   * `batches` has them (sectionBatches' for `options.language`; pages it lacks lose theirs),
+   * so that the step's transaction only deletes and inserts rows; `rebuild` first deletes
+   * every row of the space and records this analyzer and language.
    */
-  async rewritePages(
+  async rewriteSections(
     manager: EntityManager,
     spaceId: string,
     ids: readonly string[],
-    pages: IndexedPage[],
+    batches: SectionColumns[],
     options: { rebuild: boolean; language: string | null },
   ): Promise<void> {
     if (options.rebuild) {
@@ -130,7 +131,35 @@ export class SearchIndexer {
     } else {
       await this.index.deletePages(spaceId, ids, manager);
     }
-    await this.insert(manager, spaceId, options.language, pages);
+    await this.write(manager, spaceId, options.language, batches);
+  }
+
+  /**
+   * The sections of `pages`, their text analysed for `language`, in batches of INSERT_BATCH
+   * sections or a few more (a page's sections are in one batch); their documents read through
+   * `manager` (documents are immutable: outside a transaction too).
+   */
+  async sectionBatches(
+    manager: EntityManager,
+    pages: IndexedPage[],
+    language: string | null,
+  ): Promise<SectionColumns[]> {
+    const documents = await this.readDocuments(
+      manager,
+      pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null),
+    );
+    const batches: SectionColumns[] = [];
+    let batch = emptyColumns();
+    for (const page of pages) {
+      const document = page.documentHash === null ? null : documents.get(page.documentHash);
+      addPageSections(batch, page, documentSections(document), language);
+      if (batch.pageIds.length >= INSERT_BATCH) {
+        batches.push(batch);
+        batch = emptyColumns();
+      }
+    }
+    if (batch.pageIds.length > 0) batches.push(batch);
+    return batches;
   }
 
   /** Rebuilds the space's rows from its current primary revision. */
@@ -148,24 +177,25 @@ export class SearchIndexer {
     language: string | null,
     pages: IndexedPage[],
   ): Promise<void> {
-    const config = textSearchConfig(language);
-    const documents = await this.readDocuments(
+    await this.write(
       manager,
-      pages.map((page) => page.documentHash).filter((hash): hash is string => hash !== null),
+      spaceId,
+      language,
+      await this.sectionBatches(manager, pages, language),
     );
-    const batch = emptyColumns();
-    const flush = async () => {
-      if (batch.pageIds.length === 0) return;
+  }
+
+  /** Writes `batches` (sectionBatches'), each in one statement with their pages' page_search rows. */
+  private async write(
+    manager: EntityManager,
+    spaceId: string,
+    language: string | null,
+    batches: SectionColumns[],
+  ): Promise<void> {
+    const config = textSearchConfig(language);
+    for (const batch of batches) {
       await this.index.insertPages(spaceId, this.clock.now(), config, batch, manager);
-      for (const column of Object.values(batch) as unknown[][]) column.length = 0;
-    };
-    for (const page of pages) {
-      const document = page.documentHash === null ? null : documents.get(page.documentHash);
-      addPageSections(batch, page, documentSections(document), language);
-      // A page's sections go in one statement, which writes its page_search row from them.
-      if (batch.pageIds.length >= INSERT_BATCH) await flush();
     }
-    await flush();
   }
 
   /** Documents by hash, read in a few queries rather than one per page. */
