@@ -12,6 +12,7 @@ class EchoWorker implements OnModuleInit {
   coalescedRuns = 0;
   /** When each run of the paced coalescing queue started and ended. */
   pacedRuns: { start: number; end: number }[] = [];
+  scheduledRuns = 0;
 
   constructor(private readonly jobs: JobsService) {}
 
@@ -61,6 +62,13 @@ class EchoWorker implements OnModuleInit {
         this.pacedRuns.push({ start, end: Date.now() });
       },
       { coalesce: 10, pollIntervalMs: 1_000 },
+    );
+    this.jobs.define(
+      'test-scheduled',
+      async () => {
+        this.scheduledRuns += 1;
+      },
+      { pollIntervalMs: 50 },
     );
   }
 }
@@ -192,6 +200,20 @@ describe('background jobs (pg-boss)', () => {
     expect(worker.pacedRuns).toHaveLength(2);
     const [run1, run2] = worker.pacedRuns;
     expect(run2.start - run1.end).toBeGreaterThanOrEqual(900);
+  });
+
+  it('runs a scheduled job once for each of its times, however many processes send it', async () => {
+    const jobs = t.bindery.app.get(JobsService);
+    const worker = t.bindery.app.get(EchoWorker);
+    const due = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    // Two processes sending the same time's job (the same service twice: the key is in the
+    // database), then the next time's.
+    await jobs.sendScheduled('test-scheduled', due);
+    await jobs.sendScheduled('test-scheduled', due);
+    await jobs.sendScheduled('test-scheduled', new Date(due.getTime() + 60_000));
+    await waitFor(async () => worker.scheduledRuns >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(worker.scheduledRuns).toBe(2);
   });
 
   it('refuses to queue on an undefined queue', async () => {

@@ -11,6 +11,7 @@ import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { GuardedClient } from '../database/guarded-client';
 import { whileHoldingStartLock } from '../database/start-lock';
+import { type CronTimer, everyCronTime } from './cron-timer';
 import { transactionExecutor } from '../database/transaction-executor';
 import { currentTracing, type JobSpan, type TracedJob } from '../tracing/tracing';
 
@@ -88,6 +89,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger('Jobs');
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly schedules = new Map<string, string>();
+  private readonly cronTimers: CronTimer[] = [];
   private readonly boss: PgBoss;
   private started = false;
   /** Stops the workers' loops at shutdown. */
@@ -107,12 +109,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(JOBS_DATABASE_URL) private readonly url: string,
     private readonly config: AppConfig,
   ) {
-    // Only processes that work the queues keep the cron schedules running.
     this.boss = new PgBoss({
       connectionString: url,
       schema: 'pgboss',
       max: 3,
-      schedule: config.JOBS_IN_PROCESS,
+      // The cron schedules are this service's (everyCronTime), not pg-boss's timekeeper.
+      schedule: false,
       // pg-boss hands its options to pg's Pool: its connections listen for their own errors.
       ...{ Client: GuardedClient },
     });
@@ -145,8 +147,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Runs queue `name` (already defined) on a cron schedule, in UTC. pg-boss keeps one schedule
-   * per queue across every process, so several API or worker processes send it once.
+   * Runs queue `name` (already defined) on a cron schedule, in UTC, in the processes that work
+   * the queues (JOBS_IN_PROCESS): each sends the job at each time the schedule names, keyed by
+   * that time, and pg-boss keeps one (sendScheduled), so several API or worker processes run
+   * it once.
    */
   schedule(name: string, cron: string): void {
     if (this.started) throw new Error(`Schedule for ${name} added after start`);
@@ -236,8 +240,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     });
     if (this.config.JOBS_IN_PROCESS) {
       for (const [name, queue] of this.queues) this.workers.push(this.work(name, queue));
-      for (const [name, cron] of this.schedules)
-        await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
+      for (const [name, cron] of this.schedules) {
+        this.cronTimers.push(everyCronTime(cron, (due) => void this.sendScheduled(name, due)));
+      }
     }
   }
 
@@ -268,7 +273,25 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.stopped;
   }
 
+  /**
+   * The job of `name`'s schedule for its time `due` (everyCronTime), unless a process sent it
+   * already: keyed by that time, pg-boss keeps one per minute of the database's clock.
+   */
+  async sendScheduled(name: string, due: Date): Promise<void> {
+    try {
+      await this.sendUnlessQueued(
+        name,
+        {},
+        { singletonKey: `cron ${due.toISOString()}`, singletonSeconds: 60 },
+      );
+    } catch (error) {
+      // The next time sends it again.
+      this.logger.error({ err: error, queue: name }, 'Scheduled job not sent');
+    }
+  }
+
   private async stopWorkers(): Promise<void> {
+    for (const timer of this.cronTimers) timer.stop();
     if (!this.started) return;
     this.stopping.abort();
     let timer: NodeJS.Timeout | undefined;
