@@ -155,6 +155,47 @@ describe('limits on answers (e2e)', () => {
     expectTooMany(await siteAsk(s, s.visitor), 'You have asked this site too many questions');
   });
 
+  it('suggests questions from the titles, without the model, beyond the limits; asks keep their own count', async () => {
+    const s = await limited();
+    const suggestions = (client: Client) =>
+      client.get(`/v1/orgs/${s.org.id}/sites/${s.siteId}/ask/questions`);
+    // The visitor's limit (2 a minute): two suggestions asked of the model, then from titles.
+    for (let i = 0; i < 2; i++) {
+      expectEventStream(
+        await suggestions(s.visitor),
+        'SearchAIRecommendedQuestionStream',
+        GITBOOK_0202,
+      );
+    }
+    expect(model.requests).toHaveLength(2);
+    const third = await suggestions(s.visitor);
+    const { messages } = expectEventStream<{ question: string }>(
+      third,
+      'SearchAIRecommendedQuestionStream',
+      GITBOOK_0202,
+    );
+    expect(messages.map((message) => message.question)).toEqual([
+      'What should I know about Installation?',
+      'What should I know about Webhooks?',
+    ]);
+    expect(model.requests).toHaveLength(2);
+    // The site's limit (3 a minute) counts every visitor's: a member gets one more, then titles.
+    await suggestions(s.memberA).expect(200);
+    expect(model.requests).toHaveLength(3);
+    await suggestions(s.memberB).expect(200);
+    expect(model.requests).toHaveLength(3);
+    // Questions asked are counted apart: the visitor may still ask.
+    expectEventStream(await siteAsk(s, s.visitor), 'SearchAIAnswerStream', GITBOOK_0202);
+    expect(model.requests).toHaveLength(4);
+
+    // A member's suggestions of the organization, within AI_ASK_PER_MEMBER_PER_MINUTE (2).
+    model.reset();
+    for (let i = 0; i < 3; i++) {
+      await s.memberA.get(`/v1/orgs/${s.org.id}/ask/questions`).expect(200);
+    }
+    expect(model.requests).toHaveLength(2);
+  });
+
   it("limits a member's questions to the organization per minute; other members keep theirs", async () => {
     const s = await limited();
     await orgAsk(s, s.memberA).expect(200);

@@ -70,6 +70,8 @@ export interface QuestionsRequest {
   title: string;
   /** Titles of the pages the caller sees, in the order they are shown. */
   titles: string[];
+  /** False when the caller's limits say the model may not be asked (AnswerLimits.suggestFor…). */
+  useModel: boolean;
   signal: AbortSignal;
 }
 
@@ -174,8 +176,8 @@ export class AnswerWriter {
 
   /**
    * Questions a reader may ask, each as soon as the model has written it, from the titles of
-   * the pages the caller sees; without a model, with no page, or once the organization's budget
-   * is used, asked of the first of those titles (no model needed).
+   * the pages the caller sees; without a model, with no page, beyond the caller's limits or once
+   * the organization's budget is used, asked of the first of those titles (no model needed).
    */
   async questions(
     request: QuestionsRequest,
@@ -184,6 +186,7 @@ export class AnswerWriter {
     if (
       !this.chat.configured ||
       titles.length === 0 ||
+      !request.useModel ||
       !(await this.limits.budgetLeft(request.organization.id))
     ) {
       const questions = questionsFromTitles(titles, RECOMMENDED_QUESTIONS);

@@ -110,7 +110,8 @@ export class SiteAnswersService {
           ? { mode: 'all' }
           : { mode: 'default', field: 'siteSpaceId' };
     const titles = await this.visibleTitles(site, caller, scope, spaceId);
-    return this.writer.questions({ organization, title: site.title, titles, signal });
+    const useModel = await this.limits.suggestForSite(site.id, caller);
+    return this.writer.questions({ organization, title: site.title, titles, useModel, signal });
   }
 
   /**

@@ -119,7 +119,14 @@ export class OrganizationAnswersService {
     for (const space of spaces.slice(0, RECOMMENDATION_SPACES)) {
       titles.push(...(await this.writer.pageTitles(space.id, space.revisionId)));
     }
-    return this.writer.questions({ organization, title: organization.title, titles, signal });
+    const useModel = await this.limits.suggestForMember(organization.id, asker.userId);
+    return this.writer.questions({
+      organization,
+      title: organization.title,
+      titles,
+      useModel,
+      signal,
+    });
   }
 }
 

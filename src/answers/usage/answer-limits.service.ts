@@ -37,12 +37,7 @@ export class AnswerLimits {
    * the question's session, else the token itself (one for all the visitors it was made for).
    */
   async admitSiteAsk(siteId: string, caller: Actor, visitorId?: string): Promise<void> {
-    const visitor =
-      caller.kind === 'user'
-        ? `user:${caller.userId}`
-        : visitorId !== undefined
-          ? `visitor:${visitorId}`
-          : `token:${tokenHashOf(caller)}`;
+    const visitor = visitorOf(caller, visitorId);
     await this.hit(
       'ai-ask-visitor',
       `${siteId}:${visitor}`,
@@ -55,6 +50,32 @@ export class AnswerLimits {
       this.config.AI_ASK_PER_SITE_PER_MINUTE,
       'This site has been asked too many questions; ask again after the delay in Retry-After.',
     );
+  }
+
+  /**
+   * Whether recommended questions for `siteId` may be asked of the model for `caller`: within
+   * the ask limits per visitor and per site (AI_ASK_PER_VISITOR_PER_MINUTE,
+   * AI_ASK_PER_SITE_PER_MINUTE), counted apart from the questions asked. Beyond them the
+   * suggestions are made from the page titles, without the model (never refused: the renderer
+   * asks for them whenever its search box opens).
+   */
+  async suggestForSite(siteId: string, caller: Actor): Promise<boolean> {
+    return (
+      !(await this.spend(
+        'ai-suggest-visitor',
+        `${siteId}:${visitorOf(caller)}`,
+        this.config.AI_ASK_PER_VISITOR_PER_MINUTE,
+      )) && !(await this.spend('ai-suggest-site', siteId, this.config.AI_ASK_PER_SITE_PER_MINUTE))
+    );
+  }
+
+  /** suggestForSite for a member's recommended questions of the organization. */
+  async suggestForMember(organizationId: string, userId: string): Promise<boolean> {
+    return !(await this.spend(
+      'ai-suggest-member',
+      `${organizationId}:${userId}`,
+      this.config.AI_ASK_PER_MEMBER_PER_MINUTE,
+    ));
   }
 
   /** One more question asked of the organization by a member: 429 beyond its limit. */
@@ -132,16 +153,37 @@ export class AnswerLimits {
   }
 
   private async hit(name: string, key: string, limit: number, message: string): Promise<void> {
-    if (limit === 0) return;
-    const record = await this.storage.increment(`${name}:${key}`, MINUTE_MS, limit, 0, name);
-    if (!record.isBlocked) return;
-    throw new DomainError(
-      'rate_limited',
-      'AIAskRateLimited',
-      message,
-      Math.max(1, record.timeToBlockExpire || record.timeToExpire),
-    );
+    const blocked = await this.spend(name, key, limit);
+    if (blocked === undefined) return;
+    throw new DomainError('rate_limited', 'AIAskRateLimited', message, blocked.retryAfter);
   }
+
+  /**
+   * One more use of `name` by `key` this minute, in the rate limit store: undefined while within
+   * `limit` (0: no limit), else when to try again (seconds).
+   */
+  private async spend(
+    name: string,
+    key: string,
+    limit: number,
+  ): Promise<{ retryAfter: number } | undefined> {
+    if (limit === 0) return undefined;
+    const record = await this.storage.increment(`${name}:${key}`, MINUTE_MS, limit, 0, name);
+    if (!record.isBlocked) return undefined;
+    return { retryAfter: Math.max(1, record.timeToBlockExpire || record.timeToExpire) };
+  }
+}
+
+/**
+ * Whom a site's limits count: a member is its user; a site's token, the `visitorId` its
+ * renderer sends, else the token itself (one for all the visitors it was made for).
+ */
+function visitorOf(caller: Actor, visitorId?: string): string {
+  return caller.kind === 'user'
+    ? `user:${caller.userId}`
+    : visitorId !== undefined
+      ? `visitor:${visitorId}`
+      : `token:${tokenHashOf(caller)}`;
 }
 
 function tokenHashOf(caller: Actor): string {
