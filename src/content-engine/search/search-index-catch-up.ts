@@ -82,10 +82,9 @@ export class SearchIndexCatchUp implements OnModuleInit {
         if (!head || head.deletedAt !== null) return { done: true };
         const [row] = await this.revisions.findTrees([head.revisionId], manager);
         if (row && row.tree !== target) return { movedTo: row.tree };
-        const now = await this.indexer.indexState(manager, spaceId);
-        if (now.language !== language) {
+        if (head.language !== language) {
           // The space's language changed meanwhile: analysed again, in it.
-          language = now.language;
+          language = head.language;
           batches = await this.indexer.sectionBatches(manager, stepPages, language);
         }
         await this.indexer.rewriteSections(manager, spaceId, ids, batches, { rebuild, language });
