@@ -98,7 +98,10 @@ async function createPostgresDatabase(serverUrl) {
   } finally {
     await admin.end();
   }
+  // BENCH_KEEP_DATABASE=1: left for a look afterwards (EXPLAIN of the statements measured).
+  const keep = process.env.BENCH_KEEP_DATABASE === '1';
   cleanups.push(async () => {
+    if (keep) return log(`Kept database ${name} (BENCH_KEEP_DATABASE)`);
     const client = new Client({ connectionString: serverUrl });
     await client.connect();
     try {
@@ -114,7 +117,7 @@ async function createPostgresDatabase(serverUrl) {
     kind: 'postgresql',
     name,
     url: url.toString(),
-    description: `PostgreSQL at ${url.host}, fresh database ${name} (dropped at the end)`,
+    description: `PostgreSQL at ${url.host}, fresh database ${name} (${keep ? 'kept' : 'dropped'} at the end)`,
   };
 }
 

@@ -109,6 +109,42 @@ describe('search in every language (e2e)', () => {
     expect(state.language).toBe('de');
   });
 
+  it('keeps the index’s page count as pages are added, changed, deleted and rebuilt', async () => {
+    const org = await t.factories.organization();
+    const spaceId = await space(org, 'en', { One: 'First.', Two: 'Second.', Three: 'Third.' });
+    const counts = async () => {
+      const [row]: { kept: number; indexed: number }[] = await t.dataSource.query(
+        `SELECT st.pages AS kept,
+                (SELECT count(*)::int FROM page_search p WHERE p.space_id = st.space_id) AS indexed
+           FROM search_index_state st WHERE st.space_id = $1`,
+        [spaceId],
+      );
+      return row;
+    };
+    expect(await counts()).toEqual({ kept: 3, indexed: 3 });
+    const [one, two] = (await search(org, spaceId, 'first')).items.concat(
+      (await search(org, spaceId, 'second')).items,
+    );
+    await t.factories.changeRequest(org, spaceId, {
+      changes: [
+        {
+          operation: 'update_page',
+          page: one.id,
+          title: 'One, renamed',
+          document: { markdown: 'First, changed.' },
+        },
+        { operation: 'delete_page', page: two.id },
+        insertPage('Four', 'Fourth.'),
+        insertPage('Five', 'Fifth.'),
+      ],
+      merge: true,
+    });
+    expect(await counts()).toEqual({ kept: 4, indexed: 4 });
+    // Another language: the index is rebuilt whole.
+    await org.owner.client.patch(`/v1/spaces/${spaceId}`, { language: 'fr' }).expect(200);
+    expect(await counts()).toEqual({ kept: 4, indexed: 4 });
+  });
+
   it('finds Chinese, Japanese and Korean words inside sentences', async () => {
     const org = await t.factories.organization();
     const ja = await space(org, 'ja', {

@@ -15,8 +15,9 @@ const LEXICON_WORD = `length(w) BETWEEN 3 AND 64`;
 /**
  * Inserts a batch of whole pages' sections, each page's `page_search` row (every lexeme of its
  * sections once, with its first positions in each weight; the vector is written as text, so
- * the lexeme is quoted as tsvector input wants), and adds the pages' words to the space's
- * lexicon. Sections arrive analysed (folded and segmented: `indexText`) in the `*_terms`
+ * the lexeme is quoted as tsvector input wants), and adds the pages to the space's page count
+ * (`search_index_state.pages`: its state is saved before any page is written) and their words
+ * to its lexicon. Sections arrive analysed (folded and segmented: `indexText`) in the `*_terms`
  * columns; `$13` is the configuration that stems them. Each is indexed stemmed and unstemmed,
  * so that a prefix also finds words the stemmer shortened.
  */
@@ -52,7 +53,9 @@ const INSERT_SQL = `
            WHERE n <= ${PAGE_POSITIONS}
            GROUP BY page_id, lexeme) entries
    GROUP BY page_id
-  RETURNING tsv)
+  RETURNING tsv),
+  counted AS (
+  UPDATE search_index_state SET pages = pages + (SELECT count(*) FROM pages) WHERE space_id = $1)
   INSERT INTO search_lexicon (space_id, word, pages)
   SELECT $1, w, count(*) FROM pages, unnest(tsvector_to_array(tsv)) w
    WHERE ${LEXICON_WORD}
@@ -60,12 +63,15 @@ const INSERT_SQL = `
   ON CONFLICT (space_id, word) DO UPDATE SET pages = search_lexicon.pages + excluded.pages`;
 
 /**
- * Deletes pages' `page_search` rows and takes their words off the space's lexicon (a word
- * left in no page keeps its row with 0 pages, read as absent, until the next rebuild).
+ * Deletes pages' `page_search` rows and takes them off the space's page count, and their words
+ * off its lexicon (a word left in no page keeps its row with 0 pages, read as absent, until the
+ * next rebuild).
  */
 const DELETE_PAGES_SQL = `
   WITH gone AS (
   DELETE FROM page_search WHERE space_id = $1 AND page_id = ANY($2::varchar[]) RETURNING tsv),
+  counted AS (
+  UPDATE search_index_state SET pages = pages - (SELECT count(*) FROM gone) WHERE space_id = $1),
   words AS (
   SELECT w, count(*)::int AS n FROM gone, unnest(tsvector_to_array(tsv)) w
    WHERE ${LEXICON_WORD}
@@ -95,6 +101,7 @@ export class SearchIndexRepository {
     for (const table of ['page_sections', 'page_search', 'search_lexicon']) {
       await manager.query(`DELETE FROM ${table} WHERE space_id = $1`, [spaceId]);
     }
+    await manager.query(`UPDATE search_index_state SET pages = 0 WHERE space_id = $1`, [spaceId]);
   }
 
   /** Deletes the rows of the space's pages `pageIds`, and their words from its lexicon. */

@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 
 /**
  * How a space's search index was written: the analyzer version (SEARCH_ANALYZER) and the
- * language whose stemmer and folding it used. An index written otherwise is rebuilt rather
+ * language whose stemmer and folding it used, and how many pages it holds. An index written otherwise is rebuilt rather
  * than updated page by page. Written by the SearchIndexer only.
  */
 @Entity('search_index_state')
@@ -20,4 +20,8 @@ export class SearchIndexState {
 
   @Column({ type: 'varchar', length: 16, nullable: true })
   language!: string | null;
+
+  /** The pages of the index (`page_search` rows), counted as they are written and deleted. */
+  @Column({ type: 'integer', default: 0 })
+  pages!: number;
 }
