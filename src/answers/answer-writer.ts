@@ -260,8 +260,10 @@ export class AnswerWriter {
           .join('\n\n');
         let text = passages;
         try {
+          // The page's words for the model: written afresh, not kept byte for byte.
           const { body } = await this.reader.getPage(revision, page.pageId, 'markdown', {
             visitor,
+            keepMarkdownSource: false,
           });
           if ('markdown' in body && body.markdown.trim() !== '') text = body.markdown;
         } catch (error) {

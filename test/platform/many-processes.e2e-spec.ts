@@ -658,6 +658,45 @@ describe('several processes on one database and one S3 store', () => {
         .status;
     expect(await lookup(a)).toBe(200);
     expect(await lookup(b)).toBe(200); // B keeps the answer now
+
+    // The structure a visitor reads: a site space added through A shows there at once, and
+    // through B within PUBLISHED_LOOKUP_CACHE_SECONDS.
+    const { apiToken } = (
+      await on(a).post<{ apiToken: string }>('/v1/urls/published', {
+        url: published.body.urls.published,
+      })
+    ).body;
+    const siteSpaceCount = async (process_: BinderyProcess) => {
+      const reply = await new ProcessClient(process_.origin!, apiToken).get<{
+        structure: { structure: unknown[] };
+      }>(`${sitePath}/published`);
+      expect(reply.status).toBe(200);
+      return reply.body.structure.structure.length;
+    };
+    expect(await siteSpaceCount(a)).toBe(1);
+    expect(await siteSpaceCount(b)).toBe(1); // B keeps the structure now
+    const other = await expectStatus(
+      on(a, owner).post<SpaceBody>(`/v1/orgs/${organizationId}/spaces`, { title: 'Other' }),
+      201,
+      'createSpace',
+    );
+    await expectStatus(
+      on(a, owner).post(`${sitePath}/site-spaces`, { spaceId: other.body.id }),
+      201,
+      'addSpaceToSite',
+    );
+    const addedAt = Date.now();
+    expect(await siteSpaceCount(a)).toBe(2);
+    await eventually(
+      'the added site space shown by B',
+      async () => ((await siteSpaceCount(b)) === 2 ? true : undefined),
+      PUBLISHED_LOOKUP_CACHE_SECONDS * 1000 + 2000,
+      50,
+    );
+    expect(Date.now() - addedAt).toBeLessThanOrEqual(
+      PUBLISHED_LOOKUP_CACHE_SECONDS * 1000 + REQUEST_SLACK_MS,
+    );
+
     await expectStatus(on(a, owner).post(`${sitePath}/unpublish`), 200, 'unpublishSite');
     const unpublishedAt = Date.now();
     expect(await lookup(a)).toBe(404);

@@ -60,6 +60,13 @@ describe('the markdown a page was read from', () => {
     expect(await documentToMarkdown(stored)).toBe(page);
   });
 
+  it('is not written back when the caller asks for the document written afresh', async () => {
+    const document = await markdownToDocument(page, KEEP);
+    const canonical = await documentToMarkdown(withoutMarkdownSource(document));
+    expect(canonical).not.toBe(page);
+    expect(await documentToMarkdown(document, { keepSource: false })).toBe(canonical);
+  });
+
   it('writes only the edited block anew', async () => {
     const document = await markdownToDocument(page, KEEP);
     const nodes = document.nodes.slice();

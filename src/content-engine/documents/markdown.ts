@@ -204,6 +204,12 @@ export interface DocumentToMarkdownOptions {
    * pages and files pass their own.
    */
   refToUrl?: (ref: ContentRef) => string | undefined;
+  /**
+   * Whether the markdown a page was read from (Git) is written back where it still stands for
+   * the document, byte for byte (the default); false writes the document afresh, a third of the
+   * work, for readers that need its words rather than its bytes (an answer's prompt).
+   */
+  keepSource?: boolean;
 }
 
 export async function documentToMarkdown(
@@ -212,7 +218,7 @@ export async function documentToMarkdown(
 ): Promise<string> {
   const remark = await getRemark();
   const refToUrl = options.refToUrl ?? defaultRefToUrl;
-  const source = markdownSourceOf(document);
+  const source = options.keepSource === false ? undefined : markdownSourceOf(document);
   if (source) {
     const kept = writeKeepingSource(document.nodes ?? [], source, remark, refToUrl);
     if (kept !== undefined) return kept;

@@ -113,6 +113,8 @@ export interface DocumentReadOptions {
    * written for every ref to one; without it, file refs are written as `markdownRefs` says.
    */
   fileUrl?: (file: FileObject) => string;
+  /** Markdown bodies: DocumentToMarkdownOptions.keepSource (true unless false). */
+  keepMarkdownSource?: boolean;
 }
 
 /** A revision's content as read: its row and its tree's root. */
@@ -437,6 +439,7 @@ export class ContentReader {
     const files = options.fileUrl && hasFileRefs(document) ? await this.filesById(revision) : null;
     const writing = { refs, pageId: node.id, paths, from: paths?.pages.get(node.id) };
     const markdown = await documentToMarkdown(document, {
+      keepSource: options.keepMarkdownSource,
       refToUrl: (ref) => {
         // A file of the space is written as a URL its reader can fetch, as GitBook writes
         // its files' URLs: a path in the Git layout or `/files/<id>` fetches nothing.

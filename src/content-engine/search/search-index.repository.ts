@@ -7,10 +7,12 @@ import type { SectionColumns } from './section-columns';
 const PAGE_POSITIONS = 2;
 
 /**
- * Lexemes kept in the lexicon: three characters or more (shorter words are not corrected for
- * typos, and CJK bigrams are two), at most 64 (longer ones are identifiers, hashes or URLs).
+ * The SQL condition that lexeme `word` is one the lexicon keeps: three characters or more
+ * (shorter words are not corrected for typos, and CJK bigrams are two), at most 64 (longer ones
+ * are identifiers, hashes or URLs). A word it keeps and has no row for is on no page.
  */
-const LEXICON_WORD = `length(w) BETWEEN 3 AND 64`;
+export const lexiconKeeps = (word: string) => `length(${word}) BETWEEN 3 AND 64`;
+const LEXICON_WORD = lexiconKeeps('w');
 
 /**
  * Inserts a batch of whole pages' sections, each page's `page_search` row (every lexeme of its

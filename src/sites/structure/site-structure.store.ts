@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Organization } from '../../orgs/entities/organization.entity';
+import { AppConfig } from '../../platform/config/app-config';
 import { invalidInput, notFound } from '../../platform/errors/domain-error';
 import { pageOfList } from '../../platform/pagination/slice';
 import type { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
+import { cacheTag } from '../../platform/revalidation/cache-tags';
 import { Revalidation } from '../../platform/revalidation/revalidation.service';
 import { Space } from '../../spaces/entities/space.entity';
 import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
@@ -33,6 +36,14 @@ export interface PointerPosition {
   after?: StructureItemRef;
 }
 
+/** A site's structure rows as `load` reads them. */
+interface StructureRows {
+  defaults: { sectionId: string | null; siteSpaceId: string | null };
+  groups: SiteSectionGroup[];
+  sections: SiteSection[];
+  siteSpaces: SiteSpace[];
+}
+
 /**
  * Reads and writes of a site's structure shared by its services. Every write runs in a
  * transaction that first locks the site row (`write`, or `load(..., { lock: true })` in a
@@ -41,13 +52,36 @@ export interface PointerPosition {
  */
 @Injectable()
 export class SiteStructureStore {
+  /**
+   * The structure rows of published sites, by site id, as `publishedView` reads them on every
+   * visitor's read and question: kept PUBLISHED_LOOKUP_CACHE_SECONDS (as published lookups
+   * are), dropped at once when this process changes the site (every structure write names
+   * it to Revalidation); changes made by other processes show within that time. The spaces
+   * they show (which revision, whether in the trash) are read afresh every time.
+   */
+  private readonly published: LRUCache<string, Promise<StructureRows>> | undefined;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sites: SitesService,
     private readonly sitesRepository: SitesRepository,
     private readonly spaceAccess: SpaceAccessResolver,
     private readonly revalidation: Revalidation,
-  ) {}
+    config: AppConfig,
+  ) {
+    if (config.PUBLISHED_LOOKUP_CACHE_SECONDS > 0) {
+      const published = new LRUCache<string, Promise<StructureRows>>({
+        max: 1000,
+        ttl: config.PUBLISHED_LOOKUP_CACHE_SECONDS * 1000,
+      });
+      revalidation.onChange((tags) => {
+        for (const key of published.keys()) {
+          if (tags.includes(cacheTag.site(key))) published.delete(key);
+        }
+      });
+      this.published = published;
+    }
+  }
 
   /** The site `siteId` of the organization, for reading its structure (404 `Site`). */
   site(organizationId: string, siteId: string): Promise<Site> {
@@ -79,17 +113,52 @@ export class SiteStructureStore {
     site: Site,
     options: { lock?: boolean } = {},
   ): Promise<StructureModel> {
-    const lock = options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {};
-    const defaults = await this.sitesRepository.findDefaults(site.id, options, manager);
-    if (!defaults) throw siteNotFound();
+    return this.modelOf(site, await this.readRows(manager, site.id, options));
+  }
+
+  /** The model of `rows`, with the site's defaults as the rows have them. */
+  private modelOf(site: Site, rows: StructureRows): StructureModel {
     // The defaults as they are now (the site may have been read before another write).
-    site.defaultSiteSectionId = defaults.default_site_section_id;
-    site.defaultSiteSpaceId = defaults.default_site_space_id;
-    const where = { siteId: site.id };
+    site.defaultSiteSectionId = rows.defaults.sectionId;
+    site.defaultSiteSpaceId = rows.defaults.siteSpaceId;
+    return new StructureModel(site, rows.groups, rows.sections, rows.siteSpaces);
+  }
+
+  private async readRows(
+    manager: EntityManager,
+    siteId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<StructureRows> {
+    const lock = options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {};
+    const defaults = await this.sitesRepository.findDefaults(siteId, options, manager);
+    if (!defaults) throw siteNotFound();
+    const where = { siteId };
     const groups = await manager.find(SiteSectionGroup, { where, ...lock });
     const sections = await manager.find(SiteSection, { where, ...lock });
     const siteSpaces = await manager.find(SiteSpace, { where, ...lock });
-    return new StructureModel(site, groups, sections, siteSpaces);
+    return {
+      defaults: {
+        sectionId: defaults.default_site_section_id,
+        siteSpaceId: defaults.default_site_space_id,
+      },
+      groups,
+      sections,
+      siteSpaces,
+    };
+  }
+
+  /** The rows of a published site's structure, from the cache when it has them. */
+  private publishedRows(manager: EntityManager, siteId: string): Promise<StructureRows> {
+    const cache = this.published;
+    if (!cache) return this.readRows(manager, siteId);
+    let rows = cache.get(siteId);
+    if (!rows) {
+      // Frozen: every reader of the site shares them.
+      rows = this.readRows(manager, siteId).then(freezeRows);
+      rows.catch(() => cache.get(siteId) === rows && cache.delete(siteId));
+      cache.set(siteId, rows);
+    }
+    return rows;
   }
 
   /**
@@ -144,7 +213,7 @@ export class SiteStructureStore {
     visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
     manager = this.dataSource.manager,
   ): Promise<StructureView> {
-    const loaded = await this.load(manager, site);
+    const loaded = this.modelOf(site, await this.publishedRows(manager, site.id));
     const organization = await manager.findOne(Organization, {
       where: { id: site.organizationId },
       select: { id: true, hostname: true },
@@ -273,3 +342,11 @@ export const unknownPointer = (which: 'before' | 'after', pointer: StructureItem
 export const siteSpaceNotFound = () => notFound('Site space');
 export const siteSectionNotFound = () => notFound('Site section');
 export const siteSectionGroupNotFound = () => notFound('Site section group');
+
+function freezeRows(rows: StructureRows): StructureRows {
+  for (const list of [rows.groups, rows.sections, rows.siteSpaces]) {
+    list.forEach((row) => Object.freeze(row));
+    Object.freeze(list);
+  }
+  return Object.freeze(rows);
+}
