@@ -157,6 +157,14 @@ describe('search in every language (e2e)', () => {
     expect(hit.sections[0].body).toContain('**全文検索**');
     const zh = await space(org, 'zh', { 发布站点: '添加一条记录，把自己的域名指向站点。' });
     expect(titles(await search(org, zh, '域名'))).toEqual(['发布站点']);
+    // A two-character word is counted in the lexicon as any other (a question's words are
+    // weighed from it).
+    expect(
+      await t.dataSource.query(
+        `SELECT pages FROM search_lexicon WHERE space_id = $1 AND word = '域名'`,
+        [zh],
+      ),
+    ).toEqual([{ pages: 1 }]);
     const ko = await space(org, 'ko', {
       팀원: '관리자는 이메일 주소를 입력하여 새 팀원을 초대할 수 있습니다.',
     });

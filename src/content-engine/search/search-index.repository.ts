@@ -7,11 +7,12 @@ import type { SectionColumns } from './section-columns';
 const PAGE_POSITIONS = 2;
 
 /**
- * The SQL condition that lexeme `word` is one the lexicon keeps: three characters or more
- * (shorter words are not corrected for typos, and CJK bigrams are two), at most 64 (longer ones
- * are identifiers, hashes or URLs). A word it keeps and has no row for is on no page.
+ * The SQL condition that lexeme `word` is one the lexicon keeps: any of at most 64 characters
+ * (longer ones are identifiers, hashes or URLs), short ones too (CJK bigrams are two), so that
+ * a question's words are counted from it; corrections are made of words of three characters
+ * or more only. A word it keeps and has no row for is on no page.
  */
-export const lexiconKeeps = (word: string) => `length(${word}) BETWEEN 3 AND 64`;
+export const lexiconKeeps = (word: string) => `length(${word}) <= 64`;
 const LEXICON_WORD = lexiconKeeps('w');
 
 /**

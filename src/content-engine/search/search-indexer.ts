@@ -18,7 +18,7 @@ import { addPageSections, emptyColumns, type SectionColumns } from './section-co
  * language, the lexicon). An index written by another version is rebuilt, not updated: bump
  * it whenever `indexText` or the insert statement would write other rows for the same page.
  */
-export const SEARCH_ANALYZER = 2;
+export const SEARCH_ANALYZER = 3;
 
 export interface ReindexResult {
   /** Pages whose sections were (re)written. */

@@ -203,7 +203,7 @@ const LEXICON_WORD_IS = (column: string, word: string) => `${column} BETWEEN ${w
  * CTEs `terms` (a question's words as tsqueries, one row per word and space: `RankedTerm`s
  * passed as the :term… arrays) and `term_pages` (by word number n, the pages it is on: the
  * lexicon's count of its words, the largest when it has several; or when one of them is a word
- * the lexicon does not keep (under three letters, over 64) the pages matching it, counted up to
+ * the lexicon does not keep (over 64 characters) the pages matching it, counted up to
  * :countCap; none for stop words).
  */
 const termPagesCtes = (scope: SearchScope) => `
@@ -403,7 +403,7 @@ export class SearchRepository {
                         similarity(l.word, t.term) AS similarity
                    FROM search_lexicon l
                   WHERE l.space_id IN (${scope.sql}) AND l.word % t.term AND l.pages > 0
-                    AND l.word <> t.term) c
+                    AND l.word <> t.term AND length(l.word) >= 3) c
               WHERE c.edits <= t.max_edits
               ORDER BY t.term, c.edits, c.similarity DESC, c.word`,
         {
