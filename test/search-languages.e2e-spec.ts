@@ -1,3 +1,4 @@
+import { SearchIndexRepository } from '../src/content-engine/search/search-index.repository';
 import { SearchIndexUpgrade } from '../src/content-engine/search/search-index-upgrade';
 import { SEARCH_ANALYZER } from '../src/content-engine/search/search-indexer';
 import { newId } from '../src/platform/ids/ids';
@@ -143,6 +144,34 @@ describe('search in every language (e2e)', () => {
     // Another language: the index is rebuilt whole.
     await org.owner.client.patch(`/v1/spaces/${spaceId}`, { language: 'fr' }).expect(200);
     expect(await counts()).toEqual({ kept: 4, indexed: 4 });
+  });
+
+  it('analyzes the index’s tables once they grew past what the planner last counted', async () => {
+    const index = t.bindery.app.get(SearchIndexRepository);
+    await index.analyzeIfStale(); // what the tests before left
+    const counts = async () => {
+      const [row]: { estimated: number; pages: number }[] = await t.dataSource.query(
+        `SELECT (SELECT reltuples FROM pg_class WHERE oid = 'page_search'::regclass)::float8
+                  AS estimated,
+                (SELECT sum(pages) FROM search_index_state)::float8 AS pages`,
+      );
+      return row;
+    };
+    const org = await t.factories.organization();
+    for (const part of [1, 2]) {
+      await space(
+        org,
+        'en',
+        Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`Page ${i}`, `Text ${part}.`])),
+      );
+    }
+    const before = await counts();
+    expect(before.pages - Math.max(0, before.estimated)).toBeGreaterThanOrEqual(80);
+    expect(await index.analyzeIfStale()).toBe(true);
+    const after = await counts();
+    expect(after.estimated).toBe(after.pages);
+    // Up to date: nothing to do.
+    expect(await index.analyzeIfStale()).toBe(false);
   });
 
   it('finds Chinese, Japanese and Korean words inside sentences', async () => {

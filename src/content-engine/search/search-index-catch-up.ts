@@ -8,6 +8,7 @@ import { ContentEngine } from '../content-engine';
 import { ContentObjectsRepository } from '../content-objects.repository';
 import { BatchedObjectStore } from '../reads/batched-object-store';
 import { RevisionsRepository } from '../revisions.repository';
+import { SearchIndexRepository } from './search-index.repository';
 import { CachedObjectStore, type ObjectStore } from '../tree/object-store';
 import { ContentHeads } from '../writes/content-heads';
 import { indexChanges, type IndexedPage } from './index-diff';
@@ -48,6 +49,7 @@ export class SearchIndexCatchUp implements OnModuleInit {
     private readonly heads: ContentHeads,
     private readonly revisions: RevisionsRepository,
     private readonly embeddings: SectionEmbeddings,
+    private readonly index: SearchIndexRepository,
   ) {}
 
   onModuleInit(): void {
@@ -102,6 +104,8 @@ export class SearchIndexCatchUp implements OnModuleInit {
       await nextTurn();
       await foregroundIdle(GIVE_WAY_MS);
     }
+    // A bulk move changes the index by thousands of pages: the planner learns of it now.
+    await this.index.analyzeIfStale();
     await this.embeddings.queue(spaceId);
   }
 

@@ -11,8 +11,9 @@ export const SEARCH_INDEX_UPGRADE_QUEUE = 'search-index-upgrade';
 
 /**
  * Every ten minutes: after a release that changes the analyzer (SEARCH_ANALYZER), the spaces
- * indexed before it are rebuilt within minutes, without waiting for their next edit; otherwise
- * one indexed query that finds nothing.
+ * indexed before it are rebuilt within minutes, without waiting for their next edit; and the
+ * index's tables are analyzed when they grew or shrank since last time (analyzeIfStale).
+ * Otherwise two small queries.
  */
 export const SEARCH_INDEX_UPGRADE_CRON = '*/10 * * * *';
 
@@ -41,6 +42,7 @@ export class SearchIndexUpgrade implements OnModuleInit {
       async () => {
         const rebuilt = await this.upgrade();
         if (rebuilt > 0) this.logger.log({ rebuilt }, 'Rebuilt search indexes');
+        if (await this.index.analyzeIfStale()) this.logger.log('Analyzed the search index');
       },
       { policy: 'singleton' },
     );

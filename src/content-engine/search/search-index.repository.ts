@@ -150,6 +150,27 @@ export class SearchIndexRepository {
     ]);
   }
 
+  /**
+   * Analyzes the index's tables when the planner's idea of them is out of date: when the rows
+   * PostgreSQL last counted in `page_search` (`pg_class.reltuples`; -1 never) are off from the
+   * pages the index holds (`search_index_state.pages`) by more than 50 + 10% (autovacuum's
+   * default rule). Without statistics the planner guesses how many pages a word is on, and a
+   * question's statements take twice as long at 10,000 pages; autovacuum, which would keep
+   * them, never runs on the embedded database and may be off on a server. Answers whether it
+   * analyzed.
+   */
+  async analyzeIfStale(manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const [row]: { estimated: number; pages: number }[] = await manager.query(
+      `SELECT (SELECT reltuples FROM pg_class WHERE oid = 'page_search'::regclass)::float8
+                AS estimated,
+              (SELECT coalesce(sum(pages), 0) FROM search_index_state)::float8 AS pages`,
+    );
+    const estimated = Math.max(0, row.estimated);
+    if (Math.abs(row.pages - estimated) <= 50 + 0.1 * Math.max(row.pages, estimated)) return false;
+    await manager.query(`ANALYZE page_search, page_sections, search_lexicon, search_index_state`);
+    return true;
+  }
+
   /** How the space's index was written; undefined when it never was (or before versions). */
   async findState(
     spaceId: string,
