@@ -5,7 +5,9 @@ import {
   ANSWER_SITES_URL,
   SECRET,
 } from './helpers/answers';
+import { AssistantConversations } from '../src/answers/assistant/assistant-conversations';
 import { createTestApp, TestApp } from './helpers/app';
+import { sharedDatabase } from './helpers/database';
 import { GITBOOK_0202 } from './helpers/conformance';
 import { expectEventStream } from './helpers/event-stream';
 import {
@@ -314,6 +316,84 @@ describe('site assistant (e2e)', () => {
     const res = await s.org.owner.client.post(path(s.org, s.site.id), userSays('Install?'));
     const { messages } = expectEventStream<Event>(res, 'AIStreamResponse', GITBOOK_0202);
     expect(stepTexts(messages)[1]).toContain('According to');
+  });
+
+  describe('conversations, kept in the database', () => {
+    let database: Awaited<ReturnType<typeof sharedDatabase>>;
+    let a: TestApp;
+    let b: TestApp;
+    beforeAll(async () => {
+      database = await sharedDatabase();
+      const settings = {
+        ...database.settings,
+        SITES_URL: ANSWER_SITES_URL,
+        AI_API_URL: model.url,
+        AI_MODEL: 'fake-chat',
+      };
+      a = await createTestApp(settings, { databaseUrl: database.url });
+      b = await createTestApp(settings, { databaseUrl: database.url });
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await database?.close();
+    });
+
+    const asked = () => model.requests[0].body.messages.map((message) => message.content);
+
+    it('are continued through another process, by their owner only, for an hour', async () => {
+      const s = await assistantSite(a);
+      searchThenCite(() => 'zephyrine install');
+      const first = await s.plain.post(
+        path(s.org, s.site.id),
+        userSays('How do I install the zephyrine engine?'),
+      );
+      const { messages } = expectEventStream<Event>(first, 'AIStreamResponse', GITBOOK_0202);
+      const responseId = messages.find((event) => event.type === 'response_finish')!.response!.id;
+
+      // Through B, with the same visitor's token: the model has the first turn before it.
+      const lookup = await b.anonymous.post('/v1/urls/published', { url: s.url }).expect(200);
+      const onB = b.as(lookup.body.apiToken as string);
+      model.reset();
+      searchThenCite(() => 'webhooks');
+      await onB
+        .post(path(s.org, s.site.id), userSays('And webhooks?', { previousResponseId: responseId }))
+        .expect(200);
+      expect(asked()).toContain('How do I install the zephyrine engine?');
+
+      // Kept with its owner as a hash only.
+      const [row]: { owner_hash: string; question: string }[] = await a.dataSource.query(
+        `SELECT owner_hash, question FROM site_assistant_responses WHERE id = $1`,
+        [responseId],
+      );
+      expect(row).toEqual({
+        owner_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        question: 'How do I install the zephyrine engine?',
+      });
+
+      // Another visitor's token: answered without the turns before.
+      model.reset();
+      searchThenCite(() => 'webhooks');
+      await s.tester
+        .post(path(s.org, s.site.id), userSays('And webhooks?', { previousResponseId: responseId }))
+        .expect(200);
+      expect(asked()).not.toContain('How do I install the zephyrine engine?');
+
+      // An hour later: answered without them too, and the purge deletes it.
+      a.clock.advance(61 * 60 * 1000);
+      model.reset();
+      searchThenCite(() => 'webhooks');
+      await s.plain
+        .post(path(s.org, s.site.id), userSays('And webhooks?', { previousResponseId: responseId }))
+        .expect(200);
+      expect(asked()).not.toContain('How do I install the zephyrine engine?');
+      expect(await a.bindery.app.get(AssistantConversations).purgeExpired()).toBeGreaterThan(0);
+      expect(
+        await a.dataSource.query(`SELECT id FROM site_assistant_responses WHERE id = $1`, [
+          responseId,
+        ]),
+      ).toEqual([]);
+    });
   });
 
   describe('without a model', () => {

@@ -7,6 +7,8 @@ import { SitesModule } from '../sites/sites.module';
 import { SpaceContentModule } from '../spaces/space-content.module';
 import { AnswerWriter } from './answer-writer';
 import { AssistantConversations } from './assistant/assistant-conversations';
+import { AssistantConversationsRepository } from './assistant/assistant-conversations.repository';
+import { SiteAssistantResponse } from './assistant/entities/site-assistant-response.entity';
 import { AssistantRecorder } from './assistant/assistant-recorder';
 import { SiteAssistantController } from './assistant/site-assistant.controller';
 import { SiteAssistantService } from './assistant/site-assistant.service';
@@ -30,7 +32,7 @@ import { SiteAnswersService } from './site-answers.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AiUsageCounter]),
+    TypeOrmModule.forFeature([AiUsageCounter, SiteAssistantResponse]),
     SitesModule,
     SpaceContentModule,
     ContentEngineModule,
@@ -54,6 +56,7 @@ import { SiteAnswersService } from './site-answers.service';
     ReadableSpacesRepository,
     SiteAssistantService,
     AssistantConversations,
+    AssistantConversationsRepository,
     AssistantRecorder,
     ToolChat,
   ],

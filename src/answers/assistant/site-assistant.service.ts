@@ -106,7 +106,7 @@ export class SiteAssistantService {
     const previous =
       body.previousResponseId === undefined
         ? undefined
-        : this.conversations.find(body.previousResponseId, site.id, owner);
+        : await this.conversations.find(body.previousResponseId, site.id, owner);
     const input = await Promise.all(body.input.map((message, i) => messageOf(message, i)));
     if (body.toolCall && previous?.pending?.id !== body.toolCall.toolCallId) {
       throw invalidInput(
@@ -242,7 +242,9 @@ export class SiteAssistantService {
     history: ToolChatMessage[];
     clientTools: ToolSpec[];
     outcome: AssistantOutcome;
-    save: (conversation: Omit<StoredConversation, 'siteId' | 'owner' | 'question'>) => void;
+    save: (
+      conversation: Omit<StoredConversation, 'siteId' | 'owner' | 'question'>,
+    ) => Promise<void>;
     signal: AbortSignal;
   }): AsyncGenerator<AIStreamEvent> {
     const { messageId, history, outcome } = run;
@@ -265,7 +267,7 @@ export class SiteAssistantService {
       if (result.toolCalls.length === 0) {
         const final = splitAnswer(result.text, true);
         history.push({ role: 'assistant', content: final.markdown });
-        run.save({ messages: history });
+        await run.save({ messages: history });
         outcome.answer = final.markdown;
         outcome.followups = final.followupQuestions;
         outcome.sources = [...sources.values()];
@@ -295,7 +297,7 @@ export class SiteAssistantService {
           toolCall: { tool: pending.function.name, input: parseArguments(pending) },
           toolCallId: pending.id,
         };
-        run.save({
+        await run.save({
           messages: history,
           pending: { id: pending.id, tool: pending.function.name },
         });
@@ -382,7 +384,7 @@ export class SiteAssistantService {
     const result = yield* this.step(run.organization, messages, [], messageId, 0, run.signal);
     const final = splitAnswer(result.text, true);
     run.history.push({ role: 'assistant', content: final.markdown });
-    run.save({ messages: run.history });
+    await run.save({ messages: run.history });
     outcome.answer = final.markdown;
     outcome.followups = final.followupQuestions;
   }

@@ -626,9 +626,9 @@ export class AppConfig {
   RENDERER_SECRET?: string;
 
   /**
-   * Seconds a process keeps the answer of a published-content lookup, by URL and visitor (0:
-   * none). A change to a site made in the process drops them at once; changes made by other
-   * processes show within this time.
+   * Seconds a process keeps the answer of a published-content lookup, by URL and visitor, and
+   * a published site's structure (0: none). A change to a site made in the process drops them
+   * at once; changes made by other processes show within this time.
    */
   @Transform(toInteger)
   @IsInt()
