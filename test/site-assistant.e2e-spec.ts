@@ -8,7 +8,7 @@ import {
 import { AssistantConversations } from '../src/answers/assistant/assistant-conversations';
 import { createTestApp, TestApp } from './helpers/app';
 import { sharedDatabase } from './helpers/database';
-import { GITBOOK_0202 } from './helpers/conformance';
+import { expectConforms, GITBOOK_0202 } from './helpers/conformance';
 import { expectEventStream } from './helpers/event-stream';
 import {
   FOLLOW_UPS,
@@ -316,6 +316,48 @@ describe('site assistant (e2e)', () => {
     const res = await s.org.owner.client.post(path(s.org, s.site.id), userSays('Install?'));
     const { messages } = expectEventStream<Event>(res, 'AIStreamResponse', GITBOOK_0202);
     expect(stepTexts(messages)[1]).toContain('According to');
+  });
+
+  it('records the renderer’s thumbs up or down on the answer it rates', async () => {
+    const s = await assistantSite();
+    searchThenCite(() => 'zephyrine install');
+    const res = await s.plain.post(
+      path(s.org, s.site.id),
+      userSays('How do I install the zephyrine engine?'),
+    );
+    const { messages } = expectEventStream<Event>(res, 'AIStreamResponse', GITBOOK_0202);
+    const responseId = messages.find((event) => event.type === 'response_finish')!.response!.id!;
+    // What the renderer's AIResponseFeedback sends under the answer.
+    const rate = (rating: 1 | -1, id: string) =>
+      t.anonymous
+        .post(`${s.base}/insights/events`, {
+          events: [
+            {
+              type: 'ask_rate_response',
+              query: 'How do I install the zephyrine engine?',
+              responseId: id,
+              rating,
+              session: { visitorId: 'visitor-1', sessionId: 'session-1' },
+              location: { url: s.url, siteSpace: s.guides.id, page: null },
+            },
+          ],
+        })
+        .expect(204);
+    const rated = async () => {
+      const answers = await s.org.owner.client.get(`${s.base}/answers`).expect(200);
+      expectConforms(answers, 'listSiteQuestionAnswers', GITBOOK_0202);
+      return (answers.body as { items: { feedback?: { rating: number } }[] }).items.map(
+        (answer) => answer.feedback?.rating ?? null,
+      );
+    };
+    expect(await rated()).toEqual([null]);
+    await rate(1, 'another-response');
+    await rate(1, '');
+    expect(await rated()).toEqual([null]);
+    await rate(-1, responseId);
+    expect(await rated()).toEqual([-1]);
+    await rate(1, responseId); // changed their mind
+    expect(await rated()).toEqual([1]);
   });
 
   describe('conversations, kept in the database', () => {

@@ -121,6 +121,6 @@ import {
     SiteSearchService,
     ...STRUCTURE_PROVIDERS,
   ],
-  exports: [SitesService, SitePublishingAuthService, SiteSearchService],
+  exports: [SitesService, SitePublishingAuthService, SiteSearchService, SiteInsightsService],
 })
 export class SitesModule {}

@@ -14,8 +14,8 @@ const QUESTION_CHARS = 512;
 /**
  * Records each question the assistant answered as a site ask is recorded (AskRecorder): the
  * question, the answer (none when the model failed, the client went away or no model is
- * configured), the pages it drew on that every visitor sees, the channel, session and request
- * id. A response that ends on a client tool's call is recorded with the one that continues it.
+ * configured), the pages it drew on that every visitor sees, the channel, session and response
+ * id (the one the renderer's thumbs up/down rate). A response that ends on a client tool's call is recorded with the one that continues it.
  */
 @Injectable()
 export class AssistantRecorder {
@@ -25,7 +25,7 @@ export class AssistantRecorder {
     target: SiteTarget,
     caller: Actor,
     body: AIResponseInSiteDto,
-    ask: { responseId: string; signal: AbortSignal },
+    ask: { signal: AbortSignal },
     events: AsyncIterable<AIStreamEvent>,
     outcome: () => AssistantOutcome,
   ): AsyncIterable<AIStreamEvent> {
@@ -54,7 +54,7 @@ export class AssistantRecorder {
             target,
             caller,
             asked,
-            { ...ask, noAnswer: NO_MODEL_ANSWER },
+            { responseId: result.responseId, signal: ask.signal, noAnswer: NO_MODEL_ANSWER },
             (async function* () {
               yield answer;
             })(),

@@ -58,8 +58,8 @@ export class SiteAssistantController {
   ): Promise<void> {
     const signal = clientGone(response);
     const { events, outcome } = await this.assistant.respond(access.entity, actor, body, signal);
-    // Recorded once the stream ends (site questions); the request id is the answer's.
-    const ask = { responseId: String(request.id ?? ''), signal };
+    // Recorded once the stream ends (site questions), under the response's id.
+    const ask = { signal };
     await sendEventStream(
       request,
       response,

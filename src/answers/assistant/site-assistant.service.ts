@@ -43,6 +43,8 @@ export type AIStreamEvent = { type: string; messageId: string } & Record<string,
 
 /** What a response drew on and wrote, for the record of the question (site questions). */
 export interface AssistantOutcome {
+  /** The response's id (its `response_finish`): what the renderer's thumbs up/down name. */
+  responseId: string;
   question: string;
   /** The answer's Markdown; undefined when none was written (or the model failed). */
   answer?: string;
@@ -123,7 +125,7 @@ export class SiteAssistantService {
 
     const messageId = newId();
     const responseId = newId();
-    const outcome: AssistantOutcome = { question, sources: [], pending: false };
+    const outcome: AssistantOutcome = { responseId, question, sources: [], pending: false };
     const start: AIStreamEvent = { type: 'response_start', messageId };
     const finish = (): AIStreamEvent => ({
       type: 'response_finish',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { pulseOf, pulseWindow, weekIndexSql } from '../../conversations/weekly-pulse';
 import { newId } from '../../platform/ids/ids';
 import { countRows, paginate } from '../../platform/pagination/keyset';
@@ -278,6 +278,21 @@ export class SiteQuestionsRepository {
       await manager.insert(SiteAgentFeedback, feedback);
       return { feedback, answer };
     });
+  }
+
+  /**
+   * Rates the site's recorded answers by their response ids (the renderer's thumbs up and
+   * down); a rating given again replaces the earlier one. Ids of no answer change nothing.
+   */
+  async rateAnswers(
+    manager: EntityManager,
+    siteId: string,
+    ratings: { responseId: string; rating: 1 | -1 }[],
+    now: Date,
+  ): Promise<void> {
+    for (const { responseId, rating } of ratings) {
+      await manager.update(SiteQuestionAnswer, { siteId, responseId }, { rating, updatedAt: now });
+    }
   }
 
   /** Records feedback on the site's content (the deprecated `submitSiteAgentFeedback`). */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { Clock } from '../../platform/clock/clock';
+import { SiteInsightsService } from '../../sites/insights/site-insights.service';
 import { notFound } from '../../platform/errors/domain-error';
 import type { Page } from '../../platform/pagination/page';
 import { pageOfList } from '../../platform/pagination/slice';
@@ -41,7 +42,13 @@ export class SiteQuestionsService {
     private readonly repository: SiteQuestionsRepository,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
-  ) {}
+    insights: SiteInsightsService,
+  ) {
+    // The renderer's thumbs up and down under an answer rate it (`ask_rate_response`).
+    insights.onAnswerRated((manager, siteId, ratings) =>
+      this.repository.rateAnswers(manager, siteId, ratings, this.clock.now()),
+    );
+  }
 
   /** Records an ask: its question (new, or asked again) and this answer. */
   record(ask: AskRecord): Promise<void> {

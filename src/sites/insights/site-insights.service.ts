@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { EventOutbox } from '../../platform/events/event-outbox';
 import { invalidInput } from '../../platform/errors/domain-error';
@@ -57,8 +57,23 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * space, page and feedback rating, and nothing else of them is stored; aggregations answer
  * what those counters can.
  */
+/** A recorded answer rated with the renderer's thumbs up or down (`ask_rate_response`). */
+export interface AnswerRating {
+  responseId: string;
+  rating: 1 | -1;
+}
+
+/** Told the answer ratings of a site's events, in the transaction that counts them. */
+export type AnswerRatingListener = (
+  manager: EntityManager,
+  siteId: string,
+  ratings: AnswerRating[],
+) => Promise<void>;
+
 @Injectable()
 export class SiteInsightsService {
+  private readonly ratingListeners: AnswerRatingListener[] = [];
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: SiteInsightsRepository,
@@ -66,14 +81,21 @@ export class SiteInsightsService {
     private readonly outbox: EventOutbox,
   ) {}
 
+  /** Tells `listener` the answer ratings events carry (the site's questions keep them). */
+  onAnswerRated(listener: AnswerRatingListener): void {
+    this.ratingListeners.push(listener);
+  }
+
   /**
    * Counts the events for the organization's published site (404 `Site` otherwise), in one
    * statement. Events of unknown types, over a day old or from the future are not counted.
+   * An `ask_rate_response` naming a response also rates that recorded answer (onAnswerRated).
    */
   async track(organizationId: string, siteId: string, events: SiteInsightsEvent[]): Promise<void> {
     const now = this.clock.now().getTime();
     const counts = new Map<string, CounterIncrement>();
     const feedback: Record<string, unknown>[] = [];
+    const ratings: AnswerRating[] = [];
     for (const event of events) {
       if (!KNOWN_TYPES.has(event.type)) continue;
       const known = event as SiteInsightsEventDto;
@@ -100,6 +122,9 @@ export class SiteInsightsService {
       const existing = counts.get(key);
       if (existing) existing.count++;
       else counts.set(key, increment);
+      if (known instanceof SiteInsightsAskRateEventDto && known.responseId) {
+        ratings.push({ responseId: known.responseId, rating: known.rating });
+      }
       if (known instanceof SiteInsightsPageFeedbackEventDto) {
         feedback.push({
           siteId,
@@ -110,7 +135,7 @@ export class SiteInsightsService {
       }
     }
     const increments = [...counts.values()];
-    if (feedback.length === 0) {
+    if (feedback.length === 0 && ratings.length === 0) {
       if (!(await this.repository.increment(organizationId, siteId, increments))) {
         throw siteNotFound();
       }
@@ -121,6 +146,10 @@ export class SiteInsightsService {
       if (!(await this.repository.increment(organizationId, siteId, increments, manager))) {
         throw siteNotFound();
       }
+      for (const listener of ratings.length > 0 ? this.ratingListeners : []) {
+        await listener(manager, siteId, ratings);
+      }
+      if (feedback.length === 0) return;
       await this.outbox.record(
         manager,
         ...feedback.map((fields) => ({

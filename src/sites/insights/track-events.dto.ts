@@ -116,11 +116,23 @@ export class SiteInsightsPageFeedbackEventDto extends SiteInsightsEventDto {
   feedback!: PageFeedbackDto;
 }
 
-/** `ask_rate_response`: the rating counts, the question is dropped. */
+/**
+ * `ask_rate_response`: the rating counts, and rates the site's recorded answer `responseId`
+ * (the assistant's response id); the question is dropped.
+ */
 export class SiteInsightsAskRateEventDto extends SiteInsightsEventDto {
   @ApiProperty({ enum: [1, -1] })
   @IsIn([1, -1])
   rating!: 1 | -1;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_ID,
+    description: 'The rated response (`response_finish`’s `response.id`); empty: none named.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(MAX_ID)
+  responseId?: string;
 }
 
 /** An event of a type GitBook added after 0.201.0: accepted and ignored. */
