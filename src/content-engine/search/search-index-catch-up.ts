@@ -104,7 +104,9 @@ export class SearchIndexCatchUp implements OnModuleInit {
       await nextTurn();
       await foregroundIdle(GIVE_WAY_MS);
     }
-    // A bulk move changes the index by thousands of pages: the planner learns of it now.
+    // A bulk move changes the index by thousands of pages: its GIN indexes take in what the
+    // inserts left pending, and the planner learns of it, now.
+    await this.index.cleanPendingLists();
     await this.index.analyzeIfStale();
     await this.embeddings.queue(spaceId);
   }

@@ -11,9 +11,10 @@ export const SEARCH_INDEX_UPGRADE_QUEUE = 'search-index-upgrade';
 
 /**
  * Every ten minutes: after a release that changes the analyzer (SEARCH_ANALYZER), the spaces
- * indexed before it are rebuilt within minutes, without waiting for their next edit; and the
- * index's tables are analyzed when they grew or shrank since last time (analyzeIfStale).
- * Otherwise two small queries.
+ * indexed before it are rebuilt within minutes, without waiting for their next edit; the
+ * entries inserts left pending in the index's GIN indexes are moved into them
+ * (cleanPendingLists), and its tables analyzed when they grew or shrank since last time
+ * (analyzeIfStale). Otherwise three small queries.
  */
 export const SEARCH_INDEX_UPGRADE_CRON = '*/10 * * * *';
 
@@ -42,7 +43,11 @@ export class SearchIndexUpgrade implements OnModuleInit {
       async () => {
         const rebuilt = await this.upgrade();
         if (rebuilt > 0) this.logger.log({ rebuilt }, 'Rebuilt search indexes');
-        if (await this.index.analyzeIfStale()) this.logger.log('Analyzed the search index');
+        const pending = await this.index.cleanPendingLists();
+        const analyzed = await this.index.analyzeIfStale();
+        if (pending > 0 || analyzed) {
+          this.logger.log({ pendingPages: pending, analyzed }, 'Maintained the search index');
+        }
       },
       { policy: 'singleton' },
     );
