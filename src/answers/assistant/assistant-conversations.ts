@@ -19,7 +19,7 @@ export interface StoredConversation {
 }
 
 /** How long a response may be continued. */
-export const KEEP_MS = 60 * 60 * 1000;
+const KEEP_MS = 60 * 60 * 1000;
 
 /** The queue of the deletion of expired conversations. */
 export const PURGE_ASSISTANT_RESPONSES_QUEUE = 'site-assistant-responses-purge';

@@ -15,7 +15,8 @@ const QUESTION_CHARS = 512;
  * Records each question the assistant answered as a site ask is recorded (AskRecorder): the
  * question, the answer (none when the model failed, the client went away or no model is
  * configured), the pages it drew on that every visitor sees, the channel, session and response
- * id (the one the renderer's thumbs up/down rate). A response that ends on a client tool's call is recorded with the one that continues it.
+ * id (the one the renderer's thumbs up/down rate). A response that ends on a client tool's
+ * call is recorded with the one that continues it.
  */
 @Injectable()
 export class AssistantRecorder {

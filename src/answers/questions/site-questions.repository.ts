@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { pulseOf, pulseWindow, weekIndexSql } from '../../conversations/weekly-pulse';
 import { newId } from '../../platform/ids/ids';
+import type { AnswerRating } from '../../sites/insights/site-insights.service';
 import { countRows, paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import type {
@@ -287,7 +288,7 @@ export class SiteQuestionsRepository {
   async rateAnswers(
     manager: EntityManager,
     siteId: string,
-    ratings: { responseId: string; rating: 1 | -1 }[],
+    ratings: AnswerRating[],
     now: Date,
   ): Promise<void> {
     for (const { responseId, rating } of ratings) {

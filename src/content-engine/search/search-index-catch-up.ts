@@ -106,8 +106,7 @@ export class SearchIndexCatchUp implements OnModuleInit {
     }
     // A bulk move changes the index by thousands of pages: its GIN indexes take in what the
     // inserts left pending, and the planner learns of it, now.
-    await this.index.cleanPendingLists();
-    await this.index.analyzeIfStale();
+    await this.index.maintain();
     await this.embeddings.queue(spaceId);
   }
 

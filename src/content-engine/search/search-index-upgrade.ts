@@ -12,9 +12,9 @@ export const SEARCH_INDEX_UPGRADE_QUEUE = 'search-index-upgrade';
 /**
  * Every ten minutes: after a release that changes the analyzer (SEARCH_ANALYZER), the spaces
  * indexed before it are rebuilt within minutes, without waiting for their next edit; the
- * entries inserts left pending in the index's GIN indexes are moved into them
- * (cleanPendingLists), and its tables analyzed when they grew or shrank since last time
- * (analyzeIfStale). Otherwise three small queries.
+ * entries inserts left pending in the index's GIN indexes are moved into them, and its tables
+ * analyzed when they grew or shrank since last time (SearchIndexRepository.maintain).
+ * Otherwise three small queries.
  */
 export const SEARCH_INDEX_UPGRADE_CRON = '*/10 * * * *';
 
@@ -43,10 +43,9 @@ export class SearchIndexUpgrade implements OnModuleInit {
       async () => {
         const rebuilt = await this.upgrade();
         if (rebuilt > 0) this.logger.log({ rebuilt }, 'Rebuilt search indexes');
-        const pending = await this.index.cleanPendingLists();
-        const analyzed = await this.index.analyzeIfStale();
-        if (pending > 0 || analyzed) {
-          this.logger.log({ pendingPages: pending, analyzed }, 'Maintained the search index');
+        const maintained = await this.index.maintain();
+        if (maintained.pendingPages > 0 || maintained.analyzed) {
+          this.logger.log(maintained, 'Maintained the search index');
         }
       },
       { policy: 'singleton' },

@@ -159,6 +159,18 @@ export class SearchIndexRepository {
   }
 
   /**
+   * What vacuum would keep for the index, which autovacuum never does on the embedded database
+   * (and may not on a server): its GIN indexes' pending lists emptied and its tables analyzed
+   * when out of date. Run after bulk writes and now and then.
+   */
+  async maintain(
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ pendingPages: number; analyzed: boolean }> {
+    const pendingPages = await this.cleanPendingLists(manager);
+    return { pendingPages, analyzed: await this.analyzeIfStale(manager) };
+  }
+
+  /**
    * Analyzes the index's tables when the planner's idea of them is out of date: when the rows
    * PostgreSQL last counted in `page_search` (`pg_class.reltuples`; -1 never) are off from the
    * pages the index holds (`search_index_state.pages`) by more than 50 + 10% (autovacuum's

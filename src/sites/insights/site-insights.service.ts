@@ -146,8 +146,8 @@ export class SiteInsightsService {
       if (!(await this.repository.increment(organizationId, siteId, increments, manager))) {
         throw siteNotFound();
       }
-      for (const listener of ratings.length > 0 ? this.ratingListeners : []) {
-        await listener(manager, siteId, ratings);
+      if (ratings.length > 0) {
+        for (const listener of this.ratingListeners) await listener(manager, siteId, ratings);
       }
       if (feedback.length === 0) return;
       await this.outbox.record(

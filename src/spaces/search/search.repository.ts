@@ -285,8 +285,8 @@ export interface MatchedSpaceRow {
 
 /**
  * The search reads: the content engine's search index (`page_search`, `page_sections`,
- * `search_lexicon`, and `search_index_state`'s page counts) joined to the `spaces` searched. Statements take named parameters
- * (`:name`), which the driver numbers.
+ * `search_lexicon`, and `search_index_state`'s page counts) joined to the `spaces` searched.
+ * Statements take named parameters (`:name`), which the driver numbers.
  */
 @Injectable()
 export class SearchRepository {

@@ -2,8 +2,8 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 
 /**
  * How a space's search index was written: the analyzer version (SEARCH_ANALYZER) and the
- * language whose stemmer and folding it used, and how many pages it holds. An index written otherwise is rebuilt rather
- * than updated page by page. Written by the SearchIndexer only.
+ * language whose stemmer and folding it used, and how many pages it holds. An index written
+ * otherwise is rebuilt rather than updated page by page. Written by the SearchIndexer only.
  */
 @Entity('search_index_state')
 export class SearchIndexState {
