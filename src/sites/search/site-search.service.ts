@@ -9,7 +9,7 @@ import type { Site } from '../entities/site.entity';
 import { readerVisitor } from '../published/site-reader-access';
 import { visibleStructure } from '../published/visible-structure';
 import { SiteStructureService } from '../structure/site-structure.service';
-import type { StructureView } from '../structure/site-structure.store';
+import type { StructureSpaces } from '../structure/site-structure.store';
 import { StructureModel } from '../structure/structure-model';
 import type {
   SearchSiteContentDto,
@@ -123,7 +123,7 @@ export class SiteSearchService {
 
   /** The pages of the primary content of `spaceIds` that `visitor` does not see, by space. */
   private async hiddenPages(
-    view: StructureView,
+    view: StructureSpaces,
     spaceIds: string[],
     visitor: VisitorClaims,
   ): Promise<Map<string, string[]>> {
@@ -139,10 +139,10 @@ export class SiteSearchService {
     return hidden;
   }
 
-  private view(site: Site, caller: Actor): Promise<StructureView> {
+  private view(site: Site, caller: Actor): Promise<StructureSpaces> {
     if (caller.kind === 'siteReader') {
       const visitor = readerVisitor(caller);
-      return this.structure.publishedView(site, (model, live) =>
+      return this.structure.publishedSpaces(site, (model, live) =>
         visibleStructure(
           model,
           visitor,
@@ -150,7 +150,7 @@ export class SiteSearchService {
         ),
       );
     }
-    return this.structure.publishedView(
+    return this.structure.publishedSpaces(
       site,
       (model, live) =>
         new StructureModel(

@@ -7,7 +7,7 @@ import { Site } from '../entities/site.entity';
 import { SortSiteStructureDto } from './dto/site-structure.dto';
 import { SiteSpacesService } from './site-spaces.service';
 import { SiteStructureRepository } from './site-structure.repository';
-import { SiteStructureStore, StructureView } from './site-structure.store';
+import { SiteStructureStore, StructureSpaces, StructureView } from './site-structure.store';
 import type { StructureItemRef } from './structure-model';
 
 /** The item a sort moved and the structure it is presented in. */
@@ -47,6 +47,14 @@ export class SiteStructureService {
     visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
   ): Promise<StructureView> {
     return this.store.publishedView(site, visible);
+  }
+
+  /** The same structure and its live spaces, without the organization (store's). */
+  publishedSpaces(
+    site: Site,
+    visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
+  ): Promise<StructureSpaces> {
+    return this.store.publishedSpaces(site, visible);
   }
 
   /**

@@ -23,12 +23,16 @@ import { SiteSpace } from './entities/site-space.entity';
 import { placeAmong, type SiblingPosition } from './sibling-order';
 import { itemKey, StructureItemRef, StructureModel } from './structure-model';
 
-/** A site's structure with what presenting it needs. */
-export interface StructureView {
+/** A site's structure with the spaces of its site spaces. */
+export interface StructureSpaces {
   model: StructureModel;
-  organization: SiteOrganization;
   /** Each space of a site space, with the caller's effective role on it. */
   spaces: Map<string, { space: Space; role: Role | null }>;
+}
+
+/** A site's structure with what presenting it needs. */
+export interface StructureView extends StructureSpaces {
+  organization: SiteOrganization;
 }
 
 export interface PointerPosition {
@@ -206,25 +210,38 @@ export class SiteStructureStore {
   /**
    * The structure of `site` as its published face shows it to someone who holds no role (a
    * site reader): `visible` narrows the structure (conditions), given the live spaces of its
-   * site spaces; spaces in the trash are never shown.
+   * site spaces; spaces in the trash are never shown. With the organization, as presenting it
+   * needs; publishedSpaces alone when only the structure is.
    */
   async publishedView(
     site: Site,
     visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
     manager = this.dataSource.manager,
   ): Promise<StructureView> {
-    const loaded = this.modelOf(site, await this.publishedRows(manager, site.id));
-    const organization = await manager.findOne(Organization, {
-      where: { id: site.organizationId },
-      select: { id: true, hostname: true },
-    });
+    const [structure, organization] = await Promise.all([
+      this.publishedSpaces(site, visible, manager),
+      manager.findOne(Organization, {
+        where: { id: site.organizationId },
+        select: { id: true, hostname: true },
+      }),
+    ]);
     if (!organization) throw siteNotFound();
+    return { ...structure, organization };
+  }
+
+  /** The published structure of `site` and its live spaces, as publishedView without the organization. */
+  async publishedSpaces(
+    site: Site,
+    visible: (model: StructureModel, liveSpaceIds: ReadonlySet<string>) => StructureModel,
+    manager = this.dataSource.manager,
+  ): Promise<StructureSpaces> {
+    const loaded = this.modelOf(site, await this.publishedRows(manager, site.id));
     const spaceIds = [...new Set(loaded.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
     const live = spaceIds.length
       ? await manager.findBy(Space, { id: In(spaceIds), deletedAt: IsNull() })
       : [];
     const spaces = new Map(live.map((space) => [space.id, { space, role: null }]));
-    return { model: visible(loaded, new Set(spaces.keys())), organization, spaces };
+    return { model: visible(loaded, new Set(spaces.keys())), spaces };
   }
 
   /** A live space of the organization, or 400 naming `field`. */
