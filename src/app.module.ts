@@ -6,7 +6,7 @@ import { CommentsModule } from './comments/comments.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GitModule } from './git/git.module';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
 import { InvitesModule } from './invites/invites.module';
@@ -67,9 +67,10 @@ export class AppModule {
         // Order matters: rate limit, then authentication and access, for every route.
         { provide: APP_GUARD, useClass: TokenThrottlerGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
-        // Interceptors run after the guards: bodies are read only for allowed requests.
-        { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EmailPrivacyInterceptor },
+        // Interceptors run after the guards (bodies are read only for allowed requests), each
+        // on the routes it applies to (bound by configureApp: route-interceptors.ts).
+        RequestBodyInterceptor,
+        EmailPrivacyInterceptor,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

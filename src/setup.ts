@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
+import { AuditInterceptor } from './audit/audit.interceptor';
 import { AdminToken } from './platform/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from './platform/auth/route-access';
 import { AppConfig } from './platform/config/app-config';
@@ -10,14 +11,20 @@ import { Database, openDatabase } from './platform/database/database';
 import { drainHttpServer } from './platform/health/drain';
 import { compressResponses, corsOptions, securityHeaders } from './platform/http/browser-edge';
 import { trackForegroundRequests } from './platform/http/foreground-requests';
+import { bindRouteInterceptors } from './platform/http/route-interceptors';
 import { Lifecycle } from './platform/health/lifecycle';
 import { JobsService } from './platform/jobs/jobs.service';
 import { Metrics } from './platform/metrics/metrics.service';
+import {
+  EmailPrivacyCheck,
+  EmailPrivacyInterceptor,
+} from './platform/policy/email-privacy.interceptor';
 import { setupSwagger } from './platform/swagger/api-document';
 import { stopTracing } from './platform/tracing/tracing';
 import { requestLogging } from './platform/logging/request-logging';
 import { PinoLoggerService } from './platform/logging/pino-logger.service';
 import { rejectNulInRequestTarget } from './platform/validation/request-target.middleware';
+import { RequestBodyInterceptor } from './platform/validation/request-body';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { DemoSeed, DemoSeedResult } from './seed/demo-seed.service';
 
@@ -37,6 +44,11 @@ export interface CreateAppOptions {
   template?: Blob;
   /** Builds the Nest application from the root module; tests compile a testing module here. */
   compile?: (root: DynamicModule) => Promise<INestApplication>;
+  /**
+   * Tests: the routes that run no email privacy fail an answer holding someone's email
+   * (EmailPrivacyCheck), so that every e2e test checks which routes it was bound to.
+   */
+  checkEmailPrivacy?: boolean;
 }
 
 const compileDefault = (root: DynamicModule) =>
@@ -56,8 +68,12 @@ export async function createApp(
   let app: INestApplication | undefined;
   try {
     app = await (options.compile ?? compileDefault)(AppModule.forRoot(config, database));
-    configureApp(app as NestExpressApplication, config);
-    await app.init(); // modules register their access policies as they initialize
+    const routes = configureApp(app as NestExpressApplication, config, options);
+    try {
+      await app.init(); // modules register their access policies as they initialize
+    } finally {
+      routes.release();
+    }
     assertEveryRouteDeclaresAccess(app);
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.seedDemo ? await app.get(DemoSeed).run() : undefined;
@@ -112,7 +128,15 @@ export function applyRoutePrefix(app: INestApplication): void {
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'metrics'] });
 }
 
-export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+/**
+ * The application's HTTP side, before `app.init()`; answers the route interceptors' binding,
+ * to release once init() has built the router (bindRouteInterceptors).
+ */
+export function configureApp(
+  app: NestExpressApplication,
+  config: AppConfig,
+  options: Pick<CreateAppOptions, 'checkEmailPrivacy'> = {},
+): { release(): void } {
   const logger = app.get(PinoLoggerService);
   app.useLogger(logger);
   app.use(trackForegroundRequests());
@@ -130,8 +154,15 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   applyRoutePrefix(app);
   app.useGlobalPipes(createValidationPipe());
-  setupSwagger(app, config.publicUrl);
+  const document = setupSwagger(app, config.publicUrl);
   limitSlowClients(app.getHttpServer() as Server, config);
+  // Each on the routes it applies to, in this order (the body first: access decisions read it).
+  return bindRouteInterceptors(app, document, [
+    app.get(RequestBodyInterceptor),
+    app.get(EmailPrivacyInterceptor),
+    ...(options.checkEmailPrivacy ? [new EmailPrivacyCheck(app.get(EmailPrivacyInterceptor))] : []),
+    app.get(AuditInterceptor),
+  ]);
 }
 
 /**

@@ -1,9 +1,11 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { mergeMap, Observable } from 'rxjs';
 import { ACCESS_METADATA } from '../platform/auth/access.decorator';
 import type { Actor, AuthenticatedRequest } from '../platform/auth/actor';
+import type { DeclaredRoute } from '../platform/http/declared-routes';
+import { API_OPERATION_METADATA, type RouteInterceptor } from '../platform/http/route-interceptors';
 import type { AccessRequirement, ResolvedAccess } from '../platform/policy/access';
 import {
   AUDITED_OPERATIONS,
@@ -14,16 +16,13 @@ import {
 import { summariseChanges } from './audit-changes';
 import { AuditEventsService, type NewAuditEvent } from './audit-events.service';
 
-/** Where `@ApiOperation` keeps its options (@nestjs/swagger's `DECORATORS.API_OPERATION`, not exported). */
-const API_OPERATION_METADATA = 'swagger/apiOperation';
-
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_LABEL = 256;
 const MAX_USER_AGENT = 512;
 
 type AuditedRequest = AuthenticatedRequest & {
   granted?: ResolvedAccess | null;
-  /** pino-http's request id, sent back as X-Request-Id. */
+  /** The request's id (requestLogging), sent back as X-Request-Id. */
   id?: unknown;
 };
 
@@ -39,10 +38,10 @@ const isObject = (value: unknown): value is JsonObject =>
  * handler has answered, which is after its transaction committed (the event is not part of
  * it). The response waits for that INSERT, so a caller that got its 2xx finds the event; an
  * INSERT that fails is logged and the response goes out as it is. Failed requests (errors)
- * never reach it.
+ * never reach it. It runs only on the writes it records (bound when the application starts).
  */
 @Injectable()
-export class AuditInterceptor implements NestInterceptor {
+export class AuditInterceptor implements RouteInterceptor {
   private readonly logger = new Logger('Audit');
   /** Per handler: what it records, or null for routes never audited. */
   private readonly operations = new WeakMap<object, RouteAudit | null>();
@@ -52,11 +51,17 @@ export class AuditInterceptor implements NestInterceptor {
     private readonly events: AuditEventsService,
   ) {}
 
+  /** The writes a token's caller makes that are recorded (AUDITED_OPERATIONS, or derived). */
+  appliesTo({ method, handler, controller }: DeclaredRoute): boolean {
+    return WRITES.has(method) && this.operationOf(handler, controller) !== null;
+  }
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<AuditedRequest>();
     if (!WRITES.has(request.method)) return next.handle();
-    const operation = this.operationOf(context);
+    const handler = context.getHandler() as DeclaredRoute['handler'];
+    const operation = this.operationOf(handler, context.getClass());
     if (!operation) return next.handle();
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
@@ -69,13 +74,12 @@ export class AuditInterceptor implements NestInterceptor {
     );
   }
 
-  private operationOf(context: ExecutionContext): RouteAudit | null {
-    const handler = context.getHandler();
+  private operationOf(handler: DeclaredRoute['handler'], controller: object): RouteAudit | null {
     const known = this.operations.get(handler);
     if (known !== undefined) return known;
     const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(
       ACCESS_METADATA,
-      [handler, context.getClass()],
+      [handler, controller as DeclaredRoute['handler']],
     );
     const operationId = this.reflector.get<{ operationId?: string } | undefined>(
       API_OPERATION_METADATA,

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditEventsController } from './audit-events.controller';
 import { AuditEventsPresenter } from './audit-events.presenter';
@@ -22,7 +21,8 @@ import { AuditEvent } from './entities/audit-event.entity';
     AuditEventsService,
     AuditEventsPresenter,
     AuditRetention,
-    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+    // Bound to the writes it records when the application starts (configureApp).
+    AuditInterceptor,
   ],
   exports: [AuditEventsService],
 })

@@ -58,6 +58,8 @@ export async function createTestApp(
      * fresh one: several apps on one database act as several processes of one deployment.
      */
     databaseUrl?: string;
+    /** Fail an answer holding an email on a route without the email privacy (default: on). */
+    checkEmailPrivacy?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl
@@ -90,7 +92,11 @@ export async function createTestApp(
       .compile();
     return moduleRef.createNestApplication({ bodyParser: false });
   };
-  const bindery = await createApp(config, { template: database.template, compile });
+  const bindery = await createApp(config, {
+    template: database.template,
+    compile,
+    checkEmailPrivacy: options.checkEmailPrivacy ?? true,
+  });
   const server = bindery.app.getHttpServer() as Server;
   const admin = new Client(server, TEST_ADMIN_TOKEN);
   const dataSource = bindery.app.get(DataSource);

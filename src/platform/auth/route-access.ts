@@ -1,6 +1,6 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { INestApplication } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { declaredRoutes } from '../http/declared-routes';
 import { AccessRequirement, describeRequirement } from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
 import { ACCESS_METADATA } from './access.decorator';
@@ -16,33 +16,20 @@ export interface RouteAccess {
 
 /** Every route of the application with its declared access requirement. */
 export function listRouteAccess(app: INestApplication): RouteAccess[] {
-  const discovery = app.get(DiscoveryService);
-  const scanner = app.get(MetadataScanner);
   const reflector = app.get(Reflector);
-  const routes: RouteAccess[] = [];
-  for (const wrapper of discovery.getControllers()) {
-    const controller = wrapper.metatype as (new (...args: never[]) => object) | undefined;
-    if (!controller) continue;
-    const base = normalize(Reflect.getMetadata(PATH_METADATA, controller));
-    for (const name of scanner.getAllMethodNames(controller.prototype)) {
-      const handler = (controller.prototype as Record<string, unknown>)[name] as object;
-      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-      if (path === undefined) continue;
-      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-      const requirement = reflector.getAllAndOverride<AccessRequirement | undefined>(
-        ACCESS_METADATA,
-        [handler as () => void, controller],
-      );
-      routes.push({
-        method,
-        path: `/${[base, normalize(path)].filter(Boolean).join('/')}`,
-        handler: `${controller.name}.${name}`,
-        access: requirement ? describeRequirement(requirement) : undefined,
-        requirement,
-      });
-    }
-  }
-  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  return declaredRoutes(app).map(({ method, path, controller, name, handler }) => {
+    const requirement = reflector.getAllAndOverride<AccessRequirement | undefined>(
+      ACCESS_METADATA,
+      [handler, controller],
+    );
+    return {
+      method,
+      path,
+      handler: `${controller.name}.${name}`,
+      access: requirement ? describeRequirement(requirement) : undefined,
+      requirement,
+    };
+  });
 }
 
 /**
@@ -85,9 +72,4 @@ const READS = new Set(['view', 'read']);
 
 function describe(routes: RouteAccess[]): string {
   return routes.map((r) => `${r.method} ${r.path} (${r.handler}: ${r.access})`).join(', ');
-}
-
-function normalize(path: string | string[] | undefined): string {
-  const value = Array.isArray(path) ? path[0] : path;
-  return (value ?? '').replace(/^\/+|\/+$/g, '');
 }

@@ -50,19 +50,49 @@ function isListed(origins: string[], origin: string | undefined): boolean {
  * (downloaded files, sign-in pages) replace it. Files may be embedded by pages of other origins
  * (an image of a published page), so Cross-Origin-Resource-Policy is `cross-origin`; requests
  * are not upgraded to https (a deployment on a private network may serve plain http; HSTS is
- * sent, and browsers heed it over https only).
+ * sent, and browsers heed it over https only). The headers are the same for every request:
+ * helmet computes them once, at start, and each request only sets them.
  */
 export function securityHeaders(): RequestHandler {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'img-src': ["'self'", 'data:', 'https:'],
-        'upgrade-insecure-requests': null,
+  const headers = fixedHeadersOf(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'img-src': ["'self'", 'data:', 'https:'],
+          'upgrade-insecure-requests': null,
+        },
       },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  return function setSecurityHeaders(_request, response, next) {
+    for (const [name, value] of headers) response.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * The headers `middleware` sets, read by running it once on a stand-in request and response:
+ * for a middleware whose headers do not depend on the request (it must call `next` at once).
+ */
+export function fixedHeadersOf(middleware: RequestHandler): [string, string | string[]][] {
+  const headers: [string, string | string[]][] = [];
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, Array.isArray(value) ? [...(value as string[])] : String(value)]);
+      return response;
     },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    removeHeader() {},
+    getHeader: () => undefined,
+  };
+  let called = false;
+  middleware({ headers: {}, method: 'GET', url: '/' } as never, response as never, () => {
+    called = true;
   });
+  if (!called)
+    throw new Error('The middleware did not call next at once: its headers are not fixed');
+  return headers;
 }
 
 /**

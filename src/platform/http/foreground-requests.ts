@@ -13,7 +13,7 @@ let idle: (() => void)[] = [];
 
 /** Counts each request from its arrival until its response is finished or its client is gone. */
 export function trackForegroundRequests(): RequestHandler {
-  return (_request, response, next) => {
+  return function trackForegroundRequest(_request, response, next) {
     inFlight++;
     let ended = false;
     response.once('close', () => {

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { redactUrl } from './redact';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request's id (requestLogging), sent back as X-Request-Id. */
+    id?: string;
+  }
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -19,38 +26,39 @@ export function routeOf(request: IncomingMessage): string | undefined {
   return (request as IncomingMessage & { route?: { path?: string } }).route?.path;
 }
 
-/** Added when the request ends: only then is the matched route known. */
-function withRoute(request: IncomingMessage, _response: ServerResponse, value: object) {
-  return { ...value, route: routeOf(request) };
-}
-
-const summary = (request: IncomingMessage, response: ServerResponse) =>
-  `${request.method} ${routeOf(request) ?? redactUrl(request.url ?? '')} ${response.statusCode}`;
+const levelOf = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
 
 /**
- * One JSON line per request with method, route, status, duration and request id (pino-http,
- * secret query values redacted,
- * used directly: nestjs-pino's request-scoped logger rides on AsyncLocalStorage, whose promise
- * hooks cost about 0.35 ms of CPU per request on Node 20).
+ * Gives each request its id (X-Request-Id) and logs one JSON line when it ends: method, route
+ * (the matched pattern, else the URL with secret query values redacted), status, duration and
+ * request id, at info, warn for 4xx, error for 5xx; `aborted` when the client left first. The
+ * line is built only when its level is logged: a request pays an id and a listener, nothing
+ * more (no child logger, no serializers; nestjs-pino's request-scoped logger, on
+ * AsyncLocalStorage, cost about 0.35 ms of CPU per request on Node 20).
  */
 export function requestLogging(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({
-        method: req.method,
-        url: redactUrl(req.url),
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customSuccessObject: withRoute,
-    customErrorObject: withRoute,
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    customSuccessMessage: summary,
-    customErrorMessage: summary,
-  });
+  return function logRequest(request: IncomingMessage, response: ServerResponse, next: () => void) {
+    const id = requestId(request, response);
+    request.id = id;
+    const started = performance.now();
+    response.once('close', () => {
+      const status = response.statusCode;
+      const level = levelOf(status);
+      if (!logger.isLevelEnabled(level)) return;
+      const route = routeOf(request);
+      const url = redactUrl(request.url ?? '');
+      logger[level](
+        {
+          requestId: id,
+          req: { method: request.method, url },
+          res: { status },
+          route,
+          durationMs: Math.round(performance.now() - started),
+          ...(response.writableFinished ? {} : { aborted: true }),
+        },
+        `${request.method} ${route ?? url} ${status}`,
+      );
+    });
+    next();
+  };
 }

@@ -163,7 +163,8 @@ export function isErrorBody(schema: unknown): boolean {
   );
 }
 
-export function setupSwagger(app: INestApplication, serverUrl: string): void {
+/** Serves the API document and Swagger UI; answers the document. */
+export function setupSwagger(app: INestApplication, serverUrl: string): OpenAPIObject {
   const document = buildOpenApiDocument(app, serverUrl);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
@@ -178,6 +179,7 @@ export function setupSwagger(app: INestApplication, serverUrl: string): void {
       // No tagsSorter: the groups keep the document's order (GitBook's), not alphabetical.
     },
   });
+  return document;
 }
 
 function sortKeys(value: unknown): unknown {

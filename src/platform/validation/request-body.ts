@@ -3,9 +3,10 @@ import {
   CallHandler,
   ExecutionContext,
   Injectable,
-  NestInterceptor,
   SetMetadata,
 } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiPayloadTooLargeResponse } from '@nestjs/swagger';
 import { json, urlencoded } from 'body-parser';
@@ -14,12 +15,15 @@ import { from, Observable, switchMap } from 'rxjs';
 import { AppConfig } from '../config/app-config';
 import { DomainError, invalidInput } from '../errors/domain-error';
 import { ErrorBody } from '../errors/error-body';
+import type { DeclaredRoute } from '../http/declared-routes';
+import type { RouteInterceptor } from '../http/route-interceptors';
 import { findBodyProblem } from './body-inspection';
 
 /**
  * Request bodies are read here, after the guards: a request without a valid token, or for a
  * resource the caller may not see, is answered before a byte of its body is read. Each route
- * reads at most BODY_LIMIT, or BODY_LIMIT_LARGE when it is marked `@LargeBody()`.
+ * reads at most BODY_LIMIT, or BODY_LIMIT_LARGE when it is marked `@LargeBody()`. Only routes
+ * that take a body (a `@Body()` parameter) read one; on the others a body is left unread.
  */
 
 type BodySize = 'ordinary' | 'large';
@@ -49,7 +53,7 @@ export function FormBody(): MethodDecorator {
 }
 
 @Injectable()
-export class RequestBodyInterceptor implements NestInterceptor {
+export class RequestBodyInterceptor implements RouteInterceptor {
   private readonly parsers: Record<BodySize, RequestHandler>;
   private readonly formParser: RequestHandler;
 
@@ -69,6 +73,11 @@ export class RequestBodyInterceptor implements NestInterceptor {
     });
   }
 
+  /** Routes with a `@Body()` parameter. */
+  appliesTo(route: DeclaredRoute): boolean {
+    return takesBody(route);
+  }
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const http = context.switchToHttp();
@@ -84,6 +93,12 @@ export class RequestBodyInterceptor implements NestInterceptor {
         : readBody(this.parsers[size], request, http.getResponse());
     return from(read).pipe(switchMap(() => next.handle()));
   }
+}
+
+/** Whether the route's handler has a `@Body()` parameter. */
+export function takesBody({ controller, name }: DeclaredRoute): boolean {
+  const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as object;
+  return Object.keys(params).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
 }
 
 /** Reads and checks the body of a request that has one (hasBody). */
