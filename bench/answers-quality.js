@@ -9,13 +9,15 @@
  * sources. Prints recall@1, @3, @5 and MRR per repository, per language and overall. See
  * bench/README.md, "Answer retrieval quality".
  *
- *   npm run build && node bench/answers-quality.js /work/corpus [--embeddings[=sentence-encoder]]
+ *   npm run build && node bench/answers-quality.js /work/corpus [--embeddings[=sentence-encoder|endpoint]]
  *     [--repo <name>]…
  *
  * The corpus folder holds one clone per repository, named as the questions' `repository`.
  * `--embeddings` also starts the fake embeddings server (fake-embeddings.js) and gives Bindery
  * AI_API_URL and AI_EMBEDDING_MODEL=fake-hash-256; `--embeddings=sentence-encoder` serves a
- * real model instead (sentence-encoder-embeddings.js, installed apart). Env: DATABASE_URL (a PostgreSQL server: a
+ * real model instead (sentence-encoder-embeddings.js, installed apart); `--embeddings=endpoint`
+ * uses your own model server: BENCH_AI_API_URL (OpenAI-compatible), BENCH_EMBEDDING_MODEL,
+ * BENCH_AI_API_KEY when it needs one. Env: DATABASE_URL (a PostgreSQL server: a
  * throwaway database is created there and dropped; unset: the embedded database in Bindery's
  * process), ANSWERS_QUESTIONS (a folder of question files, default bench/questions).
  * Reports go to bench/results/<time>-answers-quality.json (with every miss).
@@ -47,6 +49,16 @@ const EMBEDDERS = {
     model: sentenceEncoder.MODEL,
     start: () => sentenceEncoder.startSentenceEncoderEmbeddings(),
   },
+  // A model server of your own (Ollama, a cloud endpoint): its OpenAI-compatible URL and model.
+  endpoint: {
+    model: process.env.BENCH_EMBEDDING_MODEL,
+    start: async () => {
+      if (!process.env.BENCH_AI_API_URL || !process.env.BENCH_EMBEDDING_MODEL) {
+        throw new Error('--embeddings=endpoint needs BENCH_AI_API_URL and BENCH_EMBEDDING_MODEL');
+      }
+      return { url: process.env.BENCH_AI_API_URL, close: async () => undefined };
+    },
+  },
 };
 
 const IMPORT_TIMEOUT_MS = 20 * 60 * 1000;
@@ -65,13 +77,15 @@ function parseArgs(argv) {
     else if (arg === '--help' || arg === '-h') {
       log(
         'node bench/answers-quality.js <folder of repositories> ' +
-          '[--embeddings | --embeddings=sentence-encoder] [--repo <name>]…',
+          '[--embeddings | --embeddings=sentence-encoder | --embeddings=endpoint] [--repo <name>]…',
       );
       process.exit(0);
     } else options.corpus = arg;
   }
   if (options.embeddings && !EMBEDDERS[options.embeddings]) {
-    process.stderr.write(`--embeddings=${options.embeddings}: fake or sentence-encoder\n`);
+    process.stderr.write(
+      `--embeddings=${options.embeddings}: fake, sentence-encoder or endpoint\n`,
+    );
     process.exit(2);
   }
   if (!options.corpus) {
@@ -145,6 +159,9 @@ async function main() {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     // No chat model: the one event of an answer carries the sources.
     ...(embeddings ? { AI_API_URL: embeddings.url, AI_EMBEDDING_MODEL: embeddingModel } : {}),
+    ...(embeddings && process.env.BENCH_AI_API_KEY
+      ? { AI_API_KEY: process.env.BENCH_AI_API_KEY }
+      : {}),
   });
   log(`Bindery on ${bindery.database} (log: ${bindery.logFile})`);
   const { token, org } = await createOrganization(bindery.baseUrl, bindery.adminToken, 'answers');

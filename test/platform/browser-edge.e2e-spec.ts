@@ -136,6 +136,10 @@ describe('compression and security headers', () => {
       .set('Accept-Encoding', 'identity')
       .expect(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
+    // No Accept-Encoding at all: as it is, and whole.
+    const bare = await rawGet(t, '/docs-json', {});
+    expect(bare.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(bare.body.toString('utf8')) as { openapi: string }).openapi).toMatch(/^3\./);
   });
 
   it('sends security headers with every answer', async () => {

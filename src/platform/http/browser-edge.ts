@@ -97,8 +97,13 @@ export function fixedHeadersOf(middleware: RequestHandler): [string, string | st
 
 /**
  * Compresses answers of compressible types (JSON, text, the API document, Swagger UI's
- * script) of 1 KB or more, with gzip, deflate or brotli as the client accepts.
+ * script) of 1 KB or more, with gzip, deflate or brotli as the client accepts. A request that
+ * accepts no encoding goes past it: compression would only wrap its response to find that out.
  */
 export function compressResponses(): RequestHandler {
-  return compression({ threshold: 1024 });
+  const compress = compression({ threshold: 1024 });
+  return function compressResponses(request, response, next) {
+    if (request.headers['accept-encoding'] === undefined) return next();
+    compress(request, response, next);
+  };
 }
