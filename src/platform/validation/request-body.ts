@@ -22,8 +22,8 @@ import { findBodyProblem } from './body-inspection';
 /**
  * Request bodies are read here, after the guards: a request without a valid token, or for a
  * resource the caller may not see, is answered before a byte of its body is read. Each route
- * reads at most BODY_LIMIT, or BODY_LIMIT_LARGE when it is marked `@LargeBody()`. Only routes
- * that take a body (a `@Body()` parameter) read one; on the others a body is left unread.
+ * reads at most BODY_LIMIT, or BODY_LIMIT_LARGE when it is marked `@LargeBody()`. Reads that
+ * take no body (no `@Body()` parameter) leave one unread.
  */
 
 type BodySize = 'ordinary' | 'large';
@@ -73,9 +73,12 @@ export class RequestBodyInterceptor implements RouteInterceptor {
     });
   }
 
-  /** Routes with a `@Body()` parameter. */
+  /**
+   * Routes with a `@Body()` parameter, and every write: a body sent to a write that takes none
+   * is still read and refused when it is not JSON (400, 415), as GitBook answers. Reads skip it.
+   */
   appliesTo(route: DeclaredRoute): boolean {
-    return takesBody(route);
+    return takesBody(route) || !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
