@@ -157,10 +157,11 @@ export function configureApp(
   const document = setupSwagger(app, config.publicUrl);
   limitSlowClients(app.getHttpServer() as Server, config);
   // Each on the routes it applies to, in this order (the body first: access decisions read it).
+  const privacy = app.get(EmailPrivacyInterceptor);
   return bindRouteInterceptors(app, document, [
     app.get(RequestBodyInterceptor),
-    app.get(EmailPrivacyInterceptor),
-    ...(options.checkEmailPrivacy ? [new EmailPrivacyCheck(app.get(EmailPrivacyInterceptor))] : []),
+    privacy,
+    ...(options.checkEmailPrivacy ? [new EmailPrivacyCheck(privacy)] : []),
     app.get(AuditInterceptor),
   ]);
 }

@@ -4,8 +4,8 @@ import type { Response } from 'express';
 import { mergeMap, Observable } from 'rxjs';
 import { ACCESS_METADATA } from '../platform/auth/access.decorator';
 import type { Actor, AuthenticatedRequest } from '../platform/auth/actor';
-import type { DeclaredRoute } from '../platform/http/declared-routes';
-import { API_OPERATION_METADATA, type RouteInterceptor } from '../platform/http/route-interceptors';
+import { API_OPERATION_METADATA, type DeclaredRoute } from '../platform/http/declared-routes';
+import type { RouteInterceptor } from '../platform/http/route-interceptors';
 import type { AccessRequirement, ResolvedAccess } from '../platform/policy/access';
 import {
   AUDITED_OPERATIONS,

@@ -2,6 +2,9 @@ import { INestApplication, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 
+/** Where `@ApiOperation` keeps its options (@nestjs/swagger's `DECORATORS.API_OPERATION`, not exported). */
+export const API_OPERATION_METADATA = 'swagger/apiOperation';
+
 /** A route as its controller declares it. */
 export interface DeclaredRoute {
   /** `GET`, `POST`, … */
@@ -13,6 +16,8 @@ export interface DeclaredRoute {
   name: string;
   /** The handler itself, where Nest reads its metadata. */
   handler: (...args: unknown[]) => unknown;
+  /** Its `@ApiOperation`'s operationId, when it has one. */
+  operationId?: string;
 }
 
 /** Every route of the application's controllers. */
@@ -35,6 +40,10 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
         controller,
         name,
         handler,
+        operationId: (
+          Reflect.getMetadata(API_OPERATION_METADATA, handler) as
+            { operationId?: string } | undefined
+        )?.operationId,
       });
     }
   }

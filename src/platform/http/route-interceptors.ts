@@ -5,9 +5,6 @@ import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-s
 import { operationsOf } from '../swagger/api-document';
 import { declaredRoutes, type DeclaredRoute } from './declared-routes';
 
-/** Where `@ApiOperation` keeps its options (@nestjs/swagger's `DECORATORS.API_OPERATION`, not exported). */
-export const API_OPERATION_METADATA = 'swagger/apiOperation';
-
 /** A route with its operation in the API document (none for routes the document leaves out). */
 export interface DocumentedRoute extends DeclaredRoute {
   operation?: OperationObject;
@@ -44,11 +41,7 @@ export function bindRouteInterceptors(
   const declared = new Map<DeclaredRoute['handler'], unknown[] | undefined>();
   const names = new Map<DeclaredRoute['handler'], string[]>();
   for (const route of declaredRoutes(app)) {
-    const operationId = (
-      Reflect.getMetadata(API_OPERATION_METADATA, route.handler) as
-        { operationId?: string } | undefined
-    )?.operationId;
-    const documented = { ...route, operation: operations.get(operationId), document };
+    const documented = { ...route, operation: operations.get(route.operationId), document };
     const bound = interceptors.filter((interceptor) => interceptor.appliesTo(documented));
     names.set(
       route.handler,

@@ -7,7 +7,7 @@ import {
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ApplicationConfig } from '@nestjs/core';
 import type { Application } from 'express';
-import { API_OPERATION_METADATA, boundInterceptors } from './route-interceptors';
+import { boundInterceptors } from './route-interceptors';
 import { declaredRoutes } from './declared-routes';
 
 /** What runs for a request on one route, in order, each by name. */
@@ -34,11 +34,7 @@ const nameOf = (step: unknown): string =>
  * run on. A new step on a hot route shows here (test/platform/hot-routes).
  */
 export function routePipeline(app: INestApplication, operationId: string): RoutePipeline {
-  const route = declaredRoutes(app).find(
-    ({ handler }) =>
-      (Reflect.getMetadata(API_OPERATION_METADATA, handler) as { operationId?: string } | undefined)
-        ?.operationId === operationId,
-  );
+  const route = declaredRoutes(app).find((declared) => declared.operationId === operationId);
   if (!route) throw new Error(`No route with operationId ${operationId}`);
   const config = app.get(ApplicationConfig);
   const own = (key: string) => [

@@ -99,7 +99,7 @@ export class RequestBodyInterceptor implements RouteInterceptor {
 }
 
 /** Whether the route's handler has a `@Body()` parameter. */
-export function takesBody({ controller, name }: DeclaredRoute): boolean {
+function takesBody({ controller, name }: DeclaredRoute): boolean {
   const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as object;
   return Object.keys(params).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
 }
