@@ -20,6 +20,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { performance } = require('node:perf_hooks');
 const autocannon = require('autocannon');
 const {
   RESULTS_DIR,
@@ -48,6 +49,9 @@ const PAGES = Math.ceil(positiveNumber('BENCH_PUBLISHED_PAGES', 1000));
 const ROUNDS = Math.ceil(positiveNumber('BENCH_ROUNDS', 2));
 const CHANGES_PER_WRITE = 50;
 const TARGETS = { p50Ms: 5, p99Ms: 25 };
+/** Viewers making page views at once, and the CPU one uncached page view may cost Bindery. */
+const PAGE_VIEWERS = 4;
+const PAGE_VIEW_CPU_MS = 5;
 const SETTLE_MS = 1000;
 const SITES_URL = 'http://docs.localhost/{organization}';
 
@@ -197,6 +201,25 @@ async function main() {
     log(`  ${name}: ${run.reqPerSec.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms`);
   }
 
+  log(`\nPage views as the renderer makes them (${PAGE_VIEWERS} viewers, ${DURATION} s each):`);
+  const pageViews = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, url, server] of [
+      ['bindery', binderyUrl, bindery],
+      ['bindery, no cache', uncachedUrl, uncached],
+    ]) {
+      await sleep(SETTLE_MS);
+      const views = await measurePageViews(url, server, lookupBody, seed);
+      pageViews.push({ target: `page view ${name}`, round, ...views });
+      log(
+        `  round ${round} ${name}: ${views.viewsPerSec.toFixed(0)} views/s, p50 ${views.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${views.p99Ms.toFixed(1)} ms, CPU ${views.cpuMsPerView?.toFixed(2)} ms/view (${views.calls} calls each)`,
+      );
+    }
+  }
+  const viewCpu = (name) =>
+    median(pageViews.filter((v) => v.target === name).map((v) => v.cpuMsPerView));
+
   // A page view is one lookup then one document read, one after the other.
   const mean = (name, key, of = runs) => {
     const matching = of.filter((run) => run.target === name);
@@ -221,6 +244,12 @@ async function main() {
     cachedLookupRatio: mean('bindery lookup', 'reqPerSec') / mean('baseline lookup', 'reqPerSec'),
     pageView: view,
     pageViewAlone: alone,
+    pageViews,
+    pageViewCpuMs: {
+      cached: viewCpu('page view bindery'),
+      uncached: viewCpu('page view bindery, no cache'),
+      target: PAGE_VIEW_CPU_MS,
+    },
     targets: TARGETS,
   };
   log(
@@ -228,11 +257,92 @@ async function main() {
       `${report.cachedLookupRatio.toFixed(2)} with it.\n` +
       `Page view (lookup + document, sum of the means): at ${CONNECTIONS} connections p50 ` +
       `${view.p50Ms.toFixed(1)} ms, p99 ${view.p99Ms.toFixed(1)} ms; alone p50 ${alone.p50Ms.toFixed(1)} ms, ` +
-      `p99 ${alone.p99Ms.toFixed(1)} ms (targets p50 ≤ ${TARGETS.p50Ms}, p99 ≤ ${TARGETS.p99Ms}).`,
+      `p99 ${alone.p99Ms.toFixed(1)} ms (targets p50 ≤ ${TARGETS.p50Ms}, p99 ≤ ${TARGETS.p99Ms}).\n` +
+      `Bindery CPU per page view (${PAGE_VIEW_CALLS.join(', ')}; median of the rounds): ` +
+      `${report.pageViewCpuMs.uncached.toFixed(2)} ms uncached (target ≤ ${PAGE_VIEW_CPU_MS}: ` +
+      `${report.pageViewCpuMs.uncached <= PAGE_VIEW_CPU_MS ? 'PASS' : 'MISS'}), ` +
+      `${report.pageViewCpuMs.cached.toFixed(2)} ms with the lookup cache.`,
   );
   const file = path.join(RESULTS_DIR, `${stamp}-published.json`);
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`Results: ${file}`);
+}
+
+/** The calls of one page view, in the order the renderer makes them (after the lookup). */
+const PAGE_VIEW_CALLS = ['lookup', 'site', 'space', 'revision', 'page document', 'page meta links'];
+
+/**
+ * PAGE_VIEWERS viewers, each making page views one after the other for DURATION seconds
+ * against one Bindery process: the URL lookup, then with the site token it gives the published
+ * site (structure and customization), the space, the revision (its page tree), the page's
+ * document and its meta links. Views per second, each view's latency, and the CPU the server
+ * spent per view.
+ */
+async function measurePageViews(baseUrl, server, lookupBody, seed) {
+  const call = async (method, pathname, token, body) => {
+    const response = await fetch(baseUrl + pathname, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body,
+    });
+    const text = await response.text();
+    if (response.status !== 200)
+      throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
+    return text;
+  };
+  const view = async () => {
+    const lookup = JSON.parse(await call('POST', '/v1/urls/published', null, lookupBody));
+    const token = lookup.apiToken;
+    const space = `/v1/spaces/${lookup.space}`;
+    const revision = `${space}/revisions/${seed.revisionId}`;
+    await call('GET', `/v1/orgs/${lookup.organization}/sites/${lookup.site}/published`, token);
+    await call('GET', space, token);
+    await call('GET', `${revision}?metadata=false`, token);
+    await call(
+      'GET',
+      `${revision}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`,
+      token,
+    );
+    await call('GET', `${revision}/page/${seed.pageId}/meta-links`, token);
+  };
+  for (let i = 0; i < 20; i++) await view(); // warm
+  const latencies = [];
+  const cpuBefore = cpuSeconds(server.pid);
+  const started = performance.now();
+  const until = started + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: PAGE_VIEWERS }, async () => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        await view();
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuSeconds(server.pid);
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return {
+    views: latencies.length,
+    calls: PAGE_VIEW_CALLS.length,
+    viewsPerSec: latencies.length / seconds,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    cpuMsPerView:
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : ((cpuAfter - cpuBefore) * 1000) / latencies.length,
+  };
+}
+
+function median(values) {
+  const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function post(url, body) {

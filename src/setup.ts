@@ -11,6 +11,7 @@ import { Database, openDatabase } from './platform/database/database';
 import { drainHttpServer } from './platform/health/drain';
 import { compressResponses, corsOptions, securityHeaders } from './platform/http/browser-edge';
 import { trackForegroundRequests } from './platform/http/foreground-requests';
+import { indexRoutes } from './platform/http/route-index';
 import { bindRouteInterceptors } from './platform/http/route-interceptors';
 import { Lifecycle } from './platform/health/lifecycle';
 import { JobsService } from './platform/jobs/jobs.service';
@@ -74,6 +75,7 @@ export async function createApp(
     } finally {
       routes.release();
     }
+    indexRoutes((app as NestExpressApplication).getHttpAdapter().getInstance());
     assertEveryRouteDeclaresAccess(app);
     const generatedAdminToken = await app.get(AdminToken).initialize();
     const demo = config.seedDemo ? await app.get(DemoSeed).run() : undefined;

@@ -9,6 +9,7 @@ import { ApplicationConfig } from '@nestjs/core';
 import type { Application } from 'express';
 import { boundInterceptors } from './route-interceptors';
 import { declaredRoutes } from './declared-routes';
+import { isRouteIndex } from './route-index';
 
 /** What runs for a request on one route, in order, each by name. */
 export interface RoutePipeline {
@@ -75,6 +76,7 @@ export function routePipeline(app: INestApplication, operationId: string): Route
 
 interface ExpressLayer {
   name: string;
+  handle: unknown;
   route?: unknown;
   match(path: string): boolean;
 }
@@ -86,7 +88,7 @@ interface ExpressLayer {
 function middlewareBefore(app: INestApplication, path: string): string[] {
   const express = app.getHttpAdapter().getInstance() as Application;
   const stack = (express.router as unknown as { stack?: ExpressLayer[] }).stack ?? [];
-  const firstRoute = stack.findIndex((layer) => layer.route);
+  const firstRoute = stack.findIndex((layer) => layer.route || isRouteIndex(layer));
   return stack
     .slice(0, firstRoute < 0 ? stack.length : firstRoute)
     .filter((layer) => layer.match(path))
