@@ -213,7 +213,10 @@ async function main() {
       pageViews.push({ target: `page view ${name}`, round, ...views });
       log(
         `  round ${round} ${name}: ${views.viewsPerSec.toFixed(0)} views/s, p50 ${views.p50Ms.toFixed(1)} ms, ` +
-          `p99 ${views.p99Ms.toFixed(1)} ms, CPU ${views.cpuMsPerView?.toFixed(2)} ms/view (${views.calls} calls each)`,
+          `p99 ${views.p99Ms.toFixed(1)} ms, CPU ${views.cpuMsPerView?.toFixed(2)} ms/view (${views.calls} calls each); ` +
+          `each call alone, CPU ms: ${Object.entries(views.cpuMsPerCall)
+            .map(([call, ms]) => `${call} ${ms?.toFixed(2)}`)
+            .join(', ')}`,
       );
     }
   }
@@ -279,36 +282,75 @@ const PAGE_VIEW_CALLS = ['lookup', 'site', 'space', 'revision', 'page document',
  * spent per view.
  */
 async function measurePageViews(baseUrl, server, lookupBody, seed) {
-  const call = async (method, pathname, token, body) => {
-    const response = await fetch(baseUrl + pathname, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body,
-    });
-    const text = await response.text();
-    if (response.status !== 200)
-      throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-    return text;
-  };
+  const lookup = JSON.parse(await request(baseUrl, 'POST', '/v1/urls/published', null, lookupBody));
+  const calls = pageViewCalls(lookup, seed, lookupBody);
   const view = async () => {
-    const lookup = JSON.parse(await call('POST', '/v1/urls/published', null, lookupBody));
-    const token = lookup.apiToken;
-    const space = `/v1/spaces/${lookup.space}`;
-    const revision = `${space}/revisions/${seed.revisionId}`;
-    await call('GET', `/v1/orgs/${lookup.organization}/sites/${lookup.site}/published`, token);
-    await call('GET', space, token);
-    await call('GET', `${revision}?metadata=false`, token);
-    await call(
-      'GET',
-      `${revision}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`,
-      token,
+    // Each view looks the URL up afresh and reads with the token of its own lookup.
+    const { apiToken } = JSON.parse(
+      await request(baseUrl, 'POST', '/v1/urls/published', null, lookupBody),
     );
-    await call('GET', `${revision}/page/${seed.pageId}/meta-links`, token);
+    for (const pathname of calls.slice(1).map((c) => c.path))
+      await request(baseUrl, 'GET', pathname, apiToken);
   };
-  for (let i = 0; i < 20; i++) await view(); // warm
+  const views = await measureLoop(server, view);
+  // Then each call alone, as many times: what each costs the server.
+  const perCall = {};
+  for (const { name, method, path: pathname, body } of calls) {
+    const one = await measureLoop(server, () =>
+      request(baseUrl, method, pathname, lookup.apiToken, body),
+    );
+    perCall[name] = one.cpuMsPerRun;
+  }
+  return {
+    views: views.runs,
+    calls: calls.length,
+    viewsPerSec: views.runsPerSec,
+    p50Ms: views.p50Ms,
+    p99Ms: views.p99Ms,
+    cpuMsPerView: views.cpuMsPerRun,
+    cpuMsPerCall: perCall,
+  };
+}
+
+/** The calls of one page view after `lookup` (its own first), as PAGE_VIEW_CALLS names them. */
+function pageViewCalls(lookup, seed, lookupBody) {
+  const space = `/v1/spaces/${lookup.space}`;
+  const revision = `${space}/revisions/${seed.revisionId}`;
+  const paths = [
+    '/v1/urls/published',
+    `/v1/orgs/${lookup.organization}/sites/${lookup.site}/published`,
+    space,
+    `${revision}?metadata=false`,
+    `${revision}/page/${seed.pageId}/document?evaluated=deterministic-only&dereferenced=reusable-contents`,
+    `${revision}/page/${seed.pageId}/meta-links`,
+  ];
+  return PAGE_VIEW_CALLS.map((name, i) =>
+    i === 0
+      ? { name, method: 'POST', path: paths[0], body: lookupBody }
+      : { name, method: 'GET', path: paths[i] },
+  );
+}
+
+async function request(baseUrl, method, pathname, token, body) {
+  const response = await fetch(baseUrl + pathname, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body,
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
+  return text;
+}
+
+/**
+ * `run` by PAGE_VIEWERS callers at once, each one run after the other, for DURATION seconds
+ * (after 20 runs to warm up): runs per second, their latency, and the server's CPU per run.
+ */
+async function measureLoop(server, run) {
+  for (let i = 0; i < 20; i++) await run();
   const latencies = [];
   const cpuBefore = cpuSeconds(server.pid);
   const started = performance.now();
@@ -317,7 +359,7 @@ async function measurePageViews(baseUrl, server, lookupBody, seed) {
     Array.from({ length: PAGE_VIEWERS }, async () => {
       while (performance.now() < until) {
         const start = performance.now();
-        await view();
+        await run();
         latencies.push(performance.now() - start);
       }
     }),
@@ -327,12 +369,11 @@ async function measurePageViews(baseUrl, server, lookupBody, seed) {
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   return {
-    views: latencies.length,
-    calls: PAGE_VIEW_CALLS.length,
-    viewsPerSec: latencies.length / seconds,
+    runs: latencies.length,
+    runsPerSec: latencies.length / seconds,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
-    cpuMsPerView:
+    cpuMsPerRun:
       cpuBefore === null || cpuAfter === null
         ? null
         : ((cpuAfter - cpuBefore) * 1000) / latencies.length,

@@ -117,17 +117,32 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
     key: ChangeRequestKey,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<ChangeRequest | null> {
-    const byNumber = 'number' in key;
+    return 'number' in key
+      ? this.findOneInSpace(spaceId, 'number', key.number, manager)
+      : this.findOneInSpace(spaceId, 'id', key.id, manager);
+  }
+
+  /** The change request of the space whose merge made `revisionId`, as findInSpace reads it. */
+  findMergedAs(spaceId: string, revisionId: string): Promise<ChangeRequest | null> {
+    return this.findOneInSpace(spaceId, 'revision_merged', revisionId, this.dataSource.manager);
+  }
+
+  private async findOneInSpace(
+    spaceId: string,
+    column: 'id' | 'number' | 'revision_merged',
+    value: string | number,
+    manager: EntityManager,
+  ): Promise<ChangeRequest | null> {
     const rows = await preparedQuery<Record<string, unknown>>(
       manager,
-      byNumber ? 'bindery_change_request_by_number' : 'bindery_change_request_by_id',
+      `bindery_change_request_by_${column}`,
       `SELECT cr.*, s.revision_id AS s_revision_id, s.deleted_at AS s_deleted_at,
               ${selectColumns(this.dataSource, User, 'u', 'u_')}
          FROM change_requests cr
          JOIN spaces s ON s.id = cr.space_id
          LEFT JOIN users u ON u.id = cr.created_by
-        WHERE cr.space_id = $1 AND cr.${byNumber ? 'number' : 'id'} = $2`,
-      [spaceId, byNumber ? key.number : key.id],
+        WHERE cr.space_id = $1 AND cr.${column} = $2`,
+      [spaceId, value],
     );
     if (rows.length === 0) return null;
     const [row] = rows;

@@ -1,16 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { MergedChangeRequests } from '../spaces/content/merged-change-requests';
 import { ChangeRequestsPresenter } from './change-requests.presenter';
+import { ChangeRequestsRepository } from './change-requests.repository';
 import type { ChangeRequestResponse } from './dto/change-request.response';
-import { ChangeRequest } from './entities/change-request.entity';
 
 /** Shows, on a `merge` revision of space content, the change request it merged. */
 @Injectable()
 export class MergedChangeRequestsRegistration implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly changeRequests: ChangeRequestsRepository,
     private readonly mergedChangeRequests: MergedChangeRequests,
     private readonly presenter: ChangeRequestsPresenter,
   ) {}
@@ -24,10 +22,7 @@ export class MergedChangeRequestsRegistration implements OnModuleInit {
     spaceId: string,
     revisionId: string,
   ): Promise<ChangeRequestResponse | undefined> {
-    const changeRequest = await this.dataSource.manager.findOne(ChangeRequest, {
-      where: { spaceId, revisionMerged: revisionId },
-      relations: { creator: true, space: true },
-    });
+    const changeRequest = await this.changeRequests.findMergedAs(spaceId, revisionId);
     if (!changeRequest?.space) return undefined;
     return this.presenter.present({
       changeRequest,

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { sign } from 'jsonwebtoken';
 import type { Role } from '../../platform/policy/roles';
 
@@ -18,11 +19,7 @@ export interface VisitorClaims {
  * key for visitor claims,
  * issued at `now` (the injected Clock, not the wall clock) and valid for one hour.
  */
-export function signVisitorClaims(
-  claims: VisitorClaims,
-  secret: string | Buffer,
-  now: Date,
-): string {
+export function signVisitorClaims(claims: VisitorClaims, secret: KeyObject, now: Date): string {
   return sign(
     {
       organization: claims.organizationId,

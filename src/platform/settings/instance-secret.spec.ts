@@ -1,9 +1,12 @@
+import { createHmac, type KeyObject } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, loadConfig } from '../config/app-config';
 import { InstanceSecret, SECRET_KEY_FILE, SecretKeyring } from './instance-secret';
 import type { InstanceSettings } from './instance-settings.service';
+
+const bytes = (key: KeyObject): Buffer => key.export();
 
 /** instance_settings in memory. */
 function settingsWith(rows: Record<string, string> = {}) {
@@ -34,7 +37,7 @@ describe('InstanceSecret', () => {
 
   it('uses SECRET_KEY when set, and writes no key file', async () => {
     const { secret } = await start({ SECRET_KEY: A });
-    expect(secret.signingKey('x')).toEqual(new SecretKeyring(A).signingKey('x'));
+    expect(bytes(secret.signingKey('x'))).toEqual(bytes(new SecretKeyring(A).signingKey('x')));
     expect(() => statSync(join(dataDir, SECRET_KEY_FILE))).toThrow();
   });
 
@@ -44,7 +47,7 @@ describe('InstanceSecret', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
     const second = await start({});
-    expect(second.secret.signingKey('x')).toEqual(first.secret.signingKey('x'));
+    expect(bytes(second.secret.signingKey('x'))).toEqual(bytes(first.secret.signingKey('x')));
   });
 
   it('refuses a key file that others can read, or one too short', async () => {
@@ -72,7 +75,7 @@ describe('InstanceSecret', () => {
     const { secret, store } = await start({}, { secret_key: A });
     expect(store.has('secret_key')).toBe(false);
     expect(readFileSync(join(dataDir, SECRET_KEY_FILE), 'utf8').trim()).toBe(A);
-    expect(secret.signingKey('x')).toEqual(new SecretKeyring(A).signingKey('x'));
+    expect(bytes(secret.signingKey('x'))).toEqual(bytes(new SecretKeyring(A).signingKey('x')));
   });
 
   it('deletes that stored secret on PostgreSQL too, where SECRET_KEY is the secret', async () => {
@@ -81,7 +84,7 @@ describe('InstanceSecret', () => {
       { secret_key: A },
     );
     expect(store.size).toBe(0);
-    expect(secret.signingKey('x')).toEqual(new SecretKeyring(B).signingKey('x'));
+    expect(bytes(secret.signingKey('x'))).toEqual(bytes(new SecretKeyring(B).signingKey('x')));
   });
 
   it('verifies with SECRET_KEY_PREVIOUS during a rotation, and signs with SECRET_KEY only', async () => {
@@ -91,13 +94,24 @@ describe('InstanceSecret', () => {
     });
     const keys = secret.verificationKeys('x');
     expect(keys).toHaveLength(3);
-    expect(keys[0]).toEqual(secret.signingKey('x'));
-    expect(keys[1]).toEqual(new SecretKeyring(A).signingKey('x'));
+    expect(bytes(keys[0])).toEqual(bytes(secret.signingKey('x')));
+    expect(bytes(keys[1])).toEqual(bytes(new SecretKeyring(A).signingKey('x')));
+    expect(bytes(keys[1])).not.toEqual(bytes(keys[0]));
   });
 
   it('derives a different key for each purpose', () => {
     const keyring = new SecretKeyring(A);
-    expect(keyring.signingKey('file-downloads')).not.toEqual(keyring.signingKey('git-credentials'));
-    expect(keyring.signingKey('x')).toHaveLength(32);
+    expect(bytes(keyring.signingKey('file-downloads'))).not.toEqual(
+      bytes(keyring.signingKey('git-credentials')),
+    );
+    expect(bytes(keyring.signingKey('x'))).toHaveLength(32);
+  });
+
+  it('derives each key once, and hands out secret keys jsonwebtoken takes as they are', () => {
+    const keyring = new SecretKeyring(A);
+    const key = keyring.signingKey('x');
+    expect(keyring.signingKey('x')).toBe(key);
+    expect(key.type).toBe('secret');
+    expect(bytes(key)).toEqual(createHmac('sha256', A).update('bindery:x').digest());
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppConfig, ConfigurationError } from '../config/app-config';
@@ -20,21 +20,35 @@ export const SECRET_KEY_FILE = 'secret.key';
  * Rotation: SECRET_KEY_PREVIOUS lists earlier secrets; what they signed or encrypted is still
  * accepted and read, and everything new uses SECRET_KEY.
  */
-/** Keys derived from a current secret and earlier ones (HMAC-SHA256, one key per purpose). */
+/**
+ * Keys derived from a current secret and earlier ones (HMAC-SHA256, one key per purpose), as
+ * secret KeyObjects, derived once per purpose: HMAC, ciphers and jsonwebtoken take them as they
+ * are (given bytes, jsonwebtoken first tries to read them as a PEM public key, failing, on every
+ * token it signs or verifies: a fifth of a published page read's CPU).
+ */
 export class SecretKeyring {
+  private readonly keys = new Map<string, readonly KeyObject[]>();
+
   constructor(
     private readonly current: string,
     private readonly previous: readonly string[] = [],
   ) {}
 
   /** The key that signs or encrypts anything new for `purpose` (e.g. 'file-downloads'). */
-  signingKey(purpose: string): Buffer {
-    return derive(this.current, purpose);
+  signingKey(purpose: string): KeyObject {
+    return this.verificationKeys(purpose)[0];
   }
 
   /** The keys that may have signed or encrypted something for `purpose`, the current one first. */
-  verificationKeys(purpose: string): Buffer[] {
-    return [this.current, ...this.previous].map((secret) => derive(secret, purpose));
+  verificationKeys(purpose: string): readonly KeyObject[] {
+    let keys = this.keys.get(purpose);
+    if (!keys) {
+      keys = [this.current, ...this.previous].map((secret) =>
+        createSecretKey(derive(secret, purpose)),
+      );
+      this.keys.set(purpose, keys);
+    }
+    return keys;
   }
 }
 
@@ -67,11 +81,11 @@ export class InstanceSecret implements OnModuleInit {
     }
   }
 
-  signingKey(purpose: string): Buffer {
+  signingKey(purpose: string): KeyObject {
     return this.initialized().signingKey(purpose);
   }
 
-  verificationKeys(purpose: string): Buffer[] {
+  verificationKeys(purpose: string): readonly KeyObject[] {
     return this.initialized().verificationKeys(purpose);
   }
 

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock/clock';
 import type { SecretKeyring } from '../settings/instance-secret';
 
@@ -75,6 +75,6 @@ export class UrlSigner {
   }
 }
 
-function signWith(key: Buffer, parts: readonly SignedPart[]): string {
+function signWith(key: KeyObject, parts: readonly SignedPart[]): string {
   return createHmac('sha256', key).update(JSON.stringify(parts)).digest('base64url');
 }

@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs
 import { ValidationError, ValidatorOptions } from 'class-validator';
 import { invalidInput } from '../errors/domain-error';
 import { findMisplacedNestedValues } from './nested-objects';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const IGNORES_UNKNOWN_PROPERTIES = Symbol('bindery:ignores-unknown-properties');
 
@@ -62,6 +63,7 @@ class BinderyValidationPipe extends NestedObjectsValidationPipe {
 }
 
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new BinderyValidationPipe(OPTIONS);
 }
 

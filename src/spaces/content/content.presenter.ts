@@ -80,6 +80,9 @@ const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 /** GitBook's `Revision`, `RevisionPage` (four variants) and `RevisionFile` shapes. */
 @Injectable()
 export class ContentPresenter {
+  /** Each view's app URL (see appBaseUrl); views are made per request. */
+  private readonly appBaseUrls = new WeakMap<ContentView, string>();
+
   constructor(
     private readonly urls: UrlBuilder,
     private readonly downloads: FileDownloads,
@@ -218,8 +221,18 @@ export class ContentPresenter {
   }
 
   private pageAppUrl(view: ContentView, path: string): string {
-    const segments = path === '' ? [] : path.split('/');
-    return this.urls.app(...this.appBase(view), ...segments);
+    const base = this.appBaseUrl(view);
+    return path === '' ? base : `${base}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  /** The app URL of the view's content, made once per view: a revision has a page per link. */
+  private appBaseUrl(view: ContentView): string {
+    let url = this.appBaseUrls.get(view);
+    if (url === undefined) {
+      url = this.urls.app(...this.appBase(view));
+      this.appBaseUrls.set(view, url);
+    }
+    return url;
   }
 
   private spaceBase(view: ContentView): string[] {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import stringify from 'json-stable-stringify';
 import { LRUCache } from 'lru-cache';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { VISITOR_CLAIMS_PURPOSE } from '../../../orgs/members/visitor-claims';
 import { SiteTokens } from '../../../platform/auth/site-tokens';
@@ -296,8 +297,9 @@ export class PublishedLookupService {
     token: string,
     settings: VisitorAuthSettings | null,
   ): SignedVisitor | null {
-    const keys: { key: string | Buffer; organization?: string }[] = [];
-    if (settings) keys.push({ key: settings.privateKey });
+    const keys: { key: KeyObject; organization?: string }[] = [];
+    // The site's key is the bytes of its text, as jsonwebtoken reads a string secret.
+    if (settings) keys.push({ key: createSecretKey(Buffer.from(settings.privateKey)) });
     for (const key of this.secret.verificationKeys(VISITOR_CLAIMS_PURPOSE)) {
       keys.push({ key, organization: site.organizationId });
     }

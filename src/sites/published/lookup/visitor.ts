@@ -1,4 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
+import type { KeyObject } from 'node:crypto';
 import { decode, verify } from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { VisitorClaims } from '../../../platform/conditions/evaluate';
@@ -12,13 +13,13 @@ export interface SignedVisitor {
 }
 
 /**
- * The visitor's token, verified with one of `keys` (HS256): the site's visitor key, or the
- * instance's key for the organization's own members (`docsVisitorClaims`). Null for a token
- * that is malformed, tampered, expired, or signed with another key.
+ * The visitor's token, verified with one of `keys` (HS256, secret KeyObjects): the site's visitor
+ * key, or the instance's key for the organization's own members (`docsVisitorClaims`). Null for
+ * a token that is malformed, tampered, expired, or signed with another key.
  */
 export function verifyVisitorToken(
   token: string,
-  keys: { key: string | Buffer; organization?: string }[],
+  keys: { key: KeyObject; organization?: string }[],
   now: Date,
 ): SignedVisitor | null {
   const clockTimestamp = Math.floor(now.getTime() / 1000);
