@@ -8,6 +8,7 @@ import {
   visibleContentCondition,
 } from '../../platform/policy/content-access/granted-content';
 import { AppConfig } from '../../platform/config/app-config';
+import { correctionThreshold } from './correction-threshold';
 import { EXACT_TIER, type SearchQuery } from './search-query';
 
 /** Pages shown per space in an organization-wide search. */
@@ -15,11 +16,6 @@ export const PAGES_PER_SPACE = 10;
 
 /** Corrections kept per query term. */
 const CORRECTIONS_PER_TERM = 3;
-/**
- * Trigram similarity a correction needs at least (pg_trgm's default, 0.3, misses two-letter
- * swaps in short words: `recrod`/`record` is 0.27); the edit distance bound does the rest.
- */
-const CORRECTION_SIMILARITY = 0.2;
 
 /** The spaces searched: SQL answering their ids, with its parameters. */
 export interface SearchScope {
@@ -392,7 +388,7 @@ export class SearchRepository {
       await inner.query(
         `SELECT set_config('pg_trgm.similarity_threshold', $1, true),
                 set_config('enable_seqscan', 'off', true)`,
-        [String(CORRECTION_SIMILARITY)],
+        [String(correctionThreshold(terms))],
       );
       return this.query<{ term: string; word: string }>(
         inner,
