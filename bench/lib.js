@@ -389,6 +389,13 @@ async function timed(fn) {
   return { value, ms: performance.now() - started };
 }
 
+/** The median of the numbers among `values` (nulls left out). */
+function median(values) {
+  const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 const ms = (value) => `${value.toFixed(1)} ms`;
 const s = (value) => `${(value / 1000).toFixed(1)} s`;
 
@@ -400,6 +407,7 @@ module.exports = {
   ms,
   s,
   summarize,
+  median,
   ROOT,
   RESULTS_DIR,
   BINDERY_MAIN,

@@ -38,6 +38,7 @@ const {
   freePort,
   api,
   summarize,
+  median,
 } = require('./lib');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
@@ -128,8 +129,12 @@ async function main() {
     visitor: { type: 'human', unsignedClaims: {} },
     redirectOnError: false,
   });
-  const lookup = await post(`${binderyUrl}/v1/urls/published`, lookupBody);
-  const ceiling = await post(`${baselineUrl}/v1/urls/published`, lookupBody);
+  const lookup = JSON.parse(
+    await request(binderyUrl, 'POST', '/v1/urls/published', null, lookupBody),
+  );
+  const ceiling = JSON.parse(
+    await request(baselineUrl, 'POST', '/v1/urls/published', null, lookupBody),
+  );
   for (const key of ['site', 'siteSpace', 'space', 'pathname', 'basePath', 'complete']) {
     if (JSON.stringify(lookup[key]) !== JSON.stringify(ceiling[key]))
       throw new Error(`baseline differs on ${key}: ${ceiling[key]} vs ${lookup[key]}`);
@@ -378,23 +383,6 @@ async function measureLoop(server, run) {
         ? null
         : ((cpuAfter - cpuBefore) * 1000) / latencies.length,
   };
-}
-
-function median(values) {
-  const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function post(url, body) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
 }
 
 function load(target, duration, connections = CONNECTIONS) {

@@ -33,6 +33,7 @@ const {
   api,
   expectOk,
   summarize,
+  median,
 } = require('./lib');
 
 const DURATION = positiveNumber('BENCH_DURATION', 10);
@@ -324,12 +325,6 @@ function combine(label, results) {
 }
 
 // ---------------------------------------------------------------- report
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Runs of one label: req/s summed over rounds, median p99 and CPU ms/req. */
 function totals(runs, label) {

@@ -15,11 +15,18 @@ export class UrlBuilder {
 
   /** `api('orgs', id)` → `https://api.example.com/v1/orgs/<id>` */
   api(...segments: string[]): string {
-    return this.apiBase + segments.map(encodeURIComponent).join('/');
+    return this.apiBase + pathOf(segments);
   }
 
   /** `app('o', id)` → `https://app.example.com/o/<id>` */
   app(...segments: string[]): string {
-    return this.appBase + segments.map(encodeURIComponent).join('/');
+    return this.appBase + pathOf(segments);
+  }
+
+  /** `under(app('o', id), 'x')` → `https://app.example.com/o/<id>/x`: one URL below another. */
+  under(url: string, ...segments: string[]): string {
+    return segments.length === 0 ? url : `${url}/${pathOf(segments)}`;
   }
 }
+
+const pathOf = (segments: string[]) => segments.map(encodeURIComponent).join('/');

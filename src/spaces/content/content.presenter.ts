@@ -221,8 +221,7 @@ export class ContentPresenter {
   }
 
   private pageAppUrl(view: ContentView, path: string): string {
-    const base = this.appBaseUrl(view);
-    return path === '' ? base : `${base}/${path.split('/').map(encodeURIComponent).join('/')}`;
+    return this.urls.under(this.appBaseUrl(view), ...(path === '' ? [] : path.split('/')));
   }
 
   /** The app URL of the view's content, made once per view: a revision has a page per link. */
