@@ -6,6 +6,7 @@ import { CommentsModule } from './comments/comments.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GitModule } from './git/git.module';
+import { IntegrationsModule } from './integrations/integrations.module';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
@@ -52,6 +53,7 @@ const DOMAIN_MODULES = [
   GitModule,
   AuditModule,
   WebhooksModule,
+  IntegrationsModule,
   SamlSignInModule,
   AnswersModule,
   SeedModule,

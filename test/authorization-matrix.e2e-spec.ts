@@ -54,6 +54,9 @@ import type { TestOrganization, TestUser } from './helpers/factories';
  *  - POST /v1/orgs/:organizationId/sites/:siteId/insights/events is public (GitBook's renderer
  *    sends a site's events without a token): it answers for a published site only, whoever
  *    calls; covered in test/site-insights.e2e-spec.ts.
+ *  - Publishing, unpublishing and development mode of an integration also take the instance
+ *    administrator's token and depend on the integration's visibility; covered in
+ *    test/integrations-publishing.e2e-spec.ts.
  *
  * One application and one organization for the whole file; cases run one after the other.
  * Writes are idempotent (same value again, empty update) or act on a resource made for that
@@ -126,6 +129,8 @@ interface Ctx {
    * its issues and the cluster of the three issues.
    */
   conversations: { conversation: string; issue: string; cluster: string };
+  /** A private integration the owner published for the organization: its name. */
+  integration: string;
   /** The id made by the operation's `fresh`, for this case only. */
   fresh: string;
   /** The site made for this case when the operation asks for one (`freshSite`), else `NO_SITE`. */
@@ -1982,6 +1987,15 @@ const OPERATIONS: Operation[] = [
     allowed: adminOnly,
   },
   {
+    name: 'getIntegrationByName',
+    method: 'GET',
+    route: '/v1/integrations/:integrationName',
+    path: (ctx) => `/v1/integrations/${ctx.integration}`,
+    // Private: the members of the organization that owns it, guests included.
+    allowed: everyone,
+    notFound: 'Integration not found.',
+  },
+  {
     name: 'listWebhooks',
     method: 'GET',
     route: `${ORG}/webhooks`,
@@ -2656,6 +2670,12 @@ const EXCLUDED = [
   'POST /v1/orgs/:organizationId/invites/:inviteId', // any user holding the link
   'POST /v1/orgs/:organizationId/join', // any user whose email domain is allowed
   'POST /v1/orgs/:organizationId/sites/:siteId/insights/events', // public: the renderer's events
+  // Publishing takes the instance administrator's token too, and decides by the integration's
+  // visibility: test/integrations-publishing.e2e-spec.ts.
+  'POST /v1/integrations/:integrationName',
+  'DELETE /v1/integrations/:integrationName',
+  'PUT /v1/integrations/:integrationName/dev',
+  'DELETE /v1/integrations/:integrationName/dev',
 ];
 
 /**
@@ -2667,6 +2687,8 @@ const SCOPED_PREFIXES = [
   '/v1/spaces/:spaceId',
   '/v1/collections/:collectionId',
   '/v1/users/:userId',
+  // An integration of the organization (a private one: its members see it).
+  '/v1/integrations/:integrationName',
 ];
 
 interface Case {
@@ -2804,6 +2826,16 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
       .expect(200);
     const openAPISpec = await freshOpenAPISpec(fixture);
     const conversations = await analysedConversations({ org: organization });
+    const integration = `matrix-${organization.id}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+    await client
+      .post(`/v1/integrations/${integration}`, {
+        title: 'Matrix',
+        description: '',
+        scopes: [],
+        organization: organization.id,
+        script: 'export default {};',
+      })
+      .expect(200);
 
     const shared = {
       ...fixture,
@@ -2837,6 +2869,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
         version: await processedOpenAPISpec({ org: organization }, openAPISpec),
       },
       conversations,
+      integration,
     };
   });
   afterAll(() => t.close());

@@ -4,6 +4,7 @@ import { organizationPermissions, OrganizationPermissions } from './organization
 // Rows: role (null = guest). Columns in the order of OrganizationPermissions.
 const COLUMNS: (keyof OrganizationPermissions)[] = [
   'view',
+  'access',
   'admin',
   'ownTeam',
   'createContent',
@@ -17,13 +18,13 @@ const COLUMNS: (keyof OrganizationPermissions)[] = [
   'installIntegration',
 ];
 const TRUTH_TABLE: [Role | null, string][] = [
-  ['admin', 'T T T T T T T T T T T T'],
-  ['create', 'T F F T T F F T T T F F'],
-  ['review', 'T F F F F F F T T T F F'],
-  ['edit', 'T F F F F F F T T T F F'],
-  ['comment', 'T F F F F F F T T T F F'],
-  ['read', 'T F F F F F F T T T F F'],
-  [null, 'T F F F F F F F F F F F'],
+  ['admin', 'T T T T T T T T T T T T T'],
+  ['create', 'T T F F T T F F T T T F F'],
+  ['review', 'T T F F F F F F T T T F F'],
+  ['edit', 'T T F F F F F F T T T F F'],
+  ['comment', 'T T F F F F F F T T T F F'],
+  ['read', 'T T F F F F F F T T T F F'],
+  [null, 'T T F F F F F F F F F F F'],
 ];
 
 describe('organizationPermissions', () => {

@@ -2,6 +2,8 @@ import { atLeast, Role } from '../platform/policy/roles';
 
 export interface OrganizationPermissions {
   view: boolean;
+  /** May open the organization in the application (GitBook 0.201.0 on). */
+  access: boolean;
   admin: boolean;
   ownTeam: boolean;
   createContent: boolean;
@@ -22,6 +24,7 @@ export function organizationPermissions(role: Role | null): OrganizationPermissi
   const member = atLeast(role, 'read');
   return {
     view: true,
+    access: true,
     admin,
     ownTeam: admin,
     createContent: creator,

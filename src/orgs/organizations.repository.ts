@@ -23,6 +23,16 @@ export class OrganizationsRepository {
     return manager.findOneBy(Organization, { id: organizationId });
   }
 
+  /** The organization whose id or hostname (its `<hostname>.<platform domain>`) is `value`. */
+  async findByIdOrHostname(value: string): Promise<Organization | null> {
+    const found = await this.dataSource.manager
+      .getRepository(Organization)
+      .createQueryBuilder('o')
+      .where('o.id = :value OR o.hostname = :value', { value })
+      .getMany();
+    return found.find((organization) => organization.id === value) ?? found[0] ?? null;
+  }
+
   /**
    * The user's enabled membership (`member_role`) with the organization's row (`o.*`); none
    * when the user is not an enabled member. A prepared statement: every organization request

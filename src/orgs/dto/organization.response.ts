@@ -28,6 +28,8 @@ class OrganizationTrial {
 
 class OrganizationPermissionsResponse {
   @ApiProperty() view!: boolean;
+  @ApiProperty({ description: 'May open the organization in the application.' })
+  access!: boolean;
   @ApiProperty() admin!: boolean;
   @ApiProperty() ownTeam!: boolean;
   @ApiProperty() createContent!: boolean;
