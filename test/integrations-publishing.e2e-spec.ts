@@ -112,6 +112,20 @@ describe('integrations: publishing', () => {
       expect(stored!.secrets).not.toContain('plain-value');
     });
 
+    it("records the publish in the owning organization's audit log", async () => {
+      const org = await t.factories.organization();
+      const { name } = await published(org);
+      const res = await org.owner.client
+        .get(`/v1/orgs/${org.id}/audit-events?target=${name}`)
+        .expect(200);
+      expect(res.body.items).toEqual([
+        expect.objectContaining({
+          action: 'integration.published',
+          target: expect.objectContaining({ type: 'integration', id: name }) as unknown,
+        }),
+      ]);
+    });
+
     it('makes a new version on each publish, with the new manifest and script', async () => {
       const org = await t.factories.organization();
       const { name } = await published(org);

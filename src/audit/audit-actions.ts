@@ -62,6 +62,19 @@ const ENTRIES: Record<string, Entry> = {
   deleteWebhook: ['organization.webhook.deleted', 'webhook'],
   rotateWebhookSecret: ['organization.webhook.secret-rotated', 'webhook'],
   redeliverWebhookDelivery: ['organization.webhook.delivery-redelivered', 'webhook-delivery'],
+  // Integrations are named by their name; their organization is the one that owns them.
+  publishIntegration: ['integration.published', 'integration', 'param:integrationName'],
+  unpublishIntegration: ['integration.unpublished', 'integration', 'param:integrationName'],
+  setIntegrationDevelopmentMode: [
+    'integration.development-mode.enabled',
+    'integration',
+    'param:integrationName',
+  ],
+  disableIntegrationDevelopmentMode: [
+    'integration.development-mode.disabled',
+    'integration',
+    'param:integrationName',
+  ],
   // A specification is named by its slug in the routes that change it.
   createOpenAPISpec: ['organization.openapi-spec.created', 'openapi-spec', 'response.slug'],
   createOrUpdateOpenAPISpecBySlug: ['organization.openapi-spec.updated', 'openapi-spec'],

@@ -134,7 +134,8 @@ export function describeWrite(
   const organizationId =
     granted?.organizationId ??
     params.organizationId ??
-    (answer?.object === 'organization' && typeof answer.id === 'string' ? answer.id : null);
+    (answer?.object === 'organization' && typeof answer.id === 'string' ? answer.id : null) ??
+    ownerOf(answer);
   const userAgent = request.headers['user-agent'];
   return {
     organizationId,
@@ -215,4 +216,12 @@ function targetOf(
           ? labelOf(granted.entity)
           : null;
   return { id, label };
+}
+
+/** The organization that owns an answered object (an integration's `owner`), if it names one. */
+function ownerOf(answer: Record<string, unknown> | undefined): string | null {
+  const owner = answer?.owner;
+  return isObject(owner) && owner.object === 'organization' && typeof owner.id === 'string'
+    ? owner.id
+    : null;
 }

@@ -19,7 +19,7 @@ export class IntegrationImagesController {
     operationId: 'getIntegrationImage',
     summary: "An integration's icon or preview image",
     description:
-      "Bindery's own: the URLs in an integration's `urls.icon` and `previewImages`. Named by " +
+      "Bindery's own. The URLs in an integration's `urls.icon` and `previewImages`, named by " +
       'the SHA-256 of the bytes, so they never change: cached for a year.',
   })
   @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp')

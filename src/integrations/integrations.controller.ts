@@ -169,6 +169,7 @@ export class IntegrationsController {
   @ApiOperation({
     operationId: 'disableIntegrationDevelopmentMode',
     summary: 'End the development mode of an integration',
+    description: 'Its events go to its published script again.',
   })
   @ApiResponse({ status: 205, description: 'Disabled development mode successfully' })
   async disableDevelopmentMode(

@@ -265,4 +265,24 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     spaces: [SPACE],
   },
   updateWebhook: { active: false },
+  publishIntegration: {
+    runtime: 'v2',
+    title: 'Status badges',
+    description: 'Shows the status of a service in a block.',
+    scopes: ['space:content:read'],
+    categories: ['content'],
+    blocks: [
+      { id: 'status-badge', title: 'Status badge', urlUnfurl: ['https://status.acme.example/*'] },
+    ],
+    configurations: {
+      account: {
+        properties: { api_key: { title: 'API key', type: 'string' } },
+        required: ['api_key'],
+      },
+    },
+    visibility: 'private',
+    organization: ORG,
+    script: 'var s={async fetch(){return new Response("ok")}};export{s as default};',
+  },
+  setIntegrationDevelopmentMode: { tunnelUrl: 'https://quiet-river.trycloudflare.com', all: false },
 };

@@ -176,6 +176,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       "The organization's translation glossary: terms and how each language says them, applied by every translation run.",
   },
   {
+    name: 'integrations',
+    description:
+      "GitBook's integration platform: integrations published to the instance (what `gitbook publish` and `gitbook dev` call) and the catalogue.",
+  },
+  {
     name: 'urls',
     description:
       'Resolving an address: which organization, space, page or published content a URL points to.',
