@@ -1996,6 +1996,24 @@ const OPERATIONS: Operation[] = [
     notFound: 'Integration not found.',
   },
   {
+    name: 'listIntegrationEvents',
+    method: 'GET',
+    route: '/v1/integrations/:integrationName/events',
+    path: (ctx) => `/v1/integrations/${ctx.integration}/events`,
+    allowed: adminOnly,
+    notFound: 'Integration not found.',
+  },
+  {
+    name: 'getIntegrationEvent',
+    method: 'GET',
+    route: '/v1/integrations/:integrationName/events/:eventId',
+    path: (ctx) => `/v1/integrations/${ctx.integration}/events/none`,
+    allowed: adminOnly,
+    notFound: 'Integration not found.',
+    // No event is sent to it here: test/integrations-runtime.e2e-spec.ts reads one.
+    absent: 'Event not found.',
+  },
+  {
     name: 'listWebhooks',
     method: 'GET',
     route: `${ORG}/webhooks`,

@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrgsModule } from '../orgs/orgs.module';
 import { IntegrationVersion } from './entities/integration-version.entity';
+import { IntegrationDispatcher } from './events/integration-dispatcher';
+import { IntegrationEvent } from './events/integration-event.entity';
+import { IntegrationEventsController } from './events/integration-events.controller';
+import { IntegrationEventsRepository } from './events/integration-events.repository';
 import { Integration } from './entities/integration.entity';
 import { IntegrationAccessResolver } from './integration-access.resolver';
 import { IntegrationImagesController } from './integration-images.controller';
@@ -9,20 +13,30 @@ import { IntegrationsController } from './integrations.controller';
 import { IntegrationsPresenter } from './integrations.presenter';
 import { IntegrationsRepository } from './integrations.repository';
 import { IntegrationsService } from './integrations.service';
+import { IntegrationRuntime } from './runtime/integration-runtime';
+import { OutboundRelay } from './runtime/outbound-relay';
 
 /**
  * GitBook's integration platform: integrations published to the instance (manifest, script,
- * development mode) and who sees and changes them.
+ * development mode), who sees and changes them, and their scripts running in workerd sandboxes
+ * with the events sent to them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Integration, IntegrationVersion]), OrgsModule],
-  controllers: [IntegrationsController, IntegrationImagesController],
+  imports: [
+    TypeOrmModule.forFeature([Integration, IntegrationVersion, IntegrationEvent]),
+    OrgsModule,
+  ],
+  controllers: [IntegrationsController, IntegrationEventsController, IntegrationImagesController],
   providers: [
     IntegrationsService,
     IntegrationsRepository,
     IntegrationsPresenter,
     IntegrationAccessResolver,
+    OutboundRelay,
+    IntegrationRuntime,
+    IntegrationDispatcher,
+    IntegrationEventsRepository,
   ],
-  exports: [IntegrationsService, IntegrationsRepository],
+  exports: [IntegrationsService, IntegrationsRepository, IntegrationDispatcher],
 })
 export class IntegrationsModule {}

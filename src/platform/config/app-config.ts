@@ -647,6 +647,33 @@ export class AppConfig {
   @Max(100000)
   SEARCH_EXACT_RANK_LIMIT = 1000;
 
+  /**
+   * The longest an integration's script may take to answer one event or render, in
+   * milliseconds; past it its runtime is stopped.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  INTEGRATION_TIMEOUT_MS = 10000;
+
+  /** The memory an integration's runtime (one workerd process) may use, in megabytes. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(32)
+  @Max(8192)
+  INTEGRATION_MEMORY_MB = 256;
+
+  /**
+   * How many integrations' runtimes are kept running at once (each a workerd process of about
+   * 50 MB); the least recently used is stopped for a new one.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  INTEGRATION_RUNTIMES = 8;
+
   /** Timeout of one webhook delivery attempt, in milliseconds. */
   @Transform(toInteger)
   @IsInt()

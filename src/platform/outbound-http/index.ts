@@ -5,6 +5,7 @@ export { OutboundHttpModule } from './outbound-http.module';
 export {
   OutboundHttp,
   type OutboundHttpMethod,
+  type OutboundRelayInit,
   type OutboundRequestInit,
   type OutboundResponse,
   type OutboundStreamInit,

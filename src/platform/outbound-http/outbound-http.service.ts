@@ -64,10 +64,20 @@ export interface OutboundResponse {
   truncated?: boolean;
 }
 
+/** A request `relay` sends: any method, one hop. */
+export interface OutboundRelayInit {
+  /** An HTTP method token (`GET`, `PUT`, `PATCH`, …). */
+  method: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
 /** One request in a redirect chain. */
 interface Hop {
   url: URL;
-  method: OutboundHttpMethod;
+  method: string;
   headers: Record<string, string>;
   body?: string | Buffer | Readable;
 }
@@ -124,6 +134,38 @@ export class OutboundHttp implements OnModuleDestroy {
         maxBytes: init.maxBytes ?? this.options.maxBytes,
         truncate: init.truncate ?? false,
       });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * One request of any method, its redirect answered rather than followed: for a client that
+   * follows redirects itself and sends each hop through here (an integration's script), so
+   * every hop is still checked against the address rules.
+   */
+  async relay(url: string, init: OutboundRelayInit): Promise<OutboundResponse> {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/.test(init.method)) {
+      throw new OutboundHttpError('invalid_url', `${init.method.slice(0, 32)} is not an HTTP method.`);
+    }
+    const hop = withUrl(
+      { method: init.method.toUpperCase(), headers: init.headers ?? {}, body: init.body },
+      parseUrl(url),
+    );
+    const controller = new AbortController();
+    const timeoutMs = init.timeoutMs ?? this.options.timeoutMs;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const limits = {
+      signal: controller.signal,
+      timeoutMs,
+      maxBytes: init.maxBytes ?? this.options.maxBytes,
+      truncate: false,
+    };
+    try {
+      this.assertAllowedTarget(hop.url);
+      return await readResponse(hop, await this.send(hop, limits), limits);
+    } catch (error) {
+      throw toOutboundError(error, hop.url, limits);
     } finally {
       clearTimeout(timer);
     }
@@ -208,7 +250,8 @@ export class OutboundHttp implements OnModuleDestroy {
   private send(hop: Hop, limits: Limits): Promise<Dispatcher.ResponseData> {
     return request(hop.url, {
       dispatcher: this.agent,
-      method: hop.method,
+      // A method token (checked in `relay`); undici sends any.
+      method: hop.method as Dispatcher.HttpMethod,
       headers: hop.headers,
       body: hop.body,
       signal: limits.signal,

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { paginate } from '../../platform/pagination/keyset';
+import type { Page } from '../../platform/pagination/page';
+import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
+import { IntegrationEvent } from './integration-event.entity';
+
+/** The `integration_events` table: the events sent to integrations' scripts. */
+@Injectable()
+export class IntegrationEventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(event: IntegrationEvent): Promise<void> {
+    await this.dataSource.manager.insert(
+      IntegrationEvent,
+      event as QueryDeepPartialEntity<IntegrationEvent>,
+    );
+  }
+
+  /** The integration's events, newest first. */
+  page(integrationId: string, query: PageQueryDto): Promise<Page<IntegrationEvent>> {
+    const builder = this.dataSource.manager
+      .getRepository(IntegrationEvent)
+      .createQueryBuilder('event')
+      .where('event.integration_id = :integrationId', { integrationId });
+    return paginate(builder, query, {
+      keys: [
+        { sql: 'event.created_at', of: (event) => event.createdAt },
+        { sql: 'event.id', of: (event) => event.id },
+      ],
+      direction: 'DESC',
+    });
+  }
+
+  findOfIntegration(integrationId: string, id: string): Promise<IntegrationEvent | null> {
+    return this.dataSource.manager.findOneBy(IntegrationEvent, { id, integrationId });
+  }
+}

@@ -1,0 +1,177 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { IntegrationDispatcher } from '../src/integrations/events/integration-dispatcher';
+import { IntegrationsRepository } from '../src/integrations/integrations.repository';
+import { createTestApp, TestApp } from './helpers/app';
+import { expectConforms, expectMatchesSchema, GITBOOK_0202 } from './helpers/conformance';
+import type { TestOrganization } from './helpers/factories';
+
+/**
+ * Integrations' scripts running in workerd (Cloudflare's open-source Workers runtime, as GitBook
+ * runs them): an event reaches the script as GitBook sends it (a form of `event` and
+ * `environment` POSTed to `/v1`), what it answered is recorded and listed, and the sandbox's
+ * limits stop a script that loops or allocates without bound; its requests go out only through
+ * Bindery's relay, which refuses private addresses.
+ */
+describe('integrations: scripts in workerd', () => {
+  let t: TestApp;
+  /** A server on loopback that the scripts try to reach. */
+  let local: Server;
+  let localUrl: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      OUTBOUND_ALLOW_PRIVATE: 'false',
+      INTEGRATION_TIMEOUT_MS: '2000',
+      INTEGRATION_MEMORY_MB: '160',
+    });
+    local = createServer((_, res) => res.end('secret from loopback'));
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => local.close(resolve));
+  });
+
+  /**
+   * A script of the tests' own: it reads GitBook's form and answers by the task's `mode`:
+   * `echo` the event and the environment's names, `loop` forever, `allocate` without end,
+   * `fetch` a URL and answer its status.
+   */
+  const SCRIPT = `
+    export default {
+      async fetch(request) {
+        const url = new URL(request.url);
+        if (request.method !== 'POST' || url.pathname !== '/v1') return new Response('no', { status: 400 });
+        const form = await request.formData();
+        const event = JSON.parse(form.get('event'));
+        const environment = JSON.parse(form.get('environment'));
+        const task = event.task ?? {};
+        if (task.mode === 'loop') { for (;;) {} }
+        if (task.mode === 'allocate') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); }
+        if (task.mode === 'fetch') {
+          const response = await fetch(task.url);
+          return Response.json({ status: response.status, text: await response.text() });
+        }
+        return Response.json({
+          event,
+          integration: environment.integration.name,
+          secrets: environment.secrets,
+          apiEndpoint: environment.apiEndpoint,
+          signing: typeof environment.signingSecrets.integration,
+        });
+      },
+    };`;
+
+  let count = 0;
+  async function publish(org: TestOrganization, script = SCRIPT) {
+    const name = `runtime-${Date.now().toString(36)}-${(count += 1)}`;
+    await org.owner.client
+      .post(`/v1/integrations/${name}`, {
+        title: 'Runtime',
+        description: '',
+        scopes: [],
+        organization: org.id,
+        secrets: { TOKEN: 'shh' },
+        script,
+      })
+      .expect(200);
+    const integration = await t.bindery.app.get(IntegrationsRepository).findByName(name);
+    return { name, integration: integration! };
+  }
+
+  const dispatch = (integration: Parameters<IntegrationDispatcher['dispatch']>[0], task: object) =>
+    t.bindery.app.get(IntegrationDispatcher).dispatch(integration, { type: 'task', task });
+
+  it('sends an event as GitBook does and records what the script answered', async () => {
+    const org = await t.factories.organization();
+    const { name, integration } = await publish(org);
+    const result = await dispatch(integration, { mode: 'echo', n: 1 });
+    expect(result.error).toBeUndefined();
+    expect(result.response!.status).toBe(200);
+    const answer = JSON.parse(result.response!.body.toString()) as Record<string, unknown>;
+    expect(answer).toEqual({
+      event: { eventId: result.eventId, type: 'task', task: { mode: 'echo', n: 1 } },
+      integration: name,
+      secrets: { TOKEN: 'shh' },
+      apiEndpoint: 'http://bindery.test',
+      signing: 'string',
+    });
+    expectMatchesSchema((answer as { event: unknown }).event, 'TaskEvent', GITBOOK_0202);
+
+    const list = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);
+    expectConforms(list, 'listIntegrationEvents', GITBOOK_0202);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ id: result.eventId, status: 'success' }),
+    ]);
+    const one = await org.owner.client
+      .get(`/v1/integrations/${name}/events/${result.eventId}`)
+      .expect(200);
+    expectConforms(one, 'getIntegrationEvent', GITBOOK_0202);
+    expect(one.body.trace.logs[0]).toMatchObject({
+      level: 'info',
+      message: expect.stringContaining('Answered 200') as string,
+    });
+  });
+
+  it('stops a script that loops, and answers the next event with a new runtime', async () => {
+    const org = await t.factories.organization();
+    const { name, integration } = await publish(org);
+    const started = Date.now();
+    const looped = await dispatch(integration, { mode: 'loop' });
+    expect(looped.error).toMatch(/more than 2000 ms/);
+    expect(Date.now() - started).toBeLessThan(6000);
+    const next = await dispatch(integration, { mode: 'echo' });
+    expect(next.response?.status).toBe(200);
+    const one = await org.owner.client
+      .get(`/v1/integrations/${name}/events/${looped.eventId}`)
+      .expect(200);
+    expect(one.body).toMatchObject({
+      event: { status: 'failed' },
+      trace: { logs: [{ level: 'error', message: expect.stringMatching(/stopped/) as string }] },
+    });
+  });
+
+  it('stops a script that allocates without bound', async () => {
+    const org = await t.factories.organization();
+    const { integration } = await publish(org);
+    const result = await dispatch(integration, { mode: 'allocate' });
+    expect(result.error).toMatch(/more than 160 MB/);
+  });
+
+  it('refuses a request of the script to a private address', async () => {
+    const org = await t.factories.organization();
+    const { integration } = await publish(org);
+    const refused = await dispatch(integration, { mode: 'fetch', url: localUrl });
+    const answer = JSON.parse(refused.response!.body.toString()) as {
+      status: number;
+      text: string;
+    };
+    expect(answer.status).toBe(403);
+    expect(answer.text).toMatch(/only public internet addresses/);
+    expect(answer.text).not.toContain('secret from loopback');
+  });
+
+  it('records a script that cannot start as a failed event', async () => {
+    const org = await t.factories.organization();
+    const { integration } = await publish(org, 'export default { fetch( }');
+    const result = await dispatch(integration, { mode: 'echo' });
+    expect(result.error).toMatch(/could not start/);
+  });
+
+  describe('events of an integration', () => {
+    it('are for the admins of its organization: 403 below, 404 elsewhere and for unknown ids', async () => {
+      const org = await t.factories.organization();
+      const other = await t.factories.organization();
+      const { name, integration } = await publish(org);
+      const { eventId } = await dispatch(integration, { mode: 'echo' });
+      const editor = await t.factories.asMember(org, 'edit');
+      await editor.get(`/v1/integrations/${name}/events`).expect(403);
+      await editor.get(`/v1/integrations/${name}/events/${eventId}`).expect(403);
+      await other.owner.client.get(`/v1/integrations/${name}/events`).expect(404);
+      await org.owner.client.get(`/v1/integrations/${name}/events/nope`).expect(404);
+      await org.owner.client.get(`/v1/integrations/${name}/events?limit=0`).expect(400);
+    });
+  });
+});
