@@ -26,10 +26,12 @@ const SPECS = [
 ];
 // GitBook tags one operation `space-comment`, a slip for the `space-comments` of its siblings.
 const TAG_ALIASES: Record<string, string> = { 'space-comment': 'space-comments' };
+// GitBook leaves one operation untagged, a slip too: its siblings' group.
+const UNTAGGED: Record<string, string> = { installIntegrationOnSpace: 'integrations' };
 
 /** GitBook's group of each of its operations: its first tag other than `critical`. */
 function gitbookTags(): Map<string, string> {
-  const tags = new Map<string, string>();
+  const tags = new Map<string, string>(Object.entries(UNTAGGED));
   for (const spec of [...SPECS].reverse()) {
     for (const item of Object.values(spec.paths)) {
       for (const operation of Object.values(item)) {

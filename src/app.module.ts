@@ -7,6 +7,7 @@ import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GitModule } from './git/git.module';
 import { IntegrationsModule } from './integrations/integrations.module';
+import { IntegrationInstallationsModule } from './integrations/installations/installations.module';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
 import { OpenAPIModule } from './openapi/openapi.module';
@@ -54,6 +55,7 @@ const DOMAIN_MODULES = [
   AuditModule,
   WebhooksModule,
   IntegrationsModule,
+  IntegrationInstallationsModule,
   SamlSignInModule,
   AnswersModule,
   SeedModule,

@@ -1866,6 +1866,285 @@ function gitOperations(): Operation[] {
   ];
 }
 
+/** A private integration the owner publishes for this case alone: its name. */
+async function freshIntegration(ctx: Ctx): Promise<string> {
+  const name = `matrix-${next()}-${ctx.org.id}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  await owner(ctx)
+    .post(`/v1/integrations/${name}`, {
+      title: 'Matrix',
+      description: '',
+      scopes: ['site:script:inject'],
+      organization: ctx.org.id,
+      script: 'export default {};',
+    })
+    .expect(200);
+  return name;
+}
+
+/** A fresh integration installed on the organization: `<name>/installations/<id>`. */
+async function freshInstallation(ctx: Ctx): Promise<string> {
+  const name = await freshIntegration(ctx);
+  const res = await owner(ctx)
+    .post(`/v1/integrations/${name}/installations`, { organization: ctx.org.id })
+    .expect(201);
+  return `${name}/installations/${res.body.id as string}`;
+}
+
+/** The name of a fresh integration installed on the organization. */
+async function freshInstalledIntegration(ctx: Ctx): Promise<string> {
+  return (await freshInstallation(ctx)).split('/')[0];
+}
+
+/**
+ * A fresh installation on a new space the guest may read (so that the guest meets the 403 of
+ * its missing organization role, not the 404 of a space it does not see):
+ * `<name>/installations/<id>/spaces/<spaceId>`.
+ */
+async function freshSpaceInstallation(ctx: Ctx): Promise<string> {
+  const installation = await freshInstallation(ctx);
+  const space = (await ctx.factories.space(ctx.org, { title: `Installed ${next()}` })).id;
+  await invite(owner(ctx), 'space', space, { role: 'read', users: [ctx.callers.guest.id] });
+  await owner(ctx).post(`/v1/integrations/${installation}/spaces`, { space }).expect(201);
+  return `${installation}/spaces/${space}`;
+}
+
+/** A fresh installation on the fixture site: `<name>/installations/<id>/sites/<siteId>`. */
+async function freshSiteInstallation(ctx: Ctx): Promise<string> {
+  const installation = await freshInstallation(ctx);
+  await owner(ctx)
+    .post(`/v1/integrations/${installation}/sites`, { siteId: ctx.site.site })
+    .expect(201);
+  return `${installation}/sites/${ctx.site.site}`;
+}
+
+const INTEGRATION = '/v1/integrations/:integrationName';
+const INSTALLATION = `${INTEGRATION}/installations/:installationId`;
+const INTEGRATION_NOT_FOUND = 'Integration not found.';
+
+/**
+ * Installations of integrations. Each write, and each read of an installation, acts on an
+ * installation made for that case (of an integration of its own, private: another
+ * organization's admin does not see it). Installing and changing installations is for
+ * organization admins (`installIntegration`), reading them too (`listInstallations`); a space
+ * installation for the space's admins, a site installation for the site's (the organization's).
+ * Guests hold no role in the organization: 403. What is installed is listed to members with a
+ * role; the integration's lists (answering only the organizations the caller administers) to
+ * whoever sees the integration.
+ */
+function installationOperations(): Operation[] {
+  const at = (ctx: Ctx) => `/v1/integrations/${ctx.fresh}`;
+  const onInstallation = { fresh: freshInstallation, allowed: adminOnly };
+  const onSpace = { fresh: freshSpaceInstallation, allowed: adminOnly };
+  const onSite = { fresh: freshSiteInstallation, allowed: adminOnly };
+  const notFound = INTEGRATION_NOT_FOUND;
+  return [
+    {
+      name: 'installIntegration',
+      method: 'POST',
+      route: `${INTEGRATION}/installations`,
+      path: (ctx) => `${at(ctx)}/installations`,
+      fresh: freshIntegration,
+      body: (ctx) => ({ organization: ctx.org.id }),
+      allowed: adminOnly,
+      notFound,
+    },
+    {
+      name: 'listIntegrationInstallations',
+      method: 'GET',
+      route: `${INTEGRATION}/installations`,
+      path: (ctx) => `/v1/integrations/${ctx.integration}/installations`,
+      allowed: everyone,
+      notFound,
+    },
+    {
+      name: 'getIntegrationInstallationById',
+      method: 'GET',
+      route: INSTALLATION,
+      path: at,
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'updateIntegrationInstallation',
+      method: 'PATCH',
+      route: INSTALLATION,
+      path: at,
+      body: () => ({ externalIds: ['matrix'] }),
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'uninstallIntegration',
+      method: 'DELETE',
+      route: INSTALLATION,
+      path: at,
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'listIntegrationInstallationSpaces',
+      method: 'GET',
+      route: `${INSTALLATION}/spaces`,
+      path: (ctx) => `${at(ctx)}/spaces`,
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'installIntegrationOnSpace',
+      method: 'POST',
+      route: `${INSTALLATION}/spaces`,
+      path: (ctx) => `${at(ctx)}/spaces`,
+      body: (ctx) => ({ space: ctx.space }),
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'getIntegrationSpaceInstallation',
+      method: 'GET',
+      route: `${INSTALLATION}/spaces/:spaceId`,
+      path: at,
+      ...onSpace,
+      notFound,
+    },
+    {
+      name: 'updateIntegrationSpaceInstallation',
+      method: 'PATCH',
+      route: `${INSTALLATION}/spaces/:spaceId`,
+      path: at,
+      body: () => ({ externalIds: ['matrix'] }),
+      ...onSpace,
+      notFound,
+    },
+    {
+      name: 'uninstallIntegrationFromSpace',
+      method: 'DELETE',
+      route: `${INSTALLATION}/spaces/:spaceId`,
+      path: at,
+      ...onSpace,
+      notFound,
+    },
+    {
+      name: 'listIntegrationInstallationSites',
+      method: 'GET',
+      route: `${INSTALLATION}/sites`,
+      path: (ctx) => `${at(ctx)}/sites`,
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'installIntegrationOnSite',
+      method: 'POST',
+      route: `${INSTALLATION}/sites`,
+      path: (ctx) => `${at(ctx)}/sites`,
+      body: (ctx) => ({ siteId: ctx.site.site }),
+      ...onInstallation,
+      notFound,
+    },
+    {
+      name: 'getIntegrationSiteInstallation',
+      method: 'GET',
+      route: `${INSTALLATION}/sites/:siteId`,
+      path: at,
+      ...onSite,
+      notFound,
+    },
+    {
+      name: 'updateIntegrationSiteInstallation',
+      method: 'PATCH',
+      route: `${INSTALLATION}/sites/:siteId`,
+      path: at,
+      body: () => ({ externalIds: ['matrix'] }),
+      ...onSite,
+      notFound,
+    },
+    {
+      name: 'uninstallIntegrationFromSite',
+      method: 'DELETE',
+      route: `${INSTALLATION}/sites/:siteId`,
+      path: at,
+      ...onSite,
+      notFound,
+    },
+    {
+      name: 'listIntegrationSpaceInstallations',
+      method: 'GET',
+      route: `${INTEGRATION}/spaces`,
+      path: (ctx) => `/v1/integrations/${ctx.integration}/spaces`,
+      allowed: everyone,
+      notFound,
+    },
+    {
+      name: 'listIntegrationSiteInstallations',
+      method: 'GET',
+      route: `${INTEGRATION}/sites`,
+      path: (ctx) => `/v1/integrations/${ctx.integration}/sites`,
+      allowed: everyone,
+      notFound,
+    },
+    {
+      name: 'listOrganizationIntegrations',
+      method: 'GET',
+      route: `${ORG}/integrations`,
+      path: (ctx) => `${org(ctx)}/integrations`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listOrganizationInstallations',
+      method: 'GET',
+      route: `${ORG}/installations`,
+      path: (ctx) => `${org(ctx)}/installations`,
+      allowed: adminOnly,
+    },
+    {
+      name: 'listOrganizationIntegrationsStatus',
+      method: 'GET',
+      route: `${ORG}/integrations/installations-status`,
+      path: (ctx) => `${org(ctx)}/integrations/installations-status`,
+      allowed: anyRole,
+    },
+    {
+      name: 'getOrganizationIntegrationStatus',
+      method: 'GET',
+      route: `${ORG}/integrations/:integrationName/installation_status`,
+      path: (ctx) => `${org(ctx)}/integrations/${ctx.fresh}/installation_status`,
+      fresh: freshInstalledIntegration,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSiteIntegrations',
+      method: 'GET',
+      route: `${ORG}/sites/:siteId/integrations`,
+      path: (ctx) => `${org(ctx)}/sites/${ctx.site.site}/integrations`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSiteIntegrationScripts',
+      method: 'GET',
+      route: `${ORG}/sites/:siteId/integration-scripts`,
+      path: (ctx) => `${org(ctx)}/sites/${ctx.site.site}/integration-scripts`,
+      allowed: anyRole,
+    },
+    {
+      name: 'listSpaceIntegrations',
+      method: 'GET',
+      route: '/v1/spaces/:spaceId/integrations',
+      path: (ctx) => `/v1/spaces/${ctx.space}/integrations`,
+      allowed: everyone,
+      hiddenFrom: guests,
+      notFound: SPACE_NOT_FOUND,
+    },
+    {
+      name: 'listSpaceIntegrationsBlocks',
+      method: 'GET',
+      route: '/v1/spaces/:spaceId/integration-blocks',
+      path: (ctx) => `/v1/spaces/${ctx.space}/integration-blocks`,
+      allowed: everyone,
+      hiddenFrom: guests,
+      notFound: SPACE_NOT_FOUND,
+    },
+  ];
+}
+
 const OPERATIONS: Operation[] = [
   // A member, as users who share the organization see them (anyone else: 404)
   {
@@ -2680,6 +2959,9 @@ const OPERATIONS: Operation[] = [
 
   // Git import and export of a space
   ...gitOperations(),
+
+  // Installations of integrations
+  ...installationOperations(),
 ];
 
 /** Organization-scoped routes the matrix leaves out, and why (see the comment at the top). */
@@ -2694,6 +2976,9 @@ const EXCLUDED = [
   'DELETE /v1/integrations/:integrationName',
   'PUT /v1/integrations/:integrationName/dev',
   'DELETE /v1/integrations/:integrationName/dev',
+  // An integration's public endpoint: no token, any caller (its script checks what it gets);
+  // test/integrations-runtime.e2e-spec.ts.
+  'ALL /v1/integrations/:integrationName/integration',
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IntegrationDispatcher } from '../src/integrations/events/integration-dispatcher';
+import { IntegrationInstallationEvents } from '../src/integrations/installations/installation-events';
 import { IntegrationsRepository } from '../src/integrations/integrations.repository';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms, expectMatchesSchema, GITBOOK_0202 } from './helpers/conformance';
@@ -47,6 +48,18 @@ describe('integrations: scripts in workerd', () => {
         const form = await request.formData();
         const event = JSON.parse(form.get('event'));
         const environment = JSON.parse(form.get('environment'));
+        if (event.type === 'fetch') {
+          const body = form.get('fetch-body');
+          return Response.json(
+            {
+              method: event.request.method,
+              url: event.request.url,
+              signature: event.request.headers['x-signature'] ?? null,
+              body: body ? await body.text() : null,
+            },
+            { status: 202, headers: { 'x-integration': environment.integration.name } },
+          );
+        }
         const task = event.task ?? {};
         if (task.mode === 'loop') { for (;;) {} }
         if (task.mode === 'allocate') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); }
@@ -57,6 +70,8 @@ describe('integrations: scripts in workerd', () => {
         return Response.json({
           event,
           integration: environment.integration.name,
+          installation: environment.installation?.id ?? null,
+          spaceInstallation: environment.spaceInstallation?.space ?? null,
           secrets: environment.secrets,
           apiEndpoint: environment.apiEndpoint,
           signing: typeof environment.signingSecrets.integration,
@@ -94,6 +109,8 @@ describe('integrations: scripts in workerd', () => {
     expect(answer).toEqual({
       event: { eventId: result.eventId, type: 'task', task: { mode: 'echo', n: 1 } },
       integration: name,
+      installation: null,
+      spaceInstallation: null,
       secrets: { TOKEN: 'shh' },
       apiEndpoint: 'http://bindery.test',
       signing: 'string',
@@ -158,6 +175,100 @@ describe('integrations: scripts in workerd', () => {
     const { integration } = await publish(org, 'export default { fetch( }');
     const result = await dispatch(integration, { mode: 'echo' });
     expect(result.error).toMatch(/could not start/);
+  });
+
+  describe('installations', () => {
+    it('tell the script of each installation, on the organization and on a space, as GitBook does', async () => {
+      const org = await t.factories.organization();
+      const { name } = await publish(org);
+      const space = await t.factories.space(org, { title: 'Handbook' });
+      const installed = await org.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: org.id })
+        .expect(201);
+      const at = `/v1/integrations/${name}/installations/${installed.body.id}`;
+      await org.owner.client.post(`${at}/spaces`, { space: space.id }).expect(201);
+      await org.owner.client.delete(`${at}/spaces/${space.id}`).expect(205);
+      await org.owner.client.delete(at).expect(205);
+      await t.bindery.app.get(IntegrationInstallationEvents).settled();
+
+      const events = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);
+      const items = [
+        ...(events.body.items as {
+          id: string;
+          status: string;
+          payload: Record<string, unknown>;
+        }[]),
+      ].reverse();
+      expect(items.map((item) => [item.payload.type, item.status])).toEqual([
+        ['installation_setup', 'success'],
+        ['space_installation_setup', 'success'],
+        ['space_installation_deleted', 'success'],
+        ['installation_deleted', 'success'],
+      ]);
+      const schemas = [
+        'InstallationSetupEvent',
+        'SpaceInstallationSetupEvent',
+        'SpaceInstallationDeletedEvent',
+        'InstallationDeletedEvent',
+      ];
+      items.forEach((item, i) => expectMatchesSchema(item.payload, schemas[i], GITBOOK_0202));
+      expect(items[1].payload).toMatchObject({
+        installationId: installed.body.id,
+        spaceId: space.id,
+      });
+      // What the script saw: the installation, and the space installation, in its environment.
+      const seen = await org.owner.client.get(`/v1/integrations/${name}/events/${items[1].id}`);
+      const answer = JSON.parse(
+        (seen.body.trace.logs as { level: string; message: string }[]).find(
+          (log) => log.level === 'debug',
+        )!.message,
+      ) as Record<string, unknown>;
+      expect(answer).toMatchObject({
+        installation: installed.body.id,
+        spaceInstallation: expect.anything(),
+      });
+    });
+  });
+
+  describe("an integration's public endpoint", () => {
+    it("relays any request under it to the script's fetch, body as sent, and answers its answer", async () => {
+      const org = await t.factories.organization();
+      const { name } = await publish(org);
+      const res = await t.anonymous
+        .post(`/v1/integrations/${name}/integration/hooks/github?delivery=1`)
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .set('x-signature', 'sha256=abc')
+        .send('a=1&b=%20two')
+        .expect(202);
+      expect(res.body).toEqual({
+        method: 'post',
+        url: `http://bindery.test/v1/integrations/${name}/integration/hooks/github?delivery=1`,
+        signature: 'sha256=abc',
+        body: 'a=1&b=%20two',
+      });
+      expect(res.headers['x-integration']).toBe(name);
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+      const root = await t.anonymous.get(`/v1/integrations/${name}/integration`).expect(202);
+      expect(root.body).toMatchObject({ method: 'get', body: null });
+      const events = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);
+      const payloads = (events.body.items as { payload: { type: string } }[]).map((e) => e.payload);
+      expect(payloads.map((payload) => payload.type)).toEqual(['fetch', 'fetch']);
+      for (const payload of payloads) expectMatchesSchema(payload, 'FetchEvent', GITBOOK_0202);
+    });
+
+    it('answers 404 for an unknown integration, 405 for a method GitBook does not relay, 413 for a body over 1 MB', async () => {
+      const org = await t.factories.organization();
+      const { name } = await publish(org);
+      const patch = await t.anonymous.patch(`/v1/integrations/${name}/integration/x`).expect(405);
+      expect(patch.headers.allow).toBe('GET, POST, PUT, DELETE');
+      expect(patch.body).toEqual({ error: { code: 405, message: expect.any(String) as string } });
+      await t.anonymous.get('/v1/integrations/nope-nope/integration/x').expect(404);
+      await t.anonymous
+        .post(`/v1/integrations/${name}/integration/big`)
+        .set('content-type', 'application/octet-stream')
+        .send(Buffer.alloc(1024 * 1024 + 1))
+        .expect(413);
+    });
   });
 
   describe('events of an integration', () => {

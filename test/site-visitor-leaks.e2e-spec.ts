@@ -437,6 +437,12 @@ describe('site visitors and hidden pages (e2e)', () => {
         'unrelated',
       );
     }
+    // The integrations' scripts the site's pages load: no page in them.
+    get(
+      '/orgs/:organizationId/sites/:siteId/integration-scripts',
+      `${sitePath}/integration-scripts`,
+      'unrelated',
+    );
     for (const source of ['/old-plan', '/old-notes']) {
       get(
         '/orgs/:organizationId/sites/:siteId/redirect',

@@ -75,6 +75,26 @@ const ENTRIES: Record<string, Entry> = {
     'integration',
     'param:integrationName',
   ],
+  // Installations are named by their id, a space or site installation by its space or site
+  // (its creation by the installation: the space or site is in the body). installIntegration
+  // names its organization only in its body: its event has none.
+  installIntegration: ['integration.installation.created', 'integration-installation'],
+  updateIntegrationInstallation: ['integration.installation.updated', 'integration-installation'],
+  uninstallIntegration: ['integration.installation.deleted', 'integration-installation'],
+  installIntegrationOnSpace: [
+    'integration.space-installation.created',
+    'integration-installation',
+    'param:installationId',
+  ],
+  updateIntegrationSpaceInstallation: ['integration.space-installation.updated', 'space'],
+  uninstallIntegrationFromSpace: ['integration.space-installation.deleted', 'space'],
+  installIntegrationOnSite: [
+    'integration.site-installation.created',
+    'integration-installation',
+    'param:installationId',
+  ],
+  updateIntegrationSiteInstallation: ['integration.site-installation.updated', 'site'],
+  uninstallIntegrationFromSite: ['integration.site-installation.deleted', 'site'],
   // A specification is named by its slug in the routes that change it.
   createOpenAPISpec: ['organization.openapi-spec.created', 'openapi-spec', 'response.slug'],
   createOrUpdateOpenAPISpecBySlug: ['organization.openapi-spec.updated', 'openapi-spec'],

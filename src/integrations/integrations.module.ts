@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrgsModule } from '../orgs/orgs.module';
 import { IntegrationVersion } from './entities/integration-version.entity';
 import { IntegrationDispatcher } from './events/integration-dispatcher';
+import { IntegrationEndpointController } from './events/integration-endpoint.controller';
 import { IntegrationEvent } from './events/integration-event.entity';
 import { IntegrationEventsController } from './events/integration-events.controller';
 import { IntegrationEventsRepository } from './events/integration-events.repository';
@@ -26,7 +27,12 @@ import { OutboundRelay } from './runtime/outbound-relay';
     TypeOrmModule.forFeature([Integration, IntegrationVersion, IntegrationEvent]),
     OrgsModule,
   ],
-  controllers: [IntegrationsController, IntegrationEventsController, IntegrationImagesController],
+  controllers: [
+    IntegrationsController,
+    IntegrationEventsController,
+    IntegrationImagesController,
+    IntegrationEndpointController,
+  ],
   providers: [
     IntegrationsService,
     IntegrationsRepository,
@@ -37,6 +43,11 @@ import { OutboundRelay } from './runtime/outbound-relay';
     IntegrationDispatcher,
     IntegrationEventsRepository,
   ],
-  exports: [IntegrationsService, IntegrationsRepository, IntegrationDispatcher],
+  exports: [
+    IntegrationsService,
+    IntegrationsRepository,
+    IntegrationsPresenter,
+    IntegrationDispatcher,
+  ],
 })
 export class IntegrationsModule {}

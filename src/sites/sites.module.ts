@@ -121,6 +121,12 @@ import {
     SiteSearchService,
     ...STRUCTURE_PROVIDERS,
   ],
-  exports: [SitesService, SitePublishingAuthService, SiteSearchService, SiteInsightsService],
+  exports: [
+    SitesService,
+    SitesPresenter,
+    SitePublishingAuthService,
+    SiteSearchService,
+    SiteInsightsService,
+  ],
 })
 export class SitesModule {}

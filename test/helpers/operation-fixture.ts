@@ -136,6 +136,24 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     .expect(204);
   const glossary = await client.get(`${base}/translations-glossary`).expect(200);
 
+  // A private integration of the organization, installed there and on the space and the site.
+  const integrationName = `fuzz-${org.id}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  await client
+    .post(`/v1/integrations/${integrationName}`, {
+      title: 'Fuzz',
+      description: '',
+      scopes: [],
+      organization: org.id,
+      script: 'export default {};',
+    })
+    .expect(200);
+  const installation = await client
+    .post(`/v1/integrations/${integrationName}/installations`, { organization: org.id })
+    .expect(201);
+  const installed = `/v1/integrations/${integrationName}/installations/${installation.body.id}`;
+  await client.post(`${installed}/spaces`, { space: space.id }).expect(201);
+  await client.post(`${installed}/sites`, { siteId: site.id }).expect(201);
+
   // The newest of the writes above, as the audit log recorded it.
   const auditEvents = await client.get(`${base}/audit-events?limit=1`).expect(200);
 
@@ -172,6 +190,10 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       translationId: translation.id,
       glossaryEntryId: glossary.body.items[0].id,
       webhookId: webhook.body.id,
+      integrationName,
+      installationId: installation.body.id,
+      // No event was sent to the fixture's integration: this names nothing (404).
+      eventId: 'fuzzEvent00000000000',
       deliveryId: 'fuzzDelivery00000000',
       // A job that does not exist: the admin's retry answers 404.
       jobId: '00000000-0000-4000-8000-000000000000',

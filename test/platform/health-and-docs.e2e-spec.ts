@@ -38,11 +38,12 @@ const NEWER_THAN_0146 = new Set([
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
  * of change requests and spaces point at, the published document of a public OpenAPI
- * specification, the block-level diffs of a page (of a change request, of a revision), and a
- * user's own API tokens.
+ * specification, the block-level diffs of a page (of a change request, of a revision), a
+ * user's own API tokens, and the icons and preview images of integrations.
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
+  'getIntegrationImage',
   'downloadChangeRequestPDF',
   'downloadSpacePDF',
   'getChangeRequestConflicts',

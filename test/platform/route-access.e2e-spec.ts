@@ -25,7 +25,15 @@ import { createTestApp, TestApp } from '../helpers/app';
  * conversations takes `organization:admin`, the role of the organization's
  * `ingestConversations` permission. Asking an organization (and its recommended questions) is
  * `organization:view`, as its search is: a guest's answers draw on the spaces granted to it;
- * its AI usage is `organization:admin`, as GitBook's billing is.
+ * its AI usage is `organization:admin`, as GitBook's billing is. An integration's installations
+ * name the installation (`integrationInstallation`, below the integration the caller sees; its
+ * actions are the organization's permissions: `view` is `listIntegrations`, members with a
+ * role) or its space or site installation (the space's or site's `installIntegration`);
+ * installing names its organization in the body, which the service checks. A site's
+ * integration scripts are read by the published site's renderer too. Publishing an integration
+ * takes any user or the instance administrator, the service deciding by the organization it
+ * names and the integration's visibility; its events are for the admins of its organization;
+ * its public endpoint and its images need no token.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -124,6 +132,41 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/webhooks/:webhookId/deliveries -> organization:admin',
   'GET /v1/orgs/:organizationId/webhooks/:webhookId/deliveries/:deliveryId -> organization:admin',
   'POST /v1/orgs/:organizationId/webhooks/:webhookId/deliveries/:deliveryId/redeliver -> organization:admin',
+  'POST /v1/integrations/:integrationName/installations -> any user',
+  'GET /v1/integrations -> any user or instance administrator',
+  'GET /v1/integrations/:integrationName -> integration:view',
+  'POST /v1/integrations/:integrationName -> any user or instance administrator',
+  'DELETE /v1/integrations/:integrationName -> any user or instance administrator',
+  'PUT /v1/integrations/:integrationName/dev -> any user or instance administrator',
+  'DELETE /v1/integrations/:integrationName/dev -> any user or instance administrator',
+  'GET /v1/integrations/:integrationName/events -> integration:admin',
+  'GET /v1/integrations/:integrationName/events/:eventId -> integration:admin',
+  'ALL /v1/integrations/:integrationName/integration -> public',
+  'GET /v1/integration-images/:digest -> public',
+  'GET /v1/integrations/:integrationName/installations -> integration:view',
+  'GET /v1/integrations/:integrationName/installations/:installationId -> integrationInstallation:listInstallations',
+  'PATCH /v1/integrations/:integrationName/installations/:installationId -> integrationInstallation:installIntegration',
+  'DELETE /v1/integrations/:integrationName/installations/:installationId -> integrationInstallation:installIntegration (absent: proceeds)',
+  'GET /v1/integrations/:integrationName/installations/:installationId/spaces -> integrationInstallation:listInstallations',
+  'POST /v1/integrations/:integrationName/installations/:installationId/spaces -> integrationInstallation:view',
+  'GET /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId -> integrationSpaceInstallation:installIntegration',
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId -> integrationSpaceInstallation:installIntegration',
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId -> integrationSpaceInstallation:installIntegration (absent: proceeds)',
+  'GET /v1/integrations/:integrationName/installations/:installationId/sites -> integrationInstallation:listInstallations',
+  'POST /v1/integrations/:integrationName/installations/:installationId/sites -> integrationInstallation:installIntegration',
+  'GET /v1/integrations/:integrationName/installations/:installationId/sites/:siteId -> integrationSiteInstallation:installIntegration',
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/sites/:siteId -> integrationSiteInstallation:installIntegration',
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/sites/:siteId -> integrationSiteInstallation:installIntegration (absent: proceeds)',
+  'GET /v1/integrations/:integrationName/spaces -> integration:view',
+  'GET /v1/integrations/:integrationName/sites -> integration:view',
+  'GET /v1/orgs/:organizationId/integrations -> organization:read',
+  'GET /v1/orgs/:organizationId/installations -> organization:admin',
+  'GET /v1/orgs/:organizationId/integrations/installations-status -> organization:read',
+  'GET /v1/orgs/:organizationId/integrations/:integrationName/installation_status -> organization:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/integrations -> site:read',
+  'GET /v1/orgs/:organizationId/sites/:siteId/integration-scripts -> site:read, or site reader',
+  'GET /v1/spaces/:spaceId/integrations -> space:view',
+  'GET /v1/spaces/:spaceId/integration-blocks -> space:view',
   'GET /v1/orgs/:organizationId/conversations -> organization:read',
   'POST /v1/orgs/:organizationId/conversations -> organization:admin',
   'GET /v1/orgs/:organizationId/conversations-clusters -> organization:read',

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'precondition_failed'
   | 'payload_too_large'
@@ -38,6 +39,8 @@ export function statusOfKind(kind: ErrorKind): number {
       return 403;
     case 'not_found':
       return 404;
+    case 'method_not_allowed':
+      return 405;
     case 'conflict':
       return 409;
     case 'precondition_failed':

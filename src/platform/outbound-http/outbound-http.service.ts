@@ -146,7 +146,10 @@ export class OutboundHttp implements OnModuleDestroy {
    */
   async relay(url: string, init: OutboundRelayInit): Promise<OutboundResponse> {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/.test(init.method)) {
-      throw new OutboundHttpError('invalid_url', `${init.method.slice(0, 32)} is not an HTTP method.`);
+      throw new OutboundHttpError(
+        'invalid_url',
+        `${init.method.slice(0, 32)} is not an HTTP method.`,
+      );
     }
     const hop = withUrl(
       { method: init.method.toUpperCase(), headers: init.headers ?? {}, body: init.body },

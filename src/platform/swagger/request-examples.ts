@@ -285,4 +285,15 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     script: 'var s={async fetch(){return new Response("ok")}};export{s as default};',
   },
   setIntegrationDevelopmentMode: { tunnelUrl: 'https://quiet-river.trycloudflare.com', all: false },
+  installIntegration: { organization: ORG },
+  updateIntegrationInstallation: {
+    configuration: { api_key: 'sk_live_4f9a' },
+    externalIds: ['acme-workspace-42'],
+    space_selection: 'selected',
+    site_selection: 'all',
+  },
+  installIntegrationOnSpace: { space: SPACE },
+  updateIntegrationSpaceInstallation: { configuration: {}, externalIds: ['acme-project-7'] },
+  installIntegrationOnSite: { siteId: 'site_V7b9N1m3K5j7H9g1' },
+  updateIntegrationSiteInstallation: { configuration: {}, externalIds: ['acme-property-3'] },
 };

@@ -135,6 +135,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     description: 'Roles given to teams on a space.',
   },
   {
+    name: 'space-integrations',
+    description:
+      'What is installed on a space: the integrations and the blocks they add to its editor.',
+  },
+  {
     name: 'space-git',
     description:
       'Git import and export of a space, in the GitBook Git Sync layout (SUMMARY.md and one markdown file per page).',

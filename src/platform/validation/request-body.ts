@@ -44,6 +44,16 @@ export function LargeBody(): MethodDecorator {
   );
 }
 
+const RAW_BODY = 'bindery:raw-body';
+
+/**
+ * The handler reads the request's body itself, as bytes of any type (an endpoint that relays
+ * requests, whose signature covers the exact bytes): the body interceptor leaves it alone.
+ */
+export function RawBody(): MethodDecorator {
+  return SetMetadata(RAW_BODY, true);
+}
+
 /**
  * The route also takes an HTML form's body (`application/x-www-form-urlencoded`, flat fields):
  * pages people submit, and identity providers posting a SAML response.
@@ -78,6 +88,7 @@ export class RequestBodyInterceptor implements RouteInterceptor {
    * is still read and refused when it is not JSON (400, 415), as GitBook answers. Reads skip it.
    */
   appliesTo(route: DeclaredRoute): boolean {
+    if (Reflect.getMetadata(RAW_BODY, route.handler) === true) return false;
     return takesBody(route) || !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
   }
 

@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrgsModule } from '../../orgs/orgs.module';
+import { SitesModule } from '../../sites/sites.module';
+import { SpacesModule } from '../../spaces/spaces.module';
+import { IntegrationsModule } from '../integrations.module';
+import { IntegrationInstallation } from './entities/integration-installation.entity';
+import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
+import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
+import { InstallationAccessPolicy } from './installation-access.policy';
+import { IntegrationInstallationEvents } from './installation-events';
+import { InstallationsController } from './installations.controller';
+import { InstallationsPresenter } from './installations.presenter';
+import { InstallationsRepository } from './installations.repository';
+import { InstallationsService } from './installations.service';
+import { OrganizationInstallationsController } from './organization-installations.controller';
+import { SpaceIntegrationsController } from './space-integrations.controller';
+
+/**
+ * Installations of integrations: on organizations, and below them on spaces and sites; their
+ * configurations, who may install, and what a space or site has installed (blocks, scripts).
+ * The integration hears of changes through IntegrationInstallationEvents.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      IntegrationInstallation,
+      IntegrationSpaceInstallation,
+      IntegrationSiteInstallation,
+    ]),
+    IntegrationsModule,
+    OrgsModule,
+    SpacesModule,
+    SitesModule,
+  ],
+  controllers: [
+    InstallationsController,
+    OrganizationInstallationsController,
+    SpaceIntegrationsController,
+  ],
+  providers: [
+    InstallationsService,
+    InstallationsRepository,
+    InstallationsPresenter,
+    InstallationAccessPolicy,
+    IntegrationInstallationEvents,
+  ],
+  exports: [InstallationsService, IntegrationInstallationEvents],
+})
+export class IntegrationInstallationsModule {}
