@@ -2979,6 +2979,10 @@ const EXCLUDED = [
   // An integration's public endpoint: no token, any caller (its script checks what it gets);
   // test/integrations-runtime.e2e-spec.ts.
   'ALL /v1/integrations/:integrationName/integration',
+  // A render needs the integration installed on the space it draws in, and its script running:
+  // test/integrations-runtime.e2e-spec.ts (who may, on which context).
+  'GET /v1/integrations/:integrationName/render',
+  'POST /v1/integrations/:integrationName/render',
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { compressToEncodedURIComponent } from 'lz-string';
 import type { AddressInfo } from 'node:net';
 import { IntegrationDispatcher } from '../src/integrations/events/integration-dispatcher';
 import { IntegrationInstallationEvents } from '../src/integrations/installations/installation-events';
@@ -58,6 +59,26 @@ describe('integrations: scripts in workerd', () => {
               body: body ? await body.text() : null,
             },
             { status: 202, headers: { 'x-integration': environment.integration.name } },
+          );
+        }
+        if (event.type === 'ui_render') {
+          if (event.componentId === 'missing') return new Response('Component missing not found', { status: 404 });
+          if (event.componentId === 'junk') return new Response('not contentkit');
+          const clicks = (event.state?.clicks ?? 0) + (event.action?.action === 'click' ? 1 : 0);
+          return Response.json(
+            {
+              type: 'element',
+              state: { clicks },
+              props: event.props,
+              element: {
+                type: 'block',
+                children: [
+                  { type: 'text', children: ['Hello ' + event.props.name + ' in ' + environment.spaceInstallation.space] },
+                  { type: 'button', label: 'Click ' + clicks, onPress: { action: 'click' } },
+                ],
+              },
+            },
+            { headers: { 'cache-control': 'max-age=60' } },
           );
         }
         const task = event.task ?? {};
@@ -227,6 +248,102 @@ describe('integrations: scripts in workerd', () => {
         installation: installed.body.id,
         spaceInstallation: expect.anything(),
       });
+    });
+  });
+
+  describe('renderIntegrationUIWithPost and WithGet', () => {
+    async function installedOnSpace() {
+      const org = await t.factories.organization();
+      const { name } = await publish(org);
+      const space = await t.factories.space(org, { title: 'Handbook' });
+      const installed = await org.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: org.id })
+        .expect(201);
+      await org.owner.client
+        .post(`/v1/integrations/${name}/installations/${installed.body.id}/spaces`, {
+          space: space.id,
+        })
+        .expect(201);
+      await t.bindery.app.get(IntegrationInstallationEvents).settled();
+      return { org, name, space: space.id };
+    }
+    const request = (spaceId: string, extra: object = {}) => ({
+      componentId: 'greeting',
+      props: { name: 'Ada' },
+      context: { type: 'document', spaceId, editable: true, theme: 'light' },
+      ...extra,
+    });
+
+    it("renders a block in a document through the space's installation, with its action and state", async () => {
+      const { org, name, space } = await installedOnSpace();
+      const reader = await t.factories.asMember(org, 'read');
+      const res = await reader
+        .post(
+          `/v1/integrations/${name}/render`,
+          request(space, { state: { clicks: 2 }, action: { action: 'click' } }),
+        )
+        .expect(200);
+      expectConforms(res, 'renderIntegrationUIWithPost', GITBOOK_0202);
+      expect(res.headers['cache-control']).toBe('private, max-age=60');
+      expect(res.body).toMatchObject({
+        type: 'element',
+        state: { clicks: 3 },
+        element: { children: [{ children: [`Hello Ada in ${space}`] }, { label: 'Click 3' }] },
+      });
+
+      const encoded = compressToEncodedURIComponent(JSON.stringify(request(space)));
+      const got = await reader
+        .get(`/v1/integrations/${name}/render?request=${encoded}`)
+        .expect(200);
+      expectConforms(got, 'renderIntegrationUIWithGet', GITBOOK_0202);
+      expect(got.body.state).toEqual({ clicks: 0 });
+
+      const events = await org.owner.client
+        .get(`/v1/integrations/${name}/events?limit=2`)
+        .expect(200);
+      const [latest] = events.body.items as { payload: Record<string, unknown> }[];
+      expect(latest.payload).toMatchObject({
+        type: 'ui_render',
+        spaceId: space,
+        componentId: 'greeting',
+      });
+      expectMatchesSchema(latest.payload, 'UIRenderEvent', GITBOOK_0202);
+    });
+
+    it('answers 400 for a bad context or request, 404 where it is not installed or unseen, 403 below admin for a configuration', async () => {
+      const { org, name, space } = await installedOnSpace();
+      const other = await t.factories.space(org, { title: 'Other' });
+      const stranger = await t.factories.organization();
+      const client = org.owner.client;
+      const bad = await client
+        .post(
+          `/v1/integrations/${name}/render`,
+          request(space, { context: { type: 'page', theme: 'light' } }),
+        )
+        .expect(400);
+      expect(bad.body).toEqual({
+        error: { code: 400, message: expect.stringContaining('context.type') as string },
+      });
+      await client.get(`/v1/integrations/${name}/render?request=garbage`).expect(400);
+      await client.post(`/v1/integrations/${name}/render`, request(other.id)).expect(404);
+      await stranger.owner.client
+        .post(`/v1/integrations/${name}/render`, request(space))
+        .expect(404);
+      await client.post(`/v1/integrations/nope-nope/render`, request(space)).expect(404);
+      const editor = await t.factories.asMember(org, 'edit');
+      await editor
+        .post(`/v1/integrations/${name}/render`, {
+          ...request(space),
+          context: { type: 'configuration_space', spaceId: space, theme: 'dark' },
+        })
+        .expect(403);
+      await client
+        .post(`/v1/integrations/${name}/render`, request(space, { componentId: 'missing' }))
+        .expect(404);
+      const junk = await client
+        .post(`/v1/integrations/${name}/render`, request(space, { componentId: 'junk' }))
+        .expect(503);
+      expect(junk.body.error.message).toMatch(/without ContentKit/);
     });
   });
 

@@ -119,8 +119,10 @@ describe('organizations', () => {
       const guest = await t.factories.member(org, null);
       const res = await guest.client.get(`/v1/orgs/${org.id}`).expect(200);
       expectConforms(res, 'getOrganizationById');
+      // `access`: it may open the organization in the application (to the content granted to it).
       expect(Object.entries(res.body.permissions).filter(([, allowed]) => allowed)).toEqual([
         ['view', true],
+        ['access', true],
       ]);
     });
 

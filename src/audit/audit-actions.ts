@@ -226,6 +226,8 @@ export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'submitAgentFeedbackToSite',
   'aggregateSiteEvents',
   'updateOrganizationMemberLastSeenAt',
+  // Draws an integration's component: a read sent as a POST, as GitBook's.
+  'renderIntegrationUIWithPost',
 ]);
 
 export const AUDITED_OPERATIONS: ReadonlyMap<string, AuditedOperation> = new Map(

@@ -156,6 +156,8 @@ function loadSpec(spec: GitbookSpec): LoadedSpec {
   relaxEmptyDocument(document);
   relaxPageEditedAttributes(document);
   relaxComputedPageDocument(document);
+  relaxPlainObject(document);
+  relaxUIRenderEvent(document);
   applySeedRenames(document);
   const result = { document, operations: locateOperations(document), validators: new Map() };
   loaded.set(spec, result);
@@ -205,6 +207,39 @@ function relaxEmptyDocument(spec: OpenApiDocument): void {
     title: 'Empty',
     not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] },
   };
+}
+
+/**
+ * Spec defect: `PlainObject` (a ContentKit component's `props`) declares its values `oneOf` a
+ * PlainObject, a string, a boolean, a number or an array, but PlainObject itself has no
+ * `type: object`, so a string matches both the first and the second variant: read literally, no
+ * props with a plain value conform. PlainObject is read as an object; the variants are unchanged.
+ */
+function relaxPlainObject(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<string, JsonObject>;
+  const plain = schemas.PlainObject;
+  if (!plain) return;
+  if (plain.type !== undefined) {
+    throw new Error("GitBook's PlainObject changed: revisit relaxPlainObject()");
+  }
+  plain.type = 'object';
+}
+
+/**
+ * Spec defect: `UIRenderEvent` is `oneOf` SpaceEvent, SiteEvent and InstallationEvent, but a
+ * SpaceEvent and a SiteEvent are each an InstallationEvent with one more property, so a render
+ * in a space or a site matches two variants: read literally, only a render of neither conforms.
+ * The variants are read as `anyOf`; each is still checked as written.
+ */
+function relaxUIRenderEvent(spec: OpenApiDocument): void {
+  const schemas = spec.components.schemas as Record<string, { allOf?: JsonObject[] }>;
+  const render = schemas.UIRenderEvent?.allOf?.[0];
+  if (!render) return;
+  if (!Array.isArray(render.oneOf) || render.oneOf.length !== 3) {
+    throw new Error("GitBook's UIRenderEvent changed: revisit relaxUIRenderEvent()");
+  }
+  render.anyOf = render.oneOf;
+  delete render.oneOf;
 }
 
 /**

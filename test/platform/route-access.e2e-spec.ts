@@ -142,6 +142,8 @@ const EXPECTED = [
   'GET /v1/integrations/:integrationName/events -> integration:admin',
   'GET /v1/integrations/:integrationName/events/:eventId -> integration:admin',
   'ALL /v1/integrations/:integrationName/integration -> public',
+  'GET /v1/integrations/:integrationName/render -> integration:view',
+  'POST /v1/integrations/:integrationName/render -> integration:view',
   'GET /v1/integration-images/:digest -> public',
   'GET /v1/integrations/:integrationName/installations -> integration:view',
   'GET /v1/integrations/:integrationName/installations/:installationId -> integrationInstallation:listInstallations',

@@ -31,6 +31,7 @@ const READS = new Set([
   'streamAskInSite',
   'streamAIResponseInSite',
   'askInOrganization',
+  'renderIntegrationUIWithPost',
 ]);
 /** Routes a token limited to one organization (or less) may call. */
 const FOR_LIMITED_TOKENS = new Set([

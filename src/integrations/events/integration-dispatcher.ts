@@ -77,6 +77,7 @@ export class IntegrationDispatcher {
     const body = Buffer.from(await encoded.arrayBuffer());
     const headers = { 'content-type': encoded.headers.get('content-type')! };
 
+    const createdAt = this.clock.now();
     const startedAt = Date.now();
     let result: DispatchResult;
     try {
@@ -87,7 +88,7 @@ export class IntegrationDispatcher {
     } catch (error) {
       result = { eventId, error: error instanceof Error ? error.message : String(error) };
     }
-    await this.record(integration, payload, options, result, Date.now() - startedAt);
+    await this.record(integration, payload, options, result, createdAt, Date.now() - startedAt);
     return result;
   }
 
@@ -142,6 +143,7 @@ export class IntegrationDispatcher {
     payload: Record<string, unknown> & { type: string },
     options: DispatchOptions,
     result: DispatchResult,
+    createdAt: Date,
     durationMs: number,
   ): Promise<void> {
     const response = result.response;
@@ -162,7 +164,7 @@ export class IntegrationDispatcher {
         : null,
       error: result.error ?? null,
       durationMs,
-      createdAt: this.clock.now(),
+      createdAt,
     } satisfies IntegrationEvent);
     try {
       await this.events.insert(event);

@@ -37,6 +37,7 @@ const EVENT_TYPES: Record<InstallationKind, Record<'setup' | 'deleted', string>>
 export class IntegrationInstallationEvents {
   private readonly logger = new Logger(IntegrationInstallationEvents.name);
   private readonly sending = new Set<Promise<void>>();
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dispatcher: IntegrationDispatcher,
@@ -50,13 +51,29 @@ export class IntegrationInstallationEvents {
     change: InstallationChange,
     ids: InstallationIds,
   ): void {
-    const sent = this.send(kind, change, ids).catch((error: unknown) =>
-      this.logger.warn(
-        `could not send ${kind} ${change} to ${ids.integrationName}: ${String(error)}`,
-      ),
-    );
+    // One after the other per installation, in the order the changes committed: a space's
+    // setup reaches the script before its removal.
+    // The event is read now, as the change left things; sent once the ones before it are.
+    const prepared = this.prepare(kind, change, ids);
+    const previous = this.queues.get(ids.installationId) ?? Promise.resolve();
+    const sent = previous
+      .then(() => prepared)
+      .then(
+        (ready) => ready && this.dispatcher.dispatch(ready.integration, ready.event, ready.options),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.logger.warn(
+            `could not send ${kind} ${change} to ${ids.integrationName}: ${String(error)}`,
+          ),
+      );
+    this.queues.set(ids.installationId, sent);
     this.sending.add(sent);
-    void sent.finally(() => this.sending.delete(sent));
+    void sent.finally(() => {
+      this.sending.delete(sent);
+      if (this.queues.get(ids.installationId) === sent) this.queues.delete(ids.installationId);
+    });
   }
 
   /** Resolves once the events sent so far have been answered (tests, shutdown). */
@@ -64,9 +81,9 @@ export class IntegrationInstallationEvents {
     while (this.sending.size > 0) await Promise.all([...this.sending]);
   }
 
-  private async send(kind: InstallationKind, change: InstallationChange, ids: InstallationIds) {
+  private async prepare(kind: InstallationKind, change: InstallationChange, ids: InstallationIds) {
     const integration = await this.integrations.findByName(ids.integrationName);
-    if (!integration || integration.id !== ids.integrationId) return;
+    if (!integration || integration.id !== ids.integrationId) return null;
     const type = EVENT_TYPES[kind][change === 'deleted' ? 'deleted' : 'setup'];
     const installation =
       change === 'deleted' && kind === 'installation'
@@ -104,10 +121,12 @@ export class IntegrationInstallationEvents {
         event.status = configurationStatus(integration, kind, row.configuration);
       }
     }
-    await this.dispatcher.dispatch(integration, event, {
+    if (change !== 'deleted' && event.status === undefined) event.status = 'pending';
+    const options = {
       installationId: ids.installationId,
       organizationId: ids.organizationId,
       environment,
-    });
+    };
+    return { integration, event, options };
   }
 }

@@ -9,6 +9,8 @@ import { IntegrationSiteInstallation } from './entities/integration-site-install
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
 import { InstallationAccessPolicy } from './installation-access.policy';
 import { IntegrationInstallationEvents } from './installation-events';
+import { IntegrationRenderController } from './integration-render.controller';
+import { IntegrationRenderService } from './integration-render.service';
 import { InstallationsController } from './installations.controller';
 import { InstallationsPresenter } from './installations.presenter';
 import { InstallationsRepository } from './installations.repository';
@@ -37,6 +39,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     InstallationsController,
     OrganizationInstallationsController,
     SpaceIntegrationsController,
+    IntegrationRenderController,
   ],
   providers: [
     InstallationsService,
@@ -44,6 +47,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     InstallationsPresenter,
     InstallationAccessPolicy,
     IntegrationInstallationEvents,
+    IntegrationRenderService,
   ],
   exports: [InstallationsService, IntegrationInstallationEvents],
 })

@@ -262,6 +262,8 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   removeTeamFromSpace: 'space-teams',
   removeUserFromCollection: 'collection-users',
   removeUserFromSpace: 'space-users',
+  renderIntegrationUIWithGet: 'integrations',
+  renderIntegrationUIWithPost: 'integrations',
   requestReviewersForChangeRequest: 'change-request-reviewers',
   resolvePublishedContentByUrl: 'urls',
   restoreSpace: 'spaces',

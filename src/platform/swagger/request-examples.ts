@@ -284,6 +284,11 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     organization: ORG,
     script: 'var s={async fetch(){return new Response("ok")}};export{s as default};',
   },
+  renderIntegrationUIWithPost: {
+    componentId: 'status-badge',
+    props: { service: 'api' },
+    context: { type: 'document', spaceId: SPACE, editable: true, theme: 'light' },
+  },
   setIntegrationDevelopmentMode: { tunnelUrl: 'https://quiet-river.trycloudflare.com', all: false },
   installIntegration: { organization: ORG },
   updateIntegrationInstallation: {

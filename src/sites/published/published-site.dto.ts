@@ -29,10 +29,15 @@ export class PublishedSiteCustomizationsResponse {
   siteSpaces!: Record<string, object>;
 }
 
+/** GitBook's `SiteIntegrationScript`: a script an installed integration injects in the site. */
 export class SiteIntegrationScriptResponse {
-  @ApiProperty({ format: 'uri' }) script!: string;
-  @ApiPropertyOptional() contentSecurityPolicy?: string;
-  @ApiProperty() cookies!: boolean;
+  @ApiProperty({ format: 'uri', description: 'Script URL to load.' }) script!: string;
+  @ApiPropertyOptional({
+    description: 'Content Security Policy to secure the loading of this script.',
+  })
+  contentSecurityPolicy?: string;
+  @ApiProperty({ description: 'true when the script may use cookies (`site:script:cookies`).' })
+  cookies!: boolean;
 }
 
 /** GitBook's `PublishedContentSite`. */

@@ -132,14 +132,5 @@ export class SpaceIntegrationBlocksResponse {
   blocks!: Record<string, unknown>[];
 }
 
-/** GitBook's `SiteIntegrationScript`. */
-export class SiteIntegrationScriptResponse {
-  @ApiProperty({ format: 'uri', maxLength: 2048, description: 'Script URL to load.' })
-  script!: string;
-  @ApiPropertyOptional({
-    description: 'Content Security Policy to secure the loading of this script.',
-  })
-  contentSecurityPolicy?: string;
-  @ApiProperty({ description: 'true when the script may use cookies (`site:script:cookies`).' })
-  cookies!: boolean;
-}
+// GitBook's `SiteIntegrationScript`: one class for the published site and the installations.
+export { SiteIntegrationScriptResponse } from '../../../sites/published/published-site.dto';
