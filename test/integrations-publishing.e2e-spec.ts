@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { IntegrationDispatcher } from '../src/integrations/events/integration-dispatcher';
 import { IntegrationsRepository } from '../src/integrations/integrations.repository';
 import { createTestApp, TestApp } from './helpers/app';
 import { expectConforms, GITBOOK_0202 } from './helpers/conformance';
@@ -379,6 +383,57 @@ describe('integrations: publishing', () => {
         devTunnelUrl: null,
         devAll: false,
       });
+    });
+
+    it('sends the events to the tunnel, as GitBook sends them to a script', async () => {
+      const received: {
+        url?: string;
+        event?: Record<string, unknown>;
+        environment?: Record<string, unknown>;
+      }[] = [];
+      const tunnel = createServer((req, res) => {
+        void new Request('http://tunnel', {
+          method: 'POST',
+          headers: req.headers as Record<string, string>,
+          body: Readable.toWeb(req) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit)
+          .formData()
+          .then((form) => {
+            received.push({
+              url: req.url,
+              event: JSON.parse(form.get('event') as string) as Record<string, unknown>,
+              environment: JSON.parse(form.get('environment') as string) as Record<string, unknown>,
+            });
+            res.end('OK');
+          });
+      });
+      await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+      try {
+        const org = await t.factories.organization();
+        const { name } = await published(org);
+        const { port } = tunnel.address() as AddressInfo;
+        await org.owner.client
+          .put(`/v1/integrations/${name}/dev`, { tunnelUrl: `http://127.0.0.1:${port}` })
+          .expect(204);
+        const integration = await t.bindery.app.get(IntegrationsRepository).findByName(name);
+        const result = await t.bindery.app
+          .get(IntegrationDispatcher)
+          .dispatch(integration!, { type: 'task', task: { n: 1 } });
+        expect(result.response?.status).toBe(200);
+        expect(received).toEqual([
+          {
+            url: '/v1',
+            event: { eventId: result.eventId, type: 'task', task: { n: 1 } },
+            environment: expect.objectContaining({
+              integration: expect.objectContaining({ name }) as unknown,
+              secrets: { STATIC_SECRET: 'plain-value' },
+            }) as unknown,
+          },
+        ]);
+      } finally {
+        await new Promise((resolve) => tunnel.close(resolve));
+      }
     });
 
     it('answers 400 for a tunnel that is not an http(s) URL', async () => {

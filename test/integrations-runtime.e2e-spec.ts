@@ -191,6 +191,20 @@ describe('integrations: scripts in workerd', () => {
     expect(answer.text).not.toContain('secret from loopback');
   });
 
+  it('sends events to the development tunnel while it answers, else to the published script', async () => {
+    const org = await t.factories.organization();
+    const { name, integration } = await publish(org);
+    // A tunnel on loopback is refused by the outbound rules here, as one that went away is.
+    await org.owner.client.put(`/v1/integrations/${name}/dev`, { tunnelUrl: localUrl }).expect(204);
+    const repository = t.bindery.app.get(IntegrationsRepository);
+    const inDevelopment = (await repository.findByName(name))!;
+    expect(inDevelopment.devTunnelUrl).toBe(localUrl);
+    const result = await dispatch(inDevelopment, { mode: 'echo' });
+    expect(result.response?.status).toBe(200);
+    expect(JSON.parse(result.response!.body.toString())).toMatchObject({ integration: name });
+    expect(integration.id).toBe(inDevelopment.id);
+  });
+
   it('records a script that cannot start as a failed event', async () => {
     const org = await t.factories.organization();
     const { integration } = await publish(org, 'export default { fetch( }');

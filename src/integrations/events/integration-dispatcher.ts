@@ -4,7 +4,7 @@ import { OrganizationsRepository } from '../../orgs/organizations.repository';
 import { Clock } from '../../platform/clock/clock';
 import { AppConfig } from '../../platform/config/app-config';
 import { newId } from '../../platform/ids/ids';
-import { OutboundHttp } from '../../platform/outbound-http';
+import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import { InstanceSecret } from '../../platform/settings/instance-secret';
 import { SealedText } from '../../platform/settings/sealed-text';
 import type { Integration } from '../entities/integration.entity';
@@ -81,9 +81,19 @@ export class IntegrationDispatcher {
     const startedAt = Date.now();
     let result: DispatchResult;
     try {
-      const response = this.inDevelopment(integration, options.organizationId)
-        ? await this.toTunnel(integration.devTunnelUrl!, body, headers)
-        : await this.runtime.call(integration, '/v1', body, headers);
+      let response: DispatchResult['response'] | null = null;
+      if (this.inDevelopment(integration, options.organizationId)) {
+        // `gitbook dev` does not say when it stops: a tunnel that no longer answers sends the
+        // event to the published script, as before development mode.
+        response = await this.toTunnel(integration.devTunnelUrl!, body, headers).catch(
+          (error: unknown) => {
+            if (!(error instanceof OutboundHttpError)) throw error;
+            this.logger.log(`${integration.name}'s tunnel did not answer: ${error.message}`);
+            return null;
+          },
+        );
+      }
+      response ??= await this.runtime.call(integration, '/v1', body, headers);
       result = { eventId, response };
     } catch (error) {
       result = { eventId, error: error instanceof Error ? error.message : String(error) };
