@@ -58,7 +58,10 @@ describe('integrations: scripts in workerd', () => {
               signature: event.request.headers['x-signature'] ?? null,
               body: body ? await body.text() : null,
             },
-            { status: 202, headers: { 'x-integration': environment.integration.name } },
+            {
+              status: 202,
+              headers: { 'x-integration': environment.integration.name, 'set-cookie': 'session=stolen; Path=/' },
+            },
           );
         }
         if (event.type === 'ui_render') {
@@ -379,6 +382,8 @@ describe('integrations: scripts in workerd', () => {
       });
       expect(res.headers['x-integration']).toBe(name);
       expect(res.headers['content-security-policy']).toMatch(/^sandbox/);
+      // No cookie of the API's origin (where published sites keep their visitors' sessions).
+      expect(res.headers['set-cookie']).toBeUndefined();
       const root = await t.anonymous.get(`/v1/integrations/${name}/integration`).expect(202);
       expect(root.body).toMatchObject({ method: 'get', body: null });
       const events = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);

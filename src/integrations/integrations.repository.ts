@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { entityFromRow } from '../platform/database/entity-from-row';
-import { paginate } from '../platform/pagination/keyset';
+import { containsPattern } from '../orgs/members/like-pattern';
+import { paginate, type PageRequest } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import type { ListIntegrationsQueryDto } from './dto/publish-integration.dto';
 import { IntegrationVersion } from './entities/integration-version.entity';
@@ -72,41 +73,7 @@ export class IntegrationsRepository {
         ),
       );
     }
-    if (query.search) {
-      builder.andWhere(`(i.name ILIKE :search OR i.title ILIKE :search)`, {
-        search: `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      });
-    }
-    if (query.category) builder.andWhere(':category = ANY(i.categories)', query);
-    if (query.scope) builder.andWhere(':scope = ANY(i.scopes)', query);
-    if (query.owner) builder.andWhere('i.organization_id = :owner', query);
-    if (query.target) {
-      // An integration for `all` targets may be installed on any of them.
-      builder.andWhere(
-        query.target === 'all' ? `i.target = 'all'` : `i.target IN (:target, 'all')`,
-        query,
-      );
-    }
-    if (query.blocks !== undefined) {
-      builder.andWhere(`jsonb_array_length(i.blocks) ${query.blocks ? '>' : '='} 0`);
-    }
-    if (query.contentSources !== undefined) {
-      builder.andWhere(
-        `jsonb_array_length(i.content_sources) ${query.contentSources ? '>' : '='} 0`,
-      );
-    }
-    if (query.blockDomain) {
-      builder.andWhere(
-        `EXISTS (SELECT 1 FROM jsonb_array_elements(i.blocks) block,
-                   jsonb_array_elements_text(COALESCE(block->'urlUnfurl', '[]')) pattern
-                  WHERE pattern ILIKE :domainPattern)`,
-        { domainPattern: `%${query.blockDomain.replace(/[\\%_]/g, (c) => `\\${c}`)}%` },
-      );
-    }
-    return paginate(builder, query, {
-      keys: [{ sql: 'i.name', of: (integration) => integration.name }],
-      direction: 'ASC',
-    });
+    return pageOfCatalogue(builder, query);
   }
 
   async insert(integration: Integration, manager: EntityManager): Promise<void> {
@@ -144,4 +111,47 @@ export class IntegrationsRepository {
     const result = await manager.delete(Integration, { id });
     return (result.affected ?? 0) > 0;
   }
+}
+
+/**
+ * A page of integrations by name from `builder` (alias `i`), with the catalogue's filters
+ * (GitBook's `listIntegrations` query); the organization's and content's lists use them too.
+ */
+export function pageOfCatalogue(
+  builder: SelectQueryBuilder<Integration>,
+  query: Partial<ListIntegrationsQueryDto> & PageRequest,
+): Promise<Page<Integration>> {
+  if (query.search) {
+    builder.andWhere(`(i.name ILIKE :search OR i.title ILIKE :search)`, {
+      search: containsPattern(query.search),
+    });
+  }
+  if (query.category) builder.andWhere(':category = ANY(i.categories)', query);
+  if (query.scope) builder.andWhere(':scope = ANY(i.scopes)', query);
+  if (query.owner) builder.andWhere('i.organization_id = :owner', query);
+  if (query.target) {
+    // An integration for `all` targets may be installed on any of them.
+    builder.andWhere(
+      query.target === 'all' ? `i.target = 'all'` : `i.target IN (:target, 'all')`,
+      query,
+    );
+  }
+  if (query.blocks !== undefined) {
+    builder.andWhere(`jsonb_array_length(i.blocks) ${query.blocks ? '>' : '='} 0`);
+  }
+  if (query.contentSources !== undefined) {
+    builder.andWhere(`jsonb_array_length(i.content_sources) ${query.contentSources ? '>' : '='} 0`);
+  }
+  if (query.blockDomain) {
+    builder.andWhere(
+      `EXISTS (SELECT 1 FROM jsonb_array_elements(i.blocks) block,
+                   jsonb_array_elements_text(COALESCE(block->'urlUnfurl', '[]')) pattern
+                  WHERE pattern ILIKE :domainPattern)`,
+      { domainPattern: containsPattern(query.blockDomain) },
+    );
+  }
+  return paginate(builder, query, {
+    keys: [{ sql: 'i.name', of: (integration) => integration.name }],
+    direction: 'ASC',
+  });
 }

@@ -11,8 +11,17 @@ import { IntegrationDispatcher } from './integration-dispatcher';
 /** The largest body a request to an integration's public endpoint may carry. */
 const MAX_BODY_BYTES = 1024 * 1024;
 const FETCH_METHODS = ['get', 'post', 'put', 'delete'];
-/** Headers of the script's answer that are the connection's, not the answer's. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+/**
+ * Headers of the script's answer not passed on: the connection's, and cookies, which would be
+ * the API origin's (its published sites' visitor sessions live there too).
+ */
+const DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'set-cookie',
+]);
 
 /**
  * An integration's public HTTP endpoint (`urls.publicEndpoint`): any request under it reaches
@@ -77,7 +86,7 @@ export class IntegrationEndpointController {
     }
     const { status, headers: answered, body: answer } = result.response;
     for (const [key, value] of Object.entries(answered)) {
-      if (!HOP_BY_HOP.has(key)) response.setHeader(key, value);
+      if (!DROPPED.has(key)) response.setHeader(key, value);
     }
     response.setHeader('Content-Security-Policy', 'sandbox allow-scripts allow-forms allow-popups');
     response.status(status).end(answer);

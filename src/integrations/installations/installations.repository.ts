@@ -6,6 +6,8 @@ import { paginate, type PageRequest } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import type { ListIntegrationsQueryDto } from '../dto/publish-integration.dto';
 import { Integration } from '../entities/integration.entity';
+import { pageOfCatalogue } from '../integrations.repository';
+import { containsPattern } from '../../orgs/members/like-pattern';
 import { IntegrationInstallation } from './entities/integration-installation.entity';
 import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
@@ -30,8 +32,6 @@ export type OrganizationReach = { userId: string; roles: readonly string[] };
 
 const ENTITY = { space: IntegrationSpaceInstallation, site: IntegrationSiteInstallation } as const;
 const ID_COLUMN = { space: 'space_id', site: 'site_id' } as const;
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The installations' tables: `integration_installations` and, below them,
@@ -144,7 +144,7 @@ export class InstallationsRepository {
       .where('inst.organization_id = :organizationId', { organizationId });
     if (search) {
       query.andWhere('(i.name ILIKE :search OR i.title ILIKE :search)', {
-        search: likePattern(search),
+        search: containsPattern(search),
       });
     }
     const page = await paginate(query, request, {
@@ -183,40 +183,7 @@ export class InstallationsRepository {
         { contentId: on.id },
       );
     }
-    if (query.search) {
-      builder.andWhere(`(i.name ILIKE :search OR i.title ILIKE :search)`, {
-        search: likePattern(query.search),
-      });
-    }
-    if (query.category) builder.andWhere(':category = ANY(i.categories)', query);
-    if (query.scope) builder.andWhere(':scope = ANY(i.scopes)', query);
-    if (query.owner) builder.andWhere('i.organization_id = :owner', query);
-    if (query.target) {
-      builder.andWhere(
-        query.target === 'all' ? `i.target = 'all'` : `i.target IN (:target, 'all')`,
-        query,
-      );
-    }
-    if (query.blocks !== undefined) {
-      builder.andWhere(`jsonb_array_length(i.blocks) ${query.blocks ? '>' : '='} 0`);
-    }
-    if (query.contentSources !== undefined) {
-      builder.andWhere(
-        `jsonb_array_length(i.content_sources) ${query.contentSources ? '>' : '='} 0`,
-      );
-    }
-    if (query.blockDomain) {
-      builder.andWhere(
-        `EXISTS (SELECT 1 FROM jsonb_array_elements(i.blocks) block,
-                   jsonb_array_elements_text(COALESCE(block->'urlUnfurl', '[]')) pattern
-                  WHERE pattern ILIKE :domainPattern)`,
-        { domainPattern: likePattern(query.blockDomain) },
-      );
-    }
-    return paginate(builder, query, {
-      keys: [{ sql: 'i.name', of: (integration) => integration.name }],
-      direction: 'ASC',
-    });
+    return pageOfCatalogue(builder, query);
   }
 
   findContent(
