@@ -2979,6 +2979,13 @@ const EXCLUDED = [
   // An integration's public endpoint: no token, any caller (its script checks what it gets);
   // test/integrations-runtime.e2e-spec.ts.
   'ALL /v1/integrations/:integrationName/integration',
+  // A site's integration script: loaded by its visitors' browsers, without a token;
+  // test/integrations-site-scripts.e2e-spec.ts.
+  'GET /v1/integrations/:integrationName/installations/:installationId/sites/:siteId/script.js',
+  // Only the integration's own token makes an installation's token or queues its tasks (users
+  // get 403): test/integrations-tokens.e2e-spec.ts.
+  'POST /v1/integrations/:integrationName/installations/:installationId/tokens',
+  'POST /v1/integrations/:integrationName/tasks',
   // A render needs the integration installed on the space it draws in, and its script running:
   // test/integrations-runtime.e2e-spec.ts (who may, on which context).
   'GET /v1/integrations/:integrationName/render',

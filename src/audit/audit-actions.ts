@@ -228,6 +228,10 @@ export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'updateOrganizationMemberLastSeenAt',
   // Draws an integration's component: a read sent as a POST, as GitBook's.
   'renderIntegrationUIWithPost',
+  // An integration's own work: an hour's token for one of its installations (nothing stored),
+  // and a task for its own script (recorded with its events).
+  'createIntegrationInstallationToken',
+  'queueIntegrationTask',
 ]);
 
 export const AUDITED_OPERATIONS: ReadonlyMap<string, AuditedOperation> = new Map(

@@ -171,6 +171,20 @@ function actorOf(
         actorLabel: 'Instance administrator',
         tokenId: null,
       };
+    case 'integration':
+      return {
+        actorType: 'integration',
+        actorId: actor.integrationId,
+        actorLabel: null,
+        tokenId: null,
+      };
+    case 'installation':
+      return {
+        actorType: 'installation',
+        actorId: actor.installationId,
+        actorLabel: null,
+        tokenId: null,
+      };
     default:
       // Site readers and visitors only read.
       return null;

@@ -79,7 +79,10 @@ export class IntegrationsController {
   }
 
   @Get(':integrationName')
-  @Access('integration', 'view', 'integrationName')
+  @Access('integration', 'view', {
+    param: 'integrationName',
+    integrations: { integration: true, installation: 'any' },
+  })
   @ApiOperation({
     operationId: 'getIntegrationByName',
     summary: 'Get an integration by its name',

@@ -7,6 +7,8 @@ import { IntegrationEndpointController } from './events/integration-endpoint.con
 import { IntegrationEvent } from './events/integration-event.entity';
 import { IntegrationEventsController } from './events/integration-events.controller';
 import { IntegrationEventsRepository } from './events/integration-events.repository';
+import { IntegrationTasks } from './events/integration-tasks';
+import { IntegrationTasksController } from './events/integration-tasks.controller';
 import { Integration } from './entities/integration.entity';
 import { IntegrationAccessResolver } from './integration-access.resolver';
 import { IntegrationImagesController } from './integration-images.controller';
@@ -32,6 +34,7 @@ import { OutboundRelay } from './runtime/outbound-relay';
     IntegrationEventsController,
     IntegrationImagesController,
     IntegrationEndpointController,
+    IntegrationTasksController,
   ],
   providers: [
     IntegrationsService,
@@ -42,6 +45,7 @@ import { OutboundRelay } from './runtime/outbound-relay';
     IntegrationRuntime,
     IntegrationDispatcher,
     IntegrationEventsRepository,
+    IntegrationTasks,
   ],
   exports: [
     IntegrationsService,

@@ -45,6 +45,10 @@ export class IntegrationsRepository {
     };
   }
 
+  findById(id: string): Promise<Integration | null> {
+    return this.dataSource.manager.findOneBy(Integration, { id });
+  }
+
   findByName(
     name: string,
     manager: EntityManager = this.dataSource.manager,

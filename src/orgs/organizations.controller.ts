@@ -65,7 +65,7 @@ export class OrganizationsController {
   }
 
   @Get(':organizationId')
-  @Access('organization', 'view')
+  @Access('organization', 'view', { integrations: { integration: true, installation: 'any' } })
   @ApiOperation({ operationId: 'getOrganizationById', summary: 'Get an organization by its ID' })
   @ApiOkResponse({ type: OrganizationResponse })
   get(@Granted() access: ResolvedAccess<Organization>): OrganizationResponse {

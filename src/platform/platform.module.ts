@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminToken } from './auth/admin-token';
+import { IntegrationTokens } from './auth/integration-tokens';
 import { SiteTokens } from './auth/site-tokens';
 import { BlobStoreModule, type BlobStoreOptions } from './blob-store/blob-store.module';
 import { Clock } from './clock/clock';
@@ -49,13 +50,14 @@ export class PlatformModule {
           allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
         }),
       ],
-      providers: [Clock, UrlBuilder, PolicyService, AdminToken, SiteTokens],
+      providers: [Clock, UrlBuilder, PolicyService, AdminToken, SiteTokens, IntegrationTokens],
       exports: [
         Clock,
         UrlBuilder,
         PolicyService,
         AdminToken,
         SiteTokens,
+        IntegrationTokens,
         BlobStoreModule,
         OutboundHttpModule,
         // The throttler's storage: other limits (answers) count in the same store.

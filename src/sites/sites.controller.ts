@@ -91,7 +91,7 @@ export class SitesController {
   }
 
   @Get(':siteId')
-  @Access('site', SITE_READ)
+  @Access('site', SITE_READ, { integrations: { installation: 'site:metadata:read' } })
   @ApiOperation({ operationId: 'getSiteById', summary: 'Get a site by its ID' })
   @ApiOkResponse({ type: SiteResponse })
   async get(@Granted() site: SiteAccess, @Param('siteId') siteId: string): Promise<SiteResponse> {

@@ -25,6 +25,7 @@ import { PublishedContentRepository } from './published/published-content.reposi
 import { PublishedLookupController } from './published/lookup/published-lookup.controller';
 import { PublishedLookupService } from './published/lookup/published-lookup.service';
 import { SiteReaderAccess } from './published/site-reader-access';
+import { SiteScripts } from './published/site-scripts';
 import { SiteVisitorAuth } from './published/site-visitor-auth';
 import { SitePublishingAuthController } from './publishing-auth/site-publishing-auth.controller';
 import { SitePublishingAuthRepository } from './publishing-auth/site-publishing-auth.repository';
@@ -111,6 +112,7 @@ import {
     PublishedContentRepository,
     PublishedLookupService,
     SiteReaderAccess,
+    SiteScripts,
     { provide: SiteVisitorAuth, useExisting: SitePublishingAuthService },
     SiteAccessPolicy,
     SitePublishingAuthRepository,
@@ -127,6 +129,7 @@ import {
     SitePublishingAuthService,
     SiteSearchService,
     SiteInsightsService,
+    SiteScripts,
   ],
 })
 export class SitesModule {}

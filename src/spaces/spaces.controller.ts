@@ -140,7 +140,11 @@ export class SpacesController {
   }
 
   @Get('spaces/:spaceId')
-  @Access('spaceIncludingDeleted', 'view', { param: 'spaceId', siteReaders: true })
+  @Access('spaceIncludingDeleted', 'view', {
+    param: 'spaceId',
+    siteReaders: true,
+    integrations: { installation: 'space:metadata:read' },
+  })
   @ApiOperation({
     operationId: 'getSpaceById',
     summary: 'Get a space by its ID',

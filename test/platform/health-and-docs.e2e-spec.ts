@@ -39,11 +39,13 @@ const NEWER_THAN_0146 = new Set([
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
  * of change requests and spaces point at, the published document of a public OpenAPI
  * specification, the block-level diffs of a page (of a change request, of a revision), a
- * user's own API tokens, and the icons and preview images of integrations.
+ * user's own API tokens, the icons and preview images of integrations, and the scripts they
+ * inject in published sites.
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
   'getIntegrationImage',
+  'getIntegrationSiteScript',
   'downloadChangeRequestPDF',
   'downloadSpacePDF',
   'getChangeRequestConflicts',
@@ -105,7 +107,12 @@ describe('health and API document', () => {
     expect(ids).toEqual(
       expect.arrayContaining(['getAuthenticatedUser', 'getUserById', 'getOrganizationById']),
     );
-    expect(document.paths['/v1/orgs/{organizationId}'].get.security).toEqual([{ user: [] }]);
+    // As GitBook's: a user's token, or an integration's script (its own or an installation's).
+    expect(document.paths['/v1/orgs/{organizationId}'].get.security).toEqual([
+      { user: [] },
+      { integration: [] },
+      { 'integration-installation': [] },
+    ]);
   });
 
   it("uses GitBook's operationId for every GitBook operation it serves", async () => {

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** Who made a change: a user (with the API token used) or the instance administrator. */
-export type AuditActorType = 'user' | 'support';
+export type AuditActorType = 'user' | 'support' | 'integration' | 'installation';
 
 /**
  * One successful write through the API, recorded after it committed. It keeps no foreign key:
@@ -46,7 +46,10 @@ export class AuditEvent {
   @Column({ type: 'varchar', length: 16 })
   actorType!: AuditActorType;
 
-  /** The user's id, or `admin` for the instance administrator. */
+  /**
+   * The user's id, `admin` for the instance administrator, or the integration's or
+   * installation's id.
+   */
   @Column({ type: 'varchar', length: 64 })
   actorId!: string;
 

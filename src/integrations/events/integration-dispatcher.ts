@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { OrganizationsRepository } from '../../orgs/organizations.repository';
 import { Clock } from '../../platform/clock/clock';
+import { IntegrationTokens } from '../../platform/auth/integration-tokens';
 import { AppConfig } from '../../platform/config/app-config';
 import { newId } from '../../platform/ids/ids';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
@@ -59,6 +60,7 @@ export class IntegrationDispatcher {
     private readonly secret: InstanceSecret,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly tokens: IntegrationTokens,
   ) {}
 
   async dispatch(
@@ -133,14 +135,40 @@ export class IntegrationDispatcher {
           string
         >)
       : {};
+    const apiTokens = this.apiTokens(integration, options);
     return {
       apiEndpoint: this.config.publicUrl,
-      apiTokens: {},
+      apiTokens,
+      // What @gitbook/runtime before 0.23 reads: the installation's token, else the integration's.
+      authToken: apiTokens.installation ?? apiTokens.integration,
       integration: this.presenter.present({ integration, owner: owner!, admin: false }),
       secrets,
       signingSecrets: { integration: this.signingSecret(integration.id) },
       ...options.environment,
     };
+  }
+
+  /**
+   * The tokens the script calls the API with: the integration's own, and the installation's
+   * when the event is about one (limited to the scopes the integration holds now).
+   */
+  private apiTokens(
+    integration: Integration,
+    { installationId, organizationId }: DispatchOptions,
+  ): { integration: string; installation?: string } {
+    const tokens: { integration: string; installation?: string } = {
+      integration: this.tokens.sign({ kind: 'integration', integration: integration.id }).token,
+    };
+    if (installationId && organizationId) {
+      tokens.installation = this.tokens.sign({
+        kind: 'installation',
+        integration: integration.id,
+        installation: installationId,
+        organization: organizationId,
+        scopes: [...integration.scopes],
+      }).token;
+    }
+    return tokens;
   }
 
   /** A secret of the integration (or of one of its installations) for it to sign with. */

@@ -40,7 +40,10 @@ export class IntegrationEventsController {
   constructor(private readonly events: IntegrationEventsRepository) {}
 
   @Get()
-  @Access('integration', 'admin', 'integrationName')
+  @Access('integration', 'admin', {
+    param: 'integrationName',
+    integrations: { integration: true },
+  })
   @ApiOperation({
     operationId: 'listIntegrationEvents',
     summary: 'List the events sent to an integration',
@@ -55,7 +58,10 @@ export class IntegrationEventsController {
   }
 
   @Get(':eventId')
-  @Access('integration', 'admin', 'integrationName')
+  @Access('integration', 'admin', {
+    param: 'integrationName',
+    integrations: { integration: true },
+  })
   @ApiOperation({
     operationId: 'getIntegrationEvent',
     summary: 'Get an event sent to an integration',

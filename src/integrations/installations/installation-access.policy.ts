@@ -118,7 +118,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
 
   onModuleInit(): void {
     this.policy.register('integrationInstallation', {
-      resolver: { resolve: (_userId, id, context) => this.installation(id, context!) },
+      resolver: { resolve: (_userId, id, context) => this.resolveInstallation(id, context!) },
       noun: 'integration installation',
       actions: {
         view: (access) => organizationRefusal(access.role, 'view'),
@@ -127,7 +127,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
       },
     });
     this.policy.register('integrationSpaceInstallation', {
-      resolver: { resolve: (_userId, id, context) => this.spaceInstallation(id, context!) },
+      resolver: { resolve: (_userId, id, context) => this.resolveSpaceInstallation(id, context!) },
       noun: 'integration space installation',
       actions: {
         // Below the organization's installation, which its members with a role see.
@@ -142,7 +142,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
       },
     });
     this.policy.register('integrationSiteInstallation', {
-      resolver: { resolve: (_userId, id, context) => this.siteInstallation(id, context!) },
+      resolver: { resolve: (_userId, id, context) => this.resolveSiteInstallation(id, context!) },
       noun: 'integration site installation',
       actions: {
         installIntegration: (access) =>
@@ -151,7 +151,11 @@ export class InstallationAccessPolicy implements OnModuleInit {
     });
   }
 
-  private async installation(
+  /**
+   * The route's integration's installation `id`, as the caller sees its integration and
+   * organization (parents of the route, resolved for whoever calls: a member, an integration).
+   */
+  async resolveInstallation(
     id: string,
     context: AccessContext,
   ): Promise<InstallationAccess | null> {
@@ -193,7 +197,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
     return installation;
   }
 
-  private async spaceInstallation(
+  async resolveSpaceInstallation(
     spaceId: string,
     context: AccessContext,
   ): Promise<SpaceInstallationAccess | null> {
@@ -222,7 +226,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
     };
   }
 
-  private async siteInstallation(
+  async resolveSiteInstallation(
     siteId: string,
     context: AccessContext,
   ): Promise<SiteInstallationAccess | null> {
@@ -247,7 +251,7 @@ export class InstallationAccessPolicy implements OnModuleInit {
   }
 
   /** The organization's site `siteId`, null when it has none by that id. */
-  private async siteOf(organizationId: string, siteId: string): Promise<Site | null> {
+  async siteOf(organizationId: string, siteId: string): Promise<Site | null> {
     try {
       return await this.sites.findForOrganization(this.dataSource.manager, organizationId, siteId);
     } catch (error) {

@@ -55,6 +55,8 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
 const location = (description: string) =>
   ApiHeader({ name: 'Location', description, required: false });
 const INSTALLATION = { param: 'installationId' } as const;
+/** The integration and its installations administer their own installations. */
+const SCRIPTS = { integrations: { integration: true, installation: 'any' } } as const;
 
 /**
  * GitBook's installations of an integration: on an organization (`/installations`), and below
@@ -119,7 +121,7 @@ export class InstallationsController {
   }
 
   @Get('installations/:installationId')
-  @Access('integrationInstallation', 'listInstallations', INSTALLATION)
+  @Access('integrationInstallation', 'listInstallations', { ...INSTALLATION, ...SCRIPTS })
   @ApiOperation({
     operationId: 'getIntegrationInstallationById',
     summary: 'Get an installation of an integration',
@@ -131,7 +133,7 @@ export class InstallationsController {
   }
 
   @Patch('installations/:installationId')
-  @Access('integrationInstallation', 'installIntegration', INSTALLATION)
+  @Access('integrationInstallation', 'installIntegration', { ...INSTALLATION, ...SCRIPTS })
   @ApiOperation({
     operationId: 'updateIntegrationInstallation',
     summary: 'Update an installation of an integration',
@@ -225,7 +227,7 @@ export class InstallationsController {
   }
 
   @Get('installations/:installationId/spaces/:spaceId')
-  @Access('integrationSpaceInstallation', 'installIntegration', 'spaceId')
+  @Access('integrationSpaceInstallation', 'installIntegration', { param: 'spaceId', ...SCRIPTS })
   @ApiOperation({
     operationId: 'getIntegrationSpaceInstallation',
     summary: 'Get the installation of an integration on a space',
@@ -243,7 +245,7 @@ export class InstallationsController {
   }
 
   @Patch('installations/:installationId/spaces/:spaceId')
-  @Access('integrationSpaceInstallation', 'installIntegration', 'spaceId')
+  @Access('integrationSpaceInstallation', 'installIntegration', { param: 'spaceId', ...SCRIPTS })
   @ApiOperation({
     operationId: 'updateIntegrationSpaceInstallation',
     summary: 'Update the installation of an integration on a space',
@@ -340,7 +342,7 @@ export class InstallationsController {
   }
 
   @Get('installations/:installationId/sites/:siteId')
-  @Access('integrationSiteInstallation', 'installIntegration', 'siteId')
+  @Access('integrationSiteInstallation', 'installIntegration', { param: 'siteId', ...SCRIPTS })
   @ApiOperation({
     operationId: 'getIntegrationSiteInstallation',
     summary: 'Get the installation of an integration on a site',
@@ -358,7 +360,7 @@ export class InstallationsController {
   }
 
   @Patch('installations/:installationId/sites/:siteId')
-  @Access('integrationSiteInstallation', 'installIntegration', 'siteId')
+  @Access('integrationSiteInstallation', 'installIntegration', { param: 'siteId', ...SCRIPTS })
   @ApiOperation({
     operationId: 'updateIntegrationSiteInstallation',
     summary: 'Update the installation of an integration on a site',

@@ -8,6 +8,8 @@ import { IntegrationInstallation } from './entities/integration-installation.ent
 import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
 import { InstallationAccessPolicy } from './installation-access.policy';
+import { InstallationTokensController } from './installation-tokens.controller';
+import { IntegrationCallerAccess } from './integration-caller-access';
 import { IntegrationInstallationEvents } from './installation-events';
 import { IntegrationRenderController } from './integration-render.controller';
 import { IntegrationRenderService } from './integration-render.service';
@@ -16,11 +18,14 @@ import { InstallationsPresenter } from './installations.presenter';
 import { InstallationsRepository } from './installations.repository';
 import { InstallationsService } from './installations.service';
 import { OrganizationInstallationsController } from './organization-installations.controller';
+import { SiteScriptController } from './site-script.controller';
+import { SiteScriptsService } from './site-scripts.service';
 import { SpaceIntegrationsController } from './space-integrations.controller';
 
 /**
  * Installations of integrations: on organizations, and below them on spaces and sites; their
- * configurations, who may install, and what a space or site has installed (blocks, scripts).
+ * configurations, who may install, and what a space or site has installed (blocks, scripts,
+ * which SiteScriptsService serves and tells the published site of).
  * The integration hears of changes through IntegrationInstallationEvents.
  */
 @Module({
@@ -40,14 +45,18 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     OrganizationInstallationsController,
     SpaceIntegrationsController,
     IntegrationRenderController,
+    InstallationTokensController,
+    SiteScriptController,
   ],
   providers: [
     InstallationsService,
     InstallationsRepository,
     InstallationsPresenter,
     InstallationAccessPolicy,
+    IntegrationCallerAccess,
     IntegrationInstallationEvents,
     IntegrationRenderService,
+    SiteScriptsService,
   ],
   exports: [InstallationsService, IntegrationInstallationEvents],
 })

@@ -324,4 +324,38 @@ export class InstallationsRepository {
       ),
     );
   }
+
+  /**
+   * Whether the integration is installed on the organization (by `installationId` only, when
+   * given), and, with `content`, whether that installation covers the space or site: all of
+   * them when its selection is `all`, else those it is installed on.
+   */
+  async covers(
+    integrationId: string,
+    organizationId: string,
+    {
+      installationId,
+      content,
+    }: {
+      installationId: string | null;
+      content?: { kind: 'space' | 'site'; contentId: string };
+    },
+  ): Promise<boolean> {
+    const parameters: unknown[] = [integrationId, organizationId];
+    let sql =
+      'SELECT 1 FROM integration_installations i WHERE i.integration_id = $1 AND i.organization_id = $2';
+    if (installationId !== null) {
+      parameters.push(installationId);
+      sql += ` AND i.id = $${parameters.length}`;
+    }
+    if (content) {
+      parameters.push(content.contentId);
+      const { kind } = content;
+      sql +=
+        ` AND (i.${kind}_selection = 'all' OR EXISTS (SELECT 1 FROM integration_${kind}_installations c` +
+        ` WHERE c.installation_id = i.id AND c.${kind}_id = $${parameters.length}))`;
+    }
+    const rows: unknown[] = await this.dataSource.query(`${sql} LIMIT 1`, parameters);
+    return rows.length > 0;
+  }
 }

@@ -17,6 +17,7 @@ import {
 } from './dto/installation.response';
 import { InstallationsPresenter } from './installations.presenter';
 import { InstallationsService } from './installations.service';
+import { SiteScriptsService } from './site-scripts.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
@@ -30,6 +31,7 @@ export class OrganizationInstallationsController {
   constructor(
     private readonly installations: InstallationsService,
     private readonly presenter: InstallationsPresenter,
+    private readonly siteScripts: SiteScriptsService,
   ) {}
 
   @Get('integrations')
@@ -156,8 +158,7 @@ export class OrganizationInstallationsController {
       'published site (its renderer).',
   })
   @ApiOkResponse({ type: [SiteIntegrationScriptResponse] })
-  async listSiteScripts(@Granted() site: ResolvedAccess): Promise<SiteIntegrationScriptResponse[]> {
-    const scripts = await this.installations.siteScripts(site.id);
-    return scripts.map((view) => this.presenter.script(view));
+  listSiteScripts(@Granted() site: ResolvedAccess): Promise<SiteIntegrationScriptResponse[]> {
+    return this.siteScripts.list(site.id);
   }
 }

@@ -39,6 +39,12 @@ function declare(requirement: AccessRequirement) {
           ...(requirement.kind === 'resource' && requirement.siteReaders
             ? [ApiBearerAuth('siteReader')]
             : []),
+          ...(requirement.kind === 'resource' && requirement.integrations?.integration
+            ? [ApiBearerAuth('integration')]
+            : []),
+          ...(requirement.kind === 'resource' && requirement.integrations?.installation
+            ? [ApiBearerAuth('integration-installation')]
+            : []),
           ApiUnauthorizedResponse({
             type: ErrorBody,
             description: 'Missing, unknown or revoked token.',
@@ -73,6 +79,7 @@ function declare(requirement: AccessRequirement) {
  * another route parameter; `options.ifAbsent: 'proceed'` runs the handler, with no access,
  * when the resource is absent or unseen (a delete that answers 204 either way).
  * `options.siteReaders` lets a published site's token read it too (`need` is then `view`).
+ * `options.integrations` lets integration scripts call it (IntegrationAdmission).
  * For scoped tokens (token-scope.ts): `options.reads` marks a POST that only reads;
  * `options.reaches` a write that reaches beyond its resource (a move, a transfer).
  */
@@ -82,7 +89,10 @@ export function Access<R extends ResourceType>(
   options:
     | string
     | Partial<
-        Pick<ResourceRequirement, 'param' | 'ifAbsent' | 'siteReaders' | 'reads' | 'reaches'>
+        Pick<
+          ResourceRequirement,
+          'param' | 'ifAbsent' | 'siteReaders' | 'integrations' | 'reads' | 'reaches'
+        >
       > = {},
 ) {
   const { param = `${resource}Id`, ...rest } =

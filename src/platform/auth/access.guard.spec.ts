@@ -1,9 +1,10 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '../errors/domain-error';
-import type { AccessRequirement, ResolvedAccess } from '../policy/access';
+import type { AccessRequirement, IntegrationAdmission, ResolvedAccess } from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
 import { AccessGuard } from './access.guard';
+import type { IntegrationTokens } from './integration-tokens';
 import type { SiteTokens } from './site-tokens';
 import type { Actor, AuthenticatedRequest } from './actor';
 import type { AdminToken } from './admin-token';
@@ -40,7 +41,15 @@ function guardFor(requirement: AccessRequirement, caller: Actor, policy: PolicyS
   const authenticator = { authenticate: () => Promise.resolve(caller) } as unknown as Authenticator;
   const adminToken = { matches: () => caller.kind === 'admin' } as unknown as AdminToken;
   const siteTokens = { verify: () => null } as unknown as SiteTokens;
-  const guard = new AccessGuard(reflector, authenticator, adminToken, policy, siteTokens);
+  const integrationTokens = { verify: () => null } as unknown as IntegrationTokens;
+  const guard = new AccessGuard(
+    reflector,
+    authenticator,
+    adminToken,
+    policy,
+    siteTokens,
+    integrationTokens,
+  );
   const request = {
     headers: { authorization: 'Bearer token' },
     params: { parentId: 'p1', childId: 'c1' },
@@ -152,6 +161,90 @@ describe('AccessGuard', () => {
     await expect(guardFor(requirement, user, policy).check()).rejects.toMatchObject({
       kind: 'forbidden',
       message: 'This needs the edit role on this guardTestParent.',
+    });
+  });
+
+  describe('integration callers', () => {
+    const integration: Actor = { kind: 'integration', integrationId: 'i1', tokenHash: 'h' };
+    const installation: Actor = {
+      kind: 'installation',
+      integrationId: 'i1',
+      installationId: 'n1',
+      organizationId: 'o1',
+      scopes: ['space:content:read'],
+      tokenHash: 'h',
+    };
+    const child = (integrations?: IntegrationAdmission): AccessRequirement => ({
+      kind: 'resource',
+      resource: 'guardTestChild',
+      param: 'childId',
+      need: 'read',
+      ...(integrations ? { integrations } : {}),
+    });
+    let callers: string[];
+
+    beforeEach(() => {
+      callers = [];
+      policy.admitIntegrations('guardTestChild', (caller, id) => {
+        callers.push(`${caller.kind}:${id}`);
+        return Promise.resolve(id === 'c1' ? access('guardTestChild', id) : null);
+      });
+    });
+
+    it('refuses them on routes that do not admit them, before reading anything', async () => {
+      for (const caller of [integration, installation]) {
+        await expect(guardFor(child(), caller, policy).check()).rejects.toMatchObject({
+          kind: 'forbidden',
+          message: "An integration's token cannot call this route.",
+        });
+      }
+      await expect(guardFor({ kind: 'user' }, integration, policy).check()).rejects.toMatchObject({
+        kind: 'forbidden',
+      });
+      expect(callers).toEqual([]);
+    });
+
+    it('takes only the kind of token the route names, and an installation only with its scope', async () => {
+      await expect(
+        guardFor(child({ installation: 'any' }), integration, policy).check(),
+      ).rejects.toMatchObject({ kind: 'forbidden' });
+      await expect(
+        guardFor(child({ integration: true }), installation, policy).check(),
+      ).rejects.toMatchObject({ kind: 'forbidden' });
+      await expect(
+        guardFor(child({ installation: 'space:content:write' }), installation, policy).check(),
+      ).rejects.toMatchObject({
+        kind: 'forbidden',
+        message: 'This needs the integration to hold the space:content:write scope.',
+      });
+      expect(callers).toEqual([]);
+
+      const admitted = guardFor(
+        child({ installation: 'space:content:read' }),
+        installation,
+        policy,
+      );
+      await expect(admitted.check()).resolves.toBe(true);
+      expect(admitted.request.granted).toMatchObject({ id: 'c1' });
+      expect(callers).toEqual(['installation:c1']);
+    });
+
+    it('answers 404 for what the integration is not installed on', async () => {
+      const { check } = guardFor(
+        { ...child({ integration: true }), param: 'parentId' } as AccessRequirement,
+        integration,
+        policy,
+      );
+      await expect(check()).rejects.toMatchObject({ kind: 'not_found' });
+    });
+
+    it("refuses users on an integration's own operation", async () => {
+      await expect(
+        guardFor(child({ integration: true, only: true }), user, policy).check(),
+      ).rejects.toMatchObject({
+        kind: 'forbidden',
+        message: "Only the integration's own token may do this.",
+      });
     });
   });
 });

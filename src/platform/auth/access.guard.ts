@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { decode } from 'jsonwebtoken';
 import { forbidden, notFound, unauthenticated } from '../errors/domain-error';
 import type {
   AccessRequirement,
@@ -9,10 +10,17 @@ import type {
 } from '../policy/access';
 import { PolicyService } from '../policy/policy.service';
 import { ACCESS_METADATA } from './access.decorator';
-import type { Actor, AuthenticatedRequest, SiteReaderActor, UserActor } from './actor';
+import type {
+  Actor,
+  AuthenticatedRequest,
+  IntegrationCallerActor,
+  SiteReaderActor,
+  UserActor,
+} from './actor';
 import { AdminToken } from './admin-token';
 import { Authenticator } from './authenticator';
 import { bearerToken, bearerTokenHash } from './bearer';
+import { IntegrationTokens } from './integration-tokens';
 import { looksLikeJwt, SiteTokens } from './site-tokens';
 import { resourceRefusal, routeRefusal, seesResource } from './token-scope';
 
@@ -29,6 +37,7 @@ export class AccessGuard implements CanActivate {
     private readonly adminToken: AdminToken,
     private readonly policy: PolicyService,
     private readonly siteTokens: SiteTokens,
+    private readonly integrationTokens: IntegrationTokens,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -61,6 +70,10 @@ export class AccessGuard implements CanActivate {
         return true;
       case 'siteVisitor':
         throw forbidden('This token only reads a published site.');
+      case 'integration':
+      case 'installation':
+        request.granted = await this.decideForIntegration(request, actor, requirement);
+        return true;
       case 'user':
         if (requirement.kind === 'admin')
           throw forbidden('This route needs the instance administrator token.');
@@ -68,6 +81,8 @@ export class AccessGuard implements CanActivate {
           const refusal = routeRefusal(actor.scope, request.method, requirement);
           if (refusal) throw refusal;
         }
+        if (requirement.kind === 'resource' && requirement.integrations?.only)
+          throw forbidden("Only the integration's own token may do this.");
         if (requirement.kind === 'user') return true;
     }
 
@@ -153,13 +168,71 @@ export class AccessGuard implements CanActivate {
     return access;
   }
 
+  /**
+   * An integration's script, by its integration's or an installation's token, on a route that
+   * admits it: 403 when the route does not take this kind of token, or the integration does not
+   * hold the scope it needs; else decided as for a member, with the role the integration holds
+   * on what it is installed on (404 for anything else).
+   */
+  private async decideForIntegration(
+    request: AuthenticatedRequest,
+    caller: IntegrationCallerActor,
+    requirement: AccessRequirement,
+  ): Promise<ResolvedAccess> {
+    const admission = requirement.kind === 'resource' ? requirement.integrations : undefined;
+    if (requirement.kind !== 'resource' || !admission)
+      throw forbidden("An integration's token cannot call this route.");
+    if (caller.kind === 'integration' && !admission.integration)
+      throw forbidden("This route takes an installation's token, not the integration's.");
+    if (caller.kind === 'installation') {
+      const scope = admission.installation;
+      if (!scope)
+        throw forbidden("This route takes the integration's token, not an installation's.");
+      if (scope !== 'any' && !caller.scopes.includes(scope))
+        throw forbidden(`This needs the integration to hold the ${scope} scope.`);
+    }
+    const params = request.params as Record<string, string>;
+    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
+      const key = `${resource}:${id}`;
+      const memo = (request.access ??= new Map());
+      if (!memo.has(key)) {
+        memo.set(
+          key,
+          this.policy.resolveForIntegration(caller, resource, id, {
+            params,
+            query: request.query as Record<string, unknown>,
+            parent: resolve,
+            proceedsIfAbsent: false,
+          }),
+        );
+      }
+      return memo.get(key)!;
+    };
+    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    if (!access) throw notFound(capitalize(this.policy.noun(requirement.resource)));
+    const decision = { resource: requirement.resource, need: requirement.need, access };
+    const action = { userId: callerId(caller), params };
+    if (this.policy.readsBody(decision.resource, decision.need)) {
+      request.deferredDecision = { ...decision, request: action };
+      return access;
+    }
+    const denial = this.policy.decide(decision.resource, decision.need, access, action);
+    if (denial) throw denial;
+    return access;
+  }
+
   private async authenticate(request: AuthenticatedRequest): Promise<Actor> {
     const tokenHash = bearerTokenHash(request);
     if (!tokenHash)
       throw unauthenticated('Missing bearer token: send "Authorization: Bearer <token>".');
     if (this.adminToken.matches(tokenHash)) return { kind: 'admin', tokenHash };
     const token = bearerToken(request)!;
-    if (looksLikeJwt(token)) return this.siteReader(token, tokenHash);
+    if (looksLikeJwt(token)) {
+      const kind = jwtKind(token);
+      if (kind === 'integration' || kind === 'installation')
+        return this.integrationCaller(token, tokenHash);
+      return this.siteReader(token, tokenHash);
+    }
     const user = await this.authenticator.authenticate(tokenHash);
     if (!user) throw unauthenticated('Unknown or revoked token.');
     return user;
@@ -183,6 +256,35 @@ export class AccessGuard implements CanActivate {
       tokenHash,
     };
   }
+
+  /** The caller of an integration's or installation's token; 401 for an invalid or expired one. */
+  private integrationCaller(token: string, tokenHash: string): IntegrationCallerActor {
+    const claims = this.integrationTokens.verify(token);
+    if (!claims) throw unauthenticated('The integration token is not valid, or has expired.');
+    if (claims.kind === 'integration')
+      return { kind: 'integration', integrationId: claims.integration, tokenHash };
+    return {
+      kind: 'installation',
+      integrationId: claims.integration,
+      installationId: claims.installation,
+      organizationId: claims.organization,
+      scopes: claims.scopes,
+      tokenHash,
+    };
+  }
+}
+
+/** The `kind` a JWT says it is, before its signature is checked (which key to check it with). */
+function jwtKind(token: string): unknown {
+  const payload = decode(token, { json: true });
+  return payload?.kind;
+}
+
+/** Who an action is decided for, where a rule compares it with a user (never equal to one). */
+function callerId(caller: IntegrationCallerActor): string {
+  return caller.kind === 'integration'
+    ? `integration:${caller.integrationId}`
+    : `installation:${caller.installationId}`;
 }
 
 function capitalize(resource: string): string {

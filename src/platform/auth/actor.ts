@@ -83,12 +83,45 @@ export interface SiteVisitorActor {
 }
 
 /**
+ * An integration itself (its token, which its script receives with each event): it reads and
+ * administers its own installations, makes their tokens and queues its tasks.
+ */
+export interface IntegrationActor {
+  kind: 'integration';
+  integrationId: string;
+  tokenHash: string;
+}
+
+/**
+ * An installation of an integration on an organization (its token): it reads what it is
+ * installed on, within the scopes the integration holds.
+ */
+export interface InstallationActor {
+  kind: 'installation';
+  integrationId: string;
+  installationId: string;
+  organizationId: string;
+  scopes: readonly string[];
+  tokenHash: string;
+}
+
+/** The callers an integration's script is: the integration, or one of its installations. */
+export type IntegrationCallerActor = IntegrationActor | InstallationActor;
+
+/**
  * The caller of a request, as the access guard resolves it: the instance administrator, a user
  * (a member of organizations, with a role or as a guest, which resource policies decide), a
- * site reader or a site visitor. Member routes admit users only; the administrator token opens
- * the admin API.
+ * site reader, a site visitor, or an integration's script (as the integration or as one of its
+ * installations). Member routes admit users only; the administrator token opens the admin API;
+ * routes say which other callers they admit.
  */
-export type Actor = UserActor | AdminActor | SiteReaderActor | SiteVisitorActor;
+export type Actor =
+  | UserActor
+  | AdminActor
+  | SiteReaderActor
+  | SiteVisitorActor
+  | IntegrationActor
+  | InstallationActor;
 
 /** What the guards leave on the request for handlers and presenters. */
 export interface AuthenticatedRequest extends Request {

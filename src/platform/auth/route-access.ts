@@ -36,7 +36,8 @@ export function listRouteAccess(app: INestApplication): RouteAccess[] {
  * Refuses to start an application with a route that declares no access requirement, or one
  * whose requirement names a resource type no module registered, or a role or action its
  * policy does not know, or that admits site readers to anything but a read of a resource
- * whose policy has a site-reader resolver.
+ * whose policy has a site-reader resolver, or integrations to a resource no module opened to
+ * them.
  */
 export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
   const routes = listRouteAccess(app);
@@ -63,6 +64,17 @@ export function assertEveryRouteDeclaresAccess(app: INestApplication): void {
   if (readers.length > 0) {
     throw new Error(
       `Routes admitting site readers for more than a read, or on a resource closed to them: ${describe(readers)}`,
+    );
+  }
+  const integrations = routes.filter(
+    ({ requirement }) =>
+      requirement?.kind === 'resource' &&
+      requirement.integrations &&
+      !policy.admitsIntegrations(requirement.resource),
+  );
+  if (integrations.length > 0) {
+    throw new Error(
+      `Routes admitting integrations on a resource closed to them: ${describe(integrations)}`,
     );
   }
 }

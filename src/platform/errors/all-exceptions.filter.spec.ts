@@ -88,6 +88,7 @@ describe('AllExceptionsFilter', () => {
       ['precondition_failed', 412],
       ['payload_too_large', 413],
       ['rate_limited', 429],
+      ['bad_gateway', 502],
       ['unavailable', 503],
     ] as [ErrorKind, number][])('maps kind %s to %i', (kind, status) => {
       const message = `Something about ${kind}.`;

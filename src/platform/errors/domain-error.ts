@@ -14,6 +14,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'bad_gateway'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -51,6 +52,8 @@ export function statusOfKind(kind: ErrorKind): number {
       return 415;
     case 'rate_limited':
       return 429;
+    case 'bad_gateway':
+      return 502;
     case 'unavailable':
       return 503;
     default: {

@@ -69,6 +69,12 @@ export interface ResourceRequirement {
    * content, decided by the type's `siteReader` resolver. Its need is `view` or `read`.
    */
   siteReaders?: true;
+  /**
+   * Integration scripts may call the route too (GitBook's `integration` and
+   * `integration-installation` security schemes), decided by the type's integration resolver:
+   * see IntegrationAdmission.
+   */
+  integrations?: IntegrationAdmission;
   /** A POST that only reads (a search): read-only tokens may call it. */
   reads?: true;
   /**
@@ -79,6 +85,17 @@ export interface ResourceRequirement {
    * one organization.
    */
   reaches?: 'organization' | 'otherOrganizations';
+}
+
+/**
+ * Which integration callers a route admits: `integration`, the integration's own token;
+ * `installation`, an installation's token holding that scope of GitBook's (`any`: no scope
+ * needed); `only`, no user may call it (GitBook makes it an integration's operation only).
+ */
+export interface IntegrationAdmission {
+  integration?: true;
+  installation?: string;
+  only?: true;
 }
 
 export type AccessRequirement =
@@ -107,6 +124,21 @@ export function describeRequirement(requirement: AccessRequirement): string {
     case 'resource':
       return `${requirement.resource}:${requirement.need}${
         requirement.ifAbsent ? ' (absent: proceeds)' : ''
-      }${requirement.siteReaders ? ', or site reader' : ''}`;
+      }${requirement.siteReaders ? ', or site reader' : ''}${describeIntegrations(requirement.integrations)}`;
   }
+}
+
+function describeIntegrations(admission: IntegrationAdmission | undefined): string {
+  if (!admission) return '';
+  const callers = [
+    ...(admission.integration ? ['integration'] : []),
+    ...(admission.installation
+      ? [
+          admission.installation === 'any'
+            ? 'installation'
+            : `installation with ${admission.installation}`,
+        ]
+      : []),
+  ];
+  return `${admission.only ? ', only ' : ', or '}${callers.join(' or ')}`;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SiteReaderActor } from '../auth/actor';
+import type { IntegrationCallerActor, SiteReaderActor } from '../auth/actor';
 import { DomainError, forbidden } from '../errors/domain-error';
 import type { AccessNeed, ResolvedAccess, ResourceType } from './access';
 import { atLeast, isRole } from './roles';
@@ -39,6 +39,17 @@ export interface AccessResolver {
  */
 export type SiteReaderResolver = (
   reader: SiteReaderActor,
+  resourceId: string,
+  context: AccessContext,
+) => Promise<ResolvedAccess | null>;
+
+/**
+ * An integration's or installation's access to a resource, or null when it is not among what
+ * the integration is installed on (answered 404). The role it holds there decides actions as a
+ * member's would: none (null) for content, `admin` for the integration's own installations.
+ */
+export type IntegrationCallerResolver = (
+  caller: IntegrationCallerActor,
   resourceId: string,
   context: AccessContext,
 ) => Promise<ResolvedAccess | null>;
@@ -96,6 +107,8 @@ export class PolicyService {
   private readonly policies = new Map<ResourceType, ResourcePolicy & { noun: string }>();
   /** Site-reader resolvers given by a module above the one that registers the type. */
   private readonly siteReaders = new Map<ResourceType, SiteReaderResolver>();
+  /** How integration scripts reach each type, given by the integrations module. */
+  private readonly integrationCallers = new Map<ResourceType, IntegrationCallerResolver>();
 
   register(resource: ResourceType, resolver: AccessResolver, noun?: string): void;
   register(resource: ResourceType, policy: ResourcePolicy): void;
@@ -178,6 +191,34 @@ export class PolicyService {
     const resolver = this.policy(resource).siteReader;
     if (!resolver) throw new Error(`The ${resource} policy does not admit site readers`);
     return resolver(reader, resourceId, context);
+  }
+
+  /**
+   * Opens a resource type to integration scripts (their integration's and installations'
+   * tokens), on the routes that admit them; from the integrations module, which knows what an
+   * integration is installed on.
+   */
+  admitIntegrations(resource: ResourceType, resolver: IntegrationCallerResolver): void {
+    if (this.integrationCallers.has(resource))
+      throw new Error(`Integrations admitted to ${resource} twice`);
+    this.integrationCallers.set(resource, resolver);
+  }
+
+  /** An integration caller's access to a resource of a route that admits it. */
+  resolveForIntegration(
+    caller: IntegrationCallerActor,
+    resource: ResourceType,
+    resourceId: string,
+    context: AccessContext,
+  ): Promise<ResolvedAccess | null> {
+    const resolver = this.integrationCallers.get(resource);
+    if (!resolver) throw new Error(`The ${resource} policy does not admit integrations`);
+    return resolver(caller, resourceId, context);
+  }
+
+  /** Whether integration scripts may reach resources of this type. */
+  admitsIntegrations(resource: ResourceType): boolean {
+    return this.integrationCallers.has(resource);
   }
 
   /** Whether site readers may read resources of this type. */

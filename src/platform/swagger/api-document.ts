@@ -53,6 +53,29 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl?: string):
           "site's published content as its visitor may see it, nothing else.",
       },
       'siteReader',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "An integration's own token, which its script receives with each event " +
+          '(`environment.apiTokens.integration`): its installations, their tokens, its tasks.',
+      },
+      'integration',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "An installation's token (`createIntegrationInstallationToken`, or " +
+          '`environment.apiTokens.installation`): what the installation is installed on, ' +
+          'within the scopes its integration holds.',
+      },
+      'integration-installation',
     );
   if (serverUrl) builder.addServer(serverUrl);
   const document = SwaggerModule.createDocument(app, builder.build());

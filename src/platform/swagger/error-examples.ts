@@ -76,6 +76,8 @@ function messageFor(
       return 'Unsupported content encoding.';
     case 429:
       return 'Too many requests. Retry after the delay in Retry-After.';
+    case 502:
+      return 'The integration did not answer as it should; its events say why.';
     default:
       return 'The service is unavailable.';
   }

@@ -284,6 +284,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     organization: ORG,
     script: 'var s={async fetch(){return new Response("ok")}};export{s as default};',
   },
+  queueIntegrationTask: { task: { sync: 'handbook', page: 2 }, schedule: 60 },
   renderIntegrationUIWithPost: {
     componentId: 'status-badge',
     props: { service: 'api' },

@@ -261,7 +261,7 @@ export const BINDERY_TAGS: ApiTag[] = [
   {
     name: 'downloads',
     description:
-      'Bindery only: files by digest (signed links), PDF exports of spaces and change requests, and public OpenAPI specifications.',
+      "Bindery only: files by digest (signed links), PDF exports of spaces and change requests, public OpenAPI specifications, and integrations' images and the scripts they inject in published sites.",
   },
   {
     name: 'changes',

@@ -49,7 +49,9 @@ export class PublishedContentSiteResponse {
   customizations!: PublishedSiteCustomizationsResponse;
   @ApiProperty({
     type: [SiteIntegrationScriptResponse],
-    description: 'Always empty: Bindery runs no integrations on sites.',
+    description:
+      'The scripts of the active installations on the site of integrations with the ' +
+      '`site:script:inject` scope, as `listSiteIntegrationScripts` answers them.',
   })
   scripts!: SiteIntegrationScriptResponse[];
 }

@@ -13,13 +13,14 @@ import { SiteStructurePresenter } from '../structure/site-structure.presenter';
 import { SiteStructureService } from '../structure/site-structure.service';
 import type { StructureView } from '../structure/site-structure.store';
 import { PublishedContentSiteResponse } from './published-site.dto';
+import { SiteScripts } from './site-scripts';
 import { SiteVisitorAuth } from './site-visitor-auth';
 import { visibleStructure } from './visible-structure';
 
 /**
  * The published profile of a site (`getPublishedContentSite`): everything a renderer needs —
  * the site, its structure, its customizations (the site's and each site space's, as API 0.201.0
- * shapes them: see publishedCustomization) and scripts.
+ * shapes them: see publishedCustomization) and the scripts its integrations inject (SiteScripts).
  */
 @Injectable()
 export class PublishedSiteService {
@@ -30,6 +31,7 @@ export class PublishedSiteService {
     private readonly structurePresenter: SiteStructurePresenter,
     private readonly presenter: SitesPresenter,
     private readonly visitorAuth: SiteVisitorAuth,
+    private readonly scripts: SiteScripts,
   ) {}
 
   /**
@@ -81,7 +83,7 @@ export class PublishedSiteService {
           ]),
         ),
       },
-      scripts: [],
+      scripts: await this.scripts.forSite(site.id),
     };
   }
 }

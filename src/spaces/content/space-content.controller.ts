@@ -37,6 +37,14 @@ const HIDDEN_PAGE_REFS =
   'For a site token, a document has no refs to the pages its visitor does not see: a link to ' +
   'one keeps its text; a mention, a button or a content-ref card of one is left out.';
 
+/**
+ * Content reads: by members, by a published site's token (what it publishes), and by an
+ * integration's installation holding `space:content:read` on the spaces it is installed on.
+ */
+const PUBLISHED_OR_INSTALLED = {
+  siteReaders: true,
+  integrations: { installation: 'space:content:read' },
+} as const;
 /** A wildcard route parameter: Express 5 gives its segments, decoded. */
 function joinPath(value: string | string[]): string {
   return Array.isArray(value) ? value.join('/') : value;
@@ -55,7 +63,7 @@ export class SpaceContentController {
   ) {}
 
   @Get('content')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getCurrentRevision',
     summary: 'Get the current revision of a space',
@@ -71,7 +79,7 @@ export class SpaceContentController {
   }
 
   @Get('content/pages')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'listPages',
     summary: 'List the pages of the current revision',
@@ -87,7 +95,7 @@ export class SpaceContentController {
   }
 
   @Get('content/page/:pageId')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getPageById',
     summary: 'Get a page of the current revision by its id',
@@ -115,7 +123,7 @@ export class SpaceContentController {
   }
 
   @Get('content/page/:pageId/meta-links')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'listSpacePageMetaLinks',
     summary: 'List the meta links of a page of the current revision',
@@ -135,7 +143,7 @@ export class SpaceContentController {
   }
 
   @Get('content/path/*pagePath')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getPageByPath',
     summary: 'Get a page of the current revision by its path',
@@ -159,7 +167,7 @@ export class SpaceContentController {
   }
 
   @Get('content/files')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({ operationId: 'listFiles', summary: 'List the files of the current revision' })
   @ApiOkResponse({ type: PageOf(RevisionFileResponse) })
   @badRequest
@@ -171,7 +179,7 @@ export class SpaceContentController {
   }
 
   @Get('content/files/:fileId')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({ operationId: 'getFileById', summary: 'Get a file of the current revision' })
   @ApiOkResponse({ type: RevisionFileResponse })
   @badRequest
@@ -184,7 +192,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getRevisionById',
     summary: 'Get a revision of a space by its id',
@@ -202,7 +210,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/pages')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'listPagesInRevisionById',
     summary: 'List the pages of a revision',
@@ -219,7 +227,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getPageInRevisionById',
     summary: 'Get a page of a revision by its id',
@@ -243,7 +251,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId/document')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getPageDocumentInRevisionById',
     summary: 'Get the document of a page of a revision',
@@ -272,7 +280,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId/meta-links')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'listRevisionPageMetaLinks',
     summary: 'List the meta links of a page of a revision',
@@ -294,7 +302,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getReusableContentDocumentInRevisionById',
     summary: 'Get the document of a reusable content of a revision',
@@ -321,7 +329,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getPageInRevisionByPath',
     summary: 'Get a page of a revision by its path',
@@ -346,7 +354,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/files')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'listFilesInRevisionById',
     summary: 'List the files of a revision',
@@ -363,7 +371,7 @@ export class SpaceContentController {
   }
 
   @Get('revisions/:revisionId/files/:fileId')
-  @Access('space', 'view', { siteReaders: true })
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
     operationId: 'getFileInRevisionById',
     summary: 'Get a file of a revision by its id',
