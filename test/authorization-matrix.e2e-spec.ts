@@ -2976,9 +2976,12 @@ const EXCLUDED = [
   'DELETE /v1/integrations/:integrationName',
   'PUT /v1/integrations/:integrationName/dev',
   'DELETE /v1/integrations/:integrationName/dev',
-  // An integration's public endpoint: no token, any caller (its script checks what it gets);
-  // test/integrations-runtime.e2e-spec.ts.
+  // The public endpoints of an integration and its installations: no token, any caller (its
+  // script checks what it gets); test/integrations-runtime.e2e-spec.ts.
   'ALL /v1/integrations/:integrationName/integration',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/integration',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/sites/:siteId/integration',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId/integration',
   // A site's integration script: loaded by its visitors' browsers, without a token;
   // test/integrations-site-scripts.e2e-spec.ts.
   'GET /v1/integrations/:integrationName/installations/:installationId/sites/:siteId/script.js',

@@ -127,8 +127,8 @@ describe('integrations: installations', () => {
         target: { organization: org.id },
         urls: {
           location: res.headers.location as string,
-          publicEndpoint: res.headers.location as string,
-          publicContentEndpoint: res.headers.location as string,
+          publicEndpoint: `${res.headers.location as string}/integration`,
+          publicContentEndpoint: `${res.headers.location as string}/integration`,
           app: expect.stringMatching(new RegExp(`/o/${org.id}/integrations/${name}$`)) as string,
         },
       });

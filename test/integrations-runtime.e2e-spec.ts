@@ -407,6 +407,99 @@ describe('integrations: scripts in workerd', () => {
     });
   });
 
+  describe("an installation's public endpoints", () => {
+    /** Answers what a `fetch` event names, and the installation its environment carries. */
+    const ENDPOINT_SCRIPT = `
+      export default {
+        async fetch(request) {
+          const form = await request.formData();
+          const event = JSON.parse(form.get('event'));
+          const environment = JSON.parse(form.get('environment'));
+          return Response.json({
+            event: { installationId: event.installationId, spaceId: event.spaceId, siteId: event.siteId },
+            url: event.request.url,
+            installation: environment.installation?.id ?? null,
+            publicEndpoint: environment.installation?.urls.publicEndpoint ?? null,
+            space: environment.spaceInstallation?.space ?? null,
+            site: environment.siteInstallation?.site ?? null,
+            installationToken: typeof environment.apiTokens.installation,
+          });
+        },
+      };`;
+
+    it('relay to the script with the installation, its space or site installation, and its token', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const site = await t.factories.site(org);
+      const { name } = await publish(org, ENDPOINT_SCRIPT);
+      const installed = await org.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: org.id })
+        .expect(201);
+      const id = installed.body.id as string;
+      const at = `/v1/integrations/${name}/installations/${id}`;
+      expect(installed.body.urls.publicEndpoint).toBe(`http://bindery.test${at}/integration`);
+      const onSpace = await org.owner.client.post(`${at}/spaces`, { space: space.id }).expect(201);
+      const onSite = await org.owner.client.post(`${at}/sites`, { siteId: site.id }).expect(201);
+      const spaceEndpoint = onSpace.body.urls.publicEndpoint as string;
+      const siteEndpoint = onSite.body.urls.publicEndpoint as string;
+      expect(spaceEndpoint).toBe(`http://bindery.test${at}/spaces/${space.id}/integration`);
+
+      const own = await t.anonymous.post(`${at}/integration/oauth?code=1`).expect(200);
+      expect(own.body).toEqual({
+        event: { installationId: id },
+        url: `http://bindery.test${at}/integration/oauth?code=1`,
+        installation: id,
+        publicEndpoint: `http://bindery.test${at}/integration`,
+        space: null,
+        site: null,
+        installationToken: 'string',
+      });
+      const onSpaceAnswer = await t.anonymous
+        .get(new URL(spaceEndpoint).pathname + '/webhook')
+        .expect(200);
+      expect(onSpaceAnswer.body).toMatchObject({
+        event: { installationId: id, spaceId: space.id },
+        installation: id,
+        space: space.id,
+      });
+      const onSiteAnswer = await t.anonymous.delete(new URL(siteEndpoint).pathname).expect(200);
+      expect(onSiteAnswer.body).toMatchObject({
+        event: { installationId: id, siteId: site.id },
+        site: site.id,
+      });
+      const events = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);
+      const fetched = (events.body.items as { installationId?: string; payload: object }[]).filter(
+        (event) => (event.payload as { type: string }).type === 'fetch',
+      );
+      expect(fetched).toHaveLength(3);
+      for (const event of fetched) {
+        expect(event.installationId).toBe(id);
+        expectMatchesSchema(event.payload, 'FetchEvent', GITBOOK_0202);
+      }
+    });
+
+    it('answer 404 for an unknown installation or one not on the space or site, 405 for PATCH', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const { name } = await publish(org, ENDPOINT_SCRIPT);
+      const other = await publish(org, ENDPOINT_SCRIPT);
+      const installed = await org.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: org.id })
+        .expect(201);
+      const at = `/v1/integrations/${name}/installations/${installed.body.id as string}`;
+      await t.anonymous.get(`/v1/integrations/${name}/installations/nope/integration`).expect(404);
+      // Another integration's name over this installation.
+      await t.anonymous
+        .get(
+          `/v1/integrations/${other.name}/installations/${installed.body.id as string}/integration`,
+        )
+        .expect(404);
+      await t.anonymous.get(`${at}/spaces/${space.id}/integration/x`).expect(404);
+      await t.anonymous.get(`${at}/sites/nope/integration`).expect(404);
+      await t.anonymous.patch(`${at}/integration`).expect(405);
+    });
+  });
+
   describe('events of an integration', () => {
     it('are for the admins of its organization: 403 below, 404 elsewhere and for unknown ids', async () => {
       const org = await t.factories.organization();

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrgsModule } from '../orgs/orgs.module';
 import { IntegrationVersion } from './entities/integration-version.entity';
 import { IntegrationDispatcher } from './events/integration-dispatcher';
+import { IntegrationEndpoint } from './events/integration-endpoint';
 import { IntegrationEndpointController } from './events/integration-endpoint.controller';
 import { IntegrationEvent } from './events/integration-event.entity';
 import { IntegrationEventsController } from './events/integration-events.controller';
@@ -46,12 +47,14 @@ import { OutboundRelay } from './runtime/outbound-relay';
     IntegrationDispatcher,
     IntegrationEventsRepository,
     IntegrationTasks,
+    IntegrationEndpoint,
   ],
   exports: [
     IntegrationsService,
     IntegrationsRepository,
     IntegrationsPresenter,
     IntegrationDispatcher,
+    IntegrationEndpoint,
   ],
 })
 export class IntegrationsModule {}

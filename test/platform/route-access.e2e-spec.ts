@@ -30,7 +30,8 @@ import { createTestApp, TestApp } from '../helpers/app';
  * actions are the organization's permissions: `view` is `listIntegrations`, members with a
  * role) or its space or site installation (the space's or site's `installIntegration`);
  * installing names its organization in the body, which the service checks. A site's
- * integration scripts are read by the published site's renderer too. Publishing an integration
+ * integration scripts are read by the published site's renderer too, and so are the renders of
+ * its pages' integration blocks (a site reader, for a space its site shows). Publishing an integration
  * takes any user or the instance administrator, the service deciding by the organization it
  * names and the integration's visibility; its events are for the admins of its organization;
  * its public endpoint and its images need no token.
@@ -138,8 +139,11 @@ const EXPECTED = [
   'PUT /v1/integrations/:integrationName/dev -> any user or instance administrator',
   'DELETE /v1/integrations/:integrationName/dev -> any user or instance administrator',
   'ALL /v1/integrations/:integrationName/integration -> public',
-  'GET /v1/integrations/:integrationName/render -> integration:view',
-  'POST /v1/integrations/:integrationName/render -> integration:view',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/integration -> public',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/sites/:siteId/integration -> public',
+  'ALL /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId/integration -> public',
+  'GET /v1/integrations/:integrationName/render -> integration:view, or site reader',
+  'POST /v1/integrations/:integrationName/render -> integration:view, or site reader',
   'GET /v1/integration-images/:digest -> public',
   'GET /v1/integrations/:integrationName/installations -> integration:view',
   'DELETE /v1/integrations/:integrationName/installations/:installationId -> integrationInstallation:installIntegration (absent: proceeds)',

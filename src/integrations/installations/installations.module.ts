@@ -8,11 +8,13 @@ import { IntegrationInstallation } from './entities/integration-installation.ent
 import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
 import { InstallationAccessPolicy } from './installation-access.policy';
+import { InstallationEndpointController } from './installation-endpoint.controller';
 import { InstallationTokensController } from './installation-tokens.controller';
 import { IntegrationCallerAccess } from './integration-caller-access';
 import { IntegrationInstallationEvents } from './installation-events';
 import { IntegrationRenderController } from './integration-render.controller';
 import { IntegrationRenderService } from './integration-render.service';
+import { IntegrationSiteReaderAccess } from './integration-site-reader-access';
 import { InstallationsController } from './installations.controller';
 import { InstallationsPresenter } from './installations.presenter';
 import { InstallationsRepository } from './installations.repository';
@@ -46,6 +48,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     SpaceIntegrationsController,
     IntegrationRenderController,
     InstallationTokensController,
+    InstallationEndpointController,
     SiteScriptController,
   ],
   providers: [
@@ -56,6 +59,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     IntegrationCallerAccess,
     IntegrationInstallationEvents,
     IntegrationRenderService,
+    IntegrationSiteReaderAccess,
     SiteScriptsService,
   ],
   exports: [InstallationsService, IntegrationInstallationEvents],

@@ -51,8 +51,7 @@ export class InstallationsPresenter {
       urls: {
         location,
         app: this.urls.app('o', installation.organizationId, 'integrations', integration.name),
-        publicEndpoint: location,
-        publicContentEndpoint: location,
+        ...this.endpoints(location),
       },
       externalIds: installation.externalIds,
       target: { organization: installation.organizationId },
@@ -121,6 +120,12 @@ export class InstallationsPresenter {
     };
   }
 
+  /** An installation's public endpoint (installation-endpoint.controller.ts), below its location. */
+  private endpoints(location: string) {
+    const publicEndpoint = this.urls.under(location, 'integration');
+    return { publicEndpoint, publicContentEndpoint: publicEndpoint };
+  }
+
   private content(view: ContentInstallationView) {
     const { kind, integration, installation, row } = view;
     const location = this.urls.under(
@@ -134,7 +139,7 @@ export class InstallationsPresenter {
       status: statusOf(view),
       configuration: row.configuration,
       externalIds: row.externalIds,
-      urls: { location, publicEndpoint: location, publicContentEndpoint: location },
+      urls: { location, ...this.endpoints(location) },
     };
   }
 
