@@ -156,6 +156,48 @@ describe('integrations: scripts in workerd', () => {
     });
   });
 
+  it("keeps what the script logged, and its uncaught errors, in the event's trace", async () => {
+    const org = await t.factories.organization();
+    const { name, integration } = await publish(
+      org,
+      `export default {
+        async fetch(request) {
+          const event = JSON.parse((await request.formData()).get('event'));
+          console.log('handling', event.type, { page: event.task.page });
+          console.warn('slow upstream');
+          if (event.task.fail) throw new TypeError('no such page');
+          return new Response('done');
+        },
+      };`,
+    );
+    const traceOf = async (eventId: string, lines: number) => {
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        const res = await org.owner.client.get(`/v1/integrations/${name}/events/${eventId}`);
+        expectConforms(res, 'getIntegrationEvent', GITBOOK_0202);
+        const logs = res.body.trace.logs as { level: string; message: string }[];
+        if (logs.length >= lines) return logs;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no trace of ${lines} lines for ${eventId}`);
+    };
+
+    const done = await dispatch(integration, { page: 2 });
+    expect((await traceOf(done.eventId, 4)).map(({ level, message }) => [level, message])).toEqual([
+      ['info', 'handling task {"page":2}'],
+      ['warn', 'slow upstream'],
+      ['info', expect.stringContaining('Answered 200') as string],
+      ['debug', 'done'],
+    ]);
+    const failed = await dispatch(integration, { page: 3, fail: true });
+    expect(failed.response?.status).toBe(500);
+    const trace = await traceOf(failed.eventId, 4);
+    expect(trace.slice(0, 3).map(({ level, message }) => [level, message])).toEqual([
+      ['info', 'handling task {"page":3}'],
+      ['warn', 'slow upstream'],
+      ['error', 'TypeError: no such page'],
+    ]);
+  });
+
   it('stops a script that loops, and answers the next event with a new runtime', async () => {
     const org = await t.factories.organization();
     const { name, integration } = await publish(org);

@@ -19,6 +19,7 @@ import { IntegrationsRepository } from './integrations.repository';
 import { IntegrationsService } from './integrations.service';
 import { IntegrationRuntime } from './runtime/integration-runtime';
 import { OutboundRelay } from './runtime/outbound-relay';
+import { TraceCollector } from './runtime/trace-collector';
 
 /**
  * GitBook's integration platform: integrations published to the instance (manifest, script,
@@ -43,6 +44,7 @@ import { OutboundRelay } from './runtime/outbound-relay';
     IntegrationsPresenter,
     IntegrationAccessResolver,
     OutboundRelay,
+    TraceCollector,
     IntegrationRuntime,
     IntegrationDispatcher,
     IntegrationEventsRepository,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { OrganizationsRepository } from '../../orgs/organizations.repository';
 import { Clock } from '../../platform/clock/clock';
@@ -12,6 +12,7 @@ import type { Integration } from '../entities/integration.entity';
 import { IntegrationsPresenter } from '../integrations.presenter';
 import { SECRETS_PURPOSE } from '../integrations.service';
 import { IntegrationRuntime } from '../runtime/integration-runtime';
+import { EVENT_HEADER, type ScriptLogLine, TraceCollector } from '../runtime/trace-collector';
 import { IntegrationEvent } from './integration-event.entity';
 import { IntegrationEventsRepository } from './integration-events.repository';
 
@@ -47,8 +48,11 @@ export interface DispatchResult {
  * tunnel instead while development mode is on. Each event is recorded with the answer.
  */
 @Injectable()
-export class IntegrationDispatcher {
+export class IntegrationDispatcher implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IntegrationDispatcher.name);
+  /** Events sent and not yet recorded: their logs wait for them. */
+  private readonly recording = new Map<string, Promise<void>>();
+  private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly events: IntegrationEventsRepository,
@@ -61,7 +65,16 @@ export class IntegrationDispatcher {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly tokens: IntegrationTokens,
+    private readonly traces: TraceCollector,
   ) {}
+
+  onModuleInit(): void {
+    this.stopListening = this.traces.onLogs((eventId, lines) => void this.addLogs(eventId, lines));
+  }
+
+  onModuleDestroy(): void {
+    this.stopListening?.();
+  }
 
   async dispatch(
     integration: Integration,
@@ -81,6 +94,8 @@ export class IntegrationDispatcher {
 
     const createdAt = this.clock.now();
     const startedAt = Date.now();
+    let recorded!: () => void;
+    this.recording.set(eventId, new Promise<void>((resolve) => (recorded = resolve)));
     let result: DispatchResult;
     try {
       let response: DispatchResult['response'] | null = null;
@@ -95,12 +110,20 @@ export class IntegrationDispatcher {
           },
         );
       }
-      response ??= await this.runtime.call(integration, '/v1', body, headers);
+      response ??= await this.runtime.call(integration, '/v1', body, {
+        ...headers,
+        [EVENT_HEADER]: eventId,
+      });
       result = { eventId, response };
     } catch (error) {
       result = { eventId, error: error instanceof Error ? error.message : String(error) };
     }
-    await this.record(integration, payload, options, result, createdAt, Date.now() - startedAt);
+    try {
+      await this.record(integration, payload, options, result, createdAt, Date.now() - startedAt);
+    } finally {
+      recorded();
+      this.recording.delete(eventId);
+    }
     return result;
   }
 
@@ -171,6 +194,16 @@ export class IntegrationDispatcher {
     return tokens;
   }
 
+  /** What the script logged handling an event, once the event is recorded. */
+  private async addLogs(eventId: string, lines: ScriptLogLine[]): Promise<void> {
+    await this.recording.get(eventId);
+    try {
+      await this.events.appendLogs(eventId, lines);
+    } catch (error) {
+      this.logger.warn(`could not record the logs of event ${eventId}: ${String(error)}`);
+    }
+  }
+
   /** A secret of the integration (or of one of its installations) for it to sign with. */
   signingSecret(id: string): string {
     return createHmac('sha256', this.secret.signingKey(SIGNING_PURPOSE)).update(id).digest('hex');
@@ -203,6 +236,7 @@ export class IntegrationDispatcher {
       error: result.error ?? null,
       durationMs,
       createdAt,
+      logs: [],
     } satisfies IntegrationEvent);
     try {
       await this.events.insert(event);

@@ -8,6 +8,14 @@ export interface IntegrationEventResponse {
   body: string;
 }
 
+/** A line the script logged while handling the event (a `console` call, an uncaught error). */
+export interface IntegrationEventLog {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  /** When it was logged (ISO 8601). */
+  timestamp: string;
+}
+
 /** One event sent to an integration's script (GitBook's `IntegrationEvent`) and its outcome. */
 @Entity('integration_events')
 @Index('IDX_integration_events_integration_id_created_at', ['integrationId', 'createdAt', 'id'])
@@ -47,6 +55,10 @@ export class IntegrationEvent {
 
   @Column({ type: 'integer' })
   durationMs!: number;
+
+  /** What the script logged meanwhile, in order (added once its runtime reports them). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  logs!: IntegrationEventLog[];
 
   @Column({ type: 'timestamptz' })
   createdAt!: Date;

@@ -89,13 +89,18 @@ function present(event: IntegrationEvent): IntegrationEventResponse {
   };
 }
 
-/** The trace of an event: what the script answered, or why it did not answer. */
+/**
+ * The trace of an event: what the script logged meanwhile (its `console` lines and uncaught
+ * exceptions), then what it answered, or why it did not answer.
+ */
 function logsOf(event: IntegrationEvent): IntegrationEventLogResponse[] {
   const timestamp = new Date(event.createdAt.getTime() + event.durationMs).toISOString();
-  if (event.error) return [{ level: 'error', message: event.error, timestamp }];
+  const logged = event.logs ?? [];
+  if (event.error) return [...logged, { level: 'error', message: event.error, timestamp }];
   const response = event.response!;
   const answered = `Answered ${response.status} (${response.contentType ?? 'no type'}) in ${event.durationMs} ms`;
   return [
+    ...logged,
     { level: event.status === 'success' ? 'info' : 'error', message: answered, timestamp },
     ...(response.body ? [{ level: 'debug', message: response.body, timestamp }] : []),
   ];

@@ -5,7 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import { IntegrationEvent } from './integration-event.entity';
+import { IntegrationEvent, type IntegrationEventLog } from './integration-event.entity';
 
 /** The `integration_events` table: the events sent to integrations' scripts. */
 @Injectable()
@@ -17,6 +17,17 @@ export class IntegrationEventsRepository {
       IntegrationEvent,
       event as QueryDeepPartialEntity<IntegrationEvent>,
     );
+  }
+
+  /** Adds what the script logged to its event (nothing when the event is not recorded). */
+  async appendLogs(id: string, logs: IntegrationEventLog[]): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(IntegrationEvent)
+      .set({ logs: () => 'logs || :logs::jsonb' })
+      .setParameter('logs', JSON.stringify(logs))
+      .where('id = :id', { id })
+      .execute();
   }
 
   /** The integration's events, newest first. */

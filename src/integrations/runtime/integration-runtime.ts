@@ -4,6 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import type { Integration } from '../entities/integration.entity';
 import { IntegrationsRepository } from '../integrations.repository';
 import { OutboundRelay } from './outbound-relay';
+import { TraceCollector } from './trace-collector';
 import { type SandboxResponse, WorkerdSandbox } from './workerd-sandbox';
 
 /** A runtime unused this long is stopped. */
@@ -28,6 +29,7 @@ export class IntegrationRuntime implements OnModuleDestroy {
   constructor(
     private readonly integrations: IntegrationsRepository,
     private readonly relay: OutboundRelay,
+    private readonly traces: TraceCollector,
     private readonly config: AppConfig,
   ) {
     this.sweeper = setInterval(() => this.stopIdle(), 60_000);
@@ -55,6 +57,7 @@ export class IntegrationRuntime implements OnModuleDestroy {
     const found = this.running.get(key);
     if (found) {
       const sandbox = await found.sandbox.catch(() => null);
+      if (sandbox && !sandbox.alive) this.traces.unregister(sandbox.logsKey);
       if (sandbox?.alive) {
         // Most recently used last: the map's order is the eviction order.
         this.running.delete(key);
@@ -75,10 +78,12 @@ export class IntegrationRuntime implements OnModuleDestroy {
   private async start(integration: Integration): Promise<WorkerdSandbox> {
     const script = await this.integrations.script(integration.id, integration.version);
     if (script === null) throw new Error(`The script of ${integration.name} is not kept.`);
+    const logs = await this.traces.register();
     return WorkerdSandbox.start({
       workerdPath: workerd,
       script,
       outbound: await this.relay.address(),
+      logs,
       limits: {
         timeoutMs: this.config.INTEGRATION_TIMEOUT_MS,
         memoryMb: this.config.INTEGRATION_MEMORY_MB,
@@ -89,7 +94,12 @@ export class IntegrationRuntime implements OnModuleDestroy {
   private stop(key: string): void {
     const found = this.running.get(key);
     this.running.delete(key);
-    void found?.sandbox.then((sandbox) => sandbox.close()).catch(() => undefined);
+    void found?.sandbox
+      .then((sandbox) => {
+        sandbox.close();
+        this.traces.unregister(sandbox.logsKey);
+      })
+      .catch(() => undefined);
   }
 
   private stopIdle(): void {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { EVENT_HEADER } from './trace-collector';
 
 /** What one sandbox may use: the time of one call, the memory of its process. */
 export interface SandboxLimits {
@@ -67,12 +68,18 @@ export class WorkerdSandbox {
     script: string;
     /** The relay the worker's requests go to, as `host:port`. */
     outbound: string;
+    /** Where the tail worker posts what the script logged (`host:port`), under its key. */
+    logs: { address: string; key: string };
     limits: SandboxLimits;
   }): Promise<WorkerdSandbox> {
     const directory = await mkdtemp(join(tmpdir(), 'bindery-integration-'));
     const port = await freePort();
     await writeFile(join(directory, 'integration.mjs'), options.script);
-    await writeFile(join(directory, 'config.capnp'), configOf(port, options.outbound));
+    await writeFile(join(directory, 'tail.mjs'), tailModule(options.logs.key));
+    await writeFile(
+      join(directory, 'config.capnp'),
+      configOf(port, options.outbound, options.logs.address),
+    );
     const child = spawn(options.workerdPath, ['serve', 'config.capnp', '--experimental'], {
       cwd: directory,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -82,6 +89,7 @@ export class WorkerdSandbox {
       errors = (errors + chunk).slice(-4000);
     });
     const sandbox = new WorkerdSandbox(child, port, directory, options.limits);
+    sandbox.logsKey = options.logs.key;
     try {
       await sandbox.untilListening(() => errors);
     } catch (error) {
@@ -90,6 +98,9 @@ export class WorkerdSandbox {
     }
     return sandbox;
   }
+
+  /** The key its tail worker posts the script's logs under (TraceCollector). */
+  logsKey = '';
 
   get alive(): boolean {
     return this.stopped === null;
@@ -182,15 +193,19 @@ export class WorkerdSandbox {
 
 /**
  * The workerd configuration: the module as the only service, bound to loopback, its global
- * outbound the relay, spoken to as an HTTP proxy (the request line carries the whole URL).
+ * outbound the relay, spoken to as an HTTP proxy (the request line carries the whole URL); and
+ * its tail worker, which workerd calls after each invocation with what the script logged, and
+ * whose only way out is the trace collector.
  */
-function configOf(port: number, outbound: string): string {
+function configOf(port: number, outbound: string, logs: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "integration", worker = .integration),
+    (name = "tail", worker = .tail),
     (name = "outbound", external = (address = "${outbound}", http = (style = proxy))),
+    (name = "logs", external = (address = "${logs}", http = ())),
   ],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "integration")],
 );
@@ -200,7 +215,32 @@ const integration :Workerd.Worker = (
   compatibilityDate = "${COMPATIBILITY_DATE}",
   compatibilityFlags = ["nodejs_compat"],
   globalOutbound = "outbound",
+  tails = ["tail"],
 );
+
+const tail :Workerd.Worker = (
+  modules = [(name = "tail.mjs", esModule = embed "tail.mjs")],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  globalOutbound = "logs",
+);
+`;
+}
+
+/**
+ * The tail worker: forwards, for each invocation, the event it was (the header the dispatcher
+ * set), its `console` lines and its uncaught exceptions, under the sandbox's key.
+ */
+function tailModule(key: string): string {
+  return `export default {
+  async tail(items) {
+    const reports = items.map((item) => ({
+      event: item.event?.request?.headers?.['${EVENT_HEADER}'] ?? null,
+      logs: item.logs,
+      exceptions: item.exceptions,
+    }));
+    await fetch('http://logs/${key}', { method: 'POST', body: JSON.stringify(reports) });
+  },
+};
 `;
 }
 
