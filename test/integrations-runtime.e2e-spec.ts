@@ -5,6 +5,7 @@ import { IntegrationDispatcher } from '../src/integrations/events/integration-di
 import { IntegrationInstallationEvents } from '../src/integrations/installations/installation-events';
 import { IntegrationsRepository } from '../src/integrations/integrations.repository';
 import { createTestApp, TestApp } from './helpers/app';
+import { insertPage } from './helpers/content';
 import { expectConforms, expectMatchesSchema, GITBOOK_0202 } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -539,6 +540,80 @@ describe('integrations: scripts in workerd', () => {
       await t.anonymous.get(`${at}/spaces/${space.id}/integration/x`).expect(404);
       await t.anonymous.get(`${at}/sites/nope/integration`).expect(404);
       await t.anonymous.patch(`${at}/integration`).expect(405);
+    });
+  });
+
+  describe('what happens to the spaces it is installed on', () => {
+    it('reaches the script as GitBook sends it, for active installations on the space only', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.space(org);
+      const other = await t.factories.space(org);
+      const { name } = await publish(org);
+      const installed = await org.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: org.id })
+        .expect(201);
+      const id = installed.body.id as string;
+      await org.owner.client
+        .post(`/v1/integrations/${name}/installations/${id}/spaces`, { space: space.id })
+        .expect(201);
+      await t.bindery.app.get(IntegrationInstallationEvents).settled();
+
+      await t.factories.changeRequest(org, space.id, {
+        changes: [insertPage('Install', '# Install\n\nRun it.')],
+        merge: true,
+      });
+      await org.owner.client.patch(`/v1/spaces/${space.id}`, { visibility: 'public' }).expect(200);
+      // Not installed on this one.
+      await org.owner.client.patch(`/v1/spaces/${other.id}`, { visibility: 'public' }).expect(200);
+
+      const head = await org.owner.client.get(`/v1/spaces/${space.id}/content`).expect(200);
+      let payloads: Record<string, unknown>[] = [];
+      for (let attempt = 0; attempt < 100 && payloads.length < 2; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const events = await org.owner.client.get(`/v1/integrations/${name}/events`).expect(200);
+        payloads = (events.body.items as { payload: Record<string, unknown> }[])
+          .map((event) => event.payload)
+          .filter(
+            (payload) =>
+              String(payload.type).startsWith('space_') &&
+              !String(payload.type).includes('installation'),
+          );
+      }
+      const byType = Object.fromEntries(payloads.map((payload) => [payload.type, payload]));
+      expect(Object.keys(byType).sort()).toEqual([
+        'space_content_updated',
+        'space_visibility_updated',
+      ]);
+      expect(byType.space_content_updated).toEqual({
+        eventId: expect.any(String) as string,
+        type: 'space_content_updated',
+        installationId: id,
+        spaceId: space.id,
+        revisionId: head.body.id,
+        updatedBy: [expect.objectContaining({ id: org.owner.id })],
+      });
+      // Members' emails stay in the organization.
+      expect(byType.space_content_updated.updatedBy).toEqual([
+        expect.not.objectContaining({ email: expect.anything() as unknown }),
+      ]);
+      expect(byType.space_visibility_updated).toMatchObject({
+        installationId: id,
+        spaceId: space.id,
+        previousVisibility: 'private',
+        visibility: 'public',
+      });
+      for (const payload of payloads) expectMatchesSchema(payload, 'Event', GITBOOK_0202);
+      // The script had the installation and the space installation in its environment.
+      const detail = await org.owner.client
+        .get(`/v1/integrations/${name}/events/${byType.space_content_updated.eventId as string}`)
+        .expect(200);
+      const answer = (detail.body.trace.logs as { level: string; message: string }[]).find(
+        (log) => log.level === 'debug',
+      )!;
+      expect(JSON.parse(answer.message)).toMatchObject({
+        installation: id,
+        spaceInstallation: space.id,
+      });
     });
   });
 

@@ -8,6 +8,7 @@ import { IntegrationInstallation } from './entities/integration-installation.ent
 import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
 import { InstallationAccessPolicy } from './installation-access.policy';
+import { InstallationContentEvents } from './installation-content-events';
 import { InstallationEndpointController } from './installation-endpoint.controller';
 import { InstallationTokensController } from './installation-tokens.controller';
 import { IntegrationCallerAccess } from './integration-caller-access';
@@ -57,6 +58,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     InstallationsPresenter,
     InstallationAccessPolicy,
     IntegrationCallerAccess,
+    InstallationContentEvents,
     IntegrationInstallationEvents,
     IntegrationRenderService,
     IntegrationSiteReaderAccess,

@@ -358,4 +358,20 @@ export class InstallationsRepository {
     const rows: unknown[] = await this.dataSource.query(`${sql} LIMIT 1`, parameters);
     return rows.length > 0;
   }
+
+  /** Whether any integration is installed on the organization (read in the writer's transaction). */
+  async anyInOrganization(organizationId: string, manager: EntityManager): Promise<boolean> {
+    return manager.exists(IntegrationInstallation, { where: { organizationId } });
+  }
+
+  /** The organization's installations that cover all its spaces (or sites), with their integration. */
+  selectingAll(kind: ContentKind, organizationId: string): Promise<IntegrationInstallation[]> {
+    return this.dataSource.manager.find(IntegrationInstallation, {
+      where: {
+        organizationId,
+        ...(kind === 'space' ? { spaceSelection: 'all' } : { siteSelection: 'all' }),
+      },
+      relations: { integration: true },
+    });
+  }
 }
