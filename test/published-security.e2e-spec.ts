@@ -12,11 +12,15 @@ import type { TestOrganization } from './helpers/factories';
  */
 
 const SITES = 'http://docs.localhost/{organization}';
-/** The routes admitting site readers that are not a GET: a search and an ask, which read. */
+/**
+ * The routes admitting site readers that are not a GET: a search, an ask and a render of an
+ * integration block, which read.
+ */
 const READING_POSTS = [
   'POST /orgs/:organizationId/sites/:siteId/search',
   'POST /orgs/:organizationId/sites/:siteId/ask',
   'POST /orgs/:organizationId/sites/:siteId/ai/response',
+  'POST /integrations/:integrationName/render',
 ];
 /** And the one write they may make: an agent's feedback to the site (as they may ask it). */
 const FEEDBACK_POSTS = [

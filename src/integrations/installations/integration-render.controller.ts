@@ -10,14 +10,17 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Response } from 'express';
 import { decompressFromEncodedURIComponent } from 'lz-string';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access, CurrentActor, Granted } from '../../platform/auth/access.decorator';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { ErrorBody } from '../../platform/errors/error-body';
 import type { ResolvedAccess } from '../../platform/policy/access';
 import type { Integration } from '../entities/integration.entity';
 import { RenderIntegrationUIDto } from './dto/render.dto';
-import { IntegrationRenderService, type RenderOutput } from './integration-render.service';
+import {
+  IntegrationRenderService,
+  type RenderCaller,
+  type RenderOutput,
+} from './integration-render.service';
 
 const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 const failed = ApiServiceUnavailableResponse({
@@ -33,7 +36,9 @@ const RENDERED = {
  * ContentKit renders of an integration's components (GitBook's `renderIntegrationUIWithGet` and
  * `…WithPost`): what the editor and the renderer ask to draw an integration's block or
  * configuration form. The caller must see the integration and the space (or administer what it
- * configures); the integration must be installed there.
+ * configures); the integration must be installed there. A published site's token (GitBook's
+ * renderer draws a page's integration blocks with it) renders the blocks of the spaces its site
+ * shows, read-only.
  */
 @Controller('integrations/:integrationName/render')
 export class IntegrationRenderController {
@@ -41,28 +46,29 @@ export class IntegrationRenderController {
 
   @Post()
   @HttpCode(200)
-  @Access('integration', 'view', { param: 'integrationName', reads: true })
+  @Access('integration', 'view', { param: 'integrationName', reads: true, siteReaders: true })
   @ApiOperation({
     operationId: 'renderIntegrationUIWithPost',
     summary: "Render an integration's ContentKit component",
     description:
       "The script's `ui_render` answer: an element with its state and props, or a completed " +
-      'action; `Cache-Control` as the component set it.',
+      "action; `Cache-Control` as the component set it. A published site's token renders the " +
+      'blocks of the spaces its site shows (`document`, not `editable`).',
   })
   @ApiOkResponse(RENDERED)
   @badRequest
   @failed
   async post(
-    @CurrentUser() user: UserActor,
+    @CurrentActor() caller: RenderCaller,
     @Granted() access: ResolvedAccess<Integration>,
     @Body() body: RenderIntegrationUIDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Record<string, unknown>> {
-    return answer(await this.renders.render(user, access, body), response);
+    return answer(await this.renders.render(caller, access, body), response);
   }
 
   @Get()
-  @Access('integration', 'view', 'integrationName')
+  @Access('integration', 'view', { param: 'integrationName', siteReaders: true })
   @ApiOperation({
     operationId: 'renderIntegrationUIWithGet',
     summary: "Render an integration's ContentKit component (cacheable)",
@@ -75,12 +81,15 @@ export class IntegrationRenderController {
   @badRequest
   @failed
   async get(
-    @CurrentUser() user: UserActor,
+    @CurrentActor() caller: RenderCaller,
     @Granted() access: ResolvedAccess<Integration>,
     @Query('request') encoded: unknown,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Record<string, unknown>> {
-    return answer(await this.renders.render(user, access, await decodeRequest(encoded)), response);
+    return answer(
+      await this.renders.render(caller, access, await decodeRequest(encoded)),
+      response,
+    );
   }
 }
 

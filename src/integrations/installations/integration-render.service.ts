@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { UserActor } from '../../platform/auth/actor';
+import type { SiteReaderActor, UserActor } from '../../platform/auth/actor';
 import { DomainError, forbidden, invalidInput, notFound } from '../../platform/errors/domain-error';
 import type { ResolvedAccess } from '../../platform/policy/access';
-import { PolicyService } from '../../platform/policy/policy.service';
+import { type AccessContext, PolicyService } from '../../platform/policy/policy.service';
 import { IntegrationDispatcher } from '../events/integration-dispatcher';
 import type { Integration } from '../entities/integration.entity';
 import type { RenderIntegrationUIDto } from './dto/render.dto';
@@ -18,11 +18,16 @@ export interface RenderOutput {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Who asks for a render: a member, or a published site's renderer with the site's token. */
+export type RenderCaller = UserActor | SiteReaderActor;
+
 /**
  * Renders an integration's ContentKit component (a block in a document, a configuration form)
  * as GitBook does: a `ui_render` event to its script, for the installation the context names
  * (the space's for a document or a space's configuration, the organization's for its own), with
  * that installation in the environment; the answer is checked to be ContentKit's output.
+ * A published site's token renders the blocks of its pages only: a read-only `document` in a
+ * space its site shows its visitor.
  */
 @Injectable()
 export class IntegrationRenderService {
@@ -34,16 +39,18 @@ export class IntegrationRenderService {
   ) {}
 
   async render(
-    user: UserActor,
+    caller: RenderCaller,
     access: ResolvedAccess<Integration>,
     input: RenderIntegrationUIDto,
   ): Promise<RenderOutput> {
     const integration = access.entity!;
     const context = input.context;
+    if (caller.kind === 'siteReader') assertReaderRender(context);
     const environment: Record<string, unknown> = {};
     const event: Record<string, unknown> & { type: string } = {
       type: 'ui_render',
-      auth: { userId: user.userId },
+      // GitBook's `auth` names a user; a site's visitor is none.
+      ...(caller.kind === 'user' ? { auth: { userId: caller.userId } } : {}),
       componentId: input.componentId,
       props: input.props,
       ...(input.state !== undefined ? { state: input.state } : {}),
@@ -52,7 +59,7 @@ export class IntegrationRenderService {
     };
     let organizationId: string;
     if (context.type === 'document' || context.type === 'configuration_space') {
-      const space = await this.policy.resolve(user.userId, 'space', context.spaceId);
+      const space = await this.space(caller, context.spaceId);
       if (!space) throw notFound('Space');
       if (context.type === 'configuration_space' && space.role !== 'admin') {
         throw forbidden("Only the space's admins configure its integrations.");
@@ -70,9 +77,9 @@ export class IntegrationRenderService {
       environment.spaceInstallation = this.presenter.spaceInstallation(view);
       event.installationId = installation.id;
       event.spaceId = context.spaceId;
-    } else if (context.type === 'configuration_account') {
+    } else if (context.type === 'configuration_account' && caller.kind === 'user') {
       const organization = await this.policy.resolve(
-        user.userId,
+        caller.userId,
         'organization',
         context.organizationId,
       );
@@ -130,6 +137,18 @@ export class IntegrationRenderService {
     return { output, cacheControl: cache ? `private, ${cache[0]}` : null };
   }
 
+  /** The space a render names, as the caller sees it: a reader, only what its site shows. */
+  private space(caller: RenderCaller, spaceId: string) {
+    if (caller.kind === 'user') return this.policy.resolve(caller.userId, 'space', spaceId);
+    const context: AccessContext = {
+      params: { spaceId },
+      query: {},
+      proceedsIfAbsent: false,
+      parent: (resource, id) => this.policy.resolveForSiteReader(caller, resource, id, context),
+    };
+    return this.policy.resolveForSiteReader(caller, 'space', spaceId, context);
+  }
+
   private async installationIn(integration: Integration, organizationId: string) {
     const installation = await this.installations.findInstallationInOrganization(
       integration.id,
@@ -137,6 +156,21 @@ export class IntegrationRenderService {
     );
     if (!installation) throw notFound('Integration installation');
     return installation;
+  }
+}
+
+/**
+ * What a published site's token may render: the blocks of its documents, as a reader sees them
+ * (GitBook's renderer asks `editable: false`); never a configuration form.
+ */
+function assertReaderRender(context: RenderIntegrationUIDto['context']): void {
+  if (context.type !== 'document') {
+    throw forbidden("A published site's token renders only the blocks of its pages.");
+  }
+  if (context.editable) {
+    throw forbidden(
+      "A published site's token renders blocks read-only: context.editable is false.",
+    );
   }
 }
 
