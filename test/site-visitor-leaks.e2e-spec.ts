@@ -491,6 +491,27 @@ describe('site visitors and hidden pages (e2e)', () => {
       `${sitePath}/ask/questions`,
       'reveals',
     );
+    // An integration block's render: the integration's component drawn from the props the page
+    // gives it, never a page's content; nothing is installed here, so it is absent (who may
+    // render what: test/integrations-site-renders.e2e-spec.ts).
+    const render = {
+      componentId: 'diagram',
+      props: { content: WORD },
+      context: { type: 'document', spaceId: s.guides.space.id, editable: false },
+    };
+    list.push({
+      route: 'POST /integrations/:integrationName/render',
+      name: 'integration render',
+      send: (client) => client.post('/v1/integrations/mermaid/render', render),
+      withClaims: 'unrelated',
+      absent: true,
+    });
+    get(
+      '/integrations/:integrationName/render',
+      `/v1/integrations/mermaid/render?request=${encodeURIComponent(JSON.stringify(render))}`,
+      'unrelated',
+      { absent: true },
+    );
     // Agents' feedback: a site's token gives it, and it answers nothing of the content.
     list.push({
       route: 'POST /orgs/:organizationId/sites/:siteId/agents/feedback',

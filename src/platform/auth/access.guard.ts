@@ -8,7 +8,7 @@ import type {
   ResourceRequirement,
   ResourceType,
 } from '../policy/access';
-import { PolicyService } from '../policy/policy.service';
+import { type AccessContext, PolicyService } from '../policy/policy.service';
 import { ACCESS_METADATA } from './access.decorator';
 import type {
   Actor,
@@ -101,36 +101,36 @@ export class AccessGuard implements CanActivate {
     actor: UserActor,
     requirement: ResourceRequirement,
   ): Promise<ResolvedAccess | null> {
-    const params = request.params as Record<string, string>;
     const { scope } = actor;
-    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
-      const key = `${resource}:${id}`;
-      const memo = (request.access ??= new Map());
-      if (!memo.has(key)) {
-        const resolved = this.policy.resolve(actor.userId, resource, id, {
-          params,
-          query: request.query as Record<string, unknown>,
-          parent: resolve,
-          proceedsIfAbsent: requirement.ifAbsent === 'proceed',
-        });
-        memo.set(
-          key,
-          scope
-            ? resolved.then((access) => (access && seesResource(scope, access) ? access : null))
-            : resolved,
-        );
-      }
-      return memo.get(key)!;
-    };
-    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    const proceeds = requirement.ifAbsent === 'proceed';
+    const resolve = memoizedResolver(request, proceeds, (resource, id, context) => {
+      const resolved = this.policy.resolve(actor.userId, resource, id, context);
+      return scope
+        ? resolved.then((access) => (access && seesResource(scope, access) ? access : null))
+        : resolved;
+    });
+    const access = await resolve(requirement.resource, String(request.params[requirement.param]));
     if (!access) {
-      if (requirement.ifAbsent === 'proceed') return null;
+      if (proceeds) return null;
       throw notFound(capitalize(this.policy.noun(requirement.resource)));
     }
     const outOfScope = scope && resourceRefusal(scope, access);
     if (outOfScope) throw outOfScope;
+    return this.decideNeed(request, requirement, access, actor.userId);
+  }
+
+  /**
+   * Whether the caller, who sees the resource, may do what the route needs: now, or once the
+   * body is read when the rule reads it (DeferredAccessInterceptor). 403 when it may not.
+   */
+  private decideNeed(
+    request: AuthenticatedRequest,
+    requirement: ResourceRequirement,
+    access: ResolvedAccess,
+    userId: string,
+  ): ResolvedAccess {
     const decision = { resource: requirement.resource, need: requirement.need, access };
-    const action = { userId: actor.userId, params };
+    const action = { userId, params: request.params as Record<string, string> };
     if (this.policy.readsBody(decision.resource, decision.need)) {
       request.deferredDecision = { ...decision, request: action };
       return access;
@@ -146,24 +146,11 @@ export class AccessGuard implements CanActivate {
     reader: SiteReaderActor,
     requirement: ResourceRequirement,
   ): Promise<ResolvedAccess> {
-    const params = request.params as Record<string, string>;
-    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
-      const key = `${resource}:${id}`;
-      const memo = (request.access ??= new Map());
-      if (!memo.has(key)) {
-        memo.set(
-          key,
-          this.policy.resolveForSiteReader(reader, resource, id, {
-            params,
-            query: request.query as Record<string, unknown>,
-            parent: resolve,
-            proceedsIfAbsent: false,
-          }),
-        );
-      }
-      return memo.get(key)!;
-    };
-    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    // A reader never proceeds without the resource: deletes do not admit it.
+    const resolve = memoizedResolver(request, false, (resource, id, context) =>
+      this.policy.resolveForSiteReader(reader, resource, id, context),
+    );
+    const access = await resolve(requirement.resource, String(request.params[requirement.param]));
     if (!access) throw notFound(capitalize(this.policy.noun(requirement.resource)));
     return access;
   }
@@ -191,34 +178,12 @@ export class AccessGuard implements CanActivate {
       if (scope !== 'any' && !caller.scopes.includes(scope))
         throw forbidden(`This needs the integration to hold the ${scope} scope.`);
     }
-    const params = request.params as Record<string, string>;
-    const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
-      const key = `${resource}:${id}`;
-      const memo = (request.access ??= new Map());
-      if (!memo.has(key)) {
-        memo.set(
-          key,
-          this.policy.resolveForIntegration(caller, resource, id, {
-            params,
-            query: request.query as Record<string, unknown>,
-            parent: resolve,
-            proceedsIfAbsent: false,
-          }),
-        );
-      }
-      return memo.get(key)!;
-    };
-    const access = await resolve(requirement.resource, String(params[requirement.param]));
+    const resolve = memoizedResolver(request, false, (resource, id, context) =>
+      this.policy.resolveForIntegration(caller, resource, id, context),
+    );
+    const access = await resolve(requirement.resource, String(request.params[requirement.param]));
     if (!access) throw notFound(capitalize(this.policy.noun(requirement.resource)));
-    const decision = { resource: requirement.resource, need: requirement.need, access };
-    const action = { userId: callerId(caller), params };
-    if (this.policy.readsBody(decision.resource, decision.need)) {
-      request.deferredDecision = { ...decision, request: action };
-      return access;
-    }
-    const denial = this.policy.decide(decision.resource, decision.need, access, action);
-    if (denial) throw denial;
-    return access;
+    return this.decideNeed(request, requirement, access, callerId(caller));
   }
 
   private async authenticate(request: AuthenticatedRequest): Promise<Actor> {
@@ -272,6 +237,34 @@ export class AccessGuard implements CanActivate {
       tokenHash,
     };
   }
+}
+
+/**
+ * The route's resources as one caller resolves them, each once per request (a resolver asks
+ * for its parents through `context.parent`, answered from the same memo).
+ */
+function memoizedResolver(
+  request: AuthenticatedRequest,
+  proceedsIfAbsent: boolean,
+  resolveOne: (
+    resource: ResourceType,
+    id: string,
+    context: AccessContext,
+  ) => Promise<ResolvedAccess | null>,
+): (resource: ResourceType, id: string) => Promise<ResolvedAccess | null> {
+  const memo = (request.access ??= new Map());
+  const context: AccessContext = {
+    params: request.params as Record<string, string>,
+    query: request.query as Record<string, unknown>,
+    parent: (resource, id) => resolve(resource, id),
+    proceedsIfAbsent,
+  };
+  const resolve = (resource: ResourceType, id: string): Promise<ResolvedAccess | null> => {
+    const key = `${resource}:${id}`;
+    if (!memo.has(key)) memo.set(key, resolveOne(resource, id, context));
+    return memo.get(key)!;
+  };
+  return resolve;
 }
 
 /** The `kind` a JWT says it is, before its signature is checked (which key to check it with). */
