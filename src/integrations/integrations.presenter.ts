@@ -14,7 +14,11 @@ export class IntegrationsPresenter {
 
   present({ integration, owner, admin }: IntegrationView): IntegrationResponse {
     const location = this.urls.api('integrations', integration.name);
-    const publicEndpoint = this.urls.under(location, 'integration');
+    const publicEndpoint = this.urls.integrationEndpoint(
+      'integrations',
+      integration.name,
+      'integration',
+    );
     return {
       object: 'integration',
       name: integration.name,

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Integration } from '../entities/integration.entity';
+import { contentSecurityPolicyHeader } from '../manifest/content-security-policy';
 import { type DispatchOptions, IntegrationDispatcher } from './integration-dispatcher';
 
 /** The largest body a request to an integration's public endpoint may carry. */
@@ -30,15 +31,22 @@ export interface EndpointTarget {
 /**
  * The public HTTP endpoints of integrations and their installations: a request reaches the
  * script's `fetch` as GitBook's `fetch` event (the request's URL, method and headers, its body
- * as `fetch-body`), and the script's answer is the answer, served sandboxed (an opaque origin)
- * so a page an integration serves cannot act as the API's origin.
+ * as `fetch-body`), and the script's answer is the answer. Under INTEGRATIONS_URL's origin
+ * (GitBook's integrations host) its pages run as that origin, framed by sites (its blocks' web
+ * frames); under the API's origin they are served sandboxed (an opaque origin), so a page an
+ * integration serves cannot act as the API's origin. Never a cookie.
  */
 @Injectable()
 export class IntegrationEndpoint {
+  /** INTEGRATIONS_URL's `host:port`, where integrations' pages run as that origin; or null. */
+  private readonly contentHost: string | null;
+
   constructor(
     private readonly dispatcher: IntegrationDispatcher,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.contentHost = config.integrationsUrl ? new URL(config.integrationsUrl).host : null;
+  }
 
   /** 405 for a method GitBook's `FetchRequest` does not have. */
   assertMethod(request: Request, response: Response): void {
@@ -84,10 +92,26 @@ export class IntegrationEndpoint {
       );
     }
     const { status, headers: answered, body: answer } = result.response;
-    for (const [key, value] of Object.entries(answered)) {
-      if (!DROPPED.has(key)) response.setHeader(key, value);
+    if (this.contentHost !== null && request.host === this.contentHost) {
+      // Its own origin (INTEGRATIONS_URL): sites may frame its pages, which run under the
+      // policy the script answers, else its manifest's; not the API's.
+      response.removeHeader('X-Frame-Options');
+      response.removeHeader('Content-Security-Policy');
+      const policy = contentSecurityPolicyHeader(integration.contentSecurityPolicy);
+      if (policy !== null) response.setHeader('Content-Security-Policy', policy);
+      for (const [key, value] of Object.entries(answered)) {
+        if (!DROPPED.has(key)) response.setHeader(key, value);
+      }
+    } else {
+      for (const [key, value] of Object.entries(answered)) {
+        if (!DROPPED.has(key)) response.setHeader(key, value);
+      }
+      // On the API's origin: an opaque origin, so its pages cannot act as the API's.
+      response.setHeader(
+        'Content-Security-Policy',
+        'sandbox allow-scripts allow-forms allow-popups',
+      );
     }
-    response.setHeader('Content-Security-Policy', 'sandbox allow-scripts allow-forms allow-popups');
     response.status(status).end(answer);
   }
 }

@@ -1,3 +1,4 @@
+import { contentSecurityPolicyHeader } from '../manifest/content-security-policy';
 import { Injectable } from '@nestjs/common';
 import { SitesPresenter } from '../../sites/sites.presenter';
 import { SpacesPresenter } from '../../spaces/spaces.presenter';
@@ -51,7 +52,7 @@ export class InstallationsPresenter {
       urls: {
         location,
         app: this.urls.app('o', installation.organizationId, 'integrations', integration.name),
-        ...this.endpoints(location),
+        ...this.endpoints(integration, installation.id),
       },
       externalIds: installation.externalIds,
       target: { organization: installation.organizationId },
@@ -98,7 +99,7 @@ export class InstallationsPresenter {
    * installation's endpoint; its CSP as one header value.
    */
   script({ integration, installation, siteId }: SiteScriptView): SiteIntegrationScriptResponse {
-    const csp = integration.contentSecurityPolicy;
+    const csp = contentSecurityPolicyHeader(integration.contentSecurityPolicy);
     return {
       script: this.urls.under(
         this.location(integration, installation.id),
@@ -107,22 +108,20 @@ export class InstallationsPresenter {
         'script.js',
       ),
       cookies: integration.scopes.includes('site:script:cookies'),
-      ...(csp === null
-        ? {}
-        : {
-            contentSecurityPolicy:
-              typeof csp === 'string'
-                ? csp
-                : Object.entries(csp)
-                    .map(([directive, value]) => `${directive} ${value}`)
-                    .join('; '),
-          }),
+      ...(csp === null ? {} : { contentSecurityPolicy: csp }),
     };
   }
 
   /** An installation's public endpoint (installation-endpoint.controller.ts), below its location. */
-  private endpoints(location: string) {
-    const publicEndpoint = this.urls.under(location, 'integration');
+  private endpoints(integration: Integration, installationId: string, ...below: string[]) {
+    const publicEndpoint = this.urls.integrationEndpoint(
+      'integrations',
+      integration.name,
+      'installations',
+      installationId,
+      ...below,
+      'integration',
+    );
     return { publicEndpoint, publicContentEndpoint: publicEndpoint };
   }
 
@@ -139,11 +138,14 @@ export class InstallationsPresenter {
       status: statusOf(view),
       configuration: row.configuration,
       externalIds: row.externalIds,
-      urls: { location, ...this.endpoints(location) },
+      urls: {
+        location,
+        ...this.endpoints(integration, installation.id, `${kind}s`, contentIdOf(row)),
+      },
     };
   }
 
-  /** The installation in the API, which is also its public endpoint. */
+  /** The installation in the API; its public endpoint is below it (`endpoints`). */
   private location(integration: Integration, installationId: string): string {
     return this.urls.api('integrations', integration.name, 'installations', installationId);
   }

@@ -218,6 +218,19 @@ export class AppConfig {
   SITES_URL?: string;
 
   /**
+   * Base URL of integrations' public endpoints (their `urls.publicEndpoint`), another origin
+   * than PUBLIC_URL's that reaches this same server: the pages integrations serve there (the
+   * web frames of their blocks) run as that origin, framed by sites, with the content security
+   * policy their manifest gives. Unset: they are served under PUBLIC_URL, sandboxed (an opaque
+   * origin), where web frames that talk to their page do not work.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+\/?$/, {
+    message: 'INTEGRATIONS_URL must be an http(s) origin, e.g. https://integrations.example.com',
+  })
+  INTEGRATIONS_URL?: string;
+
+  /**
    * On an empty database, create a demo user, organization, space and API token, and print the
    * token. Defaults to true on the embedded database (a first try) and false with DATABASE_URL
    * (a deployment).
@@ -792,6 +805,11 @@ export class AppConfig {
     return trimSlash(this.SITES_URL ?? `${this.publicUrl}/sites/{organization}`);
   }
 
+  /** INTEGRATIONS_URL without its trailing slash, or undefined (endpoints under PUBLIC_URL). */
+  get integrationsUrl(): string | undefined {
+    return this.INTEGRATIONS_URL === undefined ? undefined : trimSlash(this.INTEGRATIONS_URL);
+  }
+
   /** RENDERER_URL without trailing slashes, or undefined when revalidation is off. */
   get rendererUrl(): string | undefined {
     return this.RENDERER_URL === undefined ? undefined : trimSlash(this.RENDERER_URL);
@@ -961,6 +979,7 @@ const OPTIONAL_SETTINGS = [
   'PUBLIC_URL',
   'APP_URL',
   'SITES_URL',
+  'INTEGRATIONS_URL',
   'SECRET_KEY',
   'SECRET_KEY_PREVIOUS',
   'AI_API_URL',

@@ -7,15 +7,25 @@ export class UrlBuilder {
   // Settings do not change while the app runs: read once, not for each of a page's links.
   private readonly apiBase: string;
   private readonly appBase: string;
+  private readonly integrationsBase: string;
 
   constructor(config: AppConfig) {
     this.apiBase = `${config.publicUrl}/v1/`;
+    this.integrationsBase = `${config.integrationsUrl ?? config.publicUrl}/v1/`;
     this.appBase = `${config.appUrl}/`;
   }
 
   /** `api('orgs', id)` → `https://api.example.com/v1/orgs/<id>` */
   api(...segments: string[]): string {
     return this.apiBase + pathOf(segments);
+  }
+
+  /**
+   * An integration's public endpoint: on INTEGRATIONS_URL's origin when there is one, else as
+   * `api(...)`.
+   */
+  integrationEndpoint(...segments: string[]): string {
+    return this.integrationsBase + pathOf(segments);
   }
 
   /** `app('o', id)` → `https://app.example.com/o/<id>` */
