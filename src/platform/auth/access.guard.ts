@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { decode } from 'jsonwebtoken';
 import { forbidden, notFound, unauthenticated } from '../errors/domain-error';
 import type {
   AccessRequirement,
@@ -193,20 +192,22 @@ export class AccessGuard implements CanActivate {
     if (this.adminToken.matches(tokenHash)) return { kind: 'admin', tokenHash };
     const token = bearerToken(request)!;
     if (looksLikeJwt(token)) {
-      const kind = jwtKind(token);
-      if (kind === 'integration' || kind === 'installation')
-        return this.integrationCaller(token, tokenHash);
-      return this.siteReader(token, tokenHash);
+      // A site's token (its renderer's, on every published read) first, then an integration's.
+      const reader = this.siteReader(token, tokenHash);
+      if (reader) return reader;
+      const caller = this.integrationCaller(token, tokenHash);
+      if (caller) return caller;
+      throw unauthenticated('The token is not valid, or has expired.');
     }
     const user = await this.authenticator.authenticate(tokenHash);
     if (!user) throw unauthenticated('Unknown or revoked token.');
     return user;
   }
 
-  /** The caller of a site token (`SiteTokens`); 401 for an invalid or expired one. */
-  private siteReader(token: string, tokenHash: string): SiteReaderActor {
+  /** The caller of a valid site token (`SiteTokens`); null for any other token. */
+  private siteReader(token: string, tokenHash: string): SiteReaderActor | null {
     const claims = this.siteTokens.verify(token);
-    if (!claims) throw unauthenticated('The site token is not valid, or has expired.');
+    if (!claims) return null;
     return {
       kind: 'siteReader',
       organizationId: claims.organization,
@@ -222,10 +223,10 @@ export class AccessGuard implements CanActivate {
     };
   }
 
-  /** The caller of an integration's or installation's token; 401 for an invalid or expired one. */
-  private integrationCaller(token: string, tokenHash: string): IntegrationCallerActor {
+  /** The caller of a valid integration's or installation's token; null for any other token. */
+  private integrationCaller(token: string, tokenHash: string): IntegrationCallerActor | null {
     const claims = this.integrationTokens.verify(token);
-    if (!claims) throw unauthenticated('The integration token is not valid, or has expired.');
+    if (!claims) return null;
     if (claims.kind === 'integration')
       return { kind: 'integration', integrationId: claims.integration, tokenHash };
     return {
@@ -265,12 +266,6 @@ function memoizedResolver(
     return memo.get(key)!;
   };
   return resolve;
-}
-
-/** The `kind` a JWT says it is, before its signature is checked (which key to check it with). */
-function jwtKind(token: string): unknown {
-  const payload = decode(token, { json: true });
-  return payload?.kind;
 }
 
 /** Who an action is decided for, where a rule compares it with a user (never equal to one). */
