@@ -281,6 +281,68 @@ describe('integrations: tokens', () => {
     expectError(await client.get(at), 404);
   });
 
+  it("lists all its installations, in every organization, with the integration's own token", async () => {
+    const org = await t.factories.organization();
+    const other = await t.factories.organization();
+    const space = await t.factories.space(other);
+    const name = `tokens-public-${Date.now().toString(36)}`;
+    await t.admin
+      .post(`/v1/integrations/${name}`, {
+        title: 'Public',
+        description: '',
+        scopes: [],
+        visibility: 'public',
+        organization: org.id,
+        script: SCRIPT,
+      })
+      .expect(200);
+    const integration = (await t.bindery.app.get(IntegrationsRepository).findByName(name))!;
+    const ids: string[] = [];
+    for (const owner of [org, other]) {
+      const res = await owner.owner.client
+        .post(`/v1/integrations/${name}/installations`, { organization: owner.id })
+        .expect(201);
+      ids.push(res.body.id as string);
+    }
+    const at = `/v1/integrations/${name}/installations/${ids[1]}`;
+    await other.owner.client.patch(at, { externalIds: ['repo-7'] }).expect(200);
+    await other.owner.client.post(`${at}/spaces`, { space: space.id }).expect(201);
+    await other.owner.client
+      .patch(`${at}/spaces/${space.id}`, { externalIds: ['repo-7'] })
+      .expect(200);
+    const { integration: token } = await tokensOf(integration, ids[0], org.id);
+    const client = t.as(token);
+
+    const all = await client.get(`/v1/integrations/${name}/installations`).expect(200);
+    expectConforms(all, 'listIntegrationInstallations', GITBOOK_0202);
+    expect((all.body.items as { id: string }[]).map((item) => item.id).sort()).toEqual(
+      [...ids].sort(),
+    );
+    const byExternalId = await client
+      .get(`/v1/integrations/${name}/installations?externalId=repo-7`)
+      .expect(200);
+    expect(byExternalId.body.items).toEqual([expect.objectContaining({ id: ids[1] })]);
+    const spaces = await client
+      .get(`/v1/integrations/${name}/spaces?externalId=repo-7&extended=true`)
+      .expect(200);
+    expectConforms(spaces, 'listIntegrationSpaceInstallations', GITBOOK_0202);
+    expect(spaces.body.items).toEqual([
+      expect.objectContaining({ installation: ids[1], space: space.id }),
+    ]);
+    const sites = await client.get(`/v1/integrations/${name}/sites`).expect(200);
+    expectConforms(sites, 'listIntegrationSiteInstallations', GITBOOK_0202);
+    expect(sites.body.items).toEqual([]);
+    // A member still sees only the organizations where it lists installations.
+    const mine = await org.owner.client.get(`/v1/integrations/${name}/installations`).expect(200);
+    expect(mine.body.items).toEqual([expect.objectContaining({ id: ids[0] })]);
+    // Another integration's, and an installation's token, do not list them.
+    const another = await installed(org, []);
+    const theirs = await tokensOf(another.integration, another.installationId, org.id);
+    expectError(await t.as(theirs.integration).get(`/v1/integrations/${name}/installations`), 404);
+    expectError(await t.as(theirs.installation).get(`/v1/integrations/${name}/spaces`), 403);
+    expectError(await client.get(`/v1/integrations/${name}/spaces?limit=nope`), 400);
+  });
+
   describe('queueIntegrationTask', () => {
     /** The `task` events recorded for the integration, once `count` of them are there. */
     async function taskEvents(org: TestOrganization, name: string, count: number) {

@@ -66,6 +66,9 @@ export class IntegrationEndpoint {
     target: EndpointTarget = {},
   ): Promise<void> {
     const body = await readBody(request);
+    // The origin it arrived at: INTEGRATIONS_URL's, where its pages run, or the API's.
+    const onOwnOrigin = this.contentHost !== null && request.host === this.contentHost;
+    const origin = onOwnOrigin ? this.config.integrationsUrl : this.config.publicUrl;
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
@@ -76,7 +79,7 @@ export class IntegrationEndpoint {
         type: 'fetch',
         ...target.event,
         request: {
-          url: `${this.config.publicUrl}${request.originalUrl}`,
+          url: `${origin}${request.originalUrl}`,
           // GitBook's `FetchRequest` has its methods lower-cased.
           method: request.method.toLowerCase(),
           headers,
@@ -92,7 +95,7 @@ export class IntegrationEndpoint {
       );
     }
     const { status, headers: answered, body: answer } = result.response;
-    if (this.contentHost !== null && request.host === this.contentHost) {
+    if (onOwnOrigin) {
       // Its own origin (INTEGRATIONS_URL): sites may frame its pages, which run under the
       // policy the script answers, else its manifest's; not the API's.
       response.removeHeader('X-Frame-Options');

@@ -21,8 +21,8 @@ import {
   ApiResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
-import type { UserActor } from '../../platform/auth/actor';
+import { Access, CurrentActor, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { IntegrationActor, UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { mapPage, type Page, PageOf } from '../../platform/pagination/page';
 import type { ResolvedAccess } from '../../platform/policy/access';
@@ -55,6 +55,10 @@ const badRequest = ApiBadRequestResponse({ type: ErrorBody, description: 'Invali
 const location = (description: string) =>
   ApiHeader({ name: 'Location', description, required: false });
 const INSTALLATION = { param: 'installationId' } as const;
+/** Lists the integration's own token reads too (all its installations). */
+const ITS_OWN = { integrations: { integration: true } } as const;
+/** Who lists an integration's installations: a member, or the integration itself. */
+type ListCaller = UserActor | IntegrationActor;
 /** The integration and its installations administer their own installations. */
 const SCRIPTS = { integrations: { integration: true, installation: 'any' } } as const;
 
@@ -101,22 +105,23 @@ export class InstallationsController {
   }
 
   @Get('installations')
-  @Access('integration', 'view', 'integrationName')
+  @Access('integration', 'view', { param: 'integrationName', ...ITS_OWN })
   @ApiOperation({
     operationId: 'listIntegrationInstallations',
     summary: 'List the installations of an integration',
     description:
-      'Those in the organizations where the caller may list installations (their admins), ' +
-      'oldest first; with `externalId`, those holding it.',
+      'Those in the organizations where the caller may list installations (their admins); ' +
+      "with the integration's own token, all of them; oldest first; with `externalId`, those " +
+      'holding it.',
   })
   @ApiOkResponse({ type: PageOf(IntegrationInstallationResponse) })
   @badRequest
   async list(
-    @CurrentUser() user: UserActor,
+    @CurrentActor() caller: ListCaller,
     @Granted() integration: ResolvedAccess<Integration>,
     @Query() query: ListInstallationsQueryDto,
   ): Promise<Page<IntegrationInstallationResponse>> {
-    const page = await this.installations.list(user, integration, query.externalId, query);
+    const page = await this.installations.list(caller, integration, query.externalId, query);
     return mapPage(page, (view) => this.presenter.installation(view));
   }
 
@@ -408,56 +413,64 @@ export class InstallationsController {
   }
 
   @Get('spaces')
-  @Access('integration', 'view', 'integrationName')
+  @Access('integration', 'view', { param: 'integrationName', ...ITS_OWN })
   @ApiOperation({
     operationId: 'listIntegrationSpaceInstallations',
     summary: 'List the space installations of an integration',
     description:
-      'Those in the organizations where the caller may list installations (their admins), ' +
-      'oldest first; with `externalId`, those holding it.',
+      'Those in the organizations where the caller may list installations (their admins); ' +
+      "with the integration's own token, all of them (`extended` is then ignored); oldest " +
+      'first; with `externalId`, those holding it.',
   })
   @ApiOkResponse({ type: PageOf(IntegrationSpaceInstallationResponse) })
   @badRequest
   async listSpaceInstallations(
-    @CurrentUser() user: UserActor,
+    @CurrentActor() caller: ListCaller,
     @Granted() integration: ResolvedAccess<Integration>,
     @Query() query: ListIntegrationContentInstallationsQueryDto,
   ): Promise<Page<IntegrationSpaceInstallationResponse>> {
     const page = await this.installations.listContentOfIntegration(
       'space',
-      user,
+      caller,
       integration,
       query.externalId,
       query,
     );
-    const views = query.extended ? await this.installations.extendPage(user, page) : page;
+    const views =
+      query.extended && caller.kind === 'user'
+        ? await this.installations.extendPage(caller, page)
+        : page;
     return mapPage(views, (view) => this.presenter.spaceInstallation(view));
   }
 
   @Get('sites')
-  @Access('integration', 'view', 'integrationName')
+  @Access('integration', 'view', { param: 'integrationName', ...ITS_OWN })
   @ApiOperation({
     operationId: 'listIntegrationSiteInstallations',
     summary: 'List the site installations of an integration',
     description:
-      'Those in the organizations where the caller may list installations (their admins), ' +
-      'oldest first; with `externalId`, those holding it.',
+      'Those in the organizations where the caller may list installations (their admins); ' +
+      "with the integration's own token, all of them (`extended` is then ignored); oldest " +
+      'first; with `externalId`, those holding it.',
   })
   @ApiOkResponse({ type: PageOf(IntegrationSiteInstallationResponse) })
   @badRequest
   async listSiteInstallations(
-    @CurrentUser() user: UserActor,
+    @CurrentActor() caller: ListCaller,
     @Granted() integration: ResolvedAccess<Integration>,
     @Query() query: ListIntegrationContentInstallationsQueryDto,
   ): Promise<Page<IntegrationSiteInstallationResponse>> {
     const page = await this.installations.listContentOfIntegration(
       'site',
-      user,
+      caller,
       integration,
       query.externalId,
       query,
     );
-    const views = query.extended ? await this.installations.extendPage(user, page) : page;
+    const views =
+      query.extended && caller.kind === 'user'
+        ? await this.installations.extendPage(caller, page)
+        : page;
     return mapPage(views, (view) => this.presenter.siteInstallation(view));
   }
 }

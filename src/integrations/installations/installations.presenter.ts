@@ -1,4 +1,3 @@
-import { contentSecurityPolicyHeader } from '../manifest/content-security-policy';
 import { Injectable } from '@nestjs/common';
 import { SitesPresenter } from '../../sites/sites.presenter';
 import { SpacesPresenter } from '../../spaces/spaces.presenter';
@@ -6,6 +5,7 @@ import { UrlBuilder } from '../../platform/urls/url-builder';
 import type { Integration } from '../entities/integration.entity';
 import { IntegrationsPresenter } from '../integrations.presenter';
 import type { IntegrationView } from '../integrations.service';
+import { contentSecurityPolicyHeader } from '../manifest/content-security-policy';
 import type {
   InstalledIntegrationResponse,
   IntegrationInstallationResponse,

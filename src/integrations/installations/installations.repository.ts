@@ -104,10 +104,13 @@ export class InstallationsRepository {
     return new Map(rows.map((row) => [row.installation_id, Number(row.count)]));
   }
 
-  /** The installations of an integration in the organizations `reach` reaches, oldest first. */
+  /**
+   * The installations of an integration in the organizations `reach` reaches (null: all of
+   * them, for the integration itself), oldest first.
+   */
   pageInstallations(
     integrationId: string,
-    reach: OrganizationReach,
+    reach: OrganizationReach | null,
     externalId: string | undefined,
     request: PageRequest,
   ): Promise<Page<IntegrationInstallation>> {
@@ -115,7 +118,7 @@ export class InstallationsRepository {
       .getRepository(IntegrationInstallation)
       .createQueryBuilder('inst')
       .where('inst.integration_id = :integrationId', { integrationId });
-    this.reaching(query, 'inst', reach);
+    if (reach) this.reaching(query, 'inst', reach);
     if (externalId !== undefined) {
       query.andWhere(':externalId = ANY(inst.external_ids)', { externalId });
     }
@@ -245,7 +248,7 @@ export class InstallationsRepository {
     kind: ContentKind,
     of:
       | { installationId: string }
-      | { integrationId: string; reach: OrganizationReach; externalId?: string }
+      | { integrationId: string; reach: OrganizationReach | null; externalId?: string }
       | { organizationId: string; contentId?: string },
     request: PageRequest,
   ): Promise<Page<ContentInstallationRow>> {
@@ -259,7 +262,7 @@ export class InstallationsRepository {
       query.where('c.installation_id = :installationId', of);
     } else if ('integrationId' in of) {
       query.where('inst.integration_id = :integrationId', of);
-      this.reaching(query, 'c', of.reach);
+      if (of.reach) this.reaching(query, 'c', of.reach);
       if (of.externalId !== undefined) {
         query.andWhere(':externalId = ANY(c.external_ids)', { externalId: of.externalId });
       }

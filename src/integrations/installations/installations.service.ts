@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Organization } from '../../orgs/entities/organization.entity';
 import { organizationPermissions } from '../../orgs/organization-permissions';
 import { OrganizationsRepository } from '../../orgs/organizations.repository';
-import type { UserActor } from '../../platform/auth/actor';
+import type { IntegrationActor, UserActor } from '../../platform/auth/actor';
 import { Clock } from '../../platform/clock/clock';
 import { DomainError, forbidden, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
@@ -190,7 +190,7 @@ export class InstallationsService {
    * every installation, which a member of one organization must not see of another.
    */
   async list(
-    user: UserActor,
+    caller: UserActor | IntegrationActor,
     access: ResolvedAccess<Integration>,
     externalId: string | undefined,
     request: PageRequest,
@@ -198,7 +198,7 @@ export class InstallationsService {
     const integration = access.entity!;
     const page = await this.installations.pageInstallations(
       integration.id,
-      this.reach(user),
+      this.reachOf(caller),
       externalId,
       request,
     );
@@ -420,14 +420,14 @@ export class InstallationsService {
    */
   async listContentOfIntegration(
     kind: ContentKind,
-    user: UserActor,
+    caller: UserActor | IntegrationActor,
     access: ResolvedAccess<Integration>,
     externalId: string | undefined,
     request: PageRequest,
   ): Promise<Page<ContentInstallationView>> {
     const page = await this.installations.pageContent(
       kind,
-      { integrationId: access.entity!.id, reach: this.reach(user), externalId },
+      { integrationId: access.entity!.id, reach: this.reachOf(caller), externalId },
       request,
     );
     return mapPage(page, contentView);
@@ -649,6 +649,11 @@ export class InstallationsService {
       if (!owner) throw notFound('Integration');
       return { integration, owner, admin };
     });
+  }
+
+  /** The organizations a list reaches: a user's where it may list; all, for the integration. */
+  private reachOf(caller: UserActor | IntegrationActor): OrganizationReach | null {
+    return caller.kind === 'user' ? this.reach(caller) : null;
   }
 
   private reach(user: UserActor): OrganizationReach {

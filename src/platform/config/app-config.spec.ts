@@ -293,6 +293,40 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('integrations origin', () => {
+    it('takes another hostname than the API and the app', () => {
+      const config = loadConfig({
+        PUBLIC_URL: 'https://api.example.com',
+        INTEGRATIONS_URL: 'https://integrations.example.com/',
+      });
+      expect(config.integrationsUrl).toBe('https://integrations.example.com');
+    });
+
+    it.each([
+      [
+        { PUBLIC_URL: 'https://api.example.com', INTEGRATIONS_URL: 'https://api.example.com' },
+        'PUBLIC_URL and APP_URL',
+      ],
+      [
+        { PUBLIC_URL: 'http://127.0.0.1:3100', INTEGRATIONS_URL: 'http://127.0.0.1:3101' },
+        'PUBLIC_URL and APP_URL',
+      ],
+      [
+        {
+          PUBLIC_URL: 'https://api.example.com',
+          APP_URL: 'https://app.example.com',
+          INTEGRATIONS_URL: 'https://app.example.com',
+        },
+        'APP_URL',
+      ],
+    ])('refuses the hostname of the API or the app (%j)', (settings, names) => {
+      const error = configurationError(() => loadConfig(settings));
+      expect(error.problems).toEqual([
+        expect.stringContaining(`INTEGRATIONS_URL must be on another hostname than ${names}`),
+      ]);
+    });
+  });
+
   describe('blob store', () => {
     const s3 = { BLOB_STORE: 's3', S3_BUCKET: 'bindery-blobs' };
 

@@ -960,6 +960,22 @@ function dependencyProblems(config: AppConfig): string[] {
         "AWS SDK's own credentials (AWS_* variables, a profile, an instance role)",
     );
   }
+  const integrationsUrl = config.integrationsUrl;
+  if (integrationsUrl !== undefined) {
+    // Integrations' pages run unsandboxed there: on the API's or the app's hostname they would
+    // act as that origin (its storage: Swagger UI keeps the tokens it is given in localStorage).
+    const host = new URL(integrationsUrl).hostname;
+    const taken = [
+      ['PUBLIC_URL', config.publicUrl],
+      ['APP_URL', config.appUrl],
+    ].filter(([, url]) => new URL(url).hostname === host);
+    if (taken.length > 0) {
+      problems.push(
+        `INTEGRATIONS_URL must be on another hostname than ${taken.map(([name]) => name).join(' and ')} ` +
+          `(${host}): integrations' pages run there as that origin, unsandboxed`,
+      );
+    }
+  }
   if (config.RATE_LIMIT_STORE === 'redis' && !config.REDIS_URL) {
     problems.push(
       'REDIS_URL is required with RATE_LIMIT_STORE=redis: the Redis server of the rate limit ' +
