@@ -1,19 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Integration } from '../entities/integration.entity';
+import type { ScriptLogLine } from '../runtime/trace-collector';
 
 /** What the script answered to an event: its HTTP status, type and (the start of) its body. */
 export interface IntegrationEventResponse {
   status: number;
   contentType: string | null;
   body: string;
-}
-
-/** A line the script logged while handling the event (a `console` call, an uncaught error). */
-export interface IntegrationEventLog {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-  /** When it was logged (ISO 8601). */
-  timestamp: string;
 }
 
 /** One event sent to an integration's script (GitBook's `IntegrationEvent`) and its outcome. */
@@ -58,7 +51,7 @@ export class IntegrationEvent {
 
   /** What the script logged meanwhile, in order (added once its runtime reports them). */
   @Column({ type: 'jsonb', default: () => "'[]'" })
-  logs!: IntegrationEventLog[];
+  logs!: ScriptLogLine[];
 
   @Column({ type: 'timestamptz' })
   createdAt!: Date;

@@ -5,7 +5,8 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { paginate } from '../../platform/pagination/keyset';
 import type { Page } from '../../platform/pagination/page';
 import type { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import { IntegrationEvent, type IntegrationEventLog } from './integration-event.entity';
+import type { ScriptLogLine } from '../runtime/trace-collector';
+import { IntegrationEvent } from './integration-event.entity';
 
 /** The `integration_events` table: the events sent to integrations' scripts. */
 @Injectable()
@@ -20,7 +21,7 @@ export class IntegrationEventsRepository {
   }
 
   /** Adds what the script logged to its event (nothing when the event is not recorded). */
-  async appendLogs(id: string, logs: IntegrationEventLog[]): Promise<void> {
+  async appendLogs(id: string, logs: ScriptLogLine[]): Promise<void> {
     await this.dataSource
       .createQueryBuilder()
       .update(IntegrationEvent)

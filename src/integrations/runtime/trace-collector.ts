@@ -9,6 +9,7 @@ const MAX_LINES = 100;
 const MAX_LINE_CHARS = 4000;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/** A line a script logged handling an event (a `console` call, an uncaught error). */
 export interface ScriptLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
