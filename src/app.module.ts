@@ -10,6 +10,7 @@ import { IntegrationsModule } from './integrations/integrations.module';
 import { IntegrationInstallationsModule } from './integrations/installations/installations.module';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentInstructionsModule } from './orgs/agent-instructions/agent-instructions.module';
+import { StorageModule } from './orgs/storage/storage.module';
 import { OpenAPIModule } from './openapi/openapi.module';
 import { InvitesModule } from './invites/invites.module';
 import { InvitationsModule } from './sign-in/invitations/invitations.module';
@@ -43,6 +44,7 @@ const DOMAIN_MODULES = [
   InvitesModule,
   InvitationsModule,
   AgentInstructionsModule,
+  StorageModule,
   CollectionsModule,
   SpacesModule,
   ChangeRequestsModule,

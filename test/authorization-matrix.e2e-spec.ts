@@ -11,6 +11,7 @@ import {
 } from './helpers/comments';
 import { expectConforms, listGitbookOperationIds } from './helpers/conformance';
 import { type ContentType, invite, PERMISSION_OPERATION_IDS } from './helpers/content-grants';
+import { createCustomFont, fontFile, uploadFontFile } from './helpers/custom-fonts';
 import type { TestOrganization, TestUser } from './helpers/factories';
 
 /**
@@ -1704,6 +1705,83 @@ function glossaryOperations(): Operation[] {
   ];
 }
 
+/** A font file uploaded by the owner for one case; returns its storage key. */
+function freshFontUpload(ctx: Pick<Ctx, 'org'>): Promise<string> {
+  return uploadFontFile(owner(ctx), owner(ctx), ctx.org.id, fontFile());
+}
+
+/** A custom font of the organization, made by the owner for one case; returns its id. */
+async function freshCustomFont(ctx: Pick<Ctx, 'org'>): Promise<string> {
+  return (await createCustomFont(owner(ctx), owner(ctx), ctx.org.id, `Font ${next()}`)).id;
+}
+
+/**
+ * Custom fonts (GitBook 0.202.0): read by every member with a role (organization:read), made,
+ * changed and deleted by admins, who alone get upload URLs (their files are fonts' only).
+ * Creating takes a file uploaded for that case, as an upload is taken once.
+ */
+function customFontOperations(): Operation[] {
+  const FONTS = `${ORG}/fonts`;
+  const fonts = (ctx: Ctx) => `${org(ctx)}/fonts`;
+  return [
+    {
+      name: 'generateStorageUploadURL',
+      method: 'POST',
+      route: `${ORG}/storage/upload`,
+      path: (ctx) => `${org(ctx)}/storage/upload`,
+      body: () => ({
+        file: { name: 'Brand.woff2', type: 'font/woff2', size: 1024 },
+        kind: 'customization_font',
+      }),
+      allowed: adminOnly,
+    },
+    {
+      name: 'listCustomFonts',
+      method: 'GET',
+      route: FONTS,
+      path: fonts,
+      allowed: anyRole,
+    },
+    {
+      name: 'createCustomFont',
+      method: 'PUT',
+      route: FONTS,
+      path: fonts,
+      fresh: freshFontUpload,
+      body: (ctx) => ({
+        fontFamily: 'Matrix Sans',
+        fontFaces: [{ weight: 400, storageKey: ctx.fresh }],
+      }),
+      allowed: adminOnly,
+    },
+    {
+      name: 'getCustomFont',
+      method: 'GET',
+      route: `${FONTS}/:fontId`,
+      path: (ctx) => `${fonts(ctx)}/${ctx.fresh}`,
+      fresh: freshCustomFont,
+      allowed: anyRole,
+    },
+    {
+      name: 'updateCustomFont',
+      method: 'POST',
+      route: `${FONTS}/:fontId`,
+      path: (ctx) => `${fonts(ctx)}/${ctx.fresh}`,
+      fresh: freshCustomFont,
+      body: () => ({ fontFamily: 'Matrix Serif' }),
+      allowed: adminOnly,
+    },
+    {
+      name: 'deleteCustomFont',
+      method: 'DELETE',
+      route: `${FONTS}/:fontId`,
+      path: (ctx) => `${fonts(ctx)}/${ctx.fresh}`,
+      fresh: freshCustomFont,
+      allowed: adminOnly,
+    },
+  ];
+}
+
 /** Three support conversations about one problem, worded differently. */
 const CONVERSATIONS = [
   'I requested a password reset but the reset email never arrives in my inbox.',
@@ -2953,6 +3031,9 @@ const OPERATIONS: Operation[] = [
   // Translations
   ...translationOperations(),
   ...glossaryOperations(),
+
+  // Custom fonts, and the upload of their files
+  ...customFontOperations(),
 
   // Conversations, issues and issue clusters
   ...conversationOperations(),

@@ -104,6 +104,9 @@ const ENTRIES: Record<string, Entry> = {
   updateTranslation: ['organization.translation.updated', 'translation'],
   deleteTranslation: ['organization.translation.deleted', 'translation'],
   runTranslation: ['organization.translation.run', 'translation'],
+  createCustomFont: ['organization.custom-font.created', 'custom-font'],
+  updateCustomFont: ['organization.custom-font.updated', 'custom-font'],
+  deleteCustomFont: ['organization.custom-font.deleted', 'custom-font'],
   updateGlossaryEntries: [
     'organization.translations-glossary.updated',
     'organization',
@@ -232,6 +235,8 @@ export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   // and a task for its own script (recorded with its events).
   'createIntegrationInstallationToken',
   'queueIntegrationTask',
+  // A signed URL to upload to (nothing stored until an operation takes the file: that one is).
+  'generateStorageUploadURL',
 ]);
 
 export const AUDITED_OPERATIONS: ReadonlyMap<string, AuditedOperation> = new Map(

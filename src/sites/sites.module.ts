@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
+import { StorageModule } from '../orgs/storage/storage.module';
 import { RevalidationModule } from '../platform/revalidation/revalidation.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
@@ -10,6 +11,13 @@ import { SiteAdaptiveSchemaController } from './adaptive/adaptive-schema.control
 import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
 import { SiteCustomizationController } from './customization/customization.controller';
 import { SiteCustomizationService } from './customization/customization.service';
+import { CustomizationFonts } from './customization/customization-fonts';
+import { CustomFontFilesController } from './custom-fonts/custom-font-files.controller';
+import { CustomFontsController } from './custom-fonts/custom-fonts.controller';
+import { CustomFontsPresenter } from './custom-fonts/custom-fonts.presenter';
+import { CustomFontsRepository } from './custom-fonts/custom-fonts.repository';
+import { CustomFontsService } from './custom-fonts/custom-fonts.service';
+import { CustomFont } from './custom-fonts/entities/custom-font.entity';
 import { Site } from './entities/site.entity';
 import { SiteInsightsCounter } from './entities/site-insights-counter.entity';
 import { SitePublishingAuth } from './entities/site-publishing-auth.entity';
@@ -57,7 +65,8 @@ import {
 
 /**
  * Docs sites: their settings, publishing and published profile, share links, redirects,
- * visitor authentication, insights, adaptive schema, customization and search; and their structure (site
+ * visitor authentication, insights, adaptive schema, customization (with the organization's
+ * custom fonts, `custom-fonts/`) and search; and their structure (site
  * spaces, sections, section groups) in `structure/`, which shares this module because the two
  * need each other's services. Their changes, and those of the spaces they publish, are told to
  * the site renderer (Revalidation).
@@ -70,6 +79,7 @@ import {
       SitePublishingAuth,
       SiteInsightsCounter,
       SiteRedirect,
+      CustomFont,
       ...STRUCTURE_ENTITIES,
     ]),
     SpacesModule,
@@ -78,6 +88,7 @@ import {
     ContentEngineModule,
     RevalidationModule,
     UsersModule,
+    StorageModule,
   ],
   controllers: [
     SitesController,
@@ -87,6 +98,8 @@ import {
     SiteRedirectsController,
     SiteAdaptiveSchemaController,
     SiteCustomizationController,
+    CustomFontsController,
+    CustomFontFilesController,
     SitePublishingAuthController,
     SiteInsightsController,
     SiteSearchController,
@@ -107,6 +120,10 @@ import {
     SpaceRedirectsRegistration,
     SiteAdaptiveSchemaService,
     SiteCustomizationService,
+    CustomizationFonts,
+    CustomFontsRepository,
+    CustomFontsService,
+    CustomFontsPresenter,
     PublishedSiteService,
     PublishedSiteAccessPolicy,
     PublishedContentRepository,

@@ -172,6 +172,28 @@ export class SitesRepository {
     );
   }
 
+  /**
+   * The organization's sites whose customization, or one of whose site spaces' overrides, names
+   * the custom font (`styling.<setting>: {custom: true, id}`).
+   */
+  async idsUsingCustomFont(
+    organizationId: string,
+    fontId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM sites
+        WHERE organization_id = $1
+          AND (jsonb_path_exists(customization,
+                 '$.styling.* ? (@.custom == true && @.id == $font)', $2::jsonb)
+            OR jsonb_path_exists(site_space_customizations,
+                 '$.*.styling.* ? (@.custom == true && @.id == $font)', $2::jsonb))
+        ORDER BY id`,
+      [organizationId, JSON.stringify({ font: fontId })],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Removes the overrides of one site space, if it has any. */
   async removeSiteSpaceCustomization(
     siteId: string,

@@ -1,4 +1,7 @@
-import type { TestApp } from './app';
+import { IntegrationsRepository } from '../../src/integrations/integrations.repository';
+import { IntegrationTokens } from '../../src/platform/auth/integration-tokens';
+import { TEST_ADMIN_TOKEN, type TestApp } from './app';
+import { createCustomFont } from './custom-fonts';
 import { insertPage } from './content';
 import type { TestOrganization, TestUser } from './factories';
 import type { FuzzOperation } from './fuzz';
@@ -7,8 +10,8 @@ import type { FuzzOperation } from './fuzz';
  * An organization holding one of everything a route can name (a space with change requests,
  * comments, files; a site with sections, groups, share links, redirects; a team, an invite, a
  * SAML provider, an OpenAPI specification, a translation, a conversation, an API token, a
- * webhook), and the value of every path parameter of the API document for it. The hostile-input and the
- * token-scope tests send every operation at it.
+ * webhook, a custom font), and the value of every path parameter of the API document for it.
+ * The hostile-input and the token-scope tests send every operation at it.
  */
 export interface Fixture {
   org: TestOrganization;
@@ -16,6 +19,20 @@ export interface Fixture {
   values: Record<string, string>;
   /** Values that depend on where the parameter sits (a comment of a change request). */
   changeRequestComment: { commentId: string; commentReplyId: string };
+  /** The token of the fixture's integration itself, for its own operations (its tasks). */
+  integrationToken: string;
+}
+
+/**
+ * The token a hostile or incomplete request is sent with: the fixture's owner's, the instance
+ * administrator's for the admin API, the integration's for its own operations; none for a
+ * public route.
+ */
+export function fixtureToken(op: FuzzOperation, fixture: Fixture): string | undefined {
+  if (op.access === 'public') return undefined;
+  if (op.access === 'instance administrator') return TEST_ADMIN_TOKEN;
+  if (op.access.includes(', only integration')) return fixture.integrationToken;
+  return fixture.owner.token;
 }
 
 /** The operation's path with the fixture's values, or `override`'s for one parameter. */
@@ -135,6 +152,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     })
     .expect(204);
   const glossary = await client.get(`${base}/translations-glossary`).expect(200);
+  const customFont = await createCustomFont(client, client, org.id, 'Fuzz Sans');
 
   // A private integration of the organization, installed there and on the space and the site.
   const integrationName = `fuzz-${org.id}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
@@ -151,6 +169,12 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     .post(`/v1/integrations/${integrationName}/installations`, { organization: org.id })
     .expect(201);
   const installed = `/v1/integrations/${integrationName}/installations/${installation.body.id}`;
+  const integration = (await t.bindery.app
+    .get(IntegrationsRepository)
+    .findByName(integrationName))!;
+  const integrationToken = t.bindery.app
+    .get(IntegrationTokens)
+    .sign({ kind: 'integration', integration: integration.id }).token;
   await client.post(`${installed}/spaces`, { space: space.id }).expect(201);
   await client.post(`${installed}/sites`, { siteId: site.id }).expect(201);
 
@@ -160,6 +184,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
   return {
     org,
     owner,
+    integrationToken,
     changeRequestComment: { commentId: crComment.id, commentReplyId: crReply.body.id },
     values: {
       organizationId: org.id,
@@ -189,6 +214,12 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
       glossaryEntryId: glossary.body.items[0].id,
+      fontId: customFont.id,
+      // An upload URL and a font file that name nothing: the upload's signature is refused
+      // (403), the file is not there (404).
+      kind: 'customization_font',
+      uploadId: 'fuzzUpload0000000000',
+      file: 'fuzzFile000000000000.woff2',
       webhookId: webhook.body.id,
       integrationName,
       installationId: installation.body.id,

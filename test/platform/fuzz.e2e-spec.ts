@@ -1,6 +1,6 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/app';
+import { createTestApp, TestApp } from '../helpers/app';
 import {
   FuzzOperation,
   HOSTILE_QUERY,
@@ -13,7 +13,7 @@ import {
   mutate,
   seededRandom,
 } from '../helpers/fuzz';
-import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture';
+import { buildFixture, type Fixture, fixtureToken, pathOf } from '../helpers/operation-fixture';
 
 /**
  * Hostile input against every operation of the committed API document (openapi/), in one
@@ -58,8 +58,7 @@ const OPERATIONS = [
 ];
 
 function tokenFor(op: FuzzOperation, fixture: Fixture): string | undefined {
-  if (op.access === 'public') return undefined;
-  return op.access === 'instance administrator' ? TEST_ADMIN_TOKEN : fixture.owner.token;
+  return fixtureToken(op, fixture);
 }
 
 const json = (value: unknown) => JSON.stringify(value);

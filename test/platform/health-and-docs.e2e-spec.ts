@@ -39,13 +39,15 @@ const NEWER_THAN_0146 = new Set([
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s
  * of change requests and spaces point at, the published document of a public OpenAPI
  * specification, the block-level diffs of a page (of a change request, of a revision), a
- * user's own API tokens, the icons and preview images of integrations, and the scripts they
- * inject in published sites.
+ * user's own API tokens, the icons and preview images of integrations, the scripts they
+ * inject in published sites, the files of custom fonts and the upload URLs of storage files.
  */
 const BINDERY_ONLY = new Set([
   'downloadFile',
   'getIntegrationImage',
   'getIntegrationSiteScript',
+  'getCustomFontFile',
+  'uploadStorageFile',
   'downloadChangeRequestPDF',
   'downloadSpacePDF',
   'getChangeRequestConflicts',

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../helpers/app';
+import { createTestApp, TestApp } from '../helpers/app';
 import { type FuzzOperation, listOperations } from '../helpers/fuzz';
-import { buildFixture, type Fixture, pathOf } from '../helpers/operation-fixture';
+import { buildFixture, type Fixture, fixtureToken, pathOf } from '../helpers/operation-fixture';
 
 /**
  * Every operation of the committed API document whose JSON body is an object with required
@@ -62,9 +62,8 @@ const OPERATIONS = listOperations().filter((op) => requiredByOperation.has(op.op
 const AS_OTHER_MEMBER = new Set(['submitChangeRequestReview']);
 
 function tokenFor(op: FuzzOperation, fixture: Fixture, other: string): string | undefined {
-  if (op.access === 'public') return undefined;
   if (AS_OTHER_MEMBER.has(op.operationId)) return other;
-  return op.access === 'instance administrator' ? TEST_ADMIN_TOKEN : fixture.owner.token;
+  return fixtureToken(op, fixture);
 }
 
 describe('required properties (e2e)', () => {

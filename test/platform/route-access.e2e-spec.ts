@@ -34,7 +34,10 @@ import { createTestApp, TestApp } from '../helpers/app';
  * its pages' integration blocks (a site reader, for a space its site shows). Publishing an integration
  * takes any user or the instance administrator, the service deciding by the organization it
  * names and the integration's visibility; its events are for the admins of its organization;
- * its public endpoint and its images need no token.
+ * its public endpoint and its images need no token. An organization's custom fonts are read by
+ * its members with a role and written by its admins (who alone upload files:
+ * `storage/upload`, for fonts only); the upload URL it signs takes the bytes without a token,
+ * and the fonts' files are public, as sites' visitors load them.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -120,6 +123,14 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/translations/:translationId -> organization:read',
   'PUT /v1/orgs/:organizationId/translations/:translationId -> organization:create',
   'POST /v1/orgs/:organizationId/translations/:translationId/run -> organization:create',
+  'GET /v1/orgs/:organizationId/fonts -> organization:read',
+  'PUT /v1/orgs/:organizationId/fonts -> organization:admin',
+  'GET /v1/orgs/:organizationId/fonts/:fontId -> organization:read',
+  'POST /v1/orgs/:organizationId/fonts/:fontId -> organization:admin',
+  'DELETE /v1/orgs/:organizationId/fonts/:fontId -> organization:admin',
+  'POST /v1/orgs/:organizationId/storage/upload -> organization:admin',
+  'PUT /v1/storage/uploads/:organizationId/:kind/:uploadId -> public',
+  'GET /v1/custom-fonts/:fontId/:file -> public',
   'GET /v1/orgs/:organizationId/translations-glossary -> organization:read',
   'PUT /v1/orgs/:organizationId/translations-glossary -> organization:create',
   'GET /v1/orgs/:organizationId/translations-glossary/:glossaryEntryId -> organization:read',

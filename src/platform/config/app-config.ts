@@ -482,6 +482,17 @@ export class AppConfig {
   GIT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
   /**
+   * Largest font file of a custom font (`generateStorageUploadURL` with kind
+   * `customization_font`, and the upload it signs), in bytes. Files are held whole in memory
+   * while they are checked and stored.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  @Max(100 * 1024 * 1024)
+  CUSTOM_FONT_MAX_BYTES = 10 * 1024 * 1024;
+
+  /**
    * Minutes between two fetches of an OpenAPI specification given by URL (each spec counts from
    * its last processing); 0 fetches them only on creation and PUT.
    */

@@ -149,6 +149,27 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     feedback: { enabled: true },
   },
   overrideSiteSpaceCustomizationById: { feedback: { enabled: false } },
+
+  // custom fonts: upload each file (generateStorageUploadURL, then a PUT to its url), then
+  // name the keys.
+  generateStorageUploadURL: {
+    file: { name: 'BrandSans-Regular.woff2', type: 'font/woff2', size: 48212 },
+    kind: 'customization_font',
+  },
+  createCustomFont: {
+    fontFamily: 'Brand Sans',
+    fontFaces: [
+      { weight: 400, storageKey: `uploads/${ORG}/customization_font/Qm3vX8kLp2Rt5Wz9Yc1d` },
+      { weight: 700, storageKey: `uploads/${ORG}/customization_font/Hn7bV2cXq4Ls8Kd0Pf6g` },
+    ],
+  },
+  updateCustomFont: {
+    fontFamily: 'Brand Sans Text',
+    fontFaces: [
+      { weight: 700, storageKey: `uploads/${ORG}/customization_font/Zt1yU5iO9pA3sD7fG2hJ` },
+      { weight: 900, storageKey: null },
+    ],
+  },
   trackEventsInSiteById: {
     events: [
       {

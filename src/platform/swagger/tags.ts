@@ -209,6 +209,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Clusters of related issues found in the support conversations of an organization.',
   },
   {
+    name: 'custom-fonts',
+    description:
+      "An organization's own fonts for its sites: a family and a file per weight (WOFF2, WOFF, TrueType, OpenType), named in a site's customization (`styling.font`).",
+  },
+  {
     name: 'billing',
     description:
       "What an organization's AI answers used of the model: tokens by day, week, month or year and feature.",
@@ -229,6 +234,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     name: 'sso',
     description:
       "Single sign-on: an organization's SAML identity providers and making a member an SSO member.",
+  },
+  {
+    name: 'storage',
+    description:
+      'Signed URLs to upload files to the organization: the files of custom fonts, named then by their key.',
   },
 ];
 
@@ -261,7 +271,12 @@ export const BINDERY_TAGS: ApiTag[] = [
   {
     name: 'downloads',
     description:
-      "Bindery only: files by digest (signed links), PDF exports of spaces and change requests, public OpenAPI specifications, and integrations' images and the scripts they inject in published sites.",
+      "Bindery only: files by digest (signed links), PDF exports of spaces and change requests, public OpenAPI specifications, integrations' images and the scripts they inject in published sites, and the files of custom fonts.",
+  },
+  {
+    name: 'uploads',
+    description:
+      'Bindery only: where the signed URLs of `generateStorageUploadURL` take the bytes of a file (what a bucket does for GitBook).',
   },
   {
     name: 'changes',

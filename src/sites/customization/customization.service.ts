@@ -8,6 +8,7 @@ import { Site } from '../entities/site.entity';
 import { SitesRepository } from '../sites.repository';
 import { SitesService } from '../sites.service';
 import { SiteStructureRepository } from '../structure/site-structure.repository';
+import { CustomizationFonts } from './customization-fonts';
 import {
   applyOverridePatch,
   completeCustomization,
@@ -32,6 +33,7 @@ export class SiteCustomizationService {
     private readonly structureRepository: SiteStructureRepository,
     private readonly clock: Clock,
     private readonly revalidation: Revalidation,
+    private readonly fonts: CustomizationFonts,
   ) {}
 
   /** The site's customization: as written, or the defaults when never written. */
@@ -41,13 +43,20 @@ export class SiteCustomizationService {
       organizationId,
       siteId,
     );
-    return siteCustomization(site);
+    return siteCustomization(await this.fonts.current(site));
   }
 
-  /** Replaces the site's customization; absent settings take their defaults. */
-  putForSite(organizationId: string, siteId: string, body: Customization): Promise<Customization> {
+  /**
+   * Replaces the site's customization; absent settings take their defaults. A custom font is
+   * named by its `id` (CustomizationFonts).
+   */
+  async putForSite(
+    organizationId: string,
+    siteId: string,
+    body: Customization,
+  ): Promise<Customization> {
     assertObject(body);
-    const complete = completeCustomization(body);
+    const complete = completeCustomization(await this.fonts.written(organizationId, body));
     const problem = customizationProblem(complete);
     if (problem !== null) throw invalidInput(problem);
     return this.dataSource.transaction(async (tx) => {
@@ -71,17 +80,18 @@ export class SiteCustomizationService {
     const manager = this.dataSource.manager;
     const site = await this.sites.findForOrganization(manager, organizationId, siteId);
     await this.assertSiteSpace(manager, site.id, siteSpaceId);
-    return siteSpaceCustomization(site, siteSpaceId);
+    return siteSpaceCustomization(await this.fonts.current(site), siteSpaceId);
   }
 
   /** Changes the site space's overrides (null removes one) and returns what it then shows. */
-  overrideForSiteSpace(
+  async overrideForSiteSpace(
     organizationId: string,
     siteId: string,
     siteSpaceId: string,
-    patch: Customization,
+    body: Customization,
   ): Promise<Customization> {
-    assertObject(patch);
+    assertObject(body);
+    const patch = await this.fonts.written(organizationId, body);
     return this.dataSource.transaction(async (tx) => {
       const site = await this.sites.findForOrganization(tx, organizationId, siteId);
       await this.assertSiteSpace(tx, site.id, siteSpaceId);
@@ -95,7 +105,8 @@ export class SiteCustomizationService {
         if (error instanceof OverrideProblem) throw invalidInput(error.message);
         throw error;
       }
-      const effective = mergeCustomization(siteCustomization(site), overrides);
+      site.siteSpaceCustomizations = { ...site.siteSpaceCustomizations, [siteSpaceId]: overrides };
+      const effective = siteSpaceCustomization(await this.fonts.current(site), siteSpaceId);
       const problem = customizationProblem(effective);
       if (problem !== null) throw invalidInput(problem);
       // One statement, so concurrent overrides of different site spaces do not lose each other.

@@ -5,6 +5,7 @@ import type { Role } from '../../platform/policy/roles';
 import { siteCustomization, siteSpaceCustomization } from '../customization/customization.service';
 import type { SiteReaderActor } from '../../platform/auth/actor';
 import type { VisitorClaims } from '../../platform/conditions/evaluate';
+import { CustomizationFonts } from '../customization/customization-fonts';
 import { publishedCustomization } from '../customization/published-customization';
 import { Site } from '../entities/site.entity';
 import { SitesPresenter } from '../sites.presenter';
@@ -32,6 +33,7 @@ export class PublishedSiteService {
     private readonly presenter: SitesPresenter,
     private readonly visitorAuth: SiteVisitorAuth,
     private readonly scripts: SiteScripts,
+    private readonly fonts: CustomizationFonts,
   ) {}
 
   /**
@@ -70,16 +72,18 @@ export class PublishedSiteService {
         : null;
     if (auth?.fallbackURL) presented.urls.login = auth.fallbackURL;
     if (auth?.logoutURL) presented.urls.logout = auth.logoutURL;
+    // The custom fonts it names, with the URLs of their files, which the renderer loads.
+    const customized = await this.fonts.current(site);
     return {
       object: 'published-content-site',
       site: presented,
       structure: this.structurePresenter.structure(view),
       customizations: {
-        site: publishedCustomization(siteCustomization(site)),
+        site: publishedCustomization(siteCustomization(customized)),
         siteSpaces: Object.fromEntries(
           view.model.siteSpaces.map((siteSpace) => [
             siteSpace.id,
-            publishedCustomization(siteSpaceCustomization(site, siteSpace.id)),
+            publishedCustomization(siteSpaceCustomization(customized, siteSpace.id)),
           ]),
         ),
       },
