@@ -71,9 +71,13 @@ export class CustomFontsService {
     return font;
   }
 
-  /** The organization's fonts among `ids`, by id. */
-  async byId(organizationId: string, ids: string[]): Promise<Map<string, CustomFont>> {
-    const fonts = await this.fonts.findMany(organizationId, [...new Set(ids)]);
+  /** The organization's fonts among `ids`, by id (read with `manager`: in its transaction). */
+  async byId(
+    organizationId: string,
+    ids: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, CustomFont>> {
+    const fonts = await this.fonts.findMany(organizationId, [...new Set(ids)], manager);
     return new Map(fonts.map((font) => [font.id, font]));
   }
 

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { invalidInput } from '../../platform/errors/domain-error';
 import { CustomFontsPresenter } from '../custom-fonts/custom-fonts.presenter';
@@ -86,15 +87,16 @@ export class CustomizationFonts {
   /**
    * The site as its customizations are now: each custom font named by its customization or a
    * site space's overrides as the font now is, or left out when it is gone. The same site when
-   * they name none (no query).
+   * they name none (no query). In a transaction, read with its `manager` (the embedded database
+   * has one connection: a read outside it would wait for it forever).
    */
-  async current(site: Site): Promise<Site> {
+  async current(site: Site, manager?: EntityManager): Promise<Site> {
     const overrides = Object.values(site.siteSpaceCustomizations ?? {});
     const ids = [site.customization, ...overrides].flatMap((customization) =>
       namedFonts(customization).map(({ id }) => id),
     );
     if (ids.length === 0) return site;
-    const definitions = await this.definitions(site.organizationId, ids);
+    const definitions = await this.definitions(site.organizationId, ids, manager);
     return Object.assign(Object.create(Object.getPrototypeOf(site) as object) as Site, site, {
       customization: withFonts(site.customization, definitions),
       siteSpaceCustomizations: Object.fromEntries(
@@ -109,8 +111,9 @@ export class CustomizationFonts {
   private async definitions(
     organizationId: string,
     ids: string[],
+    manager?: EntityManager,
   ): Promise<Map<string, CustomFontDefinition>> {
-    const fonts = await this.fonts.byId(organizationId, ids);
+    const fonts = await this.fonts.byId(organizationId, ids, manager);
     return new Map([...fonts].map(([id, font]) => [id, this.presenter.definition(font)]));
   }
 }

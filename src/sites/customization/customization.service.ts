@@ -106,7 +106,7 @@ export class SiteCustomizationService {
         throw error;
       }
       site.siteSpaceCustomizations = { ...site.siteSpaceCustomizations, [siteSpaceId]: overrides };
-      const effective = siteSpaceCustomization(await this.fonts.current(site), siteSpaceId);
+      const effective = siteSpaceCustomization(await this.fonts.current(site, tx), siteSpaceId);
       const problem = customizationProblem(effective);
       if (problem !== null) throw invalidInput(problem);
       // One statement, so concurrent overrides of different site spaces do not lose each other.
