@@ -100,10 +100,12 @@ function operationsOf(document: OpenApiDocument): Located[] {
   );
 }
 
-// GitBook's slips, corrected as src/api-document.spec.ts does: one operation tagged
-// `space-comment` among its `space-comments` siblings, and one left untagged.
-const TAG_ALIASES: Record<string, string> = { 'space-comment': 'space-comments' };
-const UNTAGGED: Record<string, string> = { installIntegrationOnSpace: 'integrations' };
+/** GitBook tags one operation `space-comment`, a slip for the `space-comments` of its siblings. */
+export const TAG_ALIASES: Readonly<Record<string, string>> = { 'space-comment': 'space-comments' };
+/** GitBook leaves one operation untagged, a slip too: its siblings' group. */
+export const UNTAGGED: Readonly<Record<string, string>> = {
+  installIntegrationOnSpace: 'integrations',
+};
 /** Tags GitBook uses without declaring them, each shown after the declared tag named. */
 const UNDECLARED_AFTER: Record<string, string> = {
   'change-requests-reviews': 'change-request-reviewers',

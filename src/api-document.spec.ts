@@ -6,6 +6,7 @@ import { generateOpenApiDocument } from './api-document';
 import { isErrorBody, operationsOf } from './platform/swagger/api-document';
 import { OPERATION_TAGS } from './platform/swagger/operation-tags';
 import { API_TAGS } from './platform/swagger/tags';
+import { TAG_ALIASES, UNTAGGED } from './api-coverage';
 
 /**
  * What the Swagger UI shows of every operation (tags, texts, examples), checked on the document
@@ -24,10 +25,6 @@ const SPECS = [
   gitbook('@gitbook/api-0.201'),
   gitbook('@gitbook/api-0.202'),
 ];
-// GitBook tags one operation `space-comment`, a slip for the `space-comments` of its siblings.
-const TAG_ALIASES: Record<string, string> = { 'space-comment': 'space-comments' };
-// GitBook leaves one operation untagged, a slip too: its siblings' group.
-const UNTAGGED: Record<string, string> = { installIntegrationOnSpace: 'integrations' };
 
 /** GitBook's group of each of its operations: its first tag other than `critical`. */
 function gitbookTags(): Map<string, string> {
