@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listGitbookOperationIds } from '../helpers/conformance';
+import { expectConforms, GITBOOK_0202, listGitbookOperationIds } from '../helpers/conformance';
 import { createTestApp, TestApp } from '../helpers/app';
 
 /** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
@@ -89,6 +89,19 @@ describe('health and API document', () => {
     expect(live.body.details).toEqual({ process: { status: 'up' } });
     const ready = await t.anonymous.get('/health/ready').expect(200);
     expect(ready.body.details.database.status).toBe('up');
+  });
+
+  it("answers GitBook's getApiInformation: the package's version and when the code was built", async () => {
+    const user = await t.factories.user();
+    const res = await user.client.get('/v1').expect(200);
+    expectConforms(res, 'getApiInformation', GITBOOK_0202);
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(res.body).toEqual({ version, build: expect.any(String) as string });
+    expect(new Date(res.body.build as string).toISOString()).toBe(res.body.build);
+    const anonymous = await t.anonymous.get('/v1').expect(401);
+    expect(anonymous.body).toEqual({ error: { code: 401, message: expect.any(String) as string } });
   });
 
   it('serves the Swagger UI at /docs', async () => {

@@ -352,6 +352,7 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/search -> space:view',
   'POST /v1/spaces/:spaceId/transfer -> space:admin',
   'GET /v1/user -> any user',
+  'GET /v1/ -> any user',
   'POST /v1/user/tokens -> any user',
   'GET /v1/user/tokens -> any user',
   'DELETE /v1/user/tokens/:tokenId -> any user',

@@ -35,6 +35,7 @@ const READS = new Set([
 ]);
 /** Routes a token limited to one organization (or less) may call. */
 const FOR_LIMITED_TOKENS = new Set([
+  'getApiInformation',
   'getAuthenticatedUser',
   'listOrganizationsForAuthenticatedUser',
 ]);

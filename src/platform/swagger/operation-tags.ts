@@ -72,6 +72,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   exchangeSsoSignInCode: 'sign-in',
   exportToGitRepository: 'space-git',
   generateStorageUploadURL: 'storage',
+  getApiInformation: 'system',
   getAuthenticatedUser: 'users',
   getChangeRequestById: 'change-requests',
   getChangeRequestChanges: 'change-request-content',

@@ -240,6 +240,10 @@ const GITBOOK_TAGS: ApiTag[] = [
     description:
       'Signed URLs to upload files to the organization: the files of custom fonts, named then by their key.',
   },
+  {
+    name: 'system',
+    description: "What the API is: Bindery's version and when it was built.",
+  },
 ];
 
 /** Groups of Bindery's own operations, after GitBook's. */

@@ -20,11 +20,10 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { core, NodeSDK, resources, type tracing } from '@opentelemetry/sdk-node';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import pino from 'pino';
 import { redactSpanAttributes } from './redact-span';
 import type { JobSpan, TracedJob, Tracing, TracingSettings } from './types';
+import { buildInfo } from '../build-info';
 
 /** Requests never traced: health checks and scrapes, many and all alike. */
 const UNTRACED_PATHS = new Set(['/health', '/health/ready', '/metrics']);
@@ -49,7 +48,7 @@ export function startSdk(settings: TracingSettings): Tracing {
     resource: resources.defaultResource().merge(
       resources.resourceFromAttributes({
         'service.name': settings.serviceName,
-        'service.version': packageVersion(),
+        'service.version': buildInfo().version,
       }),
     ),
     traceExporter: new RedactingExporter(new Exporter({ url: settings.endpoint })),
@@ -188,22 +187,6 @@ function pathOf(url: string | undefined): string {
   if (!url) return '/';
   const query = url.indexOf('?');
   return query < 0 ? url : url.slice(0, query);
-}
-
-/** Bindery's version, from the package.json above this file (in src/ or in dist/src/). */
-function packageVersion(): string {
-  let folder = __dirname;
-  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) {
-    folder = dirname(folder);
-  }
-  try {
-    const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
-      version?: string;
-    };
-    return version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** The SDK's own warnings and errors (an export that failed) as JSON log lines. */
