@@ -9,6 +9,7 @@ import { type AccessContext, PolicyService } from '../platform/policy/policy.ser
 import { Site } from './entities/site.entity';
 import { type SiteChildTable, SitesRepository } from './sites.repository';
 import { siteNotFound } from './sites.service';
+import { siteRole } from './site-access';
 
 declare module '../platform/policy/access' {
   interface ResourceTypes {
@@ -35,7 +36,8 @@ export interface SiteTarget {
 
 /**
  * The caller's access to a site or to something it holds (`id` is that thing's): its role is
- * its organization role (site routes need `SITE_READ` or `SITE_WRITE`, site-access.ts).
+ * the higher of its organization role and the roles granted on the site to it or a team of its
+ * (siteRole; site routes need `SITE_READ` or `SITE_WRITE`, site-access.ts).
  */
 export type SiteAccess = ResolvedAccess<SiteTarget> & { entity: SiteTarget };
 
@@ -50,7 +52,7 @@ const CHILDREN: Partial<Record<ResourceType, { table: SiteChildTable; noun: stri
 
 /**
  * The access policy of sites and of what they hold. A member of the organization (its role
- * there is its role on them) sees the organization's sites and, in a site, its own site spaces,
+ * there, raised by the grants on the site to it or its teams, is its role on them) sees the organization's sites and, in a site, its own site spaces,
  * sections, section groups, share links and redirects; the chain below the organization is read
  * in one statement. A missing site is its own 404 (`Site`) on a child's route.
  */
@@ -64,12 +66,12 @@ export class SiteAccessPolicy implements OnModuleInit {
 
   onModuleInit(): void {
     this.policy.register('site', {
-      resolver: { resolve: (_userId, id, context) => this.resolve('site', id, context!) },
+      resolver: { resolve: (userId, id, context) => this.resolve('site', userId, id, context!) },
     });
     for (const [resource, child] of Object.entries(CHILDREN)) {
       const type = resource as ResourceType;
       this.policy.register(type, {
-        resolver: { resolve: (_userId, id, context) => this.resolve(type, id, context!) },
+        resolver: { resolve: (userId, id, context) => this.resolve(type, userId, id, context!) },
         noun: child!.noun,
       });
     }
@@ -77,6 +79,7 @@ export class SiteAccessPolicy implements OnModuleInit {
 
   private async resolve(
     resource: ResourceType,
+    userId: string,
     id: string,
     context: AccessContext,
   ): Promise<SiteAccess | null> {
@@ -90,6 +93,7 @@ export class SiteAccessPolicy implements OnModuleInit {
     const row = await this.sites.accessRow(
       organization.id,
       siteId,
+      userId,
       child ? { table: child.table, id } : null,
     );
     if (!row) {
@@ -103,7 +107,7 @@ export class SiteAccessPolicy implements OnModuleInit {
       id,
       organizationId: organization.id,
       siteId: site.id,
-      role: organization.role,
+      role: siteRole(organization.role, row.grant_roles),
       entity: { organization: organization.entity as Organization, site },
     };
   }

@@ -14,8 +14,9 @@ export interface SitePermissions {
 }
 
 /**
- * What a caller whose organization role is `role` (null: not a member with a role, such as a
- * reader of a published site) may do with a site, by the needs of the site routes: whoever sees
+ * What a caller whose role on the site is `role` (its organization role raised by the site's
+ * grants, siteRole; null: not a member with a role, such as a reader of a published site) may
+ * do with a site, by the needs of the site routes: whoever sees
  * the site may view it; members with a role open it and read its settings (`SITE_READ`); the
  * `create` role changes its structure, settings and adaptive schema (`SITE_WRITE`); the edit
  * role edits content; administering it and its integrations needs the admin role.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Not, QueryFailedError } from 'typeorm';
+import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
 import { Clock } from '../platform/clock/clock';
 import { EventOutbox, userActor } from '../platform/events/event-outbox';
 import { DomainError } from '../platform/errors/domain-error';
@@ -38,6 +39,7 @@ export class SiteWritesService {
     private readonly clock: Clock,
     private readonly organizations: OrganizationsRepository,
     private readonly structureRepository: SiteStructureRepository,
+    private readonly grants: ContentGrantsRepository,
     private readonly revalidation: Revalidation,
     private readonly outbox: EventOutbox,
     private readonly presenter: SitesPresenter,
@@ -133,6 +135,7 @@ export class SiteWritesService {
   async remove(organizationId: string, siteId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const { affected } = await tx.delete(Site, { id: siteId, organizationId });
+      if (affected) await this.grants.deleteOnSites([siteId], tx);
       await this.organizations.clearDefaultContentSite(organizationId, siteId, tx);
       if (affected) await this.revalidation.site(siteId, tx);
     });

@@ -50,18 +50,27 @@ export class SitesController {
     operationId: 'listSites',
     summary: 'List all sites',
     description:
-      'Oldest first. `space` keeps the sites publishing that space, `title` those whose title ' +
+      "Oldest first; each with the caller's `permissions` on it (its organization role, " +
+      'raised by grants on the site). `space` keeps the sites publishing that space, `title` those whose title ' +
       'contains the text (case-insensitive), `published` those published (or not), `type` ' +
       '(repeatable) those of these types.',
   })
   @ApiOkResponse({ type: PageOf(SiteResponse) })
   @badRequest
   async list(
+    @CurrentUser() actor: UserActor,
     @Granted() organization: ResolvedAccess<Organization>,
     @Query() query: ListSitesQueryDto,
   ): Promise<Page<SiteResponse>> {
     const page = await this.sites.list(organization.id, query);
-    return mapPage(page, (site) => this.present(organization.entity!, site, organization.role));
+    const roles = await this.sites.rolesOn(
+      organization.id,
+      { userId: actor.userId, role: organization.role },
+      page.items.map((item) => item.site.id),
+    );
+    return mapPage(page, (site) =>
+      this.present(organization.entity!, site, roles.get(site.site.id) ?? organization.role),
+    );
   }
 
   @Post()
@@ -137,7 +146,8 @@ export class SitesController {
     operationId: 'deleteSiteById',
     summary: 'Delete a site',
     description:
-      'With its site spaces, sections, section groups and share links (the spaces stay). Also ' +
+      'With its site spaces, sections, section groups, share links and grants (the spaces ' +
+      'stay). Also ' +
       '204 when there is no such site.',
   })
   @ApiNoContentResponse({ description: 'The site is gone.' })

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CollectionsModule } from '../collections/collections.module';
 import { ContentEngineModule } from '../content-engine/content-engine.module';
 import { MembersModule } from '../orgs/members/members.module';
 import { OrgsModule } from '../orgs/orgs.module';
@@ -27,6 +28,7 @@ import { SiteInsightsRepository } from './insights/site-insights.repository';
 import { SiteInsightsService } from './insights/site-insights.service';
 import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
+import { SitePermissionsController } from './permissions/site-permissions.controller';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
 import { PublishedContentRepository } from './published/published-content.repository';
@@ -83,6 +85,7 @@ import {
       ...STRUCTURE_ENTITIES,
     ]),
     SpacesModule,
+    CollectionsModule,
     OrgsModule,
     MembersModule,
     ContentEngineModule,
@@ -92,6 +95,7 @@ import {
   ],
   controllers: [
     SitesController,
+    SitePermissionsController,
     PublishedSiteController,
     PublishedLookupController,
     SiteShareLinksController,

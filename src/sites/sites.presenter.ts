@@ -20,8 +20,9 @@ export class SitesPresenter {
 
   /**
    * GitBook's `Site` (with what API 0.201.0 adds: `appliedType`, `defaultLevel`, `permissions`,
-   * `urls.preview`); `siteSpaces` is its number of site spaces, `role` the caller's role in the
-   * organization (null for a reader of the published site who has none).
+   * `urls.preview`); `siteSpaces` is its number of site spaces, `role` the caller's role on the
+   * site: its organization role raised by the site's grants (siteRole; null for a reader of the
+   * published site who has none).
    */
   present(
     site: Site,
@@ -43,7 +44,8 @@ export class SitesPresenter {
         ? { proxy: { origin: site.proxy, target: this.platformUrl(site, organization) } }
         : {}),
       visibility: site.visibility,
-      // Who may see a site follows the organization's roles; a site has no level of its own.
+      // Who may see a site follows the organization's roles and the site's grants; a site has no
+      // default level of its own.
       defaultLevel: 'inherit',
       permissions: sitePermissions(role),
       published: site.published,

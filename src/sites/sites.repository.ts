@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../platform/database/prepared-query';
 import { paginate, PageRequest } from '../platform/pagination/keyset';
+import { siteGrantRolesSql } from '../platform/policy/content-access/granted-content';
 import type { Role } from '../platform/policy/roles';
 import { Page } from '../platform/pagination/page';
 import { Site, SiteType } from './entities/site.entity';
@@ -11,13 +12,21 @@ import { Site, SiteType } from './entities/site.entity';
 export type SiteChildTable =
   'site_spaces' | 'site_sections' | 'site_section_groups' | 'site_share_links' | 'site_redirects';
 
-/** A site's columns, and whether the child asked about is one of its own. */
-export type SiteAccessRow = Record<string, unknown> & { child_found: boolean };
+/**
+ * A site's columns, whether the child asked about is one of its own, and the roles granted on
+ * the site to the caller or a team of its.
+ */
+export type SiteAccessRow = Record<string, unknown> & {
+  child_found: boolean;
+  grant_roles: Role[];
+};
 
 /** A site's columns, with what its published access needs about the caller. */
 export type PublishedAccessRow = Record<string, unknown> & {
   caller_is_member: boolean;
   caller_role: Role | null;
+  /** The roles granted on the site to the caller or a team of its. */
+  grant_roles: Role[];
   share_key_opens: boolean;
 };
 
@@ -43,26 +52,30 @@ export class SitesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * For site access decisions (SiteAccessPolicy): the organization's site, and whether `child`
-   * (a site space, section, section group, share link or redirect, by its table) is one of its own, in
-   * one statement; null when the organization has no such site.
+   * For site access decisions (SiteAccessPolicy): the organization's site, whether `child`
+   * (a site space, section, section group, share link or redirect, by its table) is one of its
+   * own, and the roles granted on the site to `userId` or a team of its (`content_grants`,
+   * `team_members`: collections' and teams'), in one statement; null when the organization has
+   * no such site.
    */
   async accessRow(
     organizationId: string,
     siteId: string,
+    userId: string,
     child: { table: SiteChildTable; id: string } | null,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<SiteAccessRow | null> {
     // The table comes from SiteChildTable, never from input.
     const childFound = child
-      ? `EXISTS (SELECT 1 FROM ${child.table} c WHERE c.site_id = s.id AND c.id = $3)`
+      ? `EXISTS (SELECT 1 FROM ${child.table} c WHERE c.site_id = s.id AND c.id = $4)`
       : 'false';
     const rows = await preparedQuery<SiteAccessRow>(
       manager,
       `bindery_resolve_site_${child?.table ?? 'only'}`,
-      `SELECT s.*, ${childFound} AS child_found
+      `SELECT s.*, ${childFound} AS child_found,
+              ${siteGrantRolesSql('s.id', 's.organization_id', '$3')} AS grant_roles
          FROM sites s WHERE s.organization_id = $1 AND s.id = $2`,
-      child ? [organizationId, siteId, child.id] : [organizationId, siteId],
+      child ? [organizationId, siteId, userId, child.id] : [organizationId, siteId, userId],
     );
     return rows[0] ?? null;
   }
@@ -70,7 +83,7 @@ export class SitesRepository {
   /**
    * For the published site's access (PublishedSiteAccessPolicy): the organization's site with
    * the caller's role in the organization (`organization_members`, orgs': absent for a
-   * non-member) and whether an active share link of the site has the key hashed
+   * non-member), the roles granted on the site to it or a team of its, and whether an active share link of the site has the key hashed
    * `shareKeyHash` (`site_share_links`), in one statement; null when there is no such site.
    */
   async publishedAccessRow(
@@ -84,6 +97,9 @@ export class SitesRepository {
       manager,
       'bindery_resolve_published_site',
       `SELECT s.*, m.user_id IS NOT NULL AS caller_is_member, m.role AS caller_role,
+              CASE WHEN m.user_id IS NOT NULL
+                   THEN ${siteGrantRolesSql('s.id', 's.organization_id', '$3')}
+                   ELSE '{}'::varchar[] END AS grant_roles,
               ($4::varchar IS NOT NULL AND EXISTS (
                  SELECT 1 FROM site_share_links l
                   WHERE l.site_id = s.id AND l.key_hash = $4 AND l.active)) AS share_key_opens
@@ -94,6 +110,25 @@ export class SitesRepository {
       [organizationId, siteId, userId, shareKeyHash],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The roles granted to `userId` or a team of its on each of the organization's sites
+   * `siteIds` that has any (`content_grants`, `team_members`: collections' and teams'), by site.
+   */
+  async grantRolesOn(
+    organizationId: string,
+    siteIds: string[],
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, Role[]>> {
+    if (siteIds.length === 0) return new Map();
+    const rows: { id: string; grant_roles: Role[] }[] = await manager.query(
+      `SELECT s.id, ${siteGrantRolesSql('s.id', '$1', '$3')} AS grant_roles
+         FROM sites s WHERE s.organization_id = $1 AND s.id = ANY($2::varchar[])`,
+      [organizationId, siteIds, userId],
+    );
+    return new Map(rows.map((row) => [row.id, row.grant_roles]));
   }
 
   /** A page of the organization's sites matching `filters`, oldest first. */

@@ -3,8 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { notFound } from '../platform/errors/domain-error';
 import { Page } from '../platform/pagination/page';
+import type { Role } from '../platform/policy/roles';
 import { ListSitesQueryDto } from './dto/site.dto';
 import { Site } from './entities/site.entity';
+import { siteRole } from './site-access';
 import { SitesRepository } from './sites.repository';
 import { SiteStructureRepository } from './structure/site-structure.repository';
 
@@ -56,6 +58,19 @@ export class SitesService {
       ...page,
       items: page.items.map((site) => ({ site, siteSpaces: counts.get(site.id) ?? 0 })),
     };
+  }
+
+  /**
+   * The caller's role on each of the sites: its organization role `role`, raised by the grants
+   * on the site to it or a team of its (siteRole).
+   */
+  async rolesOn(
+    organizationId: string,
+    viewer: { userId: string; role: Role | null },
+    siteIds: string[],
+  ): Promise<Map<string, Role | null>> {
+    const grants = await this.sitesRepository.grantRolesOn(organizationId, siteIds, viewer.userId);
+    return new Map(siteIds.map((id) => [id, siteRole(viewer.role, grants.get(id) ?? [])]));
   }
 
   async withCount(manager: EntityManager, site: Site): Promise<SiteWithCount> {

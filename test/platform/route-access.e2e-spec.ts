@@ -11,11 +11,14 @@ import { createTestApp, TestApp } from '../helpers/app';
  * (`comment:update`: only its author edits the body, resolving and reacting need the comment
  * role, decided once the body is read; `comment:delete`: its author or a space admin).
  * Site routes name the site or what it holds (`siteSection:create`): their resolvers read the
- * chain from the organization down in one statement. `(absent: proceeds)` marks a delete that answers 204 when there is nothing to delete (or
+ * chain from the organization down in one statement, and the role on a site is the
+ * organization role raised by the site's grants; granting roles on a site (its `permissions`
+ * routes) takes `site:admin`, as a space's takes `space:admin`. `(absent: proceeds)` marks a delete that answers 204 when there is nothing to delete (or
  * nothing the caller sees). The signed download URLs (file bytes, change request PDFs) are
  * public: their signature is the authorization. So is a published OpenAPI specification: its
  * service answers only a `public` one. A site's published profile is `publishedSite:view`: its
- * policy shows members with a role any site of the organization, and anyone else only a
+ * policy shows members with a role (on the organization, or granted on the site) any site of
+ * the organization, and anyone else only a
  * published site its visibility (or a share key) opens. Listing a site's share links takes
  * `organization:create`, as changing the site does: the links carry their keys; so does reading
  * a site's visitor authentication (its private key opens the site). A site's redirects are read (listed, or looked up
@@ -228,6 +231,14 @@ const EXPECTED = [
   'PUT /v1/orgs/:organizationId/sites/:siteId/customization -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publish -> site:create',
   'GET /v1/orgs/:organizationId/sites/:siteId/published -> publishedSite:view, or site reader',
+  'POST /v1/orgs/:organizationId/sites/:siteId/permissions -> site:admin',
+  'GET /v1/orgs/:organizationId/sites/:siteId/permissions/aggregate -> site:admin',
+  'GET /v1/orgs/:organizationId/sites/:siteId/permissions/teams -> site:admin',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId -> site:admin',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId -> site:admin',
+  'GET /v1/orgs/:organizationId/sites/:siteId/permissions/users -> site:admin',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/permissions/users/:userId -> site:admin',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/permissions/users/:userId -> site:admin',
   'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate -> site:create',

@@ -6,10 +6,14 @@ import type { Role } from '../../platform/policy/roles';
 
 export const CONTENT_RESOURCE_TYPES = ['collection', 'space'] as const;
 export type ContentResourceType = (typeof CONTENT_RESOURCE_TYPES)[number];
+/** What a grant is on: a collection or space (content), or a site. */
+export type GrantedResourceType = ContentResourceType | 'site';
 
 /**
- * A role on one collection or space given to one organization member or one team. Grants on a
- * collection reach everything inside it. Removing the member or the team removes its grants.
+ * A role on one collection, space or site given to one organization member or one team. Grants
+ * on a collection reach everything inside it; grants on a site reach the site (its settings and
+ * structure, its published face), not the spaces it publishes. Removing the member or the team
+ * removes its grants.
  */
 @Entity('content_grants')
 @Check('CHK_content_grants_grantee', `("user_id" IS NULL) <> ("team_id" IS NULL)`)
@@ -39,7 +43,7 @@ export class ContentGrant {
   organization?: Organization;
 
   @Column({ type: 'varchar', length: 16 })
-  resourceType!: ContentResourceType;
+  resourceType!: GrantedResourceType;
 
   @Column({ type: 'varchar', length: 32 })
   resourceId!: string;

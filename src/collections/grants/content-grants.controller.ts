@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNoContentResponse,
@@ -11,9 +12,14 @@ import type { UserActor } from '../../platform/auth/actor';
 import { ErrorBody } from '../../platform/errors/error-body';
 import { Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
-import type { ContentResourceType } from '../entities/content-grant.entity';
+import { QueryOf } from '../../platform/validation/typed-params';
+import type { GrantedResourceType } from '../entities/content-grant.entity';
 import { ContentGrantsPresenter } from './content-grants.presenter';
-import { type ContentResource, ContentGrantsService } from './content-grants.service';
+import {
+  type AggregateFilters,
+  type ContentResource,
+  ContentGrantsService,
+} from './content-grants.service';
 import {
   InviteUsersAndTeamsDto,
   ListPermissionsAggregateQueryDto,
@@ -22,6 +28,7 @@ import {
 import {
   TeamContentPermissionResponse,
   UserContentPermissionResponse,
+  UserSitePermissionResponse,
 } from './dto/content-grant.response';
 import { GrantedContent } from './granted-content.decorator';
 
@@ -35,26 +42,51 @@ export type ContentGrantOperation =
   | 'updateTeam'
   | 'removeTeam';
 
-/** What tells a collection's permission routes from a space's: names, for clients and docs. */
+/**
+ * What tells a collection's permission routes from a space's or a site's: names, for clients
+ * and docs, and the site's own aggregate.
+ */
 export interface ContentGrantRoutes {
-  /** Routes are `/<resourceType>s/:<resourceType>Id/permissions...`. */
-  resourceType: ContentResourceType;
+  /** Routes are `<path>/permissions...`; by default `/<resourceType>s/:<resourceType>Id`. */
+  resourceType: GrantedResourceType;
+  path?: string;
   /** GitBook's operationId and summary of each route. */
   operations: Record<ContentGrantOperation, { operationId: string; summary: string }>;
+  /**
+   * The aggregate's query and item: by default a role filter and `UserContentPermission`
+   * (collections, spaces); a site's has GitBook's member filters and `UserSitePermission`.
+   */
+  aggregate?: {
+    query: Type<AggregateFilters & PageQueryDto>;
+    item: Type<UserContentPermissionResponse>;
+  };
 }
+
+/** The aggregate's filters in a query of either kind. */
+const aggregateFilters = (query: AggregateFilters): AggregateFilters => ({
+  role: query.role,
+  search: query.search,
+  team: query.team,
+  sort: query.sort,
+  order: query.order,
+});
 
 const invalidInput = ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' });
 
 /**
- * The permission routes of collections and spaces, which behave alike (ContentGrantsService),
- * as a base class per resource type: who has been given a role on the content, and who can
- * reach it. Every route needs the admin role on the content.
+ * The permission routes of collections, spaces and sites, which behave alike
+ * (ContentGrantsService), as a base class per resource type: who has been given a role on it,
+ * and who can reach it. Every route needs the admin role on it.
  */
 export function ContentGrantsController(routes: ContentGrantRoutes) {
   const { resourceType: type, operations: op } = routes;
   const admin = () => Access(type, 'admin');
+  const aggregate = routes.aggregate ?? {
+    query: ListPermissionsAggregateQueryDto,
+    item: UserContentPermissionResponse,
+  };
 
-  @Controller(`${type}s/:${type}Id/permissions`)
+  @Controller(`${routes.path ?? `${type}s/:${type}Id`}/permissions`)
   class ContentGrantsControllerBase {
     constructor(
       private readonly grants: ContentGrantsService,
@@ -69,7 +101,11 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
       description:
         `Gives \`role\` on the ${type} to members of its organization, guests included, and ` +
         'to its teams; replaces a role they already had on it. `role: null` removes their ' +
-        'grants. A grant on a collection reaches everything inside it.',
+        'grants. ' +
+        (type === 'site'
+          ? 'A grant on a site raises the role on the site (its settings, structure and ' +
+            'published face), not on the spaces it publishes.'
+          : 'A grant on a collection reaches everything inside it.'),
     })
     @ApiNoContentResponse({ description: 'The grants are set.' })
     @ApiBadRequestResponse({
@@ -88,18 +124,30 @@ export function ContentGrantsController(routes: ContentGrantRoutes) {
     @ApiOperation({
       ...op.listAggregate,
       description:
-        `Every member who can reach the ${type}, with its effective role there: the highest ` +
-        'of its organization role, the default level and the grants to it or its teams, on ' +
-        `the ${type} or a collection above it. Guests appear only through grants, disabled ` +
-        'members not at all. Oldest member first.',
+        type === 'site'
+          ? 'Every member who can reach the site, with its effective role there: the higher of ' +
+            'its organization role and the grants on the site to it or its teams, and what ' +
+            'decided it (`origin`). Guests appear only through grants, disabled members not at ' +
+            'all. `role`, `search`, `team` filter; `sort` and `order` order (newest member ' +
+            'first by default).'
+          : `Every member who can reach the ${type}, with its effective role there: the ` +
+            'highest of its organization role, the default level and the grants to it or its ' +
+            `teams, on the ${type} or a collection above it. Guests appear only through ` +
+            'grants, disabled members not at all. Oldest member first.',
     })
-    @ApiOkResponse({ type: PageOf(UserContentPermissionResponse) })
+    @ApiOkResponse({ type: PageOf(aggregate.item) })
     @invalidInput
     async listAggregate(
       @GrantedContent() content: ContentResource,
-      @Query() query: ListPermissionsAggregateQueryDto,
-    ): Promise<Page<UserContentPermissionResponse>> {
-      return this.presenter.userPage(await this.grants.listAggregate(content, query));
+      @QueryOf(aggregate.query) query: AggregateFilters & PageQueryDto,
+    ): Promise<Page<UserContentPermissionResponse | UserSitePermissionResponse>> {
+      const filters = aggregateFilters(query);
+      // GitBook's member lists are newest first by default; the content aggregates oldest first.
+      if (type === 'site') filters.order ??= 'desc';
+      return this.presenter.memberPage(
+        content,
+        await this.grants.listAggregate(content, filters, query),
+      );
     }
 
     @Get('users')

@@ -10,11 +10,12 @@ import {
   memberAccessCtes,
 } from '../../platform/policy/content-access/member-access-sql';
 import { ROLES, type Role } from '../../platform/policy/roles';
-import { ContentGrant, type ContentResourceType } from '../entities/content-grant.entity';
+import { containsPattern } from '../../orgs/members/like-pattern';
+import { ContentGrant, type GrantedResourceType } from '../entities/content-grant.entity';
 
-/** The collection or space whose grants are read or written, in its organization. */
+/** The collection, space or site whose grants are read or written, in its organization. */
 export interface ContentResource {
-  resourceType: ContentResourceType;
+  resourceType: GrantedResourceType;
   id: string;
   organizationId: string;
 }
@@ -23,7 +24,7 @@ export interface ContentResource {
 export interface ContentGrantRow {
   id: string;
   organizationId: string;
-  resourceType: ContentResourceType;
+  resourceType: GrantedResourceType;
   resourceId: string;
   userId: string | null;
   teamId: string | null;
@@ -31,10 +32,32 @@ export interface ContentGrantRow {
   createdAt: Date;
 }
 
-/** A member and the rank (ROLE_RANKS) of its effective role on the content. */
+/**
+ * A member and the rank (ROLE_RANKS) of its effective role on the content, with what decided
+ * it: the rank of its own highest grant there and the team of its highest team grant (null:
+ * none).
+ */
 export interface MemberRank {
   member: Member;
   rank: number;
+  userGrantRank: number | null;
+  grantTeamId: string | null;
+}
+
+/** Which members a list of those reaching the content keeps, and in which order. */
+export interface MemberAccessFilters {
+  /** Only those whose effective role has this rank. */
+  rank?: number;
+  /** Only members without an organization role (guests), reaching it through grants. */
+  guests?: boolean;
+  /** Text in the display name or the email (case-insensitive, no wildcards). */
+  search?: string;
+  /** Only the members of this team. */
+  teamId?: string;
+  /** `lastSeenAt` lists only members seen at least once. Default `joinedAt`. */
+  sort?: 'joinedAt' | 'lastSeenAt' | 'name';
+  /** Default ascending. */
+  order?: 'asc' | 'desc';
 }
 
 /** The `content_grants` table. */
@@ -120,6 +143,17 @@ export class ContentGrantsRepository {
     );
   }
 
+  /** Deletes the grants on the sites `siteIds`. */
+  async deleteOnSites(
+    siteIds: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
+      `DELETE FROM content_grants WHERE resource_type = 'site' AND resource_id = ANY($1::varchar[])`,
+      [siteIds],
+    );
+  }
+
   /** Deletes the grants on the collections `collectionIds` and the spaces `spaceIds`. */
   async deleteOnContent(
     collectionIds: string[],
@@ -161,17 +195,19 @@ export class ContentGrantsRepository {
 
   /**
    * A page of the members who can reach the content (with their users), with the rank of
-   * their effective role there (memberAccessCtes), optionally only those of rank `rank`,
-   * oldest member first. One statement reads the page with the ranks, one more counts.
+   * their effective role there (memberAccessCtes) and what decided it, kept and ordered by
+   * `filters` (oldest member first by default). One statement reads the page with the ranks,
+   * one more counts.
    */
   pageMembersWithAccess(
     resource: ContentResource,
-    rank: number | undefined,
+    filters: MemberAccessFilters,
     request: PageQueryDto,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Page<MemberRank>> {
-    // Reads organization_members and users, owned by orgs and users: the effective role of
-    // every member is computed in one statement with the grants (memberAccessCtes).
+    // Reads organization_members, users and team_members, owned by orgs, users and teams: the
+    // effective role of every member is computed in one statement with the grants
+    // (memberAccessCtes).
     const query = manager.getRepository(Member).createQueryBuilder('m');
     for (const { sql, name, ...options } of memberAccessCtes(resource.resourceType)) {
       query.addCommonTableExpression(sql, name, options);
@@ -180,23 +216,53 @@ export class ContentGrantsRepository {
       .innerJoin(MEMBER_ACCESS, 'access', 'access.user_id = m.user_id')
       .innerJoinAndSelect('m.user', 'u')
       .addSelect('access.rank', 'access_rank')
+      .addSelect('access.user_grant_rank', 'access_user_grant_rank')
+      .addSelect('access.grant_team_id', 'access_grant_team_id')
       .where('m.organization_id = :organizationId', {
         organizationId: resource.organizationId,
         resourceId: resource.id,
       })
       .andWhere('access.rank IS NOT NULL');
-    if (rank !== undefined) query.andWhere('access.rank = :rank', { rank });
+    if (filters.rank !== undefined) query.andWhere('access.rank = :rank', { rank: filters.rank });
+    if (filters.guests) query.andWhere('m.role IS NULL');
+    if (filters.search) {
+      query.andWhere(
+        `(u.display_name ILIKE :pattern ESCAPE '\\' OR u.email ILIKE :pattern ESCAPE '\\')`,
+        { pattern: containsPattern(filters.search) },
+      );
+    }
+    if (filters.teamId !== undefined) {
+      query.andWhere(
+        `EXISTS (SELECT 1 FROM team_members ft WHERE ft.organization_id = m.organization_id
+                    AND ft.user_id = m.user_id AND ft.team_id = :teamId)`,
+        { teamId: filters.teamId },
+      );
+    }
+    if (filters.sort === 'lastSeenAt') query.andWhere('m.last_seen_at IS NOT NULL');
 
     return paginate<Member, MemberRank>(query, request, {
       keys: [
-        { sql: 'm.joined_at', of: (row) => row.member.joinedAt },
+        filters.sort === 'lastSeenAt'
+          ? { sql: 'm.last_seen_at', of: (row) => row.member.lastSeenAt }
+          : filters.sort === 'name'
+            ? { sql: 'u.display_name', of: (row) => row.member.user!.displayName }
+            : { sql: 'm.joined_at', of: (row) => row.member.joinedAt },
         { sql: 'm.user_id', of: (row) => row.member.userId },
       ],
-      direction: 'ASC',
+      direction: filters.order === 'desc' ? 'DESC' : 'ASC',
       fetch: async (rows) => {
         const { entities, raw } = await rows.getRawAndEntities<Record<string, unknown>>();
-        const ranks = new Map(raw.map((row) => [row.m_user_id, row.access_rank as number]));
-        return entities.map((member) => ({ member, rank: ranks.get(member.userId)! }));
+        const byUser = new Map(raw.map((row) => [row.m_user_id, row]));
+        return entities.map((member) => {
+          const row = byUser.get(member.userId)!;
+          const userGrantRank = row.access_user_grant_rank;
+          return {
+            member,
+            rank: Number(row.access_rank),
+            userGrantRank: userGrantRank === null ? null : Number(userGrantRank),
+            grantTeamId: (row.access_grant_team_id as string | null) ?? null,
+          };
+        });
       },
     });
   }

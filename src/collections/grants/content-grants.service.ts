@@ -13,9 +13,13 @@ import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import type { Role } from '../../platform/policy/roles';
 import { User } from '../../users/entities/user.entity';
 import { ContentGrant } from '../entities/content-grant.entity';
-import { InviteUsersAndTeamsDto, ListPermissionsAggregateQueryDto } from './dto/content-grant.dto';
+import { InviteUsersAndTeamsDto } from './dto/content-grant.dto';
 import { ROLE_RANKS, roleOfRank } from '../../platform/policy/content-access/role-rank';
-import { type ContentResource, ContentGrantsRepository } from './content-grants.repository';
+import {
+  type ContentResource,
+  ContentGrantsRepository,
+  type MemberRank,
+} from './content-grants.repository';
 
 export type { ContentResource } from './content-grants.repository';
 
@@ -30,17 +34,52 @@ export interface TeamPermission {
   role: Role;
   team: Team;
 }
+/**
+ * What decided a member's effective role on the content: its organization role (or, on a
+ * collection or space, the default level), or a grant to it (`user`) or to its team `teamId`.
+ */
+export type PermissionOrigin =
+  { kind: 'organization' } | { kind: 'user' } | { kind: 'team'; teamId: string };
+
+/** An item of the aggregate: a member, its effective role, and what decided it. */
+export interface MemberPermission extends UserPermission {
+  member: Member;
+  origin: PermissionOrigin;
+}
+
+/** What the aggregate keeps (`role`: an effective role, or `guest`) and its order. */
+export interface AggregateFilters {
+  role?: Role | 'guest';
+  search?: string;
+  team?: string;
+  sort?: 'joinedAt' | 'lastSeenAt' | 'name';
+  order?: 'asc' | 'desc';
+}
+
 /** Team grants with who looks at them, for the teams' `permissions`. */
 export interface TeamPermissionPage extends Page<TeamPermission> {
   viewer: TeamViewer;
 }
 
+/**
+ * What decided the rank: the member's own grant when it reaches it, else a team's grant when
+ * there is one, else the organization (its role, or on content the default level).
+ */
+function originOf(item: MemberRank): PermissionOrigin {
+  const { member, rank } = item;
+  if (member.role !== null && ROLE_RANKS[member.role] >= rank) return { kind: 'organization' };
+  if (item.userGrantRank !== null && item.userGrantRank >= rank) return { kind: 'user' };
+  if (item.grantTeamId !== null) return { kind: 'team', teamId: item.grantTeamId };
+  return { kind: 'organization' };
+}
+
 const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 
 /**
- * The grants (`content_grants`) on one collection or space: roles given to members of its
+ * The grants (`content_grants`) on one collection, space or site: roles given to members of its
  * organization (guests included: a grant is how a guest sees content) and to its teams. A grant
- * on a collection reaches everything inside it (the access resolvers walk the ancestors).
+ * on a collection reaches everything inside it (the access resolvers walk the ancestors); a
+ * grant on a site raises the member's role on the site (SiteAccessPolicy).
  */
 @Injectable()
 export class ContentGrantsService {
@@ -151,22 +190,35 @@ export class ContentGrantsService {
   }
 
   /**
-   * Every member who can reach the content, with its effective role there (optionally only
-   * those with `role`), oldest member first. One statement reads the page with the roles
+   * Every member who can reach the content, with its effective role there and what decided it
+   * (`filters.role`: only those with that role, or only guests), oldest member first unless
+   * `filters` order them otherwise. One statement reads the page with the roles
    * (memberAccessCtes), one more counts.
    */
   async listAggregate(
     resource: ContentResource,
-    request: ListPermissionsAggregateQueryDto,
-  ): Promise<Page<UserPermission>> {
+    filters: AggregateFilters,
+    request: PageQueryDto,
+  ): Promise<Page<MemberPermission>> {
+    const { role, team, ...rest } = filters;
     const page = await this.grants.pageMembersWithAccess(
       resource,
-      request.role ? ROLE_RANKS[request.role] : undefined,
+      {
+        ...rest,
+        rank: role && role !== 'guest' ? ROLE_RANKS[role] : undefined,
+        guests: role === 'guest',
+        teamId: team,
+      },
       request,
     );
     return {
       ...page,
-      items: page.items.map(({ member, rank }) => ({ role: roleOfRank(rank), user: member.user! })),
+      items: page.items.map((item) => ({
+        role: roleOfRank(item.rank),
+        user: item.member.user!,
+        member: item.member,
+        origin: originOf(item),
+      })),
     };
   }
 

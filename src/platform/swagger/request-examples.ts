@@ -89,8 +89,11 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   updateSpaceById: { title: 'Developer guide', visibility: 'in-collection', editMode: 'locked' },
   moveSpace: { position: { after: { type: 'space', space: OTHER_SPACE } } },
   inviteToSpace: { role: 'edit', users: [USER] },
+  inviteToSite: { role: 'create', users: [USER], teams: [TEAM] },
   updateTeamPermissionInSpace: { role: 'review' },
   updateUserPermissionInSpace: { role: 'comment' },
+  updateTeamPermissionInSite: { role: 'create' },
+  updateUserPermissionInSite: { role: 'admin' },
   transferSpace: { organization: 'oR9tY2uI5oP8aS1dF4gH' },
   applyTemplateToSpace: {
     id: 'api-reference',

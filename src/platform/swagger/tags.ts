@@ -82,6 +82,15 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Redirects from old paths of a site to pages, spaces, sections or other addresses; drafts go live when published.',
   },
   {
+    name: 'site-permissions',
+    description:
+      "Roles given to users and teams on a site: they raise a member's role on the site (its settings, structure and published face) above its organization role.",
+  },
+  {
+    name: 'site-users',
+    description: 'Roles given to individual users on a site, and everyone who can reach it.',
+  },
+  {
     name: 'site-insights',
     description: 'Visitor events of a site (page views, searches, feedback) and their aggregates.',
   },

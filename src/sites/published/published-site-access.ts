@@ -7,7 +7,7 @@ import type { ResolvedAccess } from '../../platform/policy/access';
 import { type AccessContext, PolicyService } from '../../platform/policy/policy.service';
 import { atLeast } from '../../platform/policy/roles';
 import { Site } from '../entities/site.entity';
-import { SITE_READ } from '../site-access';
+import { SITE_READ, siteRole } from '../site-access';
 import { SitesRepository } from '../sites.repository';
 
 declare module '../../platform/policy/access' {
@@ -24,7 +24,8 @@ export type PublishedSiteAccess = ResolvedAccess<Site> & { entity: Site };
 
 /**
  * Who sees a site's published face (`getPublishedContentSite`). Members with a role see any
- * site of their organization, published or not (a preview). Anyone else (guests, other users)
+ * site of their organization, published or not (a preview), as do members (guests too) granted
+ * a role on the site itself or through a team (`inviteToSite`). Anyone else (guests, other users)
  * sees only a published site that is `public` or `unlisted`, or `share-link` with the key
  * (`?shareKey=`) of an active share link; otherwise 404. A `shareKey` that opens nothing is 404
  * for everyone. `visitor-auth` sites need a visitor token, which this route does not take: 404
@@ -60,7 +61,7 @@ export class PublishedSiteAccessPolicy implements OnModuleInit {
     if (!row) return null;
     if (shareKey !== undefined && !row.share_key_opens) return null;
     const site = entityFromRow(this.dataSource, Site, row);
-    const role = row.caller_is_member ? row.caller_role : null;
+    const role = row.caller_is_member ? siteRole(row.caller_role, row.grant_roles) : null;
     const visible =
       atLeast(role, SITE_READ) ||
       (site.published &&

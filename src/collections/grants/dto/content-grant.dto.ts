@@ -8,10 +8,20 @@ import {
   IsString,
   ValidateIf,
 } from 'class-validator';
+import {
+  LIST_ORDERS,
+  type ListOrder,
+  MEMBER_ROLE_FILTERS,
+  MEMBER_SEARCH_MAX_LENGTH,
+  type MemberRoleFilter,
+} from '../../../orgs/members/dto/list-members.query';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
 import { ROLES, type Role } from '../../../platform/policy/roles';
 import { MaxChars } from '../../../platform/validation/chars';
 import { PresentNotNull } from '../../../platform/validation/present-not-null';
+
+/** GitBook's `memberSort` on the site aggregate. */
+export const SITE_AGGREGATE_SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
 
 /** Most users or teams one invitation may name. */
 export const MAX_INVITEES = 100;
@@ -73,4 +83,46 @@ export class ListPermissionsAggregateQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(ROLES, { message: `role must be one of ${ROLES.join(', ')}` })
   role?: Role;
+}
+
+/** Query of `listPermissionsAggregateInSite`: GitBook's member filters and order. */
+export class ListSitePermissionsAggregateQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: LIST_ORDERS, default: 'desc', description: 'Order of the list.' })
+  @IsOptional()
+  @IsIn(LIST_ORDERS)
+  order?: ListOrder;
+
+  @ApiPropertyOptional({
+    enum: MEMBER_ROLE_FILTERS,
+    description:
+      'Only the users whose effective role on the site is this one; `guest` for members ' +
+      'without an organization role (who reach the site through grants).',
+  })
+  @IsOptional()
+  @IsIn(MEMBER_ROLE_FILTERS)
+  role?: MemberRoleFilter;
+
+  @ApiPropertyOptional({
+    maxLength: MEMBER_SEARCH_MAX_LENGTH,
+    description: 'Case-insensitive text to find in the display name or the email.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(MEMBER_SEARCH_MAX_LENGTH)
+  search?: string;
+
+  @ApiPropertyOptional({
+    enum: SITE_AGGREGATE_SORTS,
+    default: 'joinedAt',
+    description: 'Sort key. `lastSeenAt` lists only members seen at least once.',
+  })
+  @IsOptional()
+  @IsIn(SITE_AGGREGATE_SORTS)
+  sort?: (typeof SITE_AGGREGATE_SORTS)[number];
+
+  @ApiPropertyOptional({ description: 'Only the members of this team.', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxChars(64)
+  team?: string;
 }

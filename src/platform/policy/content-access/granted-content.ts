@@ -119,3 +119,15 @@ export function grantedSpacesCountSql(organization: string, grantee: string): st
      WHERE cs.organization_id = ${organization} AND cs.deleted_at IS NULL
        AND cs.id IN (${grantedSpaceIdsSql(organization, grantee)}))`;
 }
+
+/**
+ * The roles granted on the site `site` to the user `user` or to a team of its in organization
+ * `organization` (SQL expressions: bound parameters or outer columns), as an array expression:
+ * what raises a member's role on one site above its organization role.
+ */
+export function siteGrantRolesSql(site: string, organization: string, user: string): string {
+  return `ARRAY(SELECT g.role FROM content_grants g
+     WHERE g.resource_type = 'site' AND g.resource_id = ${site}
+       AND g.organization_id = ${organization}
+       AND (${grantedToUserSql(organization, user)}))`;
+}
