@@ -301,6 +301,33 @@ describe('site permissions', () => {
     });
   });
 
+  describe("a visitor-auth site's lookup with a member's visitor claims", () => {
+    it('opens to members with a role and to guests granted on the site, not to other guests', async () => {
+      const org = await t.factories.organization();
+      const id = await newSite(org, { visibility: 'visitor-auth' });
+      await t.factories.siteSpace(org, id, { spaceTitle: 'Guides' });
+      const res = await org.owner.client.post(`${site(org, id)}/publish`).expect(200);
+      const url = res.body.urls.published as string;
+      const reader = await t.factories.member(org, 'read');
+      const granted = await t.factories.member(org, null);
+      const ungranted = await t.factories.member(org, null);
+      await invite(org, id, { role: 'read', teams: [await kit.team(org, [granted.id])] });
+      const lookup = async (user: TestUser) => {
+        const ping = await user.client.post(`/v1/orgs/${org.id}/ping`).expect(200);
+        return t.anonymous.post('/v1/urls/published', {
+          url,
+          visitor: { jwtToken: ping.body.docsVisitorClaims, unsignedClaims: {} },
+        });
+      };
+      for (const user of [reader, granted]) {
+        const opened = await lookup(user);
+        expect([opened.status, opened.body.site]).toEqual([200, id]);
+      }
+      const closed = await lookup(ungranted);
+      expectError(closed, 401, 'visitor token');
+    });
+  });
+
   describe('GET .../permissions/aggregate (listPermissionsAggregateInSite)', () => {
     interface AggregateItem {
       permission: string;

@@ -15,6 +15,7 @@ import { Revalidation } from '../../../platform/revalidation/revalidation.servic
 import { InstanceSecret } from '../../../platform/settings/instance-secret';
 import type { VisitorClaims } from '../../../platform/conditions/evaluate';
 import { Site } from '../../entities/site.entity';
+import { SitesRepository } from '../../sites.repository';
 import { SiteSection } from '../../structure/entities/site-section.entity';
 import { SiteSectionGroup } from '../../structure/entities/site-section-group.entity';
 import { SiteSpace } from '../../structure/entities/site-space.entity';
@@ -95,6 +96,7 @@ export class PublishedLookupService {
     private readonly secret: InstanceSecret,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly sites: SitesRepository,
     revalidation: Revalidation,
   ) {
     this.cache = new LRUCache({
@@ -274,7 +276,8 @@ export class PublishedLookupService {
       guarded || (site.adaptiveContent && token)
         ? await this.siteVisitorAuth.visitorAuth(site.id)
         : null;
-    const signed = token ? this.verify(site, token, settings) : null;
+    let signed = token ? this.verify(site, token, settings) : null;
+    if (guarded && signed?.member && !(await this.memberReads(site, signed))) signed = null;
     if (guarded && !signed) {
       if (token && !request.redirectOnError) throw invalidVisitorToken();
       if (!settings?.fallbackURL) throw invalidVisitorToken();
@@ -289,6 +292,19 @@ export class PublishedLookupService {
       signed,
       authenticated: guarded,
     };
+  }
+
+  /**
+   * Whether a member's `docsVisitorClaims` open the `visitor-auth` site: a member with an
+   * organization role reads every site of it; a guest only a site granted to it or a team of its
+   * (`inviteToSite`), as PublishedSiteAccessPolicy decides for `getPublishedContentSite`.
+   */
+  private async memberReads(site: Site, signed: SignedVisitor): Promise<boolean> {
+    const claims = signed.claims as { role?: unknown; sub?: unknown };
+    if (claims.role !== null && claims.role !== undefined) return true;
+    if (typeof claims.sub !== 'string') return false;
+    const grants = await this.sites.grantRolesOn(site.organizationId, [site.id], claims.sub);
+    return (grants.get(site.id) ?? []).length > 0;
   }
 
   /** A visitor token signed with the site's key, or a member's `docsVisitorClaims`. */

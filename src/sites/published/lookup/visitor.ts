@@ -10,6 +10,8 @@ type Json = Record<string, unknown>;
 export interface SignedVisitor {
   claims: Json;
   expiresAt: Date | null;
+  /** Signed with the instance's key: a member's `docsVisitorClaims`, not the site's visitor. */
+  member?: true;
 }
 
 /**
@@ -32,6 +34,7 @@ export function verifyVisitorToken(
       return {
         claims: payload as Json,
         expiresAt: typeof exp === 'number' ? new Date(exp * 1000) : null,
+        ...(organization !== undefined ? { member: true as const } : {}),
       };
     } catch {
       // The next key, if any.
