@@ -276,12 +276,19 @@ const grants = (ctx: Pick<Ctx, 'target' | 'team'>) => ({
   teams: [ctx.team],
 });
 
-/** A space or a collection at the root holding the grants of `granted`. */
+/** A space, a collection (at the root) or a site holding the grants of `granted`. */
 async function freshGranted(
   ctx: Pick<Ctx, 'org' | 'target' | 'team' | 'factories'>,
-  type: ContentType,
+  type: ContentType | 'site',
 ): Promise<string> {
   const fields = { title: `Granted ${next()}` };
+  if (type === 'site') {
+    const { id } = await ctx.factories.site(ctx.org, fields);
+    await owner(ctx)
+      .post(`${org(ctx)}/sites/${id}/permissions`, grants(ctx))
+      .expect(204);
+    return id;
+  }
   const { id } =
     type === 'space'
       ? await ctx.factories.space(ctx.org, fields)
@@ -355,19 +362,25 @@ const TINY_DOCUMENT = {
 };
 
 /**
- * The permission routes of a space or a collection (`route`): declared `space:admin` or
- * `collection:admin`. Lists and the writes that set what `granted` already holds act on it; a
- * removal acts on a fresh copy.
+ * The permission routes of a space, a collection or a site (`route`): declared `space:admin`,
+ * `collection:admin` or `site:admin` (the role on a site: the organization role raised by the
+ * site's grants). Lists and the writes that set what the granted one already holds act on it
+ * (`granted`, or the shared site); a removal acts on a fresh copy.
  */
-function permissionOperations(type: ContentType, route: string): Operation[] {
+function permissionOperations(type: ContentType | 'site', route: string): Operation[] {
   const ids = PERMISSION_OPERATION_IDS[type];
-  const on = (id: string) => `/v1/${type}s/${id}/permissions`;
-  const granted = (ctx: Ctx) => on(ctx.granted[type]);
-  const access = {
-    allowed: adminOnly,
-    hiddenFrom: guests,
-    notFound: type === 'space' ? SPACE_NOT_FOUND : COLLECTION_NOT_FOUND,
-  };
+  const on = (ctx: Ctx, id: string) =>
+    type === 'site' ? `${org(ctx)}/sites/${id}/permissions` : `/v1/${type}s/${id}/permissions`;
+  const granted = (ctx: Ctx) => on(ctx, type === 'site' ? ctx.site.site : ctx.granted[type]);
+  const access =
+    type === 'site'
+      ? // Guests see the organization's sites, holding no role on them.
+        { allowed: adminOnly, notFound: SITE_NOT_FOUND }
+      : {
+          allowed: adminOnly,
+          hiddenFrom: guests,
+          notFound: type === 'space' ? SPACE_NOT_FOUND : COLLECTION_NOT_FOUND,
+        };
   return [
     {
       name: ids.invite,
@@ -403,7 +416,7 @@ function permissionOperations(type: ContentType, route: string): Operation[] {
       name: ids.removeUser,
       method: 'DELETE',
       route: `${route}/users/:userId`,
-      path: (ctx) => `${on(ctx.fresh)}/users/${ctx.target.id}`,
+      path: (ctx) => `${on(ctx, ctx.fresh)}/users/${ctx.target.id}`,
       fresh: (ctx) => freshGranted(ctx, type),
       ...access,
     },
@@ -426,7 +439,7 @@ function permissionOperations(type: ContentType, route: string): Operation[] {
       name: ids.removeTeam,
       method: 'DELETE',
       route: `${route}/teams/:teamId`,
-      path: (ctx) => `${on(ctx.fresh)}/teams/${ctx.team}`,
+      path: (ctx) => `${on(ctx, ctx.fresh)}/teams/${ctx.team}`,
       fresh: (ctx) => freshGranted(ctx, type),
       ...access,
     },
@@ -3024,6 +3037,7 @@ const OPERATIONS: Operation[] = [
 
   // Sites
   ...siteOperations(),
+  ...permissionOperations('site', `${SITE}/permissions`),
 
   // OpenAPI specifications
   ...openAPIOperations(),

@@ -15,11 +15,21 @@ import type { TestOrganization, TestUser } from './factories';
 
 export type ContentType = 'space' | 'collection';
 
-/** GitBook's operationId of each permission route. */
+/** GitBook's operationId of each permission route (a site's: test/site-permissions.e2e-spec.ts). */
 export const PERMISSION_OPERATION_IDS: Record<
-  ContentType,
+  ContentType | 'site',
   Record<ContentGrantOperation, string>
 > = {
+  site: {
+    invite: 'inviteToSite',
+    listAggregate: 'listPermissionsAggregateInSite',
+    listUsers: 'listUserPermissionsInSite',
+    updateUser: 'updateUserPermissionInSite',
+    removeUser: 'removeUserFromSite',
+    listTeams: 'listTeamPermissionsInSite',
+    updateTeam: 'updateTeamPermissionInSite',
+    removeTeam: 'removeTeamFromSite',
+  },
   space: {
     invite: 'inviteToSpace',
     listAggregate: 'listPermissionsAggregateInSpace',
