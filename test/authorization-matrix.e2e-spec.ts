@@ -523,6 +523,18 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${revision(ctx)}/page/${ctx.content.page}/meta-links`,
     ],
     [
+      'getReusableContentById',
+      '/content/reusable-contents/:reusableContentId',
+      (ctx) => `${content(ctx)}/reusable-contents/nope`,
+      { ...access, absent: 'Reusable content not found.' },
+    ],
+    [
+      'getReusableContentInRevisionById',
+      '/revisions/:revisionId/reusable-contents/:reusableContentId',
+      (ctx) => `${revision(ctx)}/reusable-contents/nope`,
+      { ...access, absent: 'Reusable content not found.' },
+    ],
+    [
       'getReusableContentDocumentInRevisionById',
       '/revisions/:revisionId/reusable-contents/:reusableContentId/document',
       (ctx) => `${revision(ctx)}/reusable-contents/nope/document`,
@@ -561,8 +573,19 @@ const CHANGE_REQUEST = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 function changeRequestReadOperations(): Operation[] {
   const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
   const at = (ctx: Ctx) => `/v1/spaces/${ctx.changeRequest.space}/change-requests/1`;
-  const reads: [name: string, route: string, path: (ctx: Ctx) => string][] = [
+  const reads: [
+    name: string,
+    route: string,
+    path: (ctx: Ctx) => string,
+    more?: Partial<Operation>,
+  ][] = [
     ['getRevisionOfChangeRequestById', '/content', (ctx) => `${at(ctx)}/content`],
+    [
+      'getReusableContentInChangeRequestById',
+      '/content/reusable-contents/:reusableContentId',
+      (ctx) => `${at(ctx)}/content/reusable-contents/nope`,
+      { absent: 'Reusable content not found.' },
+    ],
     ['listPagesInChangeRequest', '/content/pages', (ctx) => `${at(ctx)}/content/pages`],
     [
       'getPageInChangeRequestById',
@@ -616,12 +639,13 @@ function changeRequestReadOperations(): Operation[] {
       (ctx) => `${at(ctx)}/changes/pages/${ctx.changeRequest.page}`,
     ],
   ];
-  return reads.map(([name, route, path]): Operation => ({
+  return reads.map(([name, route, path, more]): Operation => ({
     name,
     method: 'GET',
     route: `${CHANGE_REQUEST}${route}`,
     path,
     ...access,
+    ...more,
   }));
 }
 

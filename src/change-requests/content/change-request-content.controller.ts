@@ -25,6 +25,7 @@ import {
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
+  RevisionReusableContentResponse,
 } from '../../spaces/content/dto/content.response';
 import { PageMetaLinks } from '../../spaces/content/page-meta-links';
 import { RevisionContent } from '../../spaces/content/revision-content';
@@ -158,6 +159,29 @@ export class ChangeRequestContentController {
       changeRequest.changeRequest.revision,
     );
     return this.linksPresenter.backlinks(listing, this.presented(changeRequest));
+  }
+
+  @Get('reusable-contents/:reusableContentId')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getReusableContentInChangeRequestById',
+    summary: 'Get a reusable content of a change request by its id',
+    description: 'A reusable content of its head revision, as getReusableContentById.',
+  })
+  @ApiOkResponse({ type: RevisionReusableContentResponse })
+  @badRequest
+  async getReusableContent(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionReusableContentResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.reusableContent(
+      head.read,
+      reusableContentId,
+      this.view(space, head, query),
+    );
   }
 
   @Get('page/:pageId')

@@ -277,18 +277,27 @@ export class ContentReader {
     );
   }
 
-  /** The document of a reusable content of the revision (empty when it has none); 404 when absent. */
-  async getReusableContentDocument(
+  /** A reusable content of the revision by id; 404 when the revision has none by that id. */
+  async getReusableContent(
     revision: ReadRevision,
     reusableContentId: string,
-    options: DocumentReadOptions = {},
-  ): Promise<JSONDocument> {
+  ): Promise<ReusableContentNode> {
     const reusableContent = (await this.listReusableContents(revision)).find(
       (candidate) => candidate.id === reusableContentId,
     );
     if (!reusableContent) {
       throw notFound('Reusable content');
     }
+    return reusableContent;
+  }
+
+  /** The document of a reusable content of the revision (empty when it has none); 404 when absent. */
+  async getReusableContentDocument(
+    revision: ReadRevision,
+    reusableContentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    const reusableContent = await this.getReusableContent(revision, reusableContentId);
     return this.answerDocument(revision, reusableContent.document ?? null, options, [
       reusableContentId,
     ]);
