@@ -523,6 +523,12 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${revision(ctx)}/page/${ctx.content.page}/meta-links`,
     ],
     [
+      'getDocumentById',
+      '/documents/:documentId',
+      (ctx) => `/v1/spaces/${ctx.space}/documents/nope`,
+      { ...access, absent: 'Document not found.' },
+    ],
+    [
       'getReusableContentById',
       '/content/reusable-contents/:reusableContentId',
       (ctx) => `${content(ctx)}/reusable-contents/nope`,

@@ -1,6 +1,11 @@
 import type { DocumentBlock, JSONDocument } from '../src/content-engine/documents/document';
 import { createTestApp, TestApp } from './helpers/app';
-import { addReusableContentOnSpace, commitOnSpace, storeDocument } from './helpers/content';
+import {
+  addReusableContentOnSpace,
+  commitOnSpace,
+  insertPage,
+  storeDocument,
+} from './helpers/content';
 import { expectConforms, GITBOOK_0202 } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
 
@@ -187,6 +192,118 @@ describe('content reads by id', () => {
         ),
         404,
         'Change request not found',
+      );
+      const other = await t.factories.organization();
+      const guest = await t.factories.asMember(org, null);
+      for (const caller of [other.owner.client, guest]) {
+        expectError(await caller.get(path), 404, 'Space not found');
+      }
+    });
+  });
+
+  describe('getDocumentById', () => {
+    /** A space with the page pgGuide (GUIDE) and the reusable content rcNote. */
+    async function guide(org: TestOrganization) {
+      const space = await t.factories.later.space(org, { empty: true });
+      const document = await storeDocument(t, documentOf(paragraph('The guide', 'guide')));
+      await commitOnSpace(t, space.id, [
+        { operation: 'insert_page', id: 'pgGuide', meta: { title: 'Guide' }, document },
+      ]);
+      await addReusableContentOnSpace(t, space.id, {
+        id: 'rcNote',
+        title: 'Note',
+        document: documentOf(paragraph('Shared note', 'note')),
+      });
+      return { spaceId: space.id, document };
+    }
+
+    it("answers a document of the primary's pages and reusable contents by its id", async () => {
+      const org = await t.factories.organization();
+      const { spaceId } = await guide(org);
+      const reader = await t.factories.asMember(org, 'read');
+
+      const page = await reader.get(`/v1/spaces/${spaceId}/content/page/pgGuide`).expect(200);
+      const documentId = page.body.documentId as string;
+      const res = await reader.get(`/v1/spaces/${spaceId}/documents/${documentId}`).expect(200);
+      expectConforms(res, 'getDocumentById', GITBOOK_0202);
+      expect(res.body).toEqual(page.body.document);
+      expect(res.body.nodes[0].key).toBe('guide');
+
+      const rc = await reader
+        .get(`/v1/spaces/${spaceId}/content/reusable-contents/rcNote`)
+        .expect(200);
+      const note = await reader
+        .get(`/v1/spaces/${spaceId}/documents/${rc.body.document}?schema=next`)
+        .expect(200);
+      expectConforms(note, 'getDocumentById', GITBOOK_0202);
+      expect(note.body.nodes[0].key).toBe('note');
+    });
+
+    it("answers a document of an open change request's head, not one only of an older revision", async () => {
+      const org = await t.factories.organization();
+      const { spaceId } = await guide(org);
+      const owner = org.owner.client;
+      const before = await owner.get(`/v1/spaces/${spaceId}/content/page/pgGuide`).expect(200);
+
+      const changeRequest = await t.factories.changeRequest(org, spaceId, {
+        changes: [insertPage('Draft page', 'Only in the draft.')],
+      });
+      const drafted = await owner
+        .get(`/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content/pages`)
+        .expect(200);
+      const draftPage = (
+        drafted.body.pages as { title: string; id: string; documentId?: string }[]
+      ).find((p) => p.title === 'Draft page')!;
+      expect(draftPage.documentId).toEqual(expect.any(String));
+      const draft = await owner
+        .get(`/v1/spaces/${spaceId}/documents/${draftPage.documentId}`)
+        .expect(200);
+      expect(JSON.stringify(draft.body)).toContain('Only in the draft.');
+
+      // Once the change request is archived, its documents are no longer the space's.
+      await owner
+        .patch(`/v1/spaces/${spaceId}/change-requests/${changeRequest.id}`, { status: 'archived' })
+        .expect(200);
+      expectError(
+        await owner.get(`/v1/spaces/${spaceId}/documents/${draftPage.documentId}`),
+        404,
+        'Document not found',
+      );
+
+      // The guide rewritten: its former document is only in an older revision.
+      const rewritten = await storeDocument(t, documentOf(paragraph('Guide, v2', 'guide-2')));
+      await commitOnSpace(t, spaceId, [
+        { operation: 'set_document', page: 'pgGuide', document: rewritten },
+      ]);
+      expectError(
+        await owner.get(`/v1/spaces/${spaceId}/documents/${before.body.documentId}`),
+        404,
+        'Document not found',
+      );
+      const now = await owner.get(`/v1/spaces/${spaceId}/documents/${rewritten}`).expect(200);
+      expect(now.body.nodes[0].key).toBe('guide-2');
+    });
+
+    it('refuses bad input, unknown ids, other spaces, strangers and guests', async () => {
+      const org = await t.factories.organization();
+      const { spaceId, document } = await guide(org);
+      const owner = org.owner.client;
+      const path = `/v1/spaces/${spaceId}/documents/${document}`;
+      await owner.get(path).expect(200);
+
+      expectError(await owner.get(`${path}?schema=old`), 400, 'schema');
+      expectError(
+        await owner.get(`/v1/spaces/${spaceId}/documents/${'0'.repeat(64)}`),
+        404,
+        'Document not found',
+      );
+      expectError(await owner.get(`/v1/spaces/nope/documents/${document}`), 404, 'Space not found');
+      // Another space of the organization does not have it.
+      const elsewhere = await t.factories.later.space(org, { empty: true });
+      expectError(
+        await owner.get(`/v1/spaces/${elsewhere.id}/documents/${document}`),
+        404,
+        'Document not found',
       );
       const other = await t.factories.organization();
       const guest = await t.factories.asMember(org, null);

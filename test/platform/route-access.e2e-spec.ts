@@ -374,6 +374,7 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/content/page/:pageId/meta-links -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/pages -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/path/*pagePath -> space:view, or site reader, or installation with space:content:read',
+  'GET /v1/spaces/:spaceId/documents/:documentId -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/reusable-contents/:reusableContentId -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/revisions/:revisionId -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/revisions/:revisionId/files -> space:view, or site reader, or installation with space:content:read',

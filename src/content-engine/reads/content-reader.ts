@@ -303,6 +303,37 @@ export class ContentReader {
     ]);
   }
 
+  /**
+   * The document `documentId` (a document's id is its hash) when the revision has it as the
+   * body of a document page that `options.visitor` sees or of a reusable content; null when it
+   * has not (a document of another revision or space is not read). As getPageDocument answers
+   * it, with `options` (dereferenced, a visitor's refs left out).
+   */
+  async findDocument(
+    revision: ReadRevision,
+    documentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument | null> {
+    const reusableContent = (await this.listReusableContents(revision)).find(
+      (candidate) => candidate.document === documentId,
+    );
+    if (reusableContent) {
+      return this.answerDocument(revision, documentId, options, [reusableContent.id]);
+    }
+    const hidden = options.visitor
+      ? new Set(await this.hiddenPageIds(revision, options.visitor))
+      : new Set<string>();
+    const holds = (pages: PageTree[]): boolean =>
+      pages.some(
+        (page) =>
+          !hidden.has(page.node.id) &&
+          ((page.node.type === 'document' && page.node.document === documentId) ||
+            holds(page.pages)),
+      );
+    if (!holds(await this.listPages(revision))) return null;
+    return this.answerDocument(revision, documentId, options);
+  }
+
   /** Where the page with this id, or at this path (slugs joined by `/`), is; null when absent. */
   async locatePage(
     revision: ReadRevision,

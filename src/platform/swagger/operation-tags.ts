@@ -92,6 +92,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getCurrentRevision: 'space-content',
   getCustomFont: 'custom-fonts',
   getCustomFontFile: 'downloads',
+  getDocumentById: 'space-content',
   getEmbedByUrlInSpace: 'space-embeds',
   getFileById: 'space-content',
   getFileInChangeRequestById: 'change-request-content',
