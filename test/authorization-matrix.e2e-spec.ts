@@ -593,6 +593,12 @@ function changeRequestReadOperations(): Operation[] {
       { absent: 'Reusable content not found.' },
     ],
     ['listPagesInChangeRequest', '/content/pages', (ctx) => `${at(ctx)}/content/pages`],
+    // The page INSERT_PAGE wrote in the change request, by its slug.
+    [
+      'getPageInChangeRequestByPath',
+      '/content/path/*pagePath',
+      (ctx) => `${at(ctx)}/content/path/matrix`,
+    ],
     [
       'getPageInChangeRequestById',
       '/content/page/:pageId',

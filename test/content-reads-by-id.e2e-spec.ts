@@ -312,4 +312,80 @@ describe('content reads by id', () => {
       }
     });
   });
+
+  describe('getPageInChangeRequestByPath', () => {
+    it("answers a page of the change request's head by its path, in either format", async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.later.space(org, { empty: true });
+      const document = await storeDocument(t, documentOf(paragraph('Install it', 'install')));
+      await commitOnSpace(t, space.id, [
+        { operation: 'insert_page', id: 'pgRef', type: 'group', meta: { title: 'Reference' } },
+        {
+          operation: 'insert_page',
+          id: 'pgInstall',
+          meta: { title: 'Install' },
+          document,
+          into: 'pgRef',
+        },
+      ]);
+      const changeRequest = await t.factories.changeRequest(org, space.id, {
+        changes: [insertPage('Upgrade', 'Run the upgrade.')],
+      });
+      const reader = await t.factories.asMember(org, 'read');
+      const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.number}/content/path`;
+
+      const upgrade = await reader.get(`${base}/upgrade`).expect(200);
+      expectConforms(upgrade, 'getPageInChangeRequestByPath', GITBOOK_0202);
+      expect(upgrade.body).toMatchObject({ type: 'document', title: 'Upgrade', path: 'upgrade' });
+      expect(JSON.stringify(upgrade.body.document)).toContain('Run the upgrade.');
+      // Its URL points into the change request.
+      expect(upgrade.body.urls.app).toContain(`/~/changes/${changeRequest.number}/upgrade`);
+      // The page is the change request's only: the primary has none at that path.
+      expectError(
+        await reader.get(`/v1/spaces/${space.id}/content/path/upgrade`),
+        404,
+        'Page not found',
+      );
+
+      const nested = await reader.get(`${base}/reference/install?format=markdown`).expect(200);
+      expectConforms(nested, 'getPageInChangeRequestByPath', GITBOOK_0202);
+      expect(nested.body).toMatchObject({ id: 'pgInstall', path: 'reference/install' });
+      expect(nested.body.markdown).toContain('Install it');
+      const group = await reader.get(`${base}/reference`).expect(200);
+      expectConforms(group, 'getPageInChangeRequestByPath', GITBOOK_0202);
+      expect(group.body).toMatchObject({ type: 'group', id: 'pgRef' });
+      // The same page by id.
+      const byId = await reader
+        .get(`/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/page/pgInstall`)
+        .expect(200);
+      const again = await reader.get(`${base}/reference/install`).expect(200);
+      expect(again.body).toEqual(byId.body);
+    });
+
+    it('refuses bad input, unknown paths, strangers and guests', async () => {
+      const org = await t.factories.organization();
+      const space = await t.factories.later.space(org, { empty: true });
+      const changeRequest = await t.factories.changeRequest(org, space.id, {
+        changes: [insertPage('Upgrade', 'Run the upgrade.')],
+      });
+      const owner = org.owner.client;
+      const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/path`;
+      await owner.get(`${base}/upgrade`).expect(200);
+
+      expectError(await owner.get(`${base}/upgrade?format=pdf`), 400, 'format');
+      expectError(await owner.get(`${base}/upgrade?dereferenced=all`), 400, 'dereferenced');
+      expectError(await owner.get(`${base}/nowhere`), 404, 'Page not found');
+      expectError(await owner.get(`${base}/upgrade/deeper`), 404, 'Page not found');
+      expectError(
+        await owner.get(`/v1/spaces/${space.id}/change-requests/999/content/path/upgrade`),
+        404,
+        'Change request not found',
+      );
+      const other = await t.factories.organization();
+      const guest = await t.factories.asMember(org, null);
+      for (const caller of [other.owner.client, guest]) {
+        expectError(await caller.get(`${base}/upgrade`), 404, 'Space not found');
+      }
+    });
+  });
 });

@@ -308,6 +308,7 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/meta-links -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/pages -> space:view',
+  'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/*pagePath -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/content/reusable-contents/:reusableContentId -> space:view',
   'GET /v1/spaces/:spaceId/change-requests/:changeRequestId/contributors -> changeRequest:view',
   'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge -> space:edit',

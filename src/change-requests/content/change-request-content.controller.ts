@@ -4,6 +4,7 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
 } from '@nestjs/swagger';
 import {
   ContentLocationResponse,
@@ -207,6 +208,38 @@ export class ChangeRequestContentController {
     return this.content.page(
       head.read,
       pageId,
+      this.view(space, head, query),
+      query.format,
+      documentReadOptions(query),
+    );
+  }
+
+  @Get('path/*pagePath')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getPageInChangeRequestByPath',
+    summary: 'Get a page of a change request by its path',
+    description:
+      'A document or group page of its head revision, found by its slugs from the top ' +
+      '(`a/b/c`), as getPageInChangeRequestById answers it.',
+  })
+  @ApiParam({
+    name: 'pagePath',
+    type: String,
+    description: 'Path of the page in the change request: its slugs from the top joined by `/`.',
+  })
+  @ApiOkResponse({ type: RevisionPageResponse })
+  @badRequest
+  async getPageByPath(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pagePath') pagePath: string | string[],
+    @Query() query: PageContentQueryDto,
+  ): Promise<RevisionPageResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.pageByPath(
+      head.read,
+      Array.isArray(pagePath) ? pagePath.join('/') : pagePath,
       this.view(space, head, query),
       query.format,
       documentReadOptions(query),

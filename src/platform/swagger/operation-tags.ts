@@ -124,6 +124,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getPageByPath: 'space-content',
   getPageDocumentInRevisionById: 'space-content',
   getPageInChangeRequestById: 'change-request-content',
+  getPageInChangeRequestByPath: 'change-request-content',
   getPageInRevisionById: 'space-content',
   getPageInRevisionByPath: 'space-content',
   getPublishedContentByUrl: 'urls',
