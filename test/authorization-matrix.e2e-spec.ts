@@ -1608,6 +1608,13 @@ function openAPIOperations(): Operation[] {
       allowed: anyRole,
     },
     {
+      name: 'getLatestOpenAPISpecVersionContentRaw',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/latest/content/raw`,
+      path: (ctx) => `${shared(ctx)}/versions/latest/content/raw`,
+      allowed: anyRole,
+    },
+    {
       name: 'getOpenAPISpecVersionById',
       method: 'GET',
       route: `${OPENAPI_SPEC}/versions/:versionId`,

@@ -188,6 +188,7 @@ const EXPECTED = [
   'DELETE /v1/spaces/:spaceId/git/legacy-installation -> space:admin',
   'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest -> organization:read',
   'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content -> organization:read',
+  'GET /v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content/raw -> organization:read',
   'POST /v1/orgs/:organizationId/ping -> organization:view',
   'GET /v1/orgs/:organizationId/saml -> organization:admin',
   'POST /v1/orgs/:organizationId/saml -> organization:admin',

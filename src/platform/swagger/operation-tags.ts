@@ -108,6 +108,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getInvitationPage: 'invitations',
   getLatestOpenAPISpecVersion: 'openapi-versions',
   getLatestOpenAPISpecVersionContent: 'openapi-versions',
+  getLatestOpenAPISpecVersionContentRaw: 'openapi-versions',
   getMemberInOrganizationById: 'organization-members',
   getOpenAPISpecBySlug: 'openapi',
   getOpenAPISpecVersionById: 'openapi-versions',
