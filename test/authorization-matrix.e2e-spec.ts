@@ -2276,6 +2276,17 @@ const OPERATIONS: Operation[] = [
     allowed: everyone,
     notFound: 'User not found.',
   },
+  // Only users themselves change their profile: every member sees the target (403), a
+  // stranger does not (404).
+  {
+    name: 'updateUserById',
+    method: 'PATCH',
+    route: '/v1/users/:userId',
+    path: (ctx) => `/v1/users/${ctx.target.id}`,
+    body: () => ({ displayName: 'Renamed' }),
+    allowed: () => false,
+    notFound: 'User not found.',
+  },
 
   // Organization
   {

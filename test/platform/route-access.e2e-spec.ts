@@ -360,6 +360,7 @@ const EXPECTED = [
   'GET /v1/user/tokens -> any user',
   'DELETE /v1/user/tokens/:tokenId -> any user',
   'GET /v1/users/:userId -> user:view, or site reader',
+  'PATCH /v1/users/:userId -> any user or instance administrator',
   'GET /v1/integrations/:integrationName -> integration:view, or integration or installation',
   'GET /v1/integrations/:integrationName/events -> integration:admin, or integration',
   'GET /v1/integrations/:integrationName/events/:eventId -> integration:admin, or integration',

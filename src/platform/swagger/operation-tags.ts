@@ -346,6 +346,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   updateTeamPermissionInCollection: 'collection-teams',
   updateTeamPermissionInSpace: 'space-teams',
   updateTranslation: 'translations',
+  updateUserById: 'users',
   updateUserPermissionInCollection: 'collection-users',
   updateUserPermissionInSpace: 'space-users',
   updateWebhook: 'webhooks',
