@@ -536,6 +536,24 @@ function contentReadOperations(): Operation[] {
       (ctx) => `${revision(ctx)}/page/${ctx.content.page}/meta-links`,
     ],
     [
+      'getDocumentById',
+      '/documents/:documentId',
+      (ctx) => `/v1/spaces/${ctx.space}/documents/nope`,
+      { ...access, absent: 'Document not found.' },
+    ],
+    [
+      'getReusableContentById',
+      '/content/reusable-contents/:reusableContentId',
+      (ctx) => `${content(ctx)}/reusable-contents/nope`,
+      { ...access, absent: 'Reusable content not found.' },
+    ],
+    [
+      'getReusableContentInRevisionById',
+      '/revisions/:revisionId/reusable-contents/:reusableContentId',
+      (ctx) => `${revision(ctx)}/reusable-contents/nope`,
+      { ...access, absent: 'Reusable content not found.' },
+    ],
+    [
       'getReusableContentDocumentInRevisionById',
       '/revisions/:revisionId/reusable-contents/:reusableContentId/document',
       (ctx) => `${revision(ctx)}/reusable-contents/nope/document`,
@@ -574,9 +592,26 @@ const CHANGE_REQUEST = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 function changeRequestReadOperations(): Operation[] {
   const access = { allowed: everyone, hiddenFrom: guests, notFound: SPACE_NOT_FOUND };
   const at = (ctx: Ctx) => `/v1/spaces/${ctx.changeRequest.space}/change-requests/1`;
-  const reads: [name: string, route: string, path: (ctx: Ctx) => string][] = [
+  const reads: [
+    name: string,
+    route: string,
+    path: (ctx: Ctx) => string,
+    more?: Partial<Operation>,
+  ][] = [
     ['getRevisionOfChangeRequestById', '/content', (ctx) => `${at(ctx)}/content`],
+    [
+      'getReusableContentInChangeRequestById',
+      '/content/reusable-contents/:reusableContentId',
+      (ctx) => `${at(ctx)}/content/reusable-contents/nope`,
+      { absent: 'Reusable content not found.' },
+    ],
     ['listPagesInChangeRequest', '/content/pages', (ctx) => `${at(ctx)}/content/pages`],
+    // The page INSERT_PAGE wrote in the change request, by its slug.
+    [
+      'getPageInChangeRequestByPath',
+      '/content/path/*pagePath',
+      (ctx) => `${at(ctx)}/content/path/matrix`,
+    ],
     [
       'getPageInChangeRequestById',
       '/content/page/:pageId',
@@ -629,12 +664,13 @@ function changeRequestReadOperations(): Operation[] {
       (ctx) => `${at(ctx)}/changes/pages/${ctx.changeRequest.page}`,
     ],
   ];
-  return reads.map(([name, route, path]): Operation => ({
+  return reads.map(([name, route, path, more]): Operation => ({
     name,
     method: 'GET',
     route: `${CHANGE_REQUEST}${route}`,
     path,
     ...access,
+    ...more,
   }));
 }
 
@@ -1585,6 +1621,13 @@ function openAPIOperations(): Operation[] {
       allowed: anyRole,
     },
     {
+      name: 'getLatestOpenAPISpecVersionContentRaw',
+      method: 'GET',
+      route: `${OPENAPI_SPEC}/versions/latest/content/raw`,
+      path: (ctx) => `${shared(ctx)}/versions/latest/content/raw`,
+      allowed: anyRole,
+    },
+    {
       name: 'getOpenAPISpecVersionById',
       method: 'GET',
       route: `${OPENAPI_SPEC}/versions/:versionId`,
@@ -2244,6 +2287,17 @@ const OPERATIONS: Operation[] = [
     route: '/v1/users/:userId',
     path: (ctx) => `/v1/users/${ctx.target.id}`,
     allowed: everyone,
+    notFound: 'User not found.',
+  },
+  // Only users themselves change their profile: every member sees the target (403), a
+  // stranger does not (404).
+  {
+    name: 'updateUserById',
+    method: 'PATCH',
+    route: '/v1/users/:userId',
+    path: (ctx) => `/v1/users/${ctx.target.id}`,
+    body: () => ({ displayName: 'Renamed' }),
+    allowed: () => false,
     notFound: 'User not found.',
   },
 

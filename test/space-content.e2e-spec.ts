@@ -51,6 +51,7 @@ const LAYOUT = {
   coverMask: 'none',
   tags: true,
   actions: true,
+  anchors: true,
 };
 
 const paragraph = (text: string) => ({

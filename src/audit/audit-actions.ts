@@ -28,6 +28,7 @@ const ENTRIES: Record<string, Entry> = {
   adminRetryJob: ['job.retried', 'job'],
   createUserToken: ['user.token.created', 'api-token'],
   revokeUserToken: ['user.token.revoked', 'api-token'],
+  updateUserById: ['user.updated', 'user'],
 
   // Organizations and their administration.
   createOrganization: ['organization.created', 'organization'],

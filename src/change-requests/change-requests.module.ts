@@ -1,3 +1,4 @@
+import { SpaceDocumentsController } from './content/space-documents.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SpaceContentModule } from '../spaces/space-content.module';
@@ -68,6 +69,7 @@ import { TemplateApplication } from './templates/template-application';
     ChangeRequestPdfController,
     SpacePdfController,
     SpaceTemplatesController,
+    SpaceDocumentsController,
   ],
   providers: [
     ChangeRequestAccessPolicy,

@@ -122,6 +122,24 @@ export class ChangeRequestsRepository implements ChangeRequestHeads, OnModuleIni
       : this.findOneInSpace(spaceId, 'id', key.id, manager);
   }
 
+  /**
+   * The head revisions of the space's change requests still being worked on (draft or open),
+   * the last updated first, `limit` at most.
+   */
+  async activeHeads(
+    spaceId: string,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: { revision: string }[] = await manager.query(
+      `SELECT revision FROM change_requests
+        WHERE space_id = $1 AND status IN ('draft', 'open')
+        ORDER BY updated_at DESC, id DESC LIMIT $2`,
+      [spaceId, limit],
+    );
+    return rows.map((row) => row.revision);
+  }
+
   /** The change request of the space whose merge made `revisionId`, as findInSpace reads it. */
   findMergedAs(spaceId: string, revisionId: string): Promise<ChangeRequest | null> {
     return this.findOneInSpace(spaceId, 'revision_merged', revisionId, this.dataSource.manager);

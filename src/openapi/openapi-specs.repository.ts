@@ -183,6 +183,28 @@ export class OpenAPISpecsRepository {
   }
 
   /**
+   * The raw source of the version (its root document's text as given, and its format), null
+   * when it has none (a version made before raw sources were kept); undefined without such a
+   * version.
+   */
+  async findVersionRawSource(
+    specId: string,
+    versionId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ text: string; format: 'json' | 'yaml' } | null | undefined> {
+    const rows: { raw_text: string | null; raw_format: 'json' | 'yaml' | null }[] =
+      await manager.query(
+        'SELECT raw_text, raw_format FROM openapi_spec_versions WHERE id = $1 AND spec_id = $2',
+        [versionId, specId],
+      );
+    if (rows.length === 0) return undefined;
+    const [row] = rows;
+    return row.raw_text !== null && row.raw_format !== null
+      ? { text: row.raw_text, format: row.raw_format }
+      : null;
+  }
+
+  /**
    * The organization's specification known by `specIdOrSlug` (an id first, else a slug), with
    * its latest version id; null when there is none.
    */

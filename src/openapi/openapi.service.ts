@@ -39,6 +39,15 @@ const noVersionYet = () =>
     'OpenAPI specification version not found: the specification has no version yet.',
   );
 
+/** The raw source of a version made before raw sources were kept. */
+const noRawSource = () =>
+  new DomainError(
+    'not_found',
+    'OpenAPISpecRawSourceNotFound',
+    'OpenAPI specification version not found: its raw source was not kept (it was made ' +
+      'before Bindery kept raw sources; a new version will have it).',
+  );
+
 const slugTaken = (slug: string) =>
   new DomainError(
     'conflict',
@@ -188,6 +197,23 @@ export class OpenAPIService {
     const spec = await this.get(organizationId, slug);
     const version = await this.findVersion(spec, versionId, true);
     return { spec, version: version as OpenAPISpecVersionWithContent };
+  }
+
+  /**
+   * The raw source of the latest version: its root document's text exactly as given or fetched,
+   * and whether it is JSON or YAML. 404 without a version, or for a version made before raw
+   * sources were kept.
+   */
+  async getLatestRawSource(
+    organizationId: string,
+    slug: string,
+  ): Promise<{ text: string; format: 'json' | 'yaml' }> {
+    const spec = await this.get(organizationId, slug);
+    if (spec.lastVersionId === null) throw noVersionYet();
+    const raw = await this.specs.findVersionRawSource(spec.id, spec.lastVersionId);
+    if (raw === undefined) throw openAPISpecVersionNotFound();
+    if (raw === null) throw noRawSource();
+    return raw;
   }
 
   private async findVersion(

@@ -63,7 +63,7 @@ export class AdminUsersRepository {
 
   async update(
     userId: string,
-    changes: Partial<Pick<User, 'displayName' | 'email' | 'disabled' | 'updatedAt'>>,
+    changes: Partial<Pick<User, 'displayName' | 'email' | 'disabled' | 'photoUrl' | 'updatedAt'>>,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await manager.update(User, { id: userId }, changes);

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../platform/clock/clock';
-import { DomainError, invalidInput, notFound } from '../platform/errors/domain-error';
+import { DomainError, forbidden, invalidInput, notFound } from '../platform/errors/domain-error';
 import type { PageRequest } from '../platform/pagination/keyset';
 import type { Page } from '../platform/pagination/page';
 import { AdminUsersRepository } from './admin-users.repository';
-import type { CreateTokenDto, UpdateUserDto } from './dto/admin-user.dto';
+import type { CreateTokenDto, UpdateUserDto, UpdateUserProfileDto } from './dto/admin-user.dto';
 import type { ApiToken } from './entities/api-token.entity';
 import type { User } from './entities/user.entity';
 import { TokensService } from './tokens.service';
@@ -70,6 +70,44 @@ export class AdminUsersService {
       return Object.assign(found, changes);
     });
     // The token cache holds the user as it was: its name, its address, whether it may sign in.
+    this.tokens.forgetUser(userId);
+    return user;
+  }
+
+  /**
+   * Changes a user's profile (`updateUserById`): its display name (trimmed; not blank) or the
+   * URL of its picture. `callerId`: the user making the change, who may change only its own
+   * (403 for another user it sees, 404 for one it does not); null for the instance
+   * administrator, who may change any user's. 404 for a deleted user.
+   */
+  async updateProfile(
+    callerId: string | null,
+    userId: string,
+    input: UpdateUserProfileDto,
+  ): Promise<User> {
+    const { displayName, photoURL } = input;
+    if (displayName === undefined && photoURL === undefined) {
+      throw invalidInput('Send at least one of displayName, photoURL.');
+    }
+    if (callerId !== null && callerId !== userId) {
+      // Whether the caller sees the user decides between 404 and 403.
+      await this.users.getVisibleTo(callerId, userId);
+      throw forbidden('You can only update your own profile.');
+    }
+    const user = await this.dataSource.transaction(async (tx) => {
+      const found = await this.repository.findLive(userId, tx, true);
+      if (!found) throw userNotFound();
+      const changes: Partial<Pick<User, 'displayName' | 'photoUrl' | 'updatedAt'>> = {};
+      if (displayName !== undefined) {
+        changes.displayName = displayName.trim();
+        if (changes.displayName === '') throw invalidInput('displayName must not be blank.');
+      }
+      if (photoURL !== undefined) changes.photoUrl = photoURL;
+      changes.updatedAt = this.clock.now();
+      await this.repository.update(userId, changes, tx);
+      return Object.assign(found, changes);
+    });
+    // The token cache holds the user as it was: its name is in what its tokens answer.
     this.tokens.forgetUser(userId);
     return user;
   }

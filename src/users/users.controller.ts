@@ -1,24 +1,30 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
+import { ErrorBody } from '../platform/errors/error-body';
 import { PageQueryDto } from '../platform/pagination/page-query.dto';
 import { mapPage, Page, PageOf } from '../platform/pagination/page';
-import { CreateTokenDto } from './dto/admin-user.dto';
+import { CreateTokenDto, UpdateUserProfileDto } from './dto/admin-user.dto';
 import { Access, CurrentActor, CurrentUser, Granted } from '../platform/auth/access.decorator';
-import type { Actor, UserActor } from '../platform/auth/actor';
+import type { Actor, AdminActor, UserActor } from '../platform/auth/actor';
 import type { UserAccess } from './user-access.policy';
 import { ApiTokenResponse, CreatedTokenResponse, UserResponse } from './dto/user.response';
 import { UsersPresenter } from './users.presenter';
+import { AdminUsersService } from './admin-users.service';
 import { UsersService } from './users.service';
 
 @Controller()
 export class UsersController {
   constructor(
     private readonly users: UsersService,
+    private readonly adminUsers: AdminUsersService,
     private readonly presenter: UsersPresenter,
   ) {}
 
@@ -93,5 +99,29 @@ export class UsersController {
     return actor.kind === 'siteReader'
       ? this.presenter.publicUser(access.entity)
       : this.presenter.user(access.entity);
+  }
+
+  @Patch('users/:userId')
+  @Access.userOrAdmin()
+  @ApiOperation({
+    operationId: 'updateUserById',
+    summary: 'Update a user by its ID',
+    description:
+      'A user changes its own profile: `displayName` (1 to 64 characters, trimmed) and ' +
+      '`photoURL` (an http(s) URL), at least one. Another user is refused: 403 when the ' +
+      'caller sees them (they share an organization), 404 otherwise. The instance ' +
+      "administrator's token may change any user's profile (404 for a deleted user).",
+  })
+  @ApiOkResponse({ type: UserResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input, or nothing to change.' })
+  @ApiForbiddenResponse({ type: ErrorBody, description: "Another user's profile." })
+  @ApiNotFoundResponse({ type: ErrorBody, description: 'No such user that the caller sees.' })
+  async update(
+    @CurrentActor() actor: UserActor | AdminActor,
+    @Param('userId') userId: string,
+    @Body() body: UpdateUserProfileDto,
+  ): Promise<UserResponse> {
+    const callerId = actor.kind === 'admin' ? null : actor.userId;
+    return this.presenter.user(await this.adminUsers.updateProfile(callerId, userId, body));
   }
 }

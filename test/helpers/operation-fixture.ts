@@ -211,6 +211,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       tokenId: apiToken.body.id,
       auditEventId: auditEvents.body.items[0].id,
       reusableContentId: 'fuzzReusable00000000',
+      // No document of the space has this id (a document's id is its hash): 404.
+      documentId: 'fuzzDocument00000000',
       siteSpaceId: section.siteSpaces[0].id,
       translationId: translation.id,
       glossaryEntryId: glossary.body.items[0].id,

@@ -4,6 +4,7 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
 } from '@nestjs/swagger';
 import {
   ContentLocationResponse,
@@ -25,6 +26,7 @@ import {
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
+  RevisionReusableContentResponse,
 } from '../../spaces/content/dto/content.response';
 import { PageMetaLinks } from '../../spaces/content/page-meta-links';
 import { RevisionContent } from '../../spaces/content/revision-content';
@@ -160,6 +162,29 @@ export class ChangeRequestContentController {
     return this.linksPresenter.backlinks(listing, this.presented(changeRequest));
   }
 
+  @Get('reusable-contents/:reusableContentId')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getReusableContentInChangeRequestById',
+    summary: 'Get a reusable content of a change request by its id',
+    description: 'A reusable content of its head revision, as getReusableContentById.',
+  })
+  @ApiOkResponse({ type: RevisionReusableContentResponse })
+  @badRequest
+  async getReusableContent(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionReusableContentResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.reusableContent(
+      head.read,
+      reusableContentId,
+      this.view(space, head, query),
+    );
+  }
+
   @Get('page/:pageId')
   @Access('space', 'view')
   @ApiOperation({
@@ -183,6 +208,38 @@ export class ChangeRequestContentController {
     return this.content.page(
       head.read,
       pageId,
+      this.view(space, head, query),
+      query.format,
+      documentReadOptions(query),
+    );
+  }
+
+  @Get('path/*pagePath')
+  @Access('space', 'view')
+  @ApiOperation({
+    operationId: 'getPageInChangeRequestByPath',
+    summary: 'Get a page of a change request by its path',
+    description:
+      'A document or group page of its head revision, found by its slugs from the top ' +
+      '(`a/b/c`), as getPageInChangeRequestById answers it.',
+  })
+  @ApiParam({
+    name: 'pagePath',
+    type: String,
+    description: 'Path of the page in the change request: its slugs from the top joined by `/`.',
+  })
+  @ApiOkResponse({ type: RevisionPageResponse })
+  @badRequest
+  async getPageByPath(
+    @Granted() space: SpaceAccess,
+    @Param('changeRequestId') changeRequestId: string,
+    @Param('pagePath') pagePath: string | string[],
+    @Query() query: PageContentQueryDto,
+  ): Promise<RevisionPageResponse> {
+    const head = await this.head(space, changeRequestId);
+    return this.content.pageByPath(
+      head.read,
+      Array.isArray(pagePath) ? pagePath.join('/') : pagePath,
       this.view(space, head, query),
       query.format,
       documentReadOptions(query),

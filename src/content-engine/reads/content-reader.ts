@@ -277,21 +277,61 @@ export class ContentReader {
     );
   }
 
-  /** The document of a reusable content of the revision (empty when it has none); 404 when absent. */
-  async getReusableContentDocument(
+  /** A reusable content of the revision by id; 404 when the revision has none by that id. */
+  async getReusableContent(
     revision: ReadRevision,
     reusableContentId: string,
-    options: DocumentReadOptions = {},
-  ): Promise<JSONDocument> {
+  ): Promise<ReusableContentNode> {
     const reusableContent = (await this.listReusableContents(revision)).find(
       (candidate) => candidate.id === reusableContentId,
     );
     if (!reusableContent) {
       throw notFound('Reusable content');
     }
+    return reusableContent;
+  }
+
+  /** The document of a reusable content of the revision (empty when it has none); 404 when absent. */
+  async getReusableContentDocument(
+    revision: ReadRevision,
+    reusableContentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument> {
+    const reusableContent = await this.getReusableContent(revision, reusableContentId);
     return this.answerDocument(revision, reusableContent.document ?? null, options, [
       reusableContentId,
     ]);
+  }
+
+  /**
+   * The document `documentId` (a document's id is its hash) when the revision has it as the
+   * body of a document page that `options.visitor` sees or of a reusable content; null when it
+   * has not (a document of another revision or space is not read). As getPageDocument answers
+   * it, with `options` (dereferenced, a visitor's refs left out).
+   */
+  async findDocument(
+    revision: ReadRevision,
+    documentId: string,
+    options: DocumentReadOptions = {},
+  ): Promise<JSONDocument | null> {
+    const reusableContent = (await this.listReusableContents(revision)).find(
+      (candidate) => candidate.document === documentId,
+    );
+    if (reusableContent) {
+      return this.answerDocument(revision, documentId, options, [reusableContent.id]);
+    }
+    const hidden = options.visitor
+      ? new Set(await this.hiddenPageIds(revision, options.visitor))
+      : new Set<string>();
+    const holds = (pages: PageTree[]): boolean =>
+      pages.some(
+        (page) =>
+          !hidden.has(page.node.id) &&
+          ((page.node.type === 'document' && page.node.document === documentId) ||
+            holds(page.pages)),
+      );
+    if (!holds(await this.listPages(revision))) return null;
+    return this.answerDocument(revision, documentId, options);
   }
 
   /** Where the page with this id, or at this path (slugs joined by `/`), is; null when absent. */

@@ -97,3 +97,11 @@ export class OpenAPISpecContentResponse {
   filesystem!: Record<string, unknown>;
   @ApiProperty({ format: 'uri', description: 'As the version’s `url`.' }) url!: string;
 }
+
+/** GitBook's `OpenAPISpecRawContent`: the root document's text as given, and its format. */
+export class OpenAPISpecRawContentResponse {
+  @ApiProperty({ description: 'The specification text, exactly as given or fetched.' })
+  text!: string;
+  @ApiProperty({ enum: ['json', 'yaml'], description: 'Format of the text.' })
+  format!: 'json' | 'yaml';
+}

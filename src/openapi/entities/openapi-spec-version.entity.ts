@@ -55,6 +55,17 @@ export class OpenAPISpecVersion {
   @Column({ type: 'json', select: false })
   filesystem?: OpenAPIFilesystem;
 
+  /**
+   * The root document's text exactly as it was given or fetched when this version was made;
+   * null for versions made before it was kept. Not read by listings.
+   */
+  @Column({ type: 'text', nullable: true, select: false })
+  rawText?: string | null;
+
+  /** Whether `rawText` is JSON or YAML; null with it. */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  rawFormat!: 'json' | 'yaml' | null;
+
   @Column({ type: 'timestamptz' })
   createdAt!: Date;
 }

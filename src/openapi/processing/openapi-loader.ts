@@ -4,7 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { sha256Hex } from '../../platform/ids/ids';
 import { OutboundHttp, OutboundHttpError } from '../../platform/outbound-http';
 import type { OpenAPIFilesystem } from '../entities/openapi-spec-version.entity';
-import { parseDocument, relativePath, rootPath } from './openapi-documents';
+import { parseDocument, relativePath, rootPath, type DocumentFormat } from './openapi-documents';
 import { fail, MAX_PROBLEMS, problem, ProcessingFailure, type Problem } from './openapi-problems';
 import { describeParserFailure } from './parser-errors';
 
@@ -21,6 +21,8 @@ export interface LoadedSpec {
   filesystem: OpenAPIFilesystem;
   /** Changes exactly when one of the three above does. */
   hash: string;
+  /** The root document's text exactly as given or fetched, and whether it is JSON or YAML. */
+  raw: { text: string; format: DocumentFormat };
 }
 
 /** Files that relative `$ref`s may bring in, besides the root document. */
@@ -53,16 +55,20 @@ export class OpenAPILoader {
     let base: URL;
     let root: Record<string, unknown>;
     let rootKey: string;
+    let raw: LoadedSpec['raw'];
     if ('url' in source) {
       const fetched = await this.fetchFile(source.url, budget);
       base = fetched.url;
       rootKey = rootPath(base);
-      root = parseDocument(fetched.text, rootKey).document;
+      const parsed = parseDocument(fetched.text, rootKey);
+      root = parsed.document;
+      raw = { text: fetched.text, format: parsed.format };
     } else {
       const parsed = parseDocument(source.text, 'the specification');
       rootKey = `openapi.${parsed.format}`;
       base = new URL(rootKey, TEXT_BASE);
       root = parsed.document;
+      raw = { text: source.text, format: parsed.format };
     }
     checkVersion(root, rootKey);
 
@@ -106,6 +112,7 @@ export class OpenAPILoader {
       sourceUrl,
       filesystem,
       hash: sha256Hex(JSON.stringify([rootKey, sourceUrl, filesystem])),
+      raw,
     };
   }
 

@@ -160,6 +160,8 @@ export class OpenAPIProcessing implements OnModuleInit {
         sourceUrl: loaded.sourceUrl,
         rootPath: loaded.rootPath,
         filesystem: loaded.filesystem,
+        rawText: loaded.raw.text,
+        rawFormat: loaded.raw.format,
         createdAt: now,
       };
       await manager.insert(

@@ -7,6 +7,7 @@ import { mapPage, Page, PageOf } from '../../platform/pagination/page';
 import { PageQueryDto } from '../../platform/pagination/page-query.dto';
 import {
   OpenAPISpecContentResponse,
+  OpenAPISpecRawContentResponse,
   OpenAPISpecVersionResponse,
 } from '../dto/openapi-spec.response';
 import { OPENAPI_READ } from '../openapi-access';
@@ -71,6 +72,28 @@ export class OpenAPIVersionsController {
     @Param('specSlug') slug: string,
   ): Promise<OpenAPISpecContentResponse> {
     return this.content(organization, slug, LATEST);
+  }
+
+  @Get(`${LATEST}/content/raw`)
+  @Access('organization', OPENAPI_READ)
+  @ApiOperation({
+    operationId: 'getLatestOpenAPISpecVersionContentRaw',
+    summary: 'Get the raw source of the latest version of an OpenAPI specification',
+    description:
+      "The latest version's root document exactly as it was given (text) or fetched (URL), " +
+      'as `{text, format}` (`json` or `yaml`); the files its `$ref`s bring in are not part ' +
+      'of it. ' +
+      NOT_FOUND +
+      ' Also 404 before the first version, and for a version made before Bindery kept raw ' +
+      'sources.',
+  })
+  @ApiOkResponse({ type: OpenAPISpecRawContentResponse })
+  async latestContentRaw(
+    @Granted() organization: ResolvedAccess,
+    @Param('specSlug') slug: string,
+  ): Promise<OpenAPISpecRawContentResponse> {
+    const raw = await this.specs.getLatestRawSource(organization.id, slug);
+    return { text: raw.text, format: raw.format };
   }
 
   @Get(':versionId')

@@ -33,6 +33,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   adminUpdateUser: { disabled: true },
   adminCreateUserToken: { label: 'CI deploys', expiresAt: '2030-01-01T00:00:00.000Z' },
   createUserToken: { label: 'Docs sync script', scopes: tokenScopes },
+  updateUserById: { displayName: 'Ada Lovelace', photoURL: 'https://example.com/ada.png' },
 
   // organizations, members, invites
   createOrganization: { title: 'Acme Docs', type: 'business', emailDomains: ['acme.example'] },

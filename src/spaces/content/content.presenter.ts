@@ -71,6 +71,7 @@ export const DEFAULT_PAGE_LAYOUT: PageLayoutResponse = {
   coverMask: 'none',
   tags: true,
   actions: true,
+  anchors: true,
 };
 
 /** Optional page fields copied as stored when present. */

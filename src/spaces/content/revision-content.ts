@@ -18,6 +18,7 @@ import type {
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
+  RevisionReusableContentResponse,
 } from './dto/content.response';
 
 /**
@@ -103,6 +104,16 @@ export class RevisionContent {
     options: DocumentReadOptions = {},
   ): Promise<JSONDocument> {
     return this.reader.getPageDocument(read, pageId, { ...options, visitor: view.visitor });
+  }
+
+  /** A reusable content by id; 404 when the revision has no such reusable content. */
+  async reusableContent(
+    read: ReadRevision,
+    reusableContentId: string,
+    view: ContentView,
+  ): Promise<RevisionReusableContentResponse> {
+    const reusableContent = await this.reader.getReusableContent(read, reusableContentId);
+    return this.presenter.reusableContent(reusableContent, view);
   }
 
   /** The document of a reusable content; 404 when the revision has no such reusable content. */

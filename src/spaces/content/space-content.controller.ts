@@ -22,6 +22,7 @@ import {
   RevisionPageResponse,
   RevisionPagesResponse,
   RevisionResponse,
+  RevisionReusableContentResponse,
 } from './dto/content.response';
 import { PageMetaLinks } from './page-meta-links';
 import { RevisionContent } from './revision-content';
@@ -191,6 +192,29 @@ export class SpaceContentController {
     return this.content.file(await this.primary(space), fileId, this.view(space, null, query));
   }
 
+  @Get('content/reusable-contents/:reusableContentId')
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
+  @ApiOperation({
+    operationId: 'getReusableContentById',
+    summary: 'Get a reusable content of the current revision by its id',
+    description:
+      'Its id, title and `document` (the id of its JSON document, absent when it is empty); ' +
+      '`git` unless metadata=false.',
+  })
+  @ApiOkResponse({ type: RevisionReusableContentResponse })
+  @badRequest
+  async getReusableContent(
+    @Granted() space: SpaceAccess,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionReusableContentResponse> {
+    return this.content.reusableContent(
+      await this.primary(space),
+      reusableContentId,
+      this.view(space, null, query),
+    );
+  }
+
   @Get('revisions/:revisionId')
   @Access('space', 'view', PUBLISHED_OR_INSTALLED)
   @ApiOperation({
@@ -299,6 +323,31 @@ export class SpaceContentController {
   ): Promise<RevisionPageMetaLinksResponse> {
     const read = await this.reader.readRevision(space.id, revisionId);
     return this.metaLinks.of(actor, space, read, pageId);
+  }
+
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
+  @Access('space', 'view', PUBLISHED_OR_INSTALLED)
+  @ApiOperation({
+    operationId: 'getReusableContentInRevisionById',
+    summary: 'Get a reusable content of a revision by its id',
+    description:
+      'The reusable content as it was in that revision: id, title, `document` (absent when ' +
+      'empty) and `git` unless metadata=false; 404 when that revision has none by this id.',
+  })
+  @ApiOkResponse({ type: RevisionReusableContentResponse })
+  @badRequest
+  async getReusableContentInRevision(
+    @Granted() space: SpaceAccess,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: RevisionQueryDto,
+  ): Promise<RevisionReusableContentResponse> {
+    const read = await this.reader.readRevision(space.id, revisionId);
+    return this.content.reusableContent(
+      read,
+      reusableContentId,
+      this.view(space, revisionId, query),
+    );
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')

@@ -147,3 +147,23 @@ export class CreateTokenDto {
   @Type(() => TokenScopesDto)
   scopes?: TokenScopesDto;
 }
+
+/** What users change of their own profile (GitBook's `updateUserById`): at least one field. */
+export class UpdateUserProfileDto {
+  @ApiPropertyOptional({ example: 'Ada Lovelace', minLength: 1, maxLength: 64 })
+  @PresentNotNull()
+  @IsString()
+  @Chars(1, 64)
+  displayName?: string;
+
+  @ApiPropertyOptional({
+    format: 'uri',
+    maxLength: 2048,
+    example: 'https://example.com/ada.png',
+    description: 'An http(s) URL of the picture.',
+  })
+  @PresentNotNull()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
+  @MaxChars(2048)
+  photoURL?: string;
+}

@@ -27,6 +27,8 @@ export class PageLayoutResponse {
   coverMask!: 'none' | 'radial';
   @ApiProperty({ description: 'Should the tags be visible?' }) tags!: boolean;
   @ApiProperty({ description: 'Should the page actions be visible?' }) actions!: boolean;
+  @ApiProperty({ description: 'Should the anchor links on headings be visible?' })
+  anchors!: boolean;
 }
 
 export class PageCoverResponse {
