@@ -62,6 +62,7 @@ import {
   STRUCTURE_ENTITIES,
   STRUCTURE_PROVIDERS,
 } from './structure/structure.providers';
+import { SiteStructureRepository } from './structure/site-structure.repository';
 
 /**
  * Docs sites: their settings, publishing and published profile, share links, redirects,
@@ -147,6 +148,7 @@ import {
     SiteSearchService,
     SiteInsightsService,
     SiteScripts,
+    SiteStructureRepository,
   ],
 })
 export class SitesModule {}
