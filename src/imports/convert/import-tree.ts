@@ -4,40 +4,17 @@
  * change request with the Git layout reader.
  */
 
-export interface ImportTree {
-  /** A GitBook Git Sync layout: path → bytes (README.md, SUMMARY.md, pages' .md, .gitbook/assets/*). */
-  files: Map<string, Buffer>;
-  /** Markdown page path in `files` → where it came from (a URL, or the uploaded file's name/path). */
-  sources: Map<string, string>;
-}
+import type { ConvertContext, CrawlOptions, ImportTree, UploadedFile } from './types';
+import { convertUploads } from './upload';
 
-export interface ConvertContext {
-  /** Cancelled: stop soon, throw signal.reason. */
-  signal: AbortSignal;
-  progress(done: number, total: number): Promise<void> | void;
-  /** Per-page warnings, shown to the user. */
-  warn(message: string): void;
-}
+export type { ConvertContext, CrawlOptions, ImportTree, UploadedFile } from './types';
 
-export interface UploadedFile {
-  name: string;
-  contentType?: string;
-  bytes: Buffer;
-}
-
-export interface CrawlOptions {
-  startUrl: string;
-  maxPages: number;
-  fetch: (
-    url: string,
-    signal: AbortSignal,
-  ) => Promise<{ status: number; url: string; contentType: string | undefined; body: Buffer }>;
-}
-
+/**
+ * Uploaded files (markdown of MkDocs, Docusaurus or GitHub, HTML, Word documents, zips of
+ * them, Confluence space and Notion exports) as a GitBook Git Sync layout (see upload.ts).
+ */
 export function convertFiles(files: UploadedFile[], context: ConvertContext): Promise<ImportTree> {
-  void files;
-  void context;
-  return Promise.reject(new Error('not yet'));
+  return convertUploads(files, context);
 }
 
 export function crawlWebsite(options: CrawlOptions, context: ConvertContext): Promise<ImportTree> {
