@@ -33,7 +33,7 @@ export interface DomElement extends DomNode {
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   hasAttribute(name: string): boolean;
-  querySelector(selector: string): DomElement | null;
+  querySelector(selector: string): DomElement | null | undefined;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   closest(selector: string): DomElement | null;
   appendChild(node: DomNode): DomNode;
@@ -44,7 +44,7 @@ export interface DomDocument {
   title: string;
   body: DomElement;
   documentElement: DomElement;
-  querySelector(selector: string): DomElement | null;
+  querySelector(selector: string): DomElement | null | undefined;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   createElement(tag: string): DomElement;
   createTextNode(text: string): DomNode;

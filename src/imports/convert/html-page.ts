@@ -58,7 +58,7 @@ export function readHtmlPage(html: string): HtmlPage {
     document.querySelector('meta[name="description"]')?.getAttribute('content'),
   );
   let main = MAIN_SELECTORS.map((selector) => document.querySelector(selector)).find(
-    (element): element is DomElement => element !== null && cleanText(element.textContent) !== '',
+    (element): element is DomElement => element != null && cleanText(element.textContent) !== '',
   );
   if (!main) main = readability(document) ?? document.body;
   for (const element of all(main, CHROME.join(','))) {

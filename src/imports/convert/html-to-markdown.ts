@@ -178,7 +178,7 @@ const LANGUAGE_CLASS =
 
 /** The language of a `<pre>` block, from its classes, its `<code>`'s, or its wrappers'. */
 export function codeLanguage(pre: DomElement): string | undefined {
-  const candidates: (DomElement | null)[] = [pre.querySelector('code'), pre];
+  const candidates: (DomElement | null | undefined)[] = [pre.querySelector('code'), pre];
   for (let parent = pre.parentElement, depth = 0; parent && depth < 3; depth++) {
     candidates.push(parent);
     parent = parent.parentElement;
@@ -267,7 +267,7 @@ function service(): TurndownService {
     replacement: (_content, node) => embed(node as unknown as DomElement),
   });
   turndown.addRule('figure', {
-    filter: (node) => node.nodeName === 'FIGURE' && node.querySelector('img') !== null,
+    filter: (node) => node.nodeName === 'FIGURE' && node.querySelector('img') != null,
     replacement: (_content, node) => {
       const element = node as unknown as DomElement;
       const img = element.querySelector('img') as DomElement;

@@ -9,6 +9,8 @@ export const ZIP_LIMITS = {
 };
 
 export function isZip(name: string, bytes: Buffer, contentType?: string): boolean {
+  // Word documents and their kind are zips too, read as what they are.
+  if (/\.(docx|xlsx|pptx|odt|epub)$/i.test(name)) return false;
   return (
     /\.zip$/i.test(name) ||
     /zip/i.test(contentType ?? '') ||
