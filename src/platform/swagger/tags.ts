@@ -171,14 +171,14 @@ const GITBOOK_TAGS: ApiTag[] = [
     description: 'Comments on the pages of a change request, their replies and reactions.',
   },
   {
-    name: 'imports',
-    description:
-      'Imports of content from a website or uploaded files (Markdown, HTML, Word, a Confluence or Notion export) into a change request of a space, run in the background.',
-  },
-  {
     name: 'translations',
     description:
       'Machine translations of a space into another language, kept in a space of their own and run again on demand.',
+  },
+  {
+    name: 'imports',
+    description:
+      'Imports of content from a website or uploaded files (Markdown, HTML, Word, a Confluence or Notion export) into a change request of a space, run in the background.',
   },
   {
     name: 'glossary',
