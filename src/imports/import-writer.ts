@@ -6,12 +6,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ChangeRequestsService } from '../change-requests/change-requests.service';
 import { ChangeRequestContributors } from '../change-requests/reviews/change-request-contributors';
 import { ContentEngine } from '../content-engine/content-engine';
-import { markdownToDocument } from '../content-engine/documents/markdown';
 import { RevisionsRepository } from '../content-engine/revisions.repository';
 import type { PageMeta, PageType } from '../content-engine/tree/format';
 import { findPageById } from '../content-engine/tree/read';
 import { ContentWriter, type ContentChange } from '../content-engine/writes/content-writer';
-import { resolveRelativeRefs } from '../git/jobs/ref-rewrite';
+import { countLayoutPages, importedDocument } from '../git/jobs/imported-pages';
 import { readLayout, type ReadLayoutPage } from '../git/layout/layout-reader';
 import { importedLinkMeta } from '../git/sync/page-files';
 import { AppConfig } from '../platform/config/app-config';
@@ -65,7 +64,7 @@ export class ImportWriter {
   ): Promise<PreparedImport> {
     const { signal, warn } = options;
     const layout = await readLayout(tree.files, newId);
-    if (countPages(layout.pages) === 0) {
+    if (countLayoutPages(layout.pages) === 0) {
       throw new ImportFailure('Nothing to import: the source has no page.');
     }
     const under = run.pageId;
@@ -113,10 +112,9 @@ export class ImportWriter {
       let document: string | null = null;
       if (type === 'document' && page.markdown !== undefined && page.path) {
         try {
-          const parsed = await markdownToDocument(page.markdown, { keepSource: true });
           document = await store.put(
             'document',
-            resolveRelativeRefs(parsed, page.path, pageAt, fileAt),
+            await importedDocument(page.markdown, page.path, pageAt, fileAt),
           );
         } catch (error) {
           warn(
@@ -193,10 +191,6 @@ export class ImportWriter {
     if (!tree) return false;
     return (await findPageById(this.engine.objectStore(manager), tree, pageId)) !== undefined;
   }
-}
-
-function countPages(pages: readonly ReadLayoutPage[]): number {
-  return pages.reduce((sum, page) => sum + 1 + countPages(page.pages), 0);
 }
 
 function describe(error: unknown): string {
