@@ -217,13 +217,14 @@ export class ImportRunner implements OnModuleInit {
     run: Pick<ImportRun, 'id' | 'organizationId' | 'spaceId' | 'changeRequestId' | 'createdBy'>,
     status: Extract<ImportRunStatus, 'completed' | 'failed' | 'cancelled'>,
     fields: Record<string, unknown> = {},
+    actorId: string | null = run.createdBy,
   ): Promise<void> {
     await this.outbox.record(manager, {
       type: 'import_run_finished',
       organizationId: run.organizationId,
       resource: { type: 'import-run', id: run.id },
       spaceId: run.spaceId,
-      actor: run.createdBy ? userActor(run.createdBy) : { kind: 'system' },
+      actor: actorId ? userActor(actorId) : { kind: 'system' },
       fields: {
         importRunId: run.id,
         spaceId: run.spaceId,

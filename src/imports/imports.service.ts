@@ -168,7 +168,7 @@ export class ImportsService {
         { status: 'cancelled', updatedAt: now, completedAt: null },
         manager,
       );
-      if (moved) await this.runner.recordFinished(manager, run, 'cancelled');
+      if (moved) await this.runner.recordFinished(manager, run, 'cancelled', {}, userId);
       return moved;
     });
     if (!cancelled) {

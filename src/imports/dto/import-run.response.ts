@@ -50,9 +50,7 @@ export class ImportRunResponse {
       'IMPORT_STALE_AFTER_MINUTES is answered `failed`.',
   })
   status!: ImportRunStatus;
-  @ApiPropertyOptional({
-    description: 'Why the run failed (`failed`), or who cancelled it (`cancelled`).',
-  })
+  @ApiPropertyOptional({ description: 'Why the run failed (`failed` only).' })
   reason?: string;
   @ApiProperty({ type: ImportRunSourceResponse }) source!: ImportRunSourceResponse;
   @ApiProperty({ type: ImportRunTargetResponse }) target!: ImportRunTargetResponse;
