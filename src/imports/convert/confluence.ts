@@ -169,6 +169,7 @@ function convertPage(
       return bytes ? builder.assetRef(bytes, attachmentName(found.path, main, href)) : href;
     },
     image: (src) => {
+      if (src.startsWith('data:')) return builder.dataImageRef(src);
       const found = set.resolve(path, src);
       if (found?.path.startsWith('images/icons/')) return undefined;
       const bytes = found && set.files.get(found.path);

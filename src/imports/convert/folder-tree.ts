@@ -209,7 +209,8 @@ export async function convertFile(
   }
   let body = htmlToMarkdown(html, {
     link: (href) => refs.link(href) ?? href,
-    image: (src) => refs.image(src) ?? src,
+    image: (src) =>
+      src.startsWith('data:') ? builder.dataImageRef(src) : (refs.image(src) ?? src),
   });
   if (!title) {
     const heading = /^# (.+)\n/.exec(body);

@@ -8,6 +8,10 @@ export interface HtmlPage {
   main: DomElement;
   title?: string;
   description?: string;
+  /** Every link's `href` in the document (navigation included), read before the clean-up. */
+  links: string[];
+  /** The document's `<base href>`, when it has one. */
+  base?: string;
 }
 
 /** Where documentation themes put a page's content (Docusaurus, MkDocs, Sphinx, GitHub, …). */
@@ -54,6 +58,8 @@ const CHROME = [
  */
 export function readHtmlPage(html: string): HtmlPage {
   const document = parseDocument(html);
+  const links = all(document, 'a[href], area[href]').map((a) => a.getAttribute('href') as string);
+  const base = document.querySelector('base[href]')?.getAttribute('href') ?? undefined;
   const description = cleanText(
     document.querySelector('meta[name="description"]')?.getAttribute('content'),
   );
@@ -79,7 +85,14 @@ export function readHtmlPage(html: string): HtmlPage {
     const documentTitle = cleanText(document.title);
     title = documentTitle.split(/\s+[|–—·-]\s+/)[0] || undefined;
   }
-  return { document, main, ...(title ? { title } : {}), ...(description ? { description } : {}) };
+  return {
+    document,
+    main,
+    links,
+    ...(base ? { base } : {}),
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+  };
 }
 
 /** Readability's pick of the content, in a document of its own; undefined when it finds none. */

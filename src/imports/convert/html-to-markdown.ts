@@ -81,8 +81,14 @@ function prepare(root: DomElement, options: HtmlToMarkdownOptions): void {
   for (const img of all(root, 'img')) {
     const src = img.getAttribute('src') || img.getAttribute('data-src') || '';
     const alt = cleanText(img.getAttribute('alt'));
-    const written =
-      src && !src.startsWith('data:') ? (options.image ? options.image(src, alt) : src) : undefined;
+    // Inline images (`data:`) only through the callback, which may keep them as files.
+    const written = !src
+      ? undefined
+      : options.image
+        ? options.image(src, alt)
+        : src.startsWith('data:')
+          ? undefined
+          : src;
     if (written === undefined) {
       img.remove();
       continue;

@@ -6,6 +6,7 @@
 
 import type { ConvertContext, CrawlOptions, ImportTree, UploadedFile } from './types';
 import { convertUploads } from './upload';
+import { crawl } from './website';
 
 export type { ConvertContext, CrawlOptions, ImportTree, UploadedFile } from './types';
 
@@ -17,8 +18,10 @@ export function convertFiles(files: UploadedFile[], context: ConvertContext): Pr
   return convertUploads(files, context);
 }
 
+/**
+ * A website from `startUrl`, within its origin and folder, robots.txt obeyed, breadth-first,
+ * `maxPages` at most, as a GitBook Git Sync layout (see website.ts).
+ */
 export function crawlWebsite(options: CrawlOptions, context: ConvertContext): Promise<ImportTree> {
-  void options;
-  void context;
-  return Promise.reject(new Error('not yet'));
+  return crawl(options, context);
 }

@@ -63,6 +63,16 @@ export class LayoutBuilder {
     return `${ASSET_REF}${id}`;
   }
 
+  /** An inline image (`data:image/png;base64,…`) as an asset; undefined for anything else. */
+  dataImageRef(src: string, name = 'image'): string | undefined {
+    const match = /^data:image\/([\w.+-]+)(?:;[\w=-]+)*?;base64,([\s\S]*)$/i.exec(src);
+    if (!match) return undefined;
+    const bytes = Buffer.from(match[2], 'base64');
+    if (bytes.length === 0) return undefined;
+    const ext = match[1].toLowerCase().replace('svg+xml', 'svg').replace('jpeg', 'jpg');
+    return this.assetRef(bytes, `${name}.${ext}`);
+  }
+
   get assetCount(): number {
     return this.assets.length;
   }
