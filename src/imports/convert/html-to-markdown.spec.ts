@@ -3,12 +3,12 @@ import { htmlToMarkdown } from './html-to-markdown';
 describe('htmlToMarkdown', () => {
   it('writes headings, marks, lists and links in GitBook markdown', () => {
     const markdown = htmlToMarkdown(
-      '<h2>Install <a class="headerlink" href="#install">¶</a></h2>' +
+      '<h2>Install <a class="headerlink" href="#install">¶</a></h2><h3><a href="#usage">Usage</a></h3>' +
         '<p>Some <b>bold</b>, <i>em</i>, <del>gone</del> and <code>code</code>, a <a href="https://x.test/a b">link</a>.</p>' +
         '<ul><li>one</li><li>two<ol><li>nested</li></ol></li></ul><p>line<br>break</p><hr>',
     );
     expect(markdown).toBe(
-      '## Install\n\nSome **bold**, _em_, ~gone~ and `code`, a [link](https://x.test/a%20b).\n\n' +
+      '## Install\n\n### Usage\n\nSome **bold**, _em_, ~gone~ and `code`, a [link](https://x.test/a%20b).\n\n' +
         '*   one\n*   two\n    1.  nested\n\nline\\\nbreak\n\n***\n',
     );
   });

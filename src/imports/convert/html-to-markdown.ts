@@ -96,6 +96,10 @@ function prepare(root: DomElement, options: HtmlToMarkdownOptions): void {
     img.setAttribute('src', written);
     img.removeAttribute('srcset');
   }
+  // Headings that link to themselves (`<h2><a href="#install">Install</a></h2>`): their text.
+  for (const a of all(root, 'h1 a, h2 a, h3 a, h4 a, h5 a, h6 a')) {
+    if ((a.getAttribute('href') ?? '#').startsWith('#')) unwrap(a);
+  }
   for (const a of all(root, 'a')) {
     const href = a.getAttribute('href');
     const written = href === null ? undefined : options.link ? options.link(href) : href;
