@@ -5,6 +5,7 @@ import { htmlToMarkdown } from './html-to-markdown';
 import { readHtmlPage } from './html-page';
 import type { ImportPage, LayoutBuilder } from './layout-builder';
 import { convertMarkdown, orderFromName, titleFromName, type MarkdownRefs } from './markdown-files';
+import { navTree, readMkDocsConfig } from './mkdocs';
 import type { ConvertContext } from './types';
 
 /** A page converted from one file, with what places it among its siblings. */
@@ -29,8 +30,17 @@ export async function convertFolderTree(
   builder: LayoutBuilder,
   context: ConvertContext,
 ): Promise<ImportPage[]> {
+  const config = readMkDocsConfig(set.files);
+  // MkDocs' pages are in its docs_dir: a configuration without it there is not read.
+  const mkdocs = [...set.files.keys()].some(
+    (path) => config && PAGE_EXTENSIONS.test(path) && path.startsWith(`${config.docsDir}/`),
+  )
+    ? config
+    : undefined;
+  const inDocs = (path: string) =>
+    !mkdocs || !mkdocs.docsDir || path.startsWith(`${mkdocs.docsDir}/`);
   const pagePaths = [...set.files.keys()].filter(
-    (path) => PAGE_EXTENSIONS.test(path) && !path.startsWith('.gitbook/'),
+    (path) => PAGE_EXTENSIONS.test(path) && !path.startsWith('.gitbook/') && inDocs(path),
   );
   const used = new Set<string>(pagePaths);
   const indexOf = new Map<string, string>();
@@ -126,10 +136,14 @@ export async function convertFolderTree(
     return { page, order: category.position ?? own?.order ?? orderFromName(name), name };
   };
 
-  const root = folderPage('');
+  if (mkdocs?.nav) {
+    warnUnused(set, used, context);
+    return navTree(mkdocs, (path) => converted.get(path)?.page, [...converted.keys()].sort());
+  }
+  const root = folderPage(mkdocs?.docsDir ?? '');
   const pages: ImportPage[] = [];
   if (root) {
-    const index = indexOf.get('');
+    const index = indexOf.get(mkdocs?.docsDir ?? '');
     if (index) pages.push({ ...root.page, children: [] });
     pages.push(...root.page.children);
   }
@@ -237,7 +251,9 @@ export async function convertFile(
 function warnUnused(set: FileSet, used: Set<string>, context: ConvertContext): void {
   const unused = [...set.files.keys()].filter(
     (path) =>
-      !used.has(path) && !/(^|\/)_category_\.json$/.test(path) && !path.startsWith('.gitbook/'),
+      !used.has(path) &&
+      !/(^|\/)_category_\.json$|^mkdocs\.ya?ml$/.test(path) &&
+      !path.startsWith('.gitbook/'),
   );
   if (unused.length === 0) return;
   const named = unused.slice(0, 10).join(', ');

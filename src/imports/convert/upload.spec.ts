@@ -125,6 +125,34 @@ describe('convertFiles', () => {
     expect(progress[progress.length - 1]).toEqual([4, 4]);
   });
 
+  it('orders a MkDocs project by its mkdocs.yml nav, its pages in docs_dir', async () => {
+    const { context, warnings } = newContext();
+    const archive = zip({
+      'proj/mkdocs.yml':
+        'site_name: Proj\ndocs_dir: docs\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n' +
+        'nav:\n  - Home: index.md\n  - Guide:\n    - guide/index.md\n    - Usage: guide/usage.md\n    - Advanced topics: guide/advanced.md\n  - About: https://example.com/about\n  - faq.md\n',
+      'proj/README.md': '# Repository readme\n',
+      'proj/docs/index.md': '# Proj\n\nSee [usage](guide/usage.md).\n',
+      'proj/docs/faq.md': '# FAQ\n',
+      'proj/docs/guide/index.md': '# The guide\n',
+      'proj/docs/guide/usage.md': '# Usage\n\n!!! tip\n    Use it.\n',
+      'proj/docs/guide/advanced.md': 'No heading.\n',
+      'proj/docs/extra.md': '# Extra\n',
+    });
+    const tree = await convertFiles([{ name: 'proj.zip', bytes: archive }], context);
+    expect(await readTitles(tree)).toEqual([
+      'Proj',
+      { 'The guide': ['Usage', 'Advanced topics'] },
+      'FAQ',
+      'Extra',
+    ]);
+    expect(text(tree, 'README.md')).toBe('# Proj\n\nSee [usage](the-guide/usage.md).\n');
+    expect(text(tree, 'the-guide/usage.md')).toBe(
+      '# Usage\n\n{% hint style="success" %}\nUse it.\n{% endhint %}\n',
+    );
+    expect(warnings).toEqual(['Not imported (not a page, nor a file a page uses): README.md.']);
+  });
+
   it('converts a Word document: headings, marks, tables, embedded images as assets', async () => {
     const { context } = newContext();
     const tree = await convertFiles([{ name: 'Report.docx', bytes: docx() }], context);
