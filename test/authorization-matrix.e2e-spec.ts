@@ -1724,6 +1724,8 @@ function importOperations(): Operation[] {
       path: (ctx) => `${imports(ctx)}/${ctx.fresh}/cancel`,
       fresh: freshImportRun,
       allowed: editors,
+      // GitBook 0.146.0 declared 201; 0.202.0 (which Bindery follows) 200.
+      specStatus: 201,
     },
   ];
 }
@@ -3158,6 +3160,8 @@ const EXCLUDED = [
  */
 const SCOPED_PREFIXES = [
   '/v1/orgs/:organizationId',
+  // GitBook's import runs sit under /org/ (singular).
+  '/v1/org/:organizationId',
   '/v1/spaces/:spaceId',
   '/v1/collections/:collectionId',
   '/v1/users/:userId',
