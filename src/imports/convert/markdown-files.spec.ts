@@ -28,6 +28,47 @@ describe('convertMarkdown', () => {
     expect(convertMarkdown('No title.').title).toBeUndefined();
   });
 
+  it("reads Hugo's TOML front matter", () => {
+    expect(
+      convertMarkdown(
+        '+++\ntitle = "Hugo \\"page\\""\nweight = 4\ndescription = \'Plain.\'\n[params]\ntitle = "no"\n+++\nText.',
+      ),
+    ).toEqual({
+      title: 'Hugo "page"',
+      description: 'Plain.',
+      order: 4,
+      body: 'Text.',
+    });
+  });
+
+  it('drops MDX components alone on a line and table-of-contents markers, escapes Liquid tags', () => {
+    const { body } = convertMarkdown(
+      [
+        '<DocCardList />',
+        '{/* a comment */}',
+        '[TOC]',
+        'Keep {% include note.html %} and {% raw %}.',
+        '',
+        '{% hint style="info" %}',
+        'GitBook tag.',
+        '{% endhint %}',
+        '',
+        '`{% raw %}` in code.',
+      ].join('\n'),
+    );
+    expect(body).toBe(
+      [
+        'Keep {\\% include note.html %} and {\\% raw %}.',
+        '',
+        '{% hint style="info" %}',
+        'GitBook tag.',
+        '{% endhint %}',
+        '',
+        '`{% raw %}` in code.',
+      ].join('\n'),
+    );
+  });
+
   it('writes MkDocs, Docusaurus and GitHub admonitions as hints', () => {
     const { body } = convertMarkdown(
       [

@@ -66,6 +66,8 @@ export function orderFromName(name: string): number | undefined {
 }
 
 function frontMatter(text: string): { data: Record<string, unknown>; content: string } {
+  const toml = /^\+\+\+[ \t]*\n([\s\S]*?)\n\+\+\+[ \t]*(?:\n|$)/.exec(text);
+  if (toml) return { data: tomlFields(toml[1]), content: text.slice(toml[0].length) };
   const match = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(text);
   if (!match) return { data: {}, content: text };
   let data: unknown;
@@ -78,6 +80,22 @@ function frontMatter(text: string): { data: Record<string, unknown>; content: st
     data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
     content: text.slice(match[0].length),
   };
+}
+
+/** Hugo's TOML front matter: its top-level `key = "string"` and `key = number` lines. */
+function tomlFields(text: string): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (/^\s*\[/.test(line)) break; // a table: the top-level keys are over
+    const match =
+      /^\s*([\w-]+)\s*=\s*(?:"((?:\\.|[^"\\])*)"|'([^']*)'|(-?\d+(?:\.\d+)?))\s*(?:#.*)?$/.exec(
+        line,
+      );
+    if (!match) continue;
+    data[match[1]] =
+      match[4] !== undefined ? Number(match[4]) : (match[3] ?? match[2].replace(/\\(.)/g, '$1'));
+  }
+  return data;
 }
 
 function stringField(value: unknown): string | undefined {
@@ -128,6 +146,8 @@ function convertBlocks(lines: string[], refs: MarkdownRefs): string[] {
     ) {
       continue; // MDX
     }
+    // MDX components alone on their line (`<DocCardList />`), MDX comments, `[TOC]` markers.
+    if (/^\s*(<[A-Z][\w.]*\b[^>]*\/>|\{\/\*.*\*\/\}|\[\[?toc\]?\])\s*$/i.test(line)) continue;
     const mkdocs = MKDOCS_ADMONITION.exec(line);
     if (mkdocs) {
       const { block, end } = indentedBlock(lines, i + 1);
@@ -336,7 +356,7 @@ function rewriteInline(line: string, refs: MarkdownRefs): string {
     .split(/(`+[^`]*`+)/)
     .map((part, index) => {
       if (index % 2 === 1) return part;
-      return part
+      return escapeLiquid(part)
         .replace(LINK, (match, bang: string, text: string, target: string, title = '') => {
           const raw = unwrapTarget(target);
           const written = bang ? refs.image?.(raw) : refs.link?.(raw);
@@ -348,6 +368,20 @@ function rewriteInline(line: string, refs: MarkdownRefs): string {
         });
     })
     .join('');
+}
+
+/** GitBook's block tags; `include` only with a quoted path (GitBook's reusable content). */
+const GITBOOK_TAGS =
+  /^\{%\s*(end)?(hint|tabs?|code|content-ref|page-ref|embed|file|stepper|step|columns?|if|else|elif|swagger|openapi[\w-]*|prompt|updates?|drawing|include\s+["'])/;
+
+/**
+ * Liquid tags of Jekyll or Hugo (`{% include note.html %}`, `{% raw %}`) escaped, so they stay
+ * text and are not read as GitBook's tags; GitBook's own tags are kept.
+ */
+function escapeLiquid(text: string): string {
+  return text.replace(/\{%[^\n]*?%\}/g, (tag) =>
+    GITBOOK_TAGS.test(tag) ? tag : `{\\${tag.slice(1)}`,
+  );
 }
 
 function unwrapTarget(target: string): string {
