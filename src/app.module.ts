@@ -6,6 +6,7 @@ import { CommentsModule } from './comments/comments.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GitModule } from './git/git.module';
+import { ImportsModule } from './imports/imports.module';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { IntegrationInstallationsModule } from './integrations/installations/installations.module';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
@@ -54,6 +55,7 @@ const DOMAIN_MODULES = [
   TranslationsModule,
   ConversationsModule,
   GitModule,
+  ImportsModule,
   AuditModule,
   WebhooksModule,
   IntegrationsModule,

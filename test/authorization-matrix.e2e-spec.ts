@@ -11,6 +11,8 @@ import {
 } from './helpers/comments';
 import { expectConforms, listGitbookOperationIds } from './helpers/conformance';
 import { type ContentType, invite, PERMISSION_OPERATION_IDS } from './helpers/content-grants';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createCustomFont, fontFile, uploadFontFile } from './helpers/custom-fonts';
 import type { TestOrganization, TestUser } from './helpers/factories';
 
@@ -1711,6 +1713,79 @@ function translationOperations(): Operation[] {
   ];
 }
 
+/** A website that never answers: an import of it stays `in-progress` until cancelled. */
+let silentSite: Promise<string> | undefined;
+function silentSiteUrl(): Promise<string> {
+  silentSite ??= new Promise<string>((resolve) => {
+    const server: Server = createServer(() => undefined);
+    server.listen(0, '127.0.0.1', () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    });
+  });
+  return silentSite;
+}
+
+/** An import run of `space` by the owner, still running (its website never answers). */
+async function freshImportRun(ctx: Pick<Ctx, 'org' | 'space'>): Promise<string> {
+  const res = await owner(ctx)
+    .post(`/v1/org/${ctx.org.id}/imports`, {
+      source: { type: 'website', url: await silentSiteUrl() },
+      target: { space: ctx.space },
+    })
+    .expect(201);
+  return (res.body as { id: string }).id;
+}
+
+/**
+ * Import runs (GitBook 0.202.0, under `/v1/org/`): read by every member with a role; started
+ * and cancelled by members with the edit role on the target space (the fixture space inherits
+ * the organization role), a guest stopped at the route. Each cancel acts on a run made for it,
+ * still running.
+ */
+function importOperations(): Operation[] {
+  const IMPORTS = '/v1/org/:organizationId/imports';
+  const imports = (ctx: Ctx) => `/v1/org/${ctx.org.id}/imports`;
+  return [
+    {
+      name: 'listImportRuns',
+      method: 'GET',
+      route: IMPORTS,
+      path: imports,
+      allowed: anyRole,
+    },
+    {
+      name: 'startImportRun',
+      method: 'POST',
+      route: IMPORTS,
+      path: imports,
+      body: (ctx) => ({
+        source: { type: 'website', url: 'http://127.0.0.1:9/' },
+        target: { space: ctx.space },
+      }),
+      allowed: editors,
+    },
+    {
+      name: 'getImportRun',
+      method: 'GET',
+      route: `${IMPORTS}/:importRunId`,
+      path: (ctx) => `${imports(ctx)}/${ctx.fresh}`,
+      fresh: freshImportRun,
+      allowed: anyRole,
+    },
+    {
+      name: 'cancelImportRun',
+      method: 'POST',
+      route: `${IMPORTS}/:importRunId/cancel`,
+      path: (ctx) => `${imports(ctx)}/${ctx.fresh}/cancel`,
+      fresh: freshImportRun,
+      allowed: editors,
+      // GitBook 0.146.0 declared 201; 0.202.0 (which Bindery follows) 200.
+      specStatus: 201,
+    },
+  ];
+}
+
 /** A glossary entry of the organization, made by the owner for one case; returns its id. */
 async function freshGlossaryEntry(ctx: Pick<Ctx, 'org'>): Promise<string> {
   const term = `term-${Math.random().toString(36).slice(2)}`;
@@ -3103,6 +3178,9 @@ const OPERATIONS: Operation[] = [
   // Custom fonts, and the upload of their files
   ...customFontOperations(),
 
+  // Import runs
+  ...importOperations(),
+
   // Conversations, issues and issue clusters
   ...conversationOperations(),
 
@@ -3150,6 +3228,8 @@ const EXCLUDED = [
  */
 const SCOPED_PREFIXES = [
   '/v1/orgs/:organizationId',
+  // GitBook's import runs sit under /org/ (singular).
+  '/v1/org/:organizationId',
   '/v1/spaces/:spaceId',
   '/v1/collections/:collectionId',
   '/v1/users/:userId',

@@ -123,13 +123,14 @@ describe('custom fonts', () => {
       const other = await org.owner.client
         .post(uploadPath(org), {
           file: { name: 'a.zip', type: 'x', size: 10 },
-          kind: 'import_file',
+          kind: 'organization_file',
         })
         .expect(400);
       expect(other.body).toEqual({
         error: {
           code: 400,
-          message: 'kind: Bindery takes uploads of customization_font only (got import_file).',
+          message:
+            'kind: Bindery takes uploads of customization_font, import_file only (got organization_file).',
         },
       });
       const large = await org.owner.client

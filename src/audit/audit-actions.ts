@@ -105,6 +105,8 @@ const ENTRIES: Record<string, Entry> = {
   updateTranslation: ['organization.translation.updated', 'translation'],
   deleteTranslation: ['organization.translation.deleted', 'translation'],
   runTranslation: ['organization.translation.run', 'translation'],
+  startImportRun: ['organization.import.started', 'import-run', 'response'],
+  cancelImportRun: ['organization.import.cancelled', 'import-run'],
   createCustomFont: ['organization.custom-font.created', 'custom-font'],
   updateCustomFont: ['organization.custom-font.updated', 'custom-font'],
   deleteCustomFont: ['organization.custom-font.deleted', 'custom-font'],

@@ -89,6 +89,19 @@ export class ChangeRequestsService {
     return this.insert(manager, spaceId, userId, { subject: input.subject }, input);
   }
 
+  /**
+   * Opens a change request on the space's primary revision in the caller's transaction (an
+   * import writes its content into it in the same transaction).
+   */
+  openInTransaction(
+    manager: EntityManager,
+    spaceId: string,
+    userId: string,
+    input: { subject: string },
+  ): Promise<ChangeRequestView> {
+    return this.insert(manager, spaceId, userId, { subject: input.subject }, undefined);
+  }
+
   private async insert(
     manager: EntityManager,
     spaceId: string,

@@ -64,6 +64,7 @@ import {
   STRUCTURE_ENTITIES,
   STRUCTURE_PROVIDERS,
 } from './structure/structure.providers';
+import { SiteStructureRepository } from './structure/site-structure.repository';
 
 /**
  * Docs sites: their settings, publishing and published profile, share links, redirects,
@@ -151,6 +152,7 @@ import {
     SiteSearchService,
     SiteInsightsService,
     SiteScripts,
+    SiteStructureRepository,
   ],
 })
 export class SitesModule {}

@@ -217,6 +217,8 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       translationId: translation.id,
       glossaryEntryId: glossary.body.items[0].id,
       fontId: customFont.id,
+      // No import was started in the fixture's organization: this names nothing (404).
+      importRunId: 'fuzzImportRun0000000',
       // An upload URL and a font file that name nothing: the upload's signature is refused
       // (403), the file is not there (404).
       kind: 'customization_font',

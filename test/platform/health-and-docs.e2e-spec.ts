@@ -34,6 +34,8 @@ const NEWER_THAN_0146 = new Set([
   'submitAgentFeedbackToSite',
   'getSiteAgentSettingsById',
   'updateSiteAgentSettingsById',
+  'listImportRuns',
+  'getImportRun',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s

@@ -38,9 +38,13 @@ import { createTestApp, TestApp } from '../helpers/app';
  * takes any user or the instance administrator, the service deciding by the organization it
  * names and the integration's visibility; its events are for the admins of its organization;
  * its public endpoint and its images need no token. An organization's custom fonts are read by
- * its members with a role and written by its admins (who alone upload files:
- * `storage/upload`, for fonts only); the upload URL it signs takes the bytes without a token,
- * and the fonts' files are public, as sites' visitors load them.
+ * its members with a role and written by its admins (who alone upload fonts' files;
+ * `storage/upload` takes members who edit, for files to import, the handler refusing fonts to
+ * non-admins); the upload URL it signs takes the bytes without a token, and the fonts' files
+ * are public, as sites' visitors load them. Import runs (`/v1/org/...`, GitBook's path) are
+ * read by members with a role; starting or cancelling one takes that route role too, the
+ * service checking the edit role on the target space (a cancel by who started the run
+ * excepted).
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -131,7 +135,11 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/fonts/:fontId -> organization:read',
   'POST /v1/orgs/:organizationId/fonts/:fontId -> organization:admin',
   'DELETE /v1/orgs/:organizationId/fonts/:fontId -> organization:admin',
-  'POST /v1/orgs/:organizationId/storage/upload -> organization:admin',
+  'POST /v1/orgs/:organizationId/storage/upload -> organization:edit',
+  'GET /v1/org/:organizationId/imports -> organization:read',
+  'POST /v1/org/:organizationId/imports -> organization:read',
+  'GET /v1/org/:organizationId/imports/:importRunId -> organization:read',
+  'POST /v1/org/:organizationId/imports/:importRunId/cancel -> organization:read',
   'PUT /v1/storage/uploads/:organizationId/:kind/:uploadId -> public',
   'GET /v1/custom-fonts/:fontId/:file -> public',
   'GET /v1/orgs/:organizationId/translations-glossary -> organization:read',

@@ -8,7 +8,7 @@ import { ContentObjectsRepository } from '../../content-engine/content-objects.r
 import type { JSONDocument } from '../../content-engine/documents/document';
 import { ContentDiff } from '../../content-engine/diff/content-diff';
 import { keepBlockKeys } from '../../content-engine/documents/keep-block-keys';
-import { documentToMarkdown, markdownToDocument } from '../../content-engine/documents/markdown';
+import { documentToMarkdown } from '../../content-engine/documents/markdown';
 import { Revision, type RevisionGit } from '../../content-engine/entities/revision.entity';
 import { mergeTrees } from '../../content-engine/merge/merge-trees';
 import { BatchedObjectStore } from '../../content-engine/reads/batched-object-store';
@@ -56,7 +56,7 @@ import { importedLinkMeta, layoutPageOf, renderPageFile, summaryPages } from '..
 import { SiteConfigSync } from '../sync/site-config-sync';
 import { newSyncState, previousEntries, repositoryKey } from '../sync/sync-state';
 import { commitUrl, GitSyncFailure, type GitOperationContext, type GitOutcome } from './git-job';
-import { resolveRelativeRefs } from './ref-rewrite';
+import { countLayoutPages, importedDocument } from './imported-pages';
 
 /** Page metadata the repository holds: an import replaces these and keeps the others. */
 const GIT_META_KEYS = new Set<string>([
@@ -237,7 +237,7 @@ export class GitImporter {
     const fileAt = new Map(kept.map((file) => [file.path, file.id]));
     for (const file of kept) paths.files.set(file.id, file.path);
 
-    const total = countPages(layout.pages) + kept.length;
+    const total = countLayoutPages(layout.pages) + kept.length;
     let done = 0;
     const step = async () => {
       done++;
@@ -282,12 +282,7 @@ export class GitImporter {
       let document: JSONDocument | undefined;
       if (!unchanged && page.type === 'document' && page.markdown !== undefined && page.path) {
         try {
-          document = resolveRelativeRefs(
-            await markdownToDocument(page.markdown, { keepSource: true }),
-            page.path,
-            pageAt,
-            fileAt,
-          );
+          document = await importedDocument(page.markdown, page.path, pageAt, fileAt);
         } catch (error) {
           throw new GitSyncFailure(
             `Could not import ${repoPath(page.path)}: ${describeError(error)}`,
@@ -749,10 +744,6 @@ function isLayoutFile(path: string): boolean {
 /** Files read whole when the commit is read: markdown and `.gitbook.yaml`. */
 function isReadFile(path: string): boolean {
   return /\.md$/i.test(path) || /(^|\/)\.gitbook\.yaml$/.test(path);
-}
-
-function countPages(pages: readonly ReadLayoutPage[]): number {
-  return pages.reduce((sum, page) => sum + 1 + countPages(page.pages), 0);
 }
 
 /** The items that pass `test`, then the others. */

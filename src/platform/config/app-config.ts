@@ -493,6 +493,33 @@ export class AppConfig {
   CUSTOM_FONT_MAX_BYTES = 10 * 1024 * 1024;
 
   /**
+   * Largest file to import (`generateStorageUploadURL` with kind `import_file`, and the upload
+   * it signs), in bytes: a Markdown, HTML or Word file, or a ZIP archive of an export. Files are
+   * held whole in memory while they are checked, stored and converted.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024 * 1024)
+  IMPORT_FILE_MAX_BYTES = 50 * 1024 * 1024;
+
+  /** Most pages an import of a website fetches (`startImportRun` with a `website` source). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  IMPORT_MAX_PAGES = 500;
+
+  /**
+   * Minutes after which a pending or running import that stopped reporting (its process died)
+   * is answered `failed`.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  IMPORT_STALE_AFTER_MINUTES = 30;
+
+  /**
    * Minutes between two fetches of an OpenAPI specification given by URL (each spec counts from
    * its last processing); 0 fetches them only on creation and PUT.
    */

@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'site_unpublished',
   'openapi_spec_version_created',
   'translation_run_finished',
+  'import_run_finished',
   'space_gitsync_started',
   'space_gitsync_completed',
   'member_added',

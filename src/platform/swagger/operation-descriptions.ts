@@ -26,6 +26,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   getSiteById: 'The site, with its visibility, publishing state and URLs.',
   listSiteShareLinks: "The site's share links, newest first; each has the URL that uses it.",
   listTeamsInOrganizationById: "The organization's teams, by title; paginated.",
+  getImportRun:
+    'The import run: its status, the pages it made, its change request and, when it failed, why.',
   getTranslation: 'The translation: its source space, target space, language and last run.',
   getChangeRequestById:
     'By its ID or by its number in the space (`12`): the change request, its status, revisions and URLs.',

@@ -154,6 +154,13 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   overrideSiteSpaceCustomizationById: { feedback: { enabled: false } },
 
+  // imports: a website, or files uploaded with generateStorageUploadURL (kind import_file).
+  startImportRun: {
+    source: { type: 'website', url: 'https://docs.acme.example/' },
+    target: { space: SPACE },
+    enhance: false,
+  },
+
   // custom fonts: upload each file (generateStorageUploadURL, then a PUT to its url), then
   // name the keys.
   generateStorageUploadURL: {

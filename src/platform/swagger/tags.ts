@@ -185,6 +185,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Machine translations of a space into another language, kept in a space of their own and run again on demand.',
   },
   {
+    name: 'imports',
+    description:
+      'Imports of content from a website or uploaded files (Markdown, HTML, Word, a Confluence or Notion export) into a change request of a space, run in the background.',
+  },
+  {
     name: 'glossary',
     description:
       "The organization's translation glossary: terms and how each language says them, applied by every translation run.",

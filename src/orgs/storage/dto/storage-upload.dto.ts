@@ -28,7 +28,9 @@ export class StorageFileMetadataDto {
   type!: string;
 
   @ApiProperty({
-    description: 'Size of the file in bytes; at most CUSTOM_FONT_MAX_BYTES for a font.',
+    description:
+      'Size of the file in bytes; at most CUSTOM_FONT_MAX_BYTES for a font, ' +
+      'IMPORT_FILE_MAX_BYTES for a file to import.',
     example: 48212,
   })
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -46,7 +48,10 @@ export class GenerateStorageUploadUrlDto {
 
   @ApiProperty({
     enum: STORAGE_UPLOAD_KINDS,
-    description: 'What the file is for. Bindery takes `customization_font` (a custom font).',
+    description:
+      'What the file is for. Bindery takes `customization_font` (a custom font) and ' +
+      '`import_file` (a file to import: its `file.name` ends in .md, .markdown, .html, .htm, ' +
+      '.docx or .zip).',
   })
   @IsIn(STORAGE_UPLOAD_KINDS, {
     message: `kind must be one of ${STORAGE_UPLOAD_KINDS.join(', ')}`,
