@@ -376,8 +376,8 @@ function permissionOperations(type: ContentType | 'site', route: string): Operat
   const granted = (ctx: Ctx) => on(ctx, type === 'site' ? ctx.site.site : ctx.granted[type]);
   const access =
     type === 'site'
-      ? // Guests see the organization's sites, holding no role on them.
-        { allowed: adminOnly, notFound: SITE_NOT_FOUND }
+      ? // Guests see the organization's sites, holding no role on them; strangers not even it.
+        { allowed: adminOnly }
       : {
           allowed: adminOnly,
           hiddenFrom: guests,

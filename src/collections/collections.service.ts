@@ -149,7 +149,7 @@ export class CollectionsService {
     await this.dataSource.transaction(async (manager) => {
       const ids = await this.tree.subtree(manager, collectionId);
       await this.collectionSpaces.spaces.trashInCollections(ids, this.clock.now(), manager);
-      await this.grants.deleteOnCollections(ids, manager);
+      await this.grants.deleteOn('collection', ids, manager);
       await manager.delete(Collection, { id: collectionId, organizationId: access.organizationId });
     });
   }

@@ -135,7 +135,7 @@ export class SiteWritesService {
   async remove(organizationId: string, siteId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const { affected } = await tx.delete(Site, { id: siteId, organizationId });
-      if (affected) await this.grants.deleteOnSites([siteId], tx);
+      if (affected) await this.grants.deleteOn('site', [siteId], tx);
       await this.organizations.clearDefaultContentSite(organizationId, siteId, tx);
       if (affected) await this.revalidation.site(siteId, tx);
     });

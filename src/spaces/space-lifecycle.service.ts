@@ -160,7 +160,7 @@ export class SpaceLifecycle {
       const blocker = await this.tree.transferBlocker(manager, { spaces: [space.id] });
       if (blocker) throw new DomainError('precondition_failed', 'CannotTransfer', blocker);
       // Grants and invite links belong to the old organization.
-      await this.grants.deleteOnSpaces([space.id], manager);
+      await this.grants.deleteOn('space', [space.id], manager);
       await this.transfers.transferred(
         { collectionIds: [], spaceIds: [space.id], organizationId: input.organization },
         manager,
@@ -262,7 +262,7 @@ export class SpaceLifecycle {
       const count = await this.dataSource.transaction(async (manager) => {
         const ids = await this.spaces.lockTrashedBefore(cutoff, batchSize, manager);
         if (ids.length === 0) return 0;
-        await this.grants.deleteOnSpaces(ids, manager);
+        await this.grants.deleteOn('space', ids, manager);
         await this.spaces.deleteByIds(ids, manager);
         return ids.length;
       });

@@ -36,6 +36,13 @@ const NEWER_THAN_0146 = new Set([
   'updateSiteAgentSettingsById',
   'listImportRuns',
   'getImportRun',
+  'inviteToSite',
+  'listUserPermissionsInSite',
+  'updateUserPermissionInSite',
+  'removeUserFromSite',
+  'listTeamPermissionsInSite',
+  'updateTeamPermissionInSite',
+  'removeTeamFromSite',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s

@@ -121,36 +121,15 @@ export class ContentGrantsRepository {
     );
   }
 
-  /** Deletes the grants on the collections `collectionIds`. */
-  async deleteOnCollections(
-    collectionIds: string[],
+  /** Deletes the grants on the collections, spaces or sites (`resourceType`) `ids`. */
+  async deleteOn(
+    resourceType: GrantedResourceType,
+    ids: string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await manager.query(
-      `DELETE FROM content_grants WHERE resource_type = 'collection' AND resource_id = ANY($1::varchar[])`,
-      [collectionIds],
-    );
-  }
-
-  /** Deletes the grants on the spaces `spaceIds`. */
-  async deleteOnSpaces(
-    spaceIds: string[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await manager.query(
-      `DELETE FROM content_grants WHERE resource_type = 'space' AND resource_id = ANY($1::varchar[])`,
-      [spaceIds],
-    );
-  }
-
-  /** Deletes the grants on the sites `siteIds`. */
-  async deleteOnSites(
-    siteIds: string[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await manager.query(
-      `DELETE FROM content_grants WHERE resource_type = 'site' AND resource_id = ANY($1::varchar[])`,
-      [siteIds],
+      `DELETE FROM content_grants WHERE resource_type = $1 AND resource_id = ANY($2::varchar[])`,
+      [resourceType, ids],
     );
   }
 

@@ -9,10 +9,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import {
-  LIST_ORDERS,
-  type ListOrder,
+  ListMembersQueryDto,
   MEMBER_ROLE_FILTERS,
-  MEMBER_SEARCH_MAX_LENGTH,
   type MemberRoleFilter,
 } from '../../../orgs/members/dto/list-members.query';
 import { PageQueryDto } from '../../../platform/pagination/page-query.dto';
@@ -85,31 +83,26 @@ export class ListPermissionsAggregateQueryDto extends PageQueryDto {
   role?: Role;
 }
 
-/** Query of `listPermissionsAggregateInSite`: GitBook's member filters and order. */
-export class ListSitePermissionsAggregateQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: LIST_ORDERS, default: 'desc', description: 'Order of the list.' })
-  @IsOptional()
-  @IsIn(LIST_ORDERS)
-  order?: ListOrder;
-
+/**
+ * Query of `listPermissionsAggregateInSite`: GitBook's member filters and order, as the member
+ * list's (`role` is the effective role on the site; `guest`: members without an organization
+ * role, who reach the site through grants), and `name` among the sort keys.
+ */
+export class ListSitePermissionsAggregateQueryDto extends PickType(ListMembersQueryDto, [
+  'page',
+  'limit',
+  'order',
+  'role',
+  'search',
+] as const) {
+  // Validated as the member list's `role`; described as what it filters here.
   @ApiPropertyOptional({
     enum: MEMBER_ROLE_FILTERS,
     description:
       'Only the users whose effective role on the site is this one; `guest` for members ' +
       'without an organization role (who reach the site through grants).',
   })
-  @IsOptional()
-  @IsIn(MEMBER_ROLE_FILTERS)
-  role?: MemberRoleFilter;
-
-  @ApiPropertyOptional({
-    maxLength: MEMBER_SEARCH_MAX_LENGTH,
-    description: 'Case-insensitive text to find in the display name or the email.',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxChars(MEMBER_SEARCH_MAX_LENGTH)
-  search?: string;
+  override role?: MemberRoleFilter;
 
   @ApiPropertyOptional({
     enum: SITE_AGGREGATE_SORTS,
