@@ -6,6 +6,7 @@ import { readHtmlPage } from './html-page';
 import type { ImportPage, LayoutBuilder } from './layout-builder';
 import { convertMarkdown, orderFromName, titleFromName, type MarkdownRefs } from './markdown-files';
 import { navTree, readMkDocsConfig } from './mkdocs';
+import { nextTurn } from './turn';
 import type { ConvertContext } from './types';
 
 /** A page converted from one file, with what places it among its siblings. */
@@ -94,6 +95,7 @@ export async function convertFolderTree(
       context.warn(`${path}: could not be converted (${(error as Error).message}), left out.`);
     }
     await context.progress(++done, pagePaths.length);
+    await nextTurn();
   }
 
   const folderPage = (dir: string): Converted | undefined => {

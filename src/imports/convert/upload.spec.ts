@@ -153,6 +153,27 @@ describe('convertFiles', () => {
     expect(warnings).toEqual(['Not imported (not a page, nor a file a page uses): README.md.']);
   });
 
+  it("takes a zip already in GitBook's layout as it is", async () => {
+    const { context } = newContext();
+    const files = {
+      'repo/.gitbook.yaml': 'root: ./\n',
+      'repo/README.md': '# Home\n\n{% hint style="info" %}\nKept.\n{% endhint %}\n',
+      'repo/SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Other](other.md)\n',
+      'repo/other.md': '# Other\n',
+      'repo/.gitbook/assets/a.png': PNG,
+    };
+    const tree = await convertFiles([{ name: 'repo.zip', bytes: zip(files) }], context);
+    expect([...tree.files.keys()].sort()).toEqual([
+      '.gitbook.yaml',
+      '.gitbook/assets/a.png',
+      'README.md',
+      'SUMMARY.md',
+      'other.md',
+    ]);
+    expect(text(tree, 'README.md')).toBe(files['repo/README.md']);
+    expect(await readTitles(tree)).toEqual(['Home', 'Other']);
+  });
+
   it('converts a Word document: headings, marks, tables, embedded images as assets', async () => {
     const { context } = newContext();
     const tree = await convertFiles([{ name: 'Report.docx', bytes: docx() }], context);

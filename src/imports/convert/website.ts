@@ -5,6 +5,7 @@ import { readHtmlPage, type HtmlPage } from './html-page';
 import { htmlToMarkdown } from './html-to-markdown';
 import { LayoutBuilder, type ImportPage } from './layout-builder';
 import { titleFromName } from './markdown-files';
+import { nextTurn } from './turn';
 import type { ConvertContext, CrawlOptions, ImportTree } from './types';
 
 /** The name robots.txt rules are matched against. */
@@ -160,6 +161,7 @@ export async function crawl(options: CrawlOptions, context: ConvertContext): Pro
   const pages = new Map<string, ImportPage>();
   for (const { url, page } of crawled) {
     signal.throwIfAborted();
+    await nextTurn();
     const body = htmlToMarkdown(page.main, {
       link: (href) => {
         if (href.startsWith('#')) return href;
