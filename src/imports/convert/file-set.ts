@@ -67,7 +67,8 @@ export class FileSet {
 
   /** A root-relative link (`/guide/install`) of a site whose pages sit in a folder (`docs/`). */
   private findBelowRoot(base: string): string | undefined {
-    for (const folder of ['docs', 'content', 'src']) {
+    // Docs folders, and the folders sites serve files from at their root (Docusaurus' static/).
+    for (const folder of ['docs', 'content', 'src', 'static', 'public']) {
       if (this.folders.has(folder)) {
         const found = this.find(`${folder}/${base}`);
         if (found !== undefined) return found;

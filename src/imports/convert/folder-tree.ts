@@ -31,8 +31,10 @@ export async function convertFolderTree(
   builder: LayoutBuilder,
   context: ConvertContext,
 ): Promise<ImportPage[]> {
-  const config = readMkDocsConfig(set.files);
-  // MkDocs' pages are in its docs_dir: a configuration without it there is not read.
+  // MkDocs' pages are in its docs_dir, Docusaurus' in docs/ (its blog and site pages are not
+  // documentation); a configuration without pages there is not read.
+  const config =
+    readMkDocsConfig(set.files) ?? (isDocusaurus(set) ? { docsDir: 'docs' } : undefined);
   const mkdocs = [...set.files.keys()].some(
     (path) => config && PAGE_EXTENSIONS.test(path) && path.startsWith(`${config.docsDir}/`),
   )
@@ -151,6 +153,12 @@ export async function convertFolderTree(
   }
   warnUnused(set, used, context);
   return pages;
+}
+
+function isDocusaurus(set: FileSet): boolean {
+  return ['docusaurus.config.js', 'docusaurus.config.ts', 'docusaurus.config.mjs'].some((name) =>
+    set.files.has(name),
+  );
 }
 
 function rank(path: string): number {
