@@ -3,6 +3,7 @@ import { all, cleanText, parseDocument, type DomElement } from './dom';
 import type { FileSet } from './file-set';
 import { htmlToMarkdown } from './html-to-markdown';
 import type { ImportPage, LayoutBuilder } from './layout-builder';
+import { nextTurn } from './turn';
 import type { ConvertContext } from './types';
 
 /**
@@ -55,6 +56,7 @@ export async function convertConfluence(
       context.warn(`${path}: could not be converted (${(error as Error).message}), left out.`);
     }
     await context.progress(++done, paths.length);
+    await nextTurn();
   }
 
   // The page tree: index.html's, else the breadcrumbs'.

@@ -16,9 +16,12 @@ export interface Target {
  */
 export class FileSet {
   readonly folders = new Set<string>();
+  /** Paths by their lower-cased form (the first of each). */
+  private readonly lowerCased = new Map<string, string>();
 
   constructor(readonly files: ReadonlyMap<string, Buffer>) {
     for (const path of files.keys()) {
+      if (!this.lowerCased.has(path.toLowerCase())) this.lowerCased.set(path.toLowerCase(), path);
       for (let dir = posix.dirname(path); dir !== '.'; dir = posix.dirname(dir))
         this.folders.add(dir);
     }
@@ -55,14 +58,17 @@ export class FileSet {
     for (const candidate of candidates) if (this.files.has(candidate)) return candidate;
     if (this.folders.has(base)) return `${base}/`;
     // Case differences (archives made on Windows or macOS).
-    const lower = new Set(candidates.map((candidate) => candidate.toLowerCase()));
-    for (const path of this.files.keys()) if (lower.has(path.toLowerCase())) return path;
+    for (const candidate of candidates) {
+      const found = this.lowerCased.get(candidate.toLowerCase());
+      if (found !== undefined) return found;
+    }
     return undefined;
   }
 
   /** A root-relative link (`/guide/install`) of a site whose pages sit in a folder (`docs/`). */
   private findBelowRoot(base: string): string | undefined {
-    for (const folder of ['docs', 'content', 'src']) {
+    // Docs folders, and the folders sites serve files from at their root (Docusaurus' static/).
+    for (const folder of ['docs', 'content', 'src', 'static', 'public']) {
       if (this.folders.has(folder)) {
         const found = this.find(`${folder}/${base}`);
         if (found !== undefined) return found;

@@ -6,6 +6,7 @@ import { readHtmlPage } from './html-page';
 import type { ImportPage, LayoutBuilder } from './layout-builder';
 import { convertMarkdown, orderFromName, titleFromName, type MarkdownRefs } from './markdown-files';
 import { navTree, readMkDocsConfig } from './mkdocs';
+import { nextTurn } from './turn';
 import type { ConvertContext } from './types';
 
 /** A page converted from one file, with what places it among its siblings. */
@@ -30,8 +31,10 @@ export async function convertFolderTree(
   builder: LayoutBuilder,
   context: ConvertContext,
 ): Promise<ImportPage[]> {
-  const config = readMkDocsConfig(set.files);
-  // MkDocs' pages are in its docs_dir: a configuration without it there is not read.
+  // MkDocs' pages are in its docs_dir, Docusaurus' in docs/ (its blog and site pages are not
+  // documentation); a configuration without pages there is not read.
+  const config =
+    readMkDocsConfig(set.files) ?? (isDocusaurus(set) ? { docsDir: 'docs' } : undefined);
   const mkdocs = [...set.files.keys()].some(
     (path) => config && PAGE_EXTENSIONS.test(path) && path.startsWith(`${config.docsDir}/`),
   )
@@ -94,6 +97,7 @@ export async function convertFolderTree(
       context.warn(`${path}: could not be converted (${(error as Error).message}), left out.`);
     }
     await context.progress(++done, pagePaths.length);
+    await nextTurn();
   }
 
   const folderPage = (dir: string): Converted | undefined => {
@@ -149,6 +153,12 @@ export async function convertFolderTree(
   }
   warnUnused(set, used, context);
   return pages;
+}
+
+function isDocusaurus(set: FileSet): boolean {
+  return ['docusaurus.config.js', 'docusaurus.config.ts', 'docusaurus.config.mjs'].some((name) =>
+    set.files.has(name),
+  );
 }
 
 function rank(path: string): number {

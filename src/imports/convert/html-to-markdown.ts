@@ -110,7 +110,7 @@ function prepare(root: DomElement, options: HtmlToMarkdownOptions): void {
         written.replace(/[\s()]/g, (c) => encodeURIComponent(c)),
       );
   }
-  for (const element of all(root, 'div, aside, section, blockquote, p')) {
+  for (const element of all(root, 'div, aside, section, blockquote, figure, p')) {
     const style = hintStyle(element);
     if (!style) continue;
     element.setAttribute('data-hint', style);
@@ -164,7 +164,7 @@ const HINT_CONTAINERS =
 /** The hint style of an admonition, callout or alert; undefined for other elements. */
 export function hintStyle(element: DomElement): string | undefined {
   const className = element.className || '';
-  if (element.localName === 'aside' || element.localName === 'blockquote') {
+  if (['aside', 'blockquote', 'figure'].includes(element.localName)) {
     if (!/callout|admonition|alert/.test(className)) return undefined;
   } else if (!HINT_CONTAINERS.test(className)) {
     return undefined;
@@ -277,7 +277,10 @@ function service(): TurndownService {
     replacement: (_content, node) => embed(node as unknown as DomElement),
   });
   turndown.addRule('figure', {
-    filter: (node) => node.nodeName === 'FIGURE' && node.querySelector('img') != null,
+    filter: (node) =>
+      node.nodeName === 'FIGURE' &&
+      !node.hasAttribute('data-hint') &&
+      node.querySelector('img') != null,
     replacement: (_content, node) => {
       const element = node as unknown as DomElement;
       const img = element.querySelector('img') as DomElement;

@@ -62,4 +62,29 @@ describe('Notion export', () => {
     expect(tree.sources.get('team-wiki/tasks/README.md')).toBe(`${wiki}/${tasks}_all.csv`);
     expect(warnings).toEqual([]);
   });
+
+  it('reads an HTML export the same way, callouts as hints', async () => {
+    const context: ConvertContext = {
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      warn: () => undefined,
+    };
+    const home = `Home ${ID(7)}`;
+    const archive = zip({
+      [`${home}.html`]:
+        '<html><head><title>Home</title></head><body><article class="page sans"><header><h1 class="page-title">Home</h1></header>' +
+        '<div class="page-body"><figure class="block-color-gray_background callout"><div><span class="icon">💡</span></div><div>Tip here.</div></figure>' +
+        `<figure class="link-to-page"><a href="${encodeURI(`${home}/Child ${ID(8)}.html`)}">Child</a></figure></div></article></body></html>`,
+      [`${home}/Child ${ID(8)}.html`]: `<html><body><article class="page"><header><h1 class="page-title">Child</h1></header><div class="page-body"><p>Back <a href="../${encodeURI(home)}.html">home</a>.</p></div></article></body></html>`,
+    });
+    const tree = await convertFiles([{ name: 'notion.zip', bytes: archive }], context);
+    const text = (path: string) => tree.files.get(path)?.toString('utf8');
+    expect(text('SUMMARY.md')).toBe(
+      '# Table of contents\n\n* [Home](home/README.md)\n  * [Child](home/child.md)\n',
+    );
+    expect(text('home/README.md')).toBe(
+      '# Home\n\n{% hint style="info" %}\n💡\n\nTip here.\n{% endhint %}\n\n[Child](child.md)\n',
+    );
+    expect(text('home/child.md')).toBe('# Child\n\nBack [home](./).\n');
+  });
 });

@@ -4,6 +4,7 @@ import type { FileSet } from './file-set';
 import { convertFile } from './folder-tree';
 import type { ImportPage, LayoutBuilder } from './layout-builder';
 import type { MarkdownRefs } from './markdown-files';
+import { nextTurn } from './turn';
 import type { ConvertContext } from './types';
 
 /** Notion names every page and database `Title <32 hex id>` (`_all` for a database's full view). */
@@ -93,6 +94,7 @@ export async function convertNotion(
       context.warn(`${item.path}: could not be converted (${(error as Error).message}), left out.`);
     }
     await context.progress(++done, items.size);
+    await nextTurn();
   }
 
   // The tree: an item's subpages are the items of its folder, in the order its text names them.

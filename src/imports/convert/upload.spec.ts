@@ -153,6 +153,49 @@ describe('convertFiles', () => {
     expect(warnings).toEqual(['Not imported (not a page, nor a file a page uses): README.md.']);
   });
 
+  it('reads a Docusaurus project from docs/, its static images by their site path', async () => {
+    const { context } = newContext();
+    const archive = zip({
+      'site/docusaurus.config.js': 'module.exports = {};',
+      'site/README.md': '# Website\n',
+      'site/blog/2024-01-01-hello.md': '# Hello\n',
+      'site/docs/intro.md':
+        '---\nsidebar_position: 1\n---\n# Intro\n\n![Logo](/img/logo.png)\n\n:::tip My tip\nDo.\n:::\n',
+      'site/docs/tutorial/_category_.json': '{"label": "Tutorial", "position": 2}',
+      'site/docs/tutorial/create-a-page.md': '# Create a page\n\nBack to [intro](../intro).\n',
+      'site/static/img/logo.png': PNG,
+    });
+    const tree = await convertFiles([{ name: 'site.zip', bytes: archive }], context);
+    expect(await readTitles(tree)).toEqual(['Intro', { Tutorial: ['Create a page'] }]);
+    expect(text(tree, 'README.md')).toBe(
+      '# Intro\n\n![Logo](.gitbook/assets/logo.png)\n\n{% hint style="success" %}\n**My tip**\n\nDo.\n{% endhint %}\n',
+    );
+    expect(text(tree, 'tutorial/create-a-page.md')).toBe(
+      '# Create a page\n\nBack to [intro](../README.md).\n',
+    );
+  });
+
+  it("takes a zip already in GitBook's layout as it is", async () => {
+    const { context } = newContext();
+    const files = {
+      'repo/.gitbook.yaml': 'root: ./\n',
+      'repo/README.md': '# Home\n\n{% hint style="info" %}\nKept.\n{% endhint %}\n',
+      'repo/SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Other](other.md)\n',
+      'repo/other.md': '# Other\n',
+      'repo/.gitbook/assets/a.png': PNG,
+    };
+    const tree = await convertFiles([{ name: 'repo.zip', bytes: zip(files) }], context);
+    expect([...tree.files.keys()].sort()).toEqual([
+      '.gitbook.yaml',
+      '.gitbook/assets/a.png',
+      'README.md',
+      'SUMMARY.md',
+      'other.md',
+    ]);
+    expect(text(tree, 'README.md')).toBe(files['repo/README.md']);
+    expect(await readTitles(tree)).toEqual(['Home', 'Other']);
+  });
+
   it('converts a Word document: headings, marks, tables, embedded images as assets', async () => {
     const { context } = newContext();
     const tree = await convertFiles([{ name: 'Report.docx', bytes: docx() }], context);

@@ -1,5 +1,5 @@
 import { convertConfluence, isConfluenceExport } from './confluence';
-import { FileSet } from './file-set';
+import { FileSet, MARKDOWN_EXTENSIONS } from './file-set';
 import { convertFolderTree } from './folder-tree';
 import { LayoutBuilder, type ImportPage } from './layout-builder';
 import { convertNotion, isNotionExport } from './notion';
@@ -36,6 +36,7 @@ export async function convertUploads(
     }
   }
   const set = new FileSet(withoutCommonFolder(files));
+  if (isGitBookLayout(set)) return asIs(set);
   const builder = new LayoutBuilder();
   let pages: ImportPage[];
   if (isConfluenceExport(set)) pages = await convertConfluence(set, builder, context);
@@ -58,4 +59,16 @@ export function withoutCommonFolder(files: Map<string, Buffer>): Map<string, Buf
   const out = new Map<string, Buffer>();
   for (const [path, data] of files) out.set(path.slice(common.length + 1), data);
   return withoutCommonFolder(out);
+}
+
+/** Files already in GitBook's Git Sync layout (a `SUMMARY.md` or `.gitbook.yaml` at the root). */
+function isGitBookLayout(set: FileSet): boolean {
+  return set.files.has('.gitbook.yaml') || set.files.has('SUMMARY.md');
+}
+
+/** A GitBook layout taken as it is: the layout reader reads it as a Git import would. */
+function asIs(set: FileSet): ImportTree {
+  const sources = new Map<string, string>();
+  for (const path of set.files.keys()) if (MARKDOWN_EXTENSIONS.test(path)) sources.set(path, path);
+  return { files: new Map(set.files), sources };
 }

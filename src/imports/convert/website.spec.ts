@@ -151,6 +151,24 @@ describe('crawlWebsite', () => {
     );
   });
 
+  it('reads a page with a broken <base href> against its own URL, and a <base> elsewhere', async () => {
+    const { fetch } = site({
+      'https://acme.test/':
+        '<html><head><base href="http://[broken"></head><body><main><h1>Home</h1><p><a href="sub/">Sub</a></p></main></body></html>',
+      'https://acme.test/sub/':
+        '<html><head><base href="/"></head><body><main><h1>Sub</h1><p><a href="sub/">Self</a></p><img src="pic.png"></main></body></html>',
+      'https://acme.test/pic.png': { contentType: 'image/png', body: PNG },
+    });
+    const tree = await crawlWebsite(
+      { startUrl: 'https://acme.test/', maxPages: 5, fetch },
+      newContext().context,
+    );
+    expect(tree.files.get('README.md')?.toString()).toBe('# Home\n\n[Sub](sub.md)\n');
+    expect(tree.files.get('sub.md')?.toString()).toBe(
+      '# Sub\n\n[Self](sub.md)\n\n![](.gitbook/assets/pic.png)\n',
+    );
+  });
+
   it('rejects a start URL that is not http(s), and stops when cancelled', async () => {
     const { fetch } = site({});
     await expect(

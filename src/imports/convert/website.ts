@@ -5,6 +5,7 @@ import { readHtmlPage, type HtmlPage } from './html-page';
 import { htmlToMarkdown } from './html-to-markdown';
 import { LayoutBuilder, type ImportPage } from './layout-builder';
 import { titleFromName } from './markdown-files';
+import { nextTurn } from './turn';
 import type { ConvertContext, CrawlOptions, ImportTree } from './types';
 
 /** The name robots.txt rules are matched against. */
@@ -138,11 +139,17 @@ export async function crawl(options: CrawlOptions, context: ConvertContext): Pro
       continue;
     }
     if (!isHtml(response.contentType, response.body)) continue;
-    const page = readHtmlPage(decode(response.body, response.contentType));
+    let page: HtmlPage;
+    try {
+      page = readHtmlPage(decode(response.body, response.contentType));
+    } catch (error) {
+      context.warn(`${url}: could not be read (${(error as Error).message}), skipped.`);
+      continue;
+    }
     keyOf.set(url, final.href);
     keyOf.set(final.href, final.href);
     crawled.push({ url: final.href, page });
-    const base = page.base ? new URL(page.base, final).href : final.href;
+    const base = baseOf(page, final.href);
     for (const href of page.links) {
       const next = pageUrl(href, base);
       if (!next || !scope.includes(next) || NOT_PAGES.test(next.pathname)) continue;
@@ -160,32 +167,14 @@ export async function crawl(options: CrawlOptions, context: ConvertContext): Pro
   const pages = new Map<string, ImportPage>();
   for (const { url, page } of crawled) {
     signal.throwIfAborted();
-    const body = htmlToMarkdown(page.main, {
-      link: (href) => {
-        if (href.startsWith('#')) return href;
-        if (/^(mailto|tel):/i.test(href)) return href;
-        let absolute: URL;
-        try {
-          absolute = new URL(href, page.base ? new URL(page.base, url) : url);
-        } catch {
-          return undefined;
-        }
-        if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return undefined;
-        const target = pageUrl(absolute.href, url);
-        const key = target && keyOf.get(target.href);
-        if (key) return builder.pageRef(key, absolute.hash.slice(1) || undefined);
-        return absolute.href;
-      },
-      image: (src) => {
-        if (src.startsWith('data:')) return builder.dataImageRef(src);
-        try {
-          const absolute = new URL(src, url).href;
-          return images.get(absolute) ?? absolute;
-        } catch {
-          return undefined;
-        }
-      },
-    });
+    await nextTurn();
+    let body: string;
+    try {
+      body = convertPage(url, page, keyOf, images, builder);
+    } catch (error) {
+      context.warn(`${url}: could not be converted (${(error as Error).message}), an empty page.`);
+      body = '';
+    }
     const segments = scope.segments(new URL(url));
     pages.set(url, {
       title: page.title || titleFromName(segments[segments.length - 1] ?? new URL(url).hostname),
@@ -198,6 +187,42 @@ export async function crawl(options: CrawlOptions, context: ConvertContext): Pro
   }
   await context.progress(crawled.length, crawled.length);
   return builder.build(pageTree(crawled, pages, scope));
+}
+
+/** A crawled page's content as markdown: links to crawled pages and downloaded images placeholders. */
+function convertPage(
+  url: string,
+  page: HtmlPage,
+  keyOf: Map<string, string>,
+  images: Map<string, string>,
+  builder: LayoutBuilder,
+): string {
+  return htmlToMarkdown(page.main, {
+    link: (href) => {
+      if (href.startsWith('#')) return href;
+      if (/^(mailto|tel):/i.test(href)) return href;
+      let absolute: URL;
+      try {
+        absolute = new URL(href, baseOf(page, url));
+      } catch {
+        return undefined;
+      }
+      if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return undefined;
+      const target = pageUrl(absolute.href, url);
+      const key = target && keyOf.get(target.href);
+      if (key) return builder.pageRef(key, absolute.hash.slice(1) || undefined);
+      return absolute.href;
+    },
+    image: (src) => {
+      if (src.startsWith('data:')) return builder.dataImageRef(src);
+      try {
+        const absolute = new URL(src, url).href;
+        return images.get(absolute) ?? absolute;
+      } catch {
+        return undefined;
+      }
+    },
+  });
 }
 
 /**
@@ -261,14 +286,15 @@ async function downloadImages(
       const src = img.getAttribute('src') || img.getAttribute('data-src');
       if (!src || src.startsWith('data:')) continue;
       try {
-        const absolute = new URL(src, page.base ? new URL(page.base, url) : url);
-        if (absolute.protocol === 'http:' || absolute.protocol === 'https:')
+        const absolute = new URL(src, baseOf(page, url));
+        if (absolute.protocol === 'http:' || absolute.protocol === 'https:') {
           wanted.add(absolute.href);
+        }
+        // The page's converter resolves against the page itself: the absolute form for it.
+        img.setAttribute('src', absolute.href);
       } catch {
         // Not a URL: the image is left as it is written.
       }
-      // The page's converter resolves against the page itself: keep both forms findable.
-      if (page.base) img.setAttribute('src', new URL(src, new URL(page.base, url)).href);
     }
   }
   const images = new Map<string, string>();
@@ -300,6 +326,16 @@ async function downloadImages(
     context.warn(`More than ${MAX_IMAGES} images: the others link to their URL.`);
   }
   return images;
+}
+
+/** The URL a page's relative links are resolved against: its `<base href>`, else its own. */
+function baseOf(page: HtmlPage, url: string): string {
+  if (!page.base) return url;
+  try {
+    return new URL(page.base, url).href;
+  } catch {
+    return url;
+  }
 }
 
 function withExtension(name: string, contentType: string): string {

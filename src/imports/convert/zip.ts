@@ -86,6 +86,11 @@ export function isJunk(path: string): boolean {
   return (
     path.startsWith('__MACOSX/') ||
     /(^|\/)(\.DS_Store|Thumbs\.db|desktop\.ini)$/i.test(path) ||
-    path.split('/').some((segment) => segment.startsWith('.') && segment !== '.gitbook')
+    path
+      .split('/')
+      .some(
+        (segment) =>
+          segment.startsWith('.') && segment !== '.gitbook' && segment !== '.gitbook.yaml',
+      )
   );
 }
