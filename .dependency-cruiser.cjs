@@ -12,7 +12,7 @@ const LAYERS = [
   ['spaces'],
   ['change-requests'],
   ['comments', 'sites', 'openapi', 'translations', 'git', 'invites', 'audit', 'webhooks'],
-  ['sign-in', 'answers', 'imports'],
+  ['sign-in', 'answers', 'imports', 'urls'],
   ['seed'],
 ];
 

@@ -30,6 +30,7 @@ import { RequestBodyInterceptor } from './platform/validation/request-body';
 import { SeedModule } from './seed/seed.module';
 import { SamlSignInModule } from './sign-in/saml/saml-sign-in.module';
 import { SitesModule } from './sites/sites.module';
+import { UrlsModule } from './urls/urls.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { TranslationsModule } from './translations/translations.module';
 import { UsersModule } from './users/users.module';
@@ -62,6 +63,7 @@ const DOMAIN_MODULES = [
   IntegrationInstallationsModule,
   SamlSignInModule,
   AnswersModule,
+  UrlsModule,
   SeedModule,
 ];
 

@@ -1851,6 +1851,38 @@ async function freshCustomFont(ctx: Pick<Ctx, 'org'>): Promise<string> {
  * changed and deleted by admins, who alone get upload URLs (their files are fonts' only).
  * Creating takes a file uploaded for that case, as an upload is taken once.
  */
+/**
+ * A site's custom hostname, by the hostname alone: the instance administrator (not a caller
+ * here) and the admins of the organization whose site it serves; other members 403, anyone else
+ * 404, and removal 204 to those (nothing removed). Each case's hostname is its own site's.
+ */
+function customHostnameOperations(): Operation[] {
+  const ROUTE = '/v1/custom-hostnames/:hostname';
+  const path = (ctx: Ctx) => `/v1/custom-hostnames/${ctx.fresh}`;
+  const notFound = 'Custom hostname not found.';
+  return [
+    { name: 'getCustomHostname', method: 'GET', route: ROUTE, path, notFound },
+    { name: 'dnsRevalidateCustomHostname', method: 'PATCH', route: ROUTE, path, notFound },
+    { name: 'removeCustomHostname', method: 'DELETE', route: ROUTE, path, unseen: '2xx' },
+  ].map((operation) => ({
+    ...(operation as Omit<Operation, 'allowed'>),
+    fresh: freshHostname,
+    allowed: adminOnly,
+  }));
+}
+
+/** A new site of the organization on a hostname of its own (pending: no DNS answers for it). */
+async function freshHostname(ctx: Ctx): Promise<string> {
+  const site = await owner(ctx)
+    .post(`${org(ctx)}/sites`, { title: 'Matrix' })
+    .expect(201);
+  const hostname = `matrix-${next()}-${ctx.org.id.toLowerCase().replace(/[^a-z0-9]/g, '')}.example.com`;
+  await owner(ctx)
+    .patch(`${org(ctx)}/sites/${site.body.id}`, { hostname })
+    .expect(200);
+  return hostname;
+}
+
 function customFontOperations(): Operation[] {
   const FONTS = `${ORG}/fonts`;
   const fonts = (ctx: Ctx) => `${org(ctx)}/fonts`;
@@ -3177,6 +3209,7 @@ const OPERATIONS: Operation[] = [
 
   // Custom fonts, and the upload of their files
   ...customFontOperations(),
+  ...customHostnameOperations(),
 
   // Import runs
   ...importOperations(),
@@ -3230,6 +3263,8 @@ const SCOPED_PREFIXES = [
   '/v1/orgs/:organizationId',
   // GitBook's import runs sit under /org/ (singular).
   '/v1/org/:organizationId',
+  // A custom hostname: its site's organization.
+  '/v1/custom-hostnames/:hostname',
   '/v1/spaces/:spaceId',
   '/v1/collections/:collectionId',
   '/v1/users/:userId',

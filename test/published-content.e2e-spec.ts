@@ -1,6 +1,6 @@
 import { sign } from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
-import { createTestApp, TestApp } from './helpers/app';
+import { createTestApp, TEST_PUBLIC_URL, TestApp } from './helpers/app';
 import type { SiteBody, SiteSpaceBody } from './helpers/bodies';
 import { expectConforms, GITBOOK_0201 } from './helpers/conformance';
 import type { TestOrganization } from './helpers/factories';
@@ -175,6 +175,8 @@ describe('published content', () => {
     it('resolves a custom hostname, with or without a basename', async () => {
       const { org, site, siteSpaces } = await publishedSite(['Guides']);
       const host = `docs-${randomBytes(4).toString('hex')}.example.com`;
+      // Its DNS points at Bindery: the hostname is live (custom-hostnames.e2e-spec.ts for the rest).
+      t.dns.cname(host, new URL(TEST_PUBLIC_URL).hostname);
       await org.owner.client
         .patch(`/v1/orgs/${org.id}/sites/${site.id}`, { hostname: host })
         .expect(200);

@@ -29,8 +29,9 @@ describe('site sections, section groups and structure sort', () => {
   const sortPath = (org: TestOrganization, siteId: string) =>
     `${sitePath(org, siteId)}/structure/sort`;
 
-  /** Publishes the site on a custom hostname. */
+  /** Publishes the site on a custom hostname, its DNS pointing at Bindery (so it is live). */
   async function publish(org: TestOrganization, siteId: string, hostname: string): Promise<void> {
+    t.dns.cname(hostname, new URL(TEST_PUBLIC_URL).hostname);
     await org.owner.client.patch(sitePath(org, siteId), { hostname }).expect(200);
     await org.owner.client.post(`${sitePath(org, siteId)}/publish`).expect(200);
   }

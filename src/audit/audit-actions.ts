@@ -183,6 +183,9 @@ const ENTRIES: Record<string, Entry> = {
   // Docs sites.
   createSite: ['site.created', 'site'],
   updateSiteById: ['site.updated', 'site'],
+  // A custom hostname is named by itself (its site's id is in the audit's resolved resource).
+  dnsRevalidateCustomHostname: ['site.custom-hostname.revalidated', 'custom-hostname'],
+  removeCustomHostname: ['site.custom-hostname.removed', 'custom-hostname'],
   deleteSiteById: ['site.deleted', 'site'],
   publishSite: ['site.published', 'site'],
   unpublishSite: ['site.unpublished', 'site'],

@@ -99,6 +99,7 @@ import { TemplateApplication } from './templates/template-application';
   ],
   exports: [
     ChangeRequestsService,
+    ChangeRequestsPresenter,
     ChangeRequestsRepository,
     ChangeRequestReviewsService,
     ChangeRequestContributors,

@@ -16,6 +16,7 @@ import { SitesRepository } from './sites.repository';
 import { SitesService, SiteWithCount } from './sites.service';
 import { SiteStructureRepository } from './structure/site-structure.repository';
 import { SiteStructureService } from './structure/site-structure.service';
+import { HostnameDns, statusAfterCheck } from './custom-hostnames/hostname-dns';
 
 const hostnameTaken = (hostname: string) =>
   new DomainError(
@@ -43,6 +44,7 @@ export class SiteWritesService {
     private readonly revalidation: Revalidation,
     private readonly outbox: EventOutbox,
     private readonly presenter: SitesPresenter,
+    private readonly hostnameDns: HostnameDns,
   ) {}
 
   /**
@@ -60,6 +62,8 @@ export class SiteWritesService {
         visibility: input.visibility ?? 'public',
         published: false,
         hostname: null,
+        hostnameStatus: null,
+        hostnameCheckedAt: null,
         basename: null,
         proxy: null,
         icon: null,
@@ -84,7 +88,15 @@ export class SiteWritesService {
    * Applies the fields present in `input` (absent = unchanged; null clears `proxy`, `hostname`
    * and `icon`) and returns the site as stored. An empty update changes nothing.
    */
-  update(organizationId: string, siteId: string, input: UpdateSiteDto): Promise<SiteWithCount> {
+  async update(
+    organizationId: string,
+    siteId: string,
+    input: UpdateSiteDto,
+  ): Promise<SiteWithCount> {
+    // A hostname's DNS is checked before the transaction: no connection waits for the DNS.
+    const checked = input.hostname
+      ? { status: await this.hostnameDns.check(input.hostname, siteId), at: this.clock.now() }
+      : null;
     return this.dataSource.transaction(async (tx) => {
       const site = await this.sites.findForOrganization(tx, organizationId, siteId);
       const changes: Partial<Site> = {};
@@ -100,6 +112,14 @@ export class SiteWritesService {
       if (input.hostname !== undefined) {
         if (input.hostname !== null) await this.assertHostnameFree(tx, site.id, input.hostname);
         changes.hostname = input.hostname;
+        // The published lookup honours the hostname once its DNS points here (HostnameDns).
+        changes.hostnameStatus = checked
+          ? statusAfterCheck(
+              site.hostname === input.hostname ? site.hostnameStatus : null,
+              checked.status,
+            )
+          : null;
+        changes.hostnameCheckedAt = checked?.at ?? null;
       }
       // The section first: `defaultSiteSpace` may name a variant of the new default section.
       if (input.defaultSiteSection !== undefined) {

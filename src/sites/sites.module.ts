@@ -13,6 +13,10 @@ import { SiteAdaptiveSchemaService } from './adaptive/adaptive-schema.service';
 import { SiteCustomizationController } from './customization/customization.controller';
 import { SiteCustomizationService } from './customization/customization.service';
 import { CustomizationFonts } from './customization/customization-fonts';
+import { CustomHostnamesController } from './custom-hostnames/custom-hostnames.controller';
+import { CustomHostnamesPresenter } from './custom-hostnames/custom-hostnames.presenter';
+import { CustomHostnamesService } from './custom-hostnames/custom-hostnames.service';
+import { HostnameDns } from './custom-hostnames/hostname-dns';
 import { CustomFontFilesController } from './custom-fonts/custom-font-files.controller';
 import { CustomFontsController } from './custom-fonts/custom-fonts.controller';
 import { CustomFontsPresenter } from './custom-fonts/custom-fonts.presenter';
@@ -69,7 +73,7 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
 /**
  * Docs sites: their settings, publishing and published profile, share links, redirects,
  * visitor authentication, insights, adaptive schema, customization (with the organization's
- * custom fonts, `custom-fonts/`) and search; and their structure (site
+ * custom fonts, `custom-fonts/`), custom hostnames and their DNS checks (`custom-hostnames/`) and search; and their structure (site
  * spaces, sections, section groups) in `structure/`, which shares this module because the two
  * need each other's services. Their changes, and those of the spaces they publish, are told to
  * the site renderer (Revalidation).
@@ -105,6 +109,7 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
     SiteCustomizationController,
     CustomFontsController,
     CustomFontFilesController,
+    CustomHostnamesController,
     SitePublishingAuthController,
     SiteInsightsController,
     SiteSearchController,
@@ -129,6 +134,9 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
     CustomFontsRepository,
     CustomFontsService,
     CustomFontsPresenter,
+    HostnameDns,
+    CustomHostnamesService,
+    CustomHostnamesPresenter,
     PublishedSiteService,
     PublishedSiteAccessPolicy,
     PublishedContentRepository,
@@ -147,6 +155,7 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
   ],
   exports: [
     SitesService,
+    PublishedLookupService,
     SitesPresenter,
     SitePublishingAuthService,
     SiteSearchService,

@@ -6,7 +6,7 @@ import { paginate, PageRequest } from '../platform/pagination/keyset';
 import { siteGrantRolesSql } from '../platform/policy/content-access/granted-content';
 import type { Role } from '../platform/policy/roles';
 import { Page } from '../platform/pagination/page';
-import { Site, SiteType } from './entities/site.entity';
+import { CustomHostnameStatus, Site, SiteType } from './entities/site.entity';
 
 /** The tables of what a site holds, which site access reads. */
 export type SiteChildTable =
@@ -240,5 +240,76 @@ export class SitesRepository {
         WHERE id = $2 AND site_space_customizations ? $1::text`,
       [siteSpaceId, siteId],
     );
+  }
+
+  /** The site whose custom hostname is `hostname`, if any. */
+  findByHostname(
+    hostname: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Site | null> {
+    return manager.findOneBy(Site, { hostname });
+  }
+
+  /**
+   * Records the DNS check of site `siteId`'s hostname, if the site still has that hostname (a
+   * change meanwhile has its own check); whether it did.
+   */
+  async setHostnameStatus(
+    siteId: string,
+    hostname: string,
+    status: CustomHostnameStatus,
+    checkedAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const { affected } = await manager.update(
+      Site,
+      { id: siteId, hostname },
+      { hostnameStatus: status, hostnameCheckedAt: checkedAt },
+    );
+    return (affected ?? 0) > 0;
+  }
+
+  /** Takes custom hostname `hostname` off its site; whether a site had it. */
+  async clearHostname(
+    hostname: string,
+    updatedAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Site | null> {
+    const site = await manager.findOneBy(Site, { hostname });
+    if (!site) return null;
+    await manager.update(
+      Site,
+      { id: site.id, hostname },
+      { hostname: null, hostnameStatus: null, hostnameCheckedAt: null, updatedAt },
+    );
+    return site;
+  }
+
+  /**
+   * Sites whose custom hostname is due a recheck, least recently checked first: unchecked ones,
+   * those not live checked before `pendingBefore`, and live ones checked before `liveBefore`.
+   */
+  async hostnamesDue(
+    pendingBefore: Date,
+    liveBefore: Date,
+    limit: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Pick<Site, 'id' | 'hostname' | 'hostnameStatus'>[]> {
+    const rows: { id: string; hostname: string; hostname_status: CustomHostnameStatus | null }[] =
+      await manager.query(
+        `SELECT id, hostname, hostname_status FROM sites
+          WHERE hostname IS NOT NULL
+            AND (hostname_checked_at IS NULL
+              OR (hostname_status IS DISTINCT FROM 'live' AND hostname_checked_at < $1)
+              OR (hostname_status = 'live' AND hostname_checked_at < $2))
+          ORDER BY hostname_checked_at NULLS FIRST, id
+          LIMIT $3`,
+        [pendingBefore, liveBefore, limit],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      hostname: row.hostname,
+      hostnameStatus: row.hostname_status,
+    }));
   }
 }

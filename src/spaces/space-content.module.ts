@@ -13,6 +13,7 @@ import { SpaceSites } from './content/space-sites';
 import { TranslatedSpaces } from './content/translated-spaces';
 import { EmbedsController } from './embeds/embeds.controller';
 import { EmbedsService } from './embeds/embeds.service';
+import { UrlEmbedsController } from './embeds/url-embeds.controller';
 import { FilesController } from './files/files.controller';
 import { LinksController } from './links/links.controller';
 import { LinksPresenter } from './links/links.presenter';
@@ -61,6 +62,7 @@ const LINKS = [LinksService, LinksPresenter, OrganizationsPresenter, SpacesPrese
     LinksController,
     FilesController,
     EmbedsController,
+    UrlEmbedsController,
   ],
   providers: [
     ...READS,

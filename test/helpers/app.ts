@@ -9,6 +9,7 @@ import { BinderyApp, createApp } from '../../src/setup';
 import { Client } from './client';
 import { TestClock } from './clock';
 import { freshDatabase } from './database';
+import { TestDnsServer } from './dns-server';
 import { Factories } from './factories';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789abcdef';
@@ -27,6 +28,11 @@ export interface TestApp {
   anonymous: Client;
   as(token: string): Client;
   factories: Factories;
+  /**
+   * The DNS server the app checks custom hostnames against (DNS_SERVERS): a hostname goes live
+   * once the test gives it a CNAME to PUBLIC_URL's host (`t.dns.cname(host, 'bindery.test')`).
+   */
+  dns: TestDnsServer;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,9 @@ export async function createTestApp(
   const database = options.databaseUrl
     ? { url: options.databaseUrl, template: undefined, drop: async () => undefined }
     : await freshDatabase();
+  // Custom hostnames are checked against a DNS server of the test's own, never the network's.
+  const dns = new TestDnsServer();
+  await dns.start();
   const config = loadConfig({
     DATA_DIR: 'memory',
     SEED_DEMO: 'false',
@@ -74,6 +83,7 @@ export async function createTestApp(
     RATE_LIMIT_PER_MINUTE: '0',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     DATABASE_POOL_SIZE: '5',
+    DNS_SERVERS: dns.address,
     // On PostgreSQL the secret must come from the environment (it is never kept in the database).
     ...(database.url ? { DATABASE_URL: database.url, SECRET_KEY: TEST_SECRET_KEY } : {}),
     ...settings,
@@ -110,8 +120,10 @@ export async function createTestApp(
     anonymous: new Client(server),
     as: (token) => new Client(server, token),
     factories: new Factories(admin, (token) => new Client(server, token), dataSource, clock),
+    dns,
     close: async () => {
       await bindery.close();
+      await dns.close();
       await database.drop();
     },
   };

@@ -128,6 +128,10 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
     })
     .expect(201);
 
+  // The site's custom hostname (pending: no DNS answers for it).
+  const hostname = `docs-${org.id.toLowerCase().replace(/[^a-z0-9]/g, '')}.example.com`;
+  await client.patch(`${base}/sites/${site.id}`, { hostname }).expect(200);
+
   const apiToken = await client.post('/v1/user/tokens', { label: 'Fuzz' }).expect(201);
 
   const spec = await t.factories.openAPISpec(org, {
@@ -201,6 +205,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       inviteId: invite.body.id,
       samlProviderId: saml.body.id,
       siteId: site.id,
+      hostname,
       siteSectionGroupId: group.body.id,
       siteSectionId: section.id,
       shareLinkId: shareLink.id,

@@ -44,7 +44,12 @@ import { createTestApp, TestApp } from '../helpers/app';
  * are public, as sites' visitors load them. Import runs (`/v1/org/...`, GitBook's path) are
  * read by members with a role; starting or cancelling one takes that route role too, the
  * service checking the edit role on the target space (a cancel by who started the run
- * excepted).
+ * excepted). A custom hostname (GitBook keeps its operations for its staff) takes any user or the
+ * instance administrator, the service deciding by the site the hostname serves: the instance
+ * administrator, or an admin of that site's organization (404 to a caller who does not see the
+ * site, 403 to its other members; removal answers 204 to a caller who does not see it, as for an
+ * absent one). Resolving a URL takes any user: the content it names is answered only when the
+ * caller sees it (404 otherwise), and an embed of an external URL holds nothing of the instance.
  */
 const EXPECTED = [
   'GET /health -> public',
@@ -142,6 +147,11 @@ const EXPECTED = [
   'POST /v1/org/:organizationId/imports/:importRunId/cancel -> organization:read',
   'PUT /v1/storage/uploads/:organizationId/:kind/:uploadId -> public',
   'GET /v1/custom-fonts/:fontId/:file -> public',
+  'GET /v1/custom-hostnames/:hostname -> any user or instance administrator',
+  'PATCH /v1/custom-hostnames/:hostname -> any user or instance administrator',
+  'DELETE /v1/custom-hostnames/:hostname -> any user or instance administrator',
+  'GET /v1/urls/content -> any user',
+  'GET /v1/urls/embed -> any user',
   'GET /v1/orgs/:organizationId/translations-glossary -> organization:read',
   'PUT /v1/orgs/:organizationId/translations-glossary -> organization:create',
   'GET /v1/orgs/:organizationId/translations-glossary/:glossaryEntryId -> organization:read',

@@ -453,6 +453,35 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /**
+   * DNS servers that custom hostnames are checked against (CNAME and TXT records), a
+   * comma-separated list of addresses, each with an optional port: `1.1.1.1,8.8.8.8:53`,
+   * `[2606:4700:4700::1111]:53`. Unset: the system's resolvers (/etc/resolv.conf).
+   */
+  @IsOptional()
+  @Matches(
+    /^\s*(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:.]+\](:\d{1,5})?|[0-9a-fA-F]*:[0-9a-fA-F:.]+)(\s*,\s*(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:.]+\](:\d{1,5})?|[0-9a-fA-F]*:[0-9a-fA-F:.]+))*\s*$/,
+    {
+      message:
+        'DNS_SERVERS must be a comma-separated list of IP addresses, each with an optional port (1.1.1.1,8.8.8.8:53,[::1]:53)',
+    },
+  )
+  DNS_SERVERS?: string;
+
+  /**
+   * The host a custom hostname's CNAME record must name for it to go live (lower-case, no
+   * trailing dot). Defaults to PUBLIC_URL's host.
+   */
+  @IsOptional()
+  @Matches(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+    {
+      message:
+        'CUSTOM_HOSTNAME_CNAME_TARGET must be a lower-case host name such as sites.example.com',
+    },
+  )
+  CUSTOM_HOSTNAME_CNAME_TARGET?: string;
+
   /** `true` lets outbound requests reach private and loopback addresses (tests, local use). */
   @Transform(toBoolean)
   @IsBoolean()
@@ -894,6 +923,17 @@ export class AppConfig {
     return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   }
 
+  /** DNS_SERVERS as node:dns Resolver#setServers takes them, or undefined for the system's. */
+  get dnsServers(): string[] | undefined {
+    if (!this.DNS_SERVERS) return undefined;
+    return this.DNS_SERVERS.split(',').map((server) => server.trim());
+  }
+
+  /** CUSTOM_HOSTNAME_CNAME_TARGET, or PUBLIC_URL's host. */
+  get customHostnameCnameTarget(): string {
+    return this.CUSTOM_HOSTNAME_CNAME_TARGET ?? new URL(this.publicUrl).hostname.toLowerCase();
+  }
+
   /** CORS_ORIGINS as `*`, a list of origins, or undefined when cross-origin calls are off. */
   get corsOrigins(): '*' | string[] | undefined {
     if (!this.CORS_ORIGINS) return undefined;
@@ -1034,6 +1074,8 @@ const OPTIONAL_SETTINGS = [
   'APP_URL',
   'SITES_URL',
   'INTEGRATIONS_URL',
+  'DNS_SERVERS',
+  'CUSTOM_HOSTNAME_CNAME_TARGET',
   'SECRET_KEY',
   'SECRET_KEY_PREVIOUS',
   'AI_API_URL',

@@ -255,6 +255,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Signed URLs to upload files to the organization: the files of custom fonts, named then by their key.',
   },
   {
+    name: 'custom-hostnames',
+    description:
+      "Sites' custom hostnames: whether their DNS points at Bindery (a CNAME, or a TXT record), which the published lookup needs before it serves a site there.",
+  },
+  {
     name: 'system',
     description: "What the API is: Bindery's version and when it was built.",
   },

@@ -16,6 +16,19 @@ export type SiteType = (typeof SITE_TYPES)[number];
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
 
+/**
+ * GitBook's `CustomHostnameStatus` as Bindery uses it: `live` (the DNS points at Bindery),
+ * `dns_wrong_cname` (a CNAME to another host), `dns_no_cname` (neither a CNAME nor the TXT
+ * record), `internal_error` (the DNS servers did not answer).
+ */
+export const CUSTOM_HOSTNAME_STATUSES = [
+  'live',
+  'dns_wrong_cname',
+  'dns_no_cname',
+  'internal_error',
+] as const;
+export type CustomHostnameStatus = (typeof CUSTOM_HOSTNAME_STATUSES)[number];
+
 /** GitBook's `SiteAgentsContext`. */
 export const SITE_AGENTS_CONTEXTS = ['excluded', 'included'] as const;
 export type SiteAgentsContext = (typeof SITE_AGENTS_CONTEXTS)[number];
@@ -46,6 +59,8 @@ export type SiteAdaptiveJSONSchema = JsonObject;
 // The published-content lookup finds sites by proxy origin, and by organization and basename.
 @Index('IDX_sites_proxy', ['proxy'], { where: `"proxy" IS NOT NULL` })
 @Index('IDX_sites_organization_id_basename', ['organizationId', 'basename'])
+// The scheduled recheck of custom hostnames takes the least recently checked first.
+@Index('IDX_sites_hostname_checked_at', ['hostnameCheckedAt'], { where: `"hostname" IS NOT NULL` })
 export class Site {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_sites' })
   id!: string;
@@ -73,6 +88,18 @@ export class Site {
   @Index('UQ_sites_hostname', { unique: true })
   @Column({ type: 'varchar', length: 512, nullable: true })
   hostname!: string | null;
+
+  /**
+   * Where the DNS check of `hostname` stands, as GitBook's CustomHostnameStatus: `live` once its
+   * DNS points at Bindery (custom-hostnames/hostname-dns.ts), which alone the published lookup
+   * honours; null while unchecked, and without a hostname.
+   */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  hostnameStatus!: CustomHostnameStatus | null;
+
+  /** When `hostname`'s DNS was last checked; null while unchecked. */
+  @Column({ type: 'timestamptz', nullable: true })
+  hostnameCheckedAt!: Date | null;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
   basename!: string | null;

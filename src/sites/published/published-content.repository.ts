@@ -32,7 +32,8 @@ export class PublishedContentRepository {
 
   /**
    * The sites a URL may be under, best match first: a site whose proxy origin is one of
-   * `proxies`, the site on custom hostname `host`, and the sites of the instance's sites URL
+   * `proxies`, the site on custom hostname `host` once its DNS check found it live (a hostname
+   * still pending is no one's), and the sites of the instance's sites URL
    * (`platform`: the organization's hostname or id, or null when SITES_URL names none, and the
    * site's basename or id). The caller checks the rest of the URL against each. Each comes
    * with its structure, so that a lookup is one round trip.
@@ -47,7 +48,8 @@ export class PublishedContentRepository {
       'bindery_published_site_candidates_with_structure',
       `SELECT s.*, o.hostname AS organization_hostname,
               CASE WHEN s.proxy = ANY($2::varchar[]) THEN 1
-                   WHEN s.hostname = $1 THEN 2 ELSE 3 END AS matched_by,
+                   WHEN s.hostname = $1 AND s.hostname_status = 'live' THEN 2
+                   ELSE 3 END AS matched_by,
               (SELECT coalesce(json_agg(g), '[]') FROM site_section_groups g
                 WHERE g.site_id = s.id) AS structure_groups,
               (SELECT coalesce(json_agg(x), '[]') FROM site_sections x
@@ -57,7 +59,7 @@ export class PublishedContentRepository {
                 WHERE ss.site_id = s.id) AS structure_live_site_spaces
          FROM sites s JOIN organizations o ON o.id = s.organization_id
         WHERE s.proxy = ANY($2::varchar[])
-           OR s.hostname = $1
+           OR (s.hostname = $1 AND s.hostname_status = 'live')
            OR ($5 AND ($4::varchar = s.basename OR $4::varchar = s.id)
                AND ($3::varchar IS NULL OR o.hostname = $3 OR o.id = $3))
         ORDER BY matched_by, s.basename = $4 DESC NULLS LAST, s.published DESC, s.created_at, s.id
