@@ -85,6 +85,8 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getCommentInSpace: 'space-comments',
   getCommentReplyInChangeRequest: 'change-request-comments',
   getCommentReplyInSpace: 'space-comments',
+  getComputedDocument: 'space-content',
+  getComputedRevision: 'space-content',
   getContributorsByChangeRequestId: 'change-request-contributors',
   getConversationById: 'conversations',
   getConversationIssueById: 'conversations',
