@@ -2396,6 +2396,20 @@ const OPERATIONS: Operation[] = [
     allowed: everyone,
     notFound: 'User not found.',
   },
+  // Content computed by an integration's content source: a read of the space (its body names
+  // no installed integration here, so whoever may read the space learns that).
+  ...(['document', 'revision'] as const).map((kind): Operation => ({
+    name: kind === 'document' ? 'getComputedDocument' : 'getComputedRevision',
+    method: 'POST',
+    route: `/v1/spaces/:spaceId/content/computed/${kind}`,
+    path: (ctx) => `/v1/spaces/${ctx.space}/content/computed/${kind}`,
+    body: () => ({ source: { type: 'integration:nowhere:source', props: {} }, seed: 's' }),
+    allowed: everyone,
+    hiddenFrom: guests,
+    notFound: SPACE_NOT_FOUND,
+    specStatus: 200,
+    absent: 'Integration nowhere installed on the space not found.',
+  })),
   // Only users themselves change their profile: every member sees the target (403), a
   // stranger does not (404).
   {

@@ -242,6 +242,9 @@ export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set([
   'updateOrganizationMemberLastSeenAt',
   // Draws an integration's component: a read sent as a POST, as GitBook's.
   'renderIntegrationUIWithPost',
+  // Content computed by an integration's content source: nothing is stored.
+  'getComputedDocument',
+  'getComputedRevision',
   // An integration's own work: an hour's token for one of its installations (nothing stored),
   // and a task for its own script (recorded with its events).
   'createIntegrationInstallationToken',

@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../helpers/app';
 /** GitBook operations Bindery serves from specs newer than 0.146.0 (see REFERENCE.md §16). */
 const NEWER_THAN_0146 = new Set([
   'createOrganization',
+  'getLatestOpenAPISpecVersionContentRaw',
   'updateChangeRequestContent',
   'getSitePublishingAuthById',
   'updateSitePublishingAuthById',

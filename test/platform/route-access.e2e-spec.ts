@@ -406,6 +406,8 @@ const EXPECTED = [
   'GET /v1/spaces/:spaceId/content/page/:pageId/meta-links -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/pages -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/path/*pagePath -> space:view, or site reader, or installation with space:content:read',
+  'POST /v1/spaces/:spaceId/content/computed/document -> space:view',
+  'POST /v1/spaces/:spaceId/content/computed/revision -> space:view',
   'GET /v1/spaces/:spaceId/documents/:documentId -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/content/reusable-contents/:reusableContentId -> space:view, or site reader, or installation with space:content:read',
   'GET /v1/spaces/:spaceId/revisions/:revisionId -> space:view, or site reader, or installation with space:content:read',

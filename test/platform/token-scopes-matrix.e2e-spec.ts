@@ -32,6 +32,8 @@ const READS = new Set([
   'streamAIResponseInSite',
   'askInOrganization',
   'renderIntegrationUIWithPost',
+  'getComputedDocument',
+  'getComputedRevision',
 ]);
 /**
  * Routes a token limited to one organization (or less) may call: they answer it as the

@@ -4,6 +4,8 @@ import { OrgsModule } from '../../orgs/orgs.module';
 import { SitesModule } from '../../sites/sites.module';
 import { SpacesModule } from '../../spaces/spaces.module';
 import { IntegrationsModule } from '../integrations.module';
+import { ComputedContentController } from './computed-content.controller';
+import { ComputedContentService } from './computed-content.service';
 import { IntegrationInstallation } from './entities/integration-installation.entity';
 import { IntegrationSiteInstallation } from './entities/integration-site-installation.entity';
 import { IntegrationSpaceInstallation } from './entities/integration-space-installation.entity';
@@ -51,6 +53,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     InstallationTokensController,
     InstallationEndpointController,
     SiteScriptController,
+    ComputedContentController,
   ],
   providers: [
     InstallationsService,
@@ -63,6 +66,7 @@ import { SpaceIntegrationsController } from './space-integrations.controller';
     IntegrationRenderService,
     IntegrationSiteReaderAccess,
     SiteScriptsService,
+    ComputedContentService,
   ],
   exports: [InstallationsService, IntegrationInstallationEvents],
 })

@@ -88,6 +88,8 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getCommentReplyInChangeRequest: 'change-request-comments',
   getCommentReplyInSpace: 'space-comments',
   getContentByUrl: 'urls',
+  getComputedDocument: 'space-content',
+  getComputedRevision: 'space-content',
   getContributorsByChangeRequestId: 'change-request-contributors',
   getConversationById: 'conversations',
   getConversationIssueById: 'conversations',

@@ -215,6 +215,14 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   updateSiteRedirectById: { permanent: false },
   searchSiteContent: { query: 'rate limits' },
+  getComputedDocument: {
+    source: { type: 'integration:changelog:releases', props: { limit: 5 } },
+    seed: 'releases-page',
+  },
+  getComputedRevision: {
+    source: { type: 'integration:changelog:releases', props: { limit: 5 } },
+    seed: 'releases',
+  },
   streamAskInSite: {
     question: 'How do I raise my rate limit?',
     scope: { mode: 'default', currentSiteSpace: SITE_SPACE },
