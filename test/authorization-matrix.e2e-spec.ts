@@ -75,7 +75,7 @@ const CALLERS: Caller[] = [...MEMBER_CALLERS, 'stranger'];
 /**
  * A site as `buildSite` makes it: `section`, the default section, at the root, holds one site
  * space, `siteSpace` (of 'Guide'); `groupedSection` (of 'Reference') is the one section in
- * `sectionGroup`; `shareLink` is named 'Partners'.
+ * `sectionGroup`, with the external link `externalLink` after it; `shareLink` is named 'Partners'.
  */
 interface SiteFixture {
   site: string;
@@ -83,6 +83,7 @@ interface SiteFixture {
   section: string;
   groupedSection: string;
   sectionGroup: string;
+  externalLink: string;
   shareLink: string;
 }
 
@@ -810,6 +811,7 @@ const NO_SITE: SiteFixture = {
   section: '',
   groupedSection: '',
   sectionGroup: '',
+  externalLink: '',
   shareLink: '',
 };
 
@@ -867,6 +869,13 @@ async function buildSite(
       sections: [grouped.id],
     })
     .expect(201);
+  const externalLink = await owner(ctx)
+    .post(`${org(ctx)}/sites/${site.id}/external-links`, {
+      title: 'Status',
+      url: 'https://status.example.com',
+      parent: group.body.id,
+    })
+    .expect(201);
   const shareLink = await factories.shareLink(ctx.org, site.id, { name: 'Partners' });
   return {
     site: site.id,
@@ -874,6 +883,7 @@ async function buildSite(
     section: section.id,
     groupedSection: grouped.id,
     sectionGroup: group.body.id as string,
+    externalLink: externalLink.body.id as string,
     shareLink: shareLink.id,
   };
 }
@@ -1339,6 +1349,15 @@ function siteOperations(): Operation[] {
       ...write,
     },
     {
+      // A copy of its space in a new section after its own (it is the section's only variant).
+      name: 'duplicateSiteSpace',
+      method: 'POST',
+      route: `${SITE}/site-spaces/:siteSpaceId/duplicate`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}/duplicate`,
+      body: () => ({}),
+      ...write,
+    },
+    {
       name: 'listSiteSections',
       method: 'GET',
       route: `${SITE}/sections`,
@@ -1423,6 +1442,30 @@ function siteOperations(): Operation[] {
       route: `${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`,
       path: (ctx) =>
         `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}/sections/${ctx.freshSite.groupedSection}`,
+      ...write,
+    },
+    {
+      name: 'addExternalLinkToSite',
+      method: 'POST',
+      route: `${SITE}/external-links`,
+      path: (ctx) => `${fresh(ctx)}/external-links`,
+      body: () => ({ title: 'Community', url: 'https://community.example.com' }),
+      ...write,
+    },
+    {
+      name: 'updateSiteExternalLinkById',
+      method: 'PATCH',
+      route: `${SITE}/external-links/:siteExternalLinkId`,
+      path: (ctx) => `${fresh(ctx)}/external-links/${ctx.freshSite.externalLink}`,
+      body: () => ({ title: 'Service status' }),
+      ...write,
+    },
+    {
+      // 205: the link was there.
+      name: 'deleteSiteExternalLinkById',
+      method: 'DELETE',
+      route: `${SITE}/external-links/:siteExternalLinkId`,
+      path: (ctx) => `${fresh(ctx)}/external-links/${ctx.freshSite.externalLink}`,
       ...write,
     },
     {

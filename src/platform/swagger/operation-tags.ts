@@ -6,6 +6,7 @@
  */
 export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   acceptInvitation: 'invitations',
+  addExternalLinkToSite: 'site-external-links',
   addMemberToOrganizationTeamById: 'team-members',
   addSectionGroupToSite: 'site-section-groups',
   addSectionToGroup: 'site-section-groups',
@@ -57,6 +58,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   deleteSiteById: 'sites',
   deleteSiteRedirectById: 'site-redirects',
   deleteSiteSectionById: 'site-sections',
+  deleteSiteExternalLinkById: 'site-external-links',
   deleteSiteSectionGroupById: 'site-section-groups',
   deleteSiteShareLinkById: 'site-share-links',
   deleteSiteSpaceById: 'site-spaces',
@@ -68,6 +70,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   downloadChangeRequestPDF: 'downloads',
   downloadFile: 'downloads',
   downloadSpacePDF: 'downloads',
+  duplicateSiteSpace: 'site-spaces',
   duplicateSpace: 'spaces',
   exchangeSsoSignInCode: 'sign-in',
   exportToGitRepository: 'space-git',
@@ -332,6 +335,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   updateSitePublishingAuthById: 'site-publishing-auth',
   updateSiteRedirectById: 'site-redirects',
   updateSiteSectionById: 'site-sections',
+  updateSiteExternalLinkById: 'site-external-links',
   updateSiteSectionGroupById: 'site-section-groups',
   updateSiteShareLinkById: 'site-share-links',
   updateSiteSpaceById: 'site-spaces',

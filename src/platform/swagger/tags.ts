@@ -77,6 +77,11 @@ const GITBOOK_TAGS: ApiTag[] = [
     description: 'Groups of sections shown together in the site navigation.',
   },
   {
+    name: 'site-external-links',
+    description:
+      "Links to other websites in a site's navigation, among its sections and groups; drafts stay unpublished.",
+  },
+  {
     name: 'site-redirects',
     description:
       'Redirects from old paths of a site to pages, spaces, sections or other addresses; drafts go live when published.',
