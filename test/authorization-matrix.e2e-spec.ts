@@ -1019,6 +1019,14 @@ function siteOperations(): Operation[] {
       allowed: creators,
     },
     {
+      // The renderer's URL comes from RENDERER_PUBLIC_URL, set for this matrix.
+      name: 'getSitePublishingPreviewById',
+      method: 'GET',
+      route: `${SITE}/publishing/preview`,
+      path: (ctx) => `${shared(ctx)}/publishing/preview`,
+      allowed: anyRole,
+    },
+    {
       name: 'updateSitePublishingAuthById',
       method: 'PATCH',
       route: `${SITE}/publishing/auth`,
@@ -3195,6 +3203,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     t = await createTestApp({
       TRANSLATION_PROVIDER: 'libretranslate',
       TRANSLATION_API_URL: 'http://127.0.0.1:9',
+      RENDERER_PUBLIC_URL: 'https://renderer.example.com',
     });
     const organization = await t.factories.organization();
     const members = {} as Record<MemberCaller, TestUser>;

@@ -29,6 +29,8 @@ import { PublishedSiteController } from './published/published-site.controller';
 import { SiteAccessPolicy } from './site-access.policy';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { SitePreviewController } from './published/site-preview.controller';
+import { SitePreviewService } from './published/site-preview.service';
 import { PublishedContentRepository } from './published/published-content.repository';
 import { PublishedLookupController } from './published/lookup/published-lookup.controller';
 import { PublishedLookupService } from './published/lookup/published-lookup.service';
@@ -93,6 +95,7 @@ import {
   controllers: [
     SitesController,
     PublishedSiteController,
+    SitePreviewController,
     PublishedLookupController,
     SiteShareLinksController,
     SiteRedirectsController,
@@ -125,6 +128,7 @@ import {
     CustomFontsService,
     CustomFontsPresenter,
     PublishedSiteService,
+    SitePreviewService,
     PublishedSiteAccessPolicy,
     PublishedContentRepository,
     PublishedLookupService,

@@ -231,6 +231,7 @@ const EXPECTED = [
   'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth -> site:create',
   'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate -> site:create',
+  'GET /v1/orgs/:organizationId/sites/:siteId/publishing/preview -> site:read',
   'GET /v1/orgs/:organizationId/sites/:siteId/redirect -> site:read, or site reader',
   'GET /v1/orgs/:organizationId/sites/:siteId/redirects -> site:read',
   'POST /v1/orgs/:organizationId/sites/:siteId/redirects -> site:create',

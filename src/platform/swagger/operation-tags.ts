@@ -145,6 +145,7 @@ export const OPERATION_TAGS: Readonly<Record<string, string>> = {
   getSiteById: 'sites',
   getSiteCustomizationById: 'site-customization',
   getSitePublishingAuthById: 'site-publishing-auth',
+  getSitePublishingPreviewById: 'site-preview',
   getSiteQuestionAnswerById: 'site-questions',
   getSiteQuestionAnswerThreadById: 'site-questions',
   getSiteQuestionById: 'site-questions',

@@ -52,8 +52,9 @@ export class PublishedSiteService {
    */
   async getForReader(site: Site, reader: SiteReaderActor): Promise<PublishedContentSiteResponse> {
     const claims = { claims: reader.claims } as VisitorClaims;
+    const drafts = reader.preview?.draft === true;
     const view = await this.structure.publishedView(site, (model, live) =>
-      visibleStructure(model, claims, live),
+      visibleStructure(model, claims, live, { drafts }),
     );
     return this.present(site, view, null);
   }
