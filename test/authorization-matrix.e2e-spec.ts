@@ -77,7 +77,7 @@ const CALLERS: Caller[] = [...MEMBER_CALLERS, 'stranger'];
 /**
  * A site as `buildSite` makes it: `section`, the default section, at the root, holds one site
  * space, `siteSpace` (of 'Guide'); `groupedSection` (of 'Reference') is the one section in
- * `sectionGroup`; `shareLink` is named 'Partners'.
+ * `sectionGroup`, with the external link `externalLink` after it; `shareLink` is named 'Partners'.
  */
 interface SiteFixture {
   site: string;
@@ -85,6 +85,7 @@ interface SiteFixture {
   section: string;
   groupedSection: string;
   sectionGroup: string;
+  externalLink: string;
   shareLink: string;
 }
 
@@ -861,6 +862,7 @@ const NO_SITE: SiteFixture = {
   section: '',
   groupedSection: '',
   sectionGroup: '',
+  externalLink: '',
   shareLink: '',
 };
 
@@ -918,6 +920,13 @@ async function buildSite(
       sections: [grouped.id],
     })
     .expect(201);
+  const externalLink = await owner(ctx)
+    .post(`${org(ctx)}/sites/${site.id}/external-links`, {
+      title: 'Status',
+      url: 'https://status.example.com',
+      parent: group.body.id,
+    })
+    .expect(201);
   const shareLink = await factories.shareLink(ctx.org, site.id, { name: 'Partners' });
   return {
     site: site.id,
@@ -925,6 +934,7 @@ async function buildSite(
     section: section.id,
     groupedSection: grouped.id,
     sectionGroup: group.body.id as string,
+    externalLink: externalLink.body.id as string,
     shareLink: shareLink.id,
   };
 }
@@ -1058,6 +1068,14 @@ function siteOperations(): Operation[] {
       route: `${SITE}/publishing/auth`,
       path: (ctx) => `${shared(ctx)}/publishing/auth`,
       allowed: creators,
+    },
+    {
+      // The renderer's URL comes from RENDERER_PUBLIC_URL, set for this matrix.
+      name: 'getSitePublishingPreviewById',
+      method: 'GET',
+      route: `${SITE}/publishing/preview`,
+      path: (ctx) => `${shared(ctx)}/publishing/preview`,
+      allowed: anyRole,
     },
     {
       name: 'updateSitePublishingAuthById',
@@ -1390,6 +1408,15 @@ function siteOperations(): Operation[] {
       ...write,
     },
     {
+      // A copy of its space in a new section after its own (it is the section's only variant).
+      name: 'duplicateSiteSpace',
+      method: 'POST',
+      route: `${SITE}/site-spaces/:siteSpaceId/duplicate`,
+      path: (ctx) => `${fresh(ctx)}/site-spaces/${ctx.freshSite.siteSpace}/duplicate`,
+      body: () => ({}),
+      ...write,
+    },
+    {
       name: 'listSiteSections',
       method: 'GET',
       route: `${SITE}/sections`,
@@ -1474,6 +1501,30 @@ function siteOperations(): Operation[] {
       route: `${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`,
       path: (ctx) =>
         `${fresh(ctx)}/section-groups/${ctx.freshSite.sectionGroup}/sections/${ctx.freshSite.groupedSection}`,
+      ...write,
+    },
+    {
+      name: 'addExternalLinkToSite',
+      method: 'POST',
+      route: `${SITE}/external-links`,
+      path: (ctx) => `${fresh(ctx)}/external-links`,
+      body: () => ({ title: 'Community', url: 'https://community.example.com' }),
+      ...write,
+    },
+    {
+      name: 'updateSiteExternalLinkById',
+      method: 'PATCH',
+      route: `${SITE}/external-links/:siteExternalLinkId`,
+      path: (ctx) => `${fresh(ctx)}/external-links/${ctx.freshSite.externalLink}`,
+      body: () => ({ title: 'Service status' }),
+      ...write,
+    },
+    {
+      // 205: the link was there.
+      name: 'deleteSiteExternalLinkById',
+      method: 'DELETE',
+      route: `${SITE}/external-links/:siteExternalLinkId`,
+      path: (ctx) => `${fresh(ctx)}/external-links/${ctx.freshSite.externalLink}`,
       ...write,
     },
     {
@@ -3349,6 +3400,7 @@ describe('authorization matrix (organization-scoped operations × callers)', () 
     t = await createTestApp({
       TRANSLATION_PROVIDER: 'libretranslate',
       TRANSLATION_API_URL: 'http://127.0.0.1:9',
+      RENDERER_PUBLIC_URL: 'https://renderer.example.com',
     });
     const organization = await t.factories.organization();
     const members = {} as Record<MemberCaller, TestUser>;

@@ -211,6 +211,7 @@ const ENTRIES: Record<string, Entry> = {
   updateSiteSpaceById: ['site.space.updated', 'site-space'],
   deleteSiteSpaceById: ['site.space.removed', 'site-space'],
   moveSiteSpace: ['site.space.moved', 'site-space'],
+  duplicateSiteSpace: ['site.space.duplicated', 'site-space', 'response'],
   overrideSiteSpaceCustomizationById: ['site.space.customization-updated', 'site-space'],
   deleteSiteSpaceCustomizationById: ['site.space.customization-deleted', 'site-space'],
   addSectionToSite: ['site.section.added', 'site-section', 'response'],
@@ -223,6 +224,9 @@ const ENTRIES: Record<string, Entry> = {
   moveSiteSectionGroup: ['site.section-group.moved', 'site-section-group'],
   addSectionToGroup: ['site.section-group.section-added', 'site-section', 'response'],
   removeSectionFromGroup: ['site.section-group.section-removed', 'site-section'],
+  addExternalLinkToSite: ['site.external-link.added', 'site-external-link', 'response'],
+  updateSiteExternalLinkById: ['site.external-link.updated', 'site-external-link'],
+  deleteSiteExternalLinkById: ['site.external-link.deleted', 'site-external-link'],
 };
 
 /**

@@ -21,6 +21,8 @@ declare module '../platform/policy/access' {
     siteSection: true;
     /** A section group of the route's site. */
     siteSectionGroup: true;
+    /** An external link of the route's site. */
+    siteExternalLink: true;
     /** A share link of the route's site. */
     siteShareLink: true;
     /** A redirect of the route's site. */
@@ -46,14 +48,16 @@ const CHILDREN: Partial<Record<ResourceType, { table: SiteChildTable; noun: stri
   siteSpace: { table: 'site_spaces', noun: 'site space' },
   siteSection: { table: 'site_sections', noun: 'site section' },
   siteSectionGroup: { table: 'site_section_groups', noun: 'site section group' },
+  siteExternalLink: { table: 'site_external_links', noun: 'site external link' },
   siteShareLink: { table: 'site_share_links', noun: 'share link' },
   siteRedirect: { table: 'site_redirects', noun: 'site redirect' },
 };
 
 /**
  * The access policy of sites and of what they hold. A member of the organization (its role
- * there, raised by the grants on the site to it or its teams, is its role on them) sees the organization's sites and, in a site, its own site spaces,
- * sections, section groups, share links and redirects; the chain below the organization is read
+ * there, raised by the grants on the site to it or its teams, is its role on them) sees the
+ * organization's sites and, in a site, its own site spaces, sections, section groups, external
+ * links, share links and redirects; the chain below the organization is read
  * in one statement. A missing site is its own 404 (`Site`) on a child's route.
  */
 @Injectable()

@@ -35,6 +35,8 @@ import { SiteAccessPolicy } from './site-access.policy';
 import { SitePermissionsController } from './permissions/site-permissions.controller';
 import { PublishedSiteAccessPolicy } from './published/published-site-access';
 import { PublishedSiteService } from './published/published-site.service';
+import { SitePreviewController } from './published/site-preview.controller';
+import { SitePreviewService } from './published/site-preview.service';
 import { PublishedContentRepository } from './published/published-content.repository';
 import { PublishedLookupController } from './published/lookup/published-lookup.controller';
 import { PublishedLookupService } from './published/lookup/published-lookup.service';
@@ -102,6 +104,7 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
     SitesController,
     SitePermissionsController,
     PublishedSiteController,
+    SitePreviewController,
     PublishedLookupController,
     SiteShareLinksController,
     SiteRedirectsController,
@@ -138,6 +141,7 @@ import { SiteStructureRepository } from './structure/site-structure.repository';
     CustomHostnamesService,
     CustomHostnamesPresenter,
     PublishedSiteService,
+    SitePreviewService,
     PublishedSiteAccessPolicy,
     PublishedContentRepository,
     PublishedLookupService,

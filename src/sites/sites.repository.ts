@@ -10,7 +10,12 @@ import { CustomHostnameStatus, Site, SiteType } from './entities/site.entity';
 
 /** The tables of what a site holds, which site access reads. */
 export type SiteChildTable =
-  'site_spaces' | 'site_sections' | 'site_section_groups' | 'site_share_links' | 'site_redirects';
+  | 'site_spaces'
+  | 'site_sections'
+  | 'site_section_groups'
+  | 'site_external_links'
+  | 'site_share_links'
+  | 'site_redirects';
 
 /**
  * A site's columns, whether the child asked about is one of its own, and the roles granted on

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ContentTransfers } from '../collections/content-transfers';
 import { ContentTree } from '../collections/content-tree';
 import { ContentGrantsRepository } from '../collections/grants/content-grants.repository';
@@ -190,64 +190,74 @@ export class SpaceLifecycle {
    * organization's defaults apply). Needs create where the copy goes.
    */
   duplicate(access: SpaceAccess, userId: string): Promise<SpaceAccess> {
+    return this.dataSource.transaction((manager) => this.duplicateIn(manager, access, userId));
+  }
+
+  /**
+   * {@link duplicate} in a transaction already under way (`duplicateSiteSpace`: the copy and its
+   * place in the site are one write).
+   */
+  async duplicateIn(
+    manager: EntityManager,
+    access: SpaceAccess,
+    userId: string,
+  ): Promise<SpaceAccess> {
     const source = access.entity;
-    return this.dataSource.transaction(async (manager) => {
-      await this.placement.requireCreateRoleAt(
-        manager,
-        source.organizationId,
-        userId,
-        source.parentId,
-        'Duplicating a space',
-        { unknownParent: () => notFound('Space') },
-      );
-      const revision = await manager.findOneByOrFail(Revision, { id: source.revisionId });
-      const now = this.clock.now();
-      const copy = manager.create(Space, {
-        ...source,
-        id: newId(),
-        title: copyTitle(source.title),
-        visibility: source.visibility === 'in-collection' ? 'in-collection' : 'private',
-        defaultLevel: 'inherit',
-        gitSync: null,
-        visitorAuth: null,
-        revisionId: newId(),
-        position: String(await this.tree.endOf(manager, source.organizationId, source.parentId)),
-        comments: 0,
-        changeRequests: 0,
-        changeRequestsOpen: 0,
-        changeRequestsDraft: 0,
-        createdBy: userId,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
-      await manager.insert(Space, copy);
-      await this.content.forkRevision(manager, {
-        id: copy.revisionId,
-        spaceId: copy.id,
-        authorId: userId,
-        source: revision,
-      });
-      await this.primaryMoved.notify({
-        spaceId: copy.id,
-        fromRevision: null,
-        toRevision: copy.revisionId,
-        authorId: userId,
-        manager,
-      });
-      await this.tree.place(
-        manager,
-        source.organizationId,
-        { kind: 'space', id: copy.id },
-        source.parentId,
-        { after: { type: 'space', space: source.id } },
-        now,
-        { allowUnchanged: true },
-      );
-      const duplicated = await this.access.reload(manager, userId, copy.id);
-      await this.events.record(manager, 'space_created', duplicated.entity, userActor(userId));
-      return duplicated;
+    await this.placement.requireCreateRoleAt(
+      manager,
+      source.organizationId,
+      userId,
+      source.parentId,
+      'Duplicating a space',
+      { unknownParent: () => notFound('Space') },
+    );
+    const revision = await manager.findOneByOrFail(Revision, { id: source.revisionId });
+    const now = this.clock.now();
+    const copy = manager.create(Space, {
+      ...source,
+      id: newId(),
+      title: copyTitle(source.title),
+      visibility: source.visibility === 'in-collection' ? 'in-collection' : 'private',
+      defaultLevel: 'inherit',
+      gitSync: null,
+      visitorAuth: null,
+      revisionId: newId(),
+      position: String(await this.tree.endOf(manager, source.organizationId, source.parentId)),
+      comments: 0,
+      changeRequests: 0,
+      changeRequestsOpen: 0,
+      changeRequestsDraft: 0,
+      createdBy: userId,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
     });
+    await manager.insert(Space, copy);
+    await this.content.forkRevision(manager, {
+      id: copy.revisionId,
+      spaceId: copy.id,
+      authorId: userId,
+      source: revision,
+    });
+    await this.primaryMoved.notify({
+      spaceId: copy.id,
+      fromRevision: null,
+      toRevision: copy.revisionId,
+      authorId: userId,
+      manager,
+    });
+    await this.tree.place(
+      manager,
+      source.organizationId,
+      { kind: 'space', id: copy.id },
+      source.parentId,
+      { after: { type: 'space', space: source.id } },
+      now,
+      { allowUnchanged: true },
+    );
+    const duplicated = await this.access.reload(manager, userId, copy.id);
+    await this.events.record(manager, 'space_created', duplicated.entity, userActor(userId));
+    return duplicated;
   }
 
   /**

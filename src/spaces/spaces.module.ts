@@ -43,6 +43,7 @@ import { SpacesService } from './spaces.service';
   ],
   exports: [
     SpacesService,
+    SpaceLifecycle,
     SpacesPresenter,
     SpaceAccessResolver,
     SpaceContentModule,

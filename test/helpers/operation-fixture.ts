@@ -120,6 +120,13 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
   const group = await client
     .post(`${base}/sites/${site.id}/section-groups`, { title: 'Group', sections: [grouped.id] })
     .expect(201);
+  const externalLink = await client
+    .post(`${base}/sites/${site.id}/external-links`, {
+      title: 'Status',
+      url: 'https://status.example.com',
+      parent: group.body.id,
+    })
+    .expect(201);
   const shareLink = await t.factories.shareLink(org, site.id, { name: 'Partners' });
   const redirect = await client
     .post(`${base}/sites/${site.id}/redirects`, {
@@ -207,6 +214,7 @@ export async function buildFixture(t: TestApp): Promise<Fixture> {
       siteId: site.id,
       hostname,
       siteSectionGroupId: group.body.id,
+      siteExternalLinkId: externalLink.body.id,
       siteSectionId: section.id,
       shareLinkId: shareLink.id,
       siteRedirectId: redirect.body.id,

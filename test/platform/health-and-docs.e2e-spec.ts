@@ -44,6 +44,11 @@ const NEWER_THAN_0146 = new Set([
   'listTeamPermissionsInSite',
   'updateTeamPermissionInSite',
   'removeTeamFromSite',
+  'addExternalLinkToSite',
+  'updateSiteExternalLinkById',
+  'deleteSiteExternalLinkById',
+  'duplicateSiteSpace',
+  'getSitePublishingPreviewById',
 ]);
 /**
  * Bindery's own operations: the signed downloads that files' `downloadURL`s and the PDF `url`s

@@ -219,6 +219,7 @@ export class AccessGuard implements CanActivate {
       claims: claims.claims ?? { unsigned: {} },
       shareLinkId: claims.shareLink ?? null,
       authenticated: claims.authenticated === true,
+      preview: claims.preview ? { draft: claims.preview.draft === true } : null,
       tokenHash,
     };
   }

@@ -68,6 +68,8 @@ export interface SiteReaderActor {
   shareLinkId: string | null;
   /** A `visitor-auth` site authenticated the visitor. */
   authenticated: boolean;
+  /** A member's preview of the site (published or not); `draft`: drafts included. */
+  preview: { draft: boolean } | null;
   tokenHash: string;
 }
 

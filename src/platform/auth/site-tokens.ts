@@ -31,6 +31,11 @@ export interface SiteTokenClaims {
   shareLink?: string;
   /** The visitor was authenticated by the site's visitor authentication (`visitor-auth`). */
   authenticated?: true;
+  /**
+   * A member's preview (`getSitePublishingPreviewById`): the site opens whether published or
+   * not, whatever its visibility; `draft`: with its draft external links.
+   */
+  preview?: { draft: boolean };
 }
 
 /**

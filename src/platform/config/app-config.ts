@@ -698,6 +698,17 @@ export class AppConfig {
   RENDERER_URL?: string;
 
   /**
+   * The renderer's origin as browsers reach it, where site previews
+   * (`getSitePublishingPreviewById`) open: `<it>/~site/<siteId>/…?token=…&api=<PUBLIC_URL>`.
+   * Defaults to RENDERER_URL. Unset with it: no previews (400).
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, {
+    message: 'RENDERER_PUBLIC_URL must be an http(s) URL',
+  })
+  RENDERER_PUBLIC_URL?: string;
+
+  /**
    * The renderer's GITBOOK_SECRET: revalidation requests are signed with it
    * (`x-gitbook-signature`). Unset: sent unsigned, which a renderer without a secret accepts.
    */
@@ -880,6 +891,12 @@ export class AppConfig {
   /** RENDERER_URL without trailing slashes, or undefined when revalidation is off. */
   get rendererUrl(): string | undefined {
     return this.RENDERER_URL === undefined ? undefined : trimSlash(this.RENDERER_URL);
+  }
+
+  /** Where browsers open site previews: RENDERER_PUBLIC_URL, else RENDERER_URL, else none. */
+  get rendererPublicUrl(): string | undefined {
+    const url = this.RENDERER_PUBLIC_URL ?? this.RENDERER_URL;
+    return url === undefined ? undefined : trimSlash(url);
   }
 
   /** An OpenAI-compatible endpoint is configured (AI_API_URL and AI_MODEL). */
@@ -1087,6 +1104,7 @@ const OPTIONAL_SETTINGS = [
   'TRANSLATION_API_URL',
   'TRANSLATION_API_KEY',
   'RENDERER_URL',
+  'RENDERER_PUBLIC_URL',
   'RENDERER_SECRET',
   'SMTP_URL',
   'S3_BUCKET',

@@ -256,6 +256,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   askInOrganization: { query: 'How do I rotate an API token?' },
   addSectionGroupToSite: { title: 'Products', sections: [SITE_SECTION] },
   updateSiteSectionGroupById: { title: 'Our products' },
+  duplicateSiteSpace: { draft: false },
+  addExternalLinkToSite: { title: 'Status', url: 'https://status.example.com', icon: 'signal' },
+  updateSiteExternalLinkById: { title: 'Service status', draft: false },
   moveSiteSectionGroup: {
     position: { after: { type: 'site-section-group', id: 'sitesg_A1s2D3f4G5h6J7k8' } },
   },

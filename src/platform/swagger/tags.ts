@@ -50,6 +50,11 @@ const GITBOOK_TAGS: ApiTag[] = [
       'Visitor authentication: the backend that signs in the readers of a site published with visitor-auth visibility.',
   },
   {
+    name: 'site-preview',
+    description:
+      "A one-hour URL of the renderer that shows a site as published, for a visitor's claims, published or not.",
+  },
+  {
     name: 'site-customization',
     description:
       'How a site looks and behaves (theme, header, footer, feedback, ...), for the whole site and overridden per site space.',
@@ -75,6 +80,11 @@ const GITBOOK_TAGS: ApiTag[] = [
   {
     name: 'site-section-groups',
     description: 'Groups of sections shown together in the site navigation.',
+  },
+  {
+    name: 'site-external-links',
+    description:
+      "Links to other websites in a site's navigation, among its sections and groups; drafts stay unpublished.",
   },
   {
     name: 'site-redirects',

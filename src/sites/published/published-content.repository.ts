@@ -90,10 +90,16 @@ export class PublishedContentRepository {
   ): Promise<Record<string, unknown> | null> {
     const rows = await preparedQuery(
       manager,
-      'bindery_published_reader_site',
+      'bindery_published_reader_site_preview',
       `SELECT s.* FROM sites s
-        WHERE s.id = $1 AND s.organization_id = $2 AND ${OPEN_TO_READER}`,
-      [reader.siteId, reader.organizationId, reader.shareLinkId, reader.authenticated],
+        WHERE s.id = $1 AND s.organization_id = $2 AND ${openToReader('$5')}`,
+      [
+        reader.siteId,
+        reader.organizationId,
+        reader.shareLinkId,
+        reader.authenticated,
+        reader.preview !== null,
+      ],
     );
     return rows[0] ?? null;
   }
@@ -109,13 +115,20 @@ export class PublishedContentRepository {
   ): Promise<Record<string, unknown> | null> {
     const rows = await preparedQuery(
       manager,
-      'bindery_published_reader_space',
+      'bindery_published_reader_space_preview',
       `SELECT sp.* FROM spaces sp
         WHERE sp.id = $5 AND sp.organization_id = $2 AND sp.deleted_at IS NULL
           AND EXISTS (SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id
                        WHERE s.id = $1 AND s.organization_id = $2 AND ss.space_id = sp.id
-                         AND ${OPEN_TO_READER})`,
-      [reader.siteId, reader.organizationId, reader.shareLinkId, reader.authenticated, spaceId],
+                         AND ${openToReader('$6')})`,
+      [
+        reader.siteId,
+        reader.organizationId,
+        reader.shareLinkId,
+        reader.authenticated,
+        spaceId,
+        reader.preview !== null,
+      ],
     );
     return rows[0] ?? null;
   }
@@ -151,9 +164,13 @@ export class PublishedContentRepository {
 /** How many revisions back a site reader may still read a space's primary content. */
 export const PUBLISHED_HISTORY_DEPTH = 20;
 
-/** `s` (a site) is published and open to a reader with share link $3 and authentication $4. */
-const OPEN_TO_READER = `s.published AND (
+/**
+ * `s` (a site) is open to the reader: a member's preview (the boolean parameter `preview`) opens it
+ * whatever its state; anyone else's token, once it is published and open to share link $3 and
+ * authentication $4.
+ */
+const openToReader = (preview: string) => `(${preview}::boolean OR (s.published AND (
      s.visibility IN ('public', 'unlisted')
   OR (s.visibility = 'share-link' AND EXISTS (
         SELECT 1 FROM site_share_links l WHERE l.id = $3 AND l.site_id = s.id AND l.active))
-  OR (s.visibility = 'visitor-auth' AND $4::boolean))`;
+  OR (s.visibility = 'visitor-auth' AND $4::boolean))))`;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { MaxChars } from '../../platform/validation/chars';
+import { QueryBoolean } from '../../platform/validation/query-boolean';
 import { SiteResponse } from '../dto/site.response';
 import { SiteStructureResponse } from '../structure/dto/site-structure.response';
 
@@ -54,4 +55,51 @@ export class PublishedContentSiteResponse {
       '`site:script:inject` scope, as `listSiteIntegrationScripts` answers them.',
   })
   scripts!: SiteIntegrationScriptResponse[];
+}
+
+/** `getSitePublishingPreviewById`'s query. */
+export class SitePreviewQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'ID of the site space to preview; the default one (of the default section) when absent.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(32)
+  siteSpace?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Rison-encoded claims of the visitor to preview the site for, e.g. `(plan:pro,unsigned:(beta:!t))`.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(2048)
+  claims?: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: true,
+    description: 'Whether draft content (draft external links) shows. Default true.',
+  })
+  @IsOptional()
+  @QueryBoolean()
+  draft?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Path of the page to open, in the site space previewed (e.g. `/install`).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxChars(2048)
+  target?: string;
+}
+
+export class SitePreviewResponse {
+  @ApiProperty({
+    format: 'uri',
+    description:
+      'The preview on the renderer (RENDERER_PUBLIC_URL): `/~site/<siteId>/<path>?token=…&api=…`, for an hour.',
+  })
+  url!: string;
 }

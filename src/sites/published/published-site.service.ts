@@ -16,7 +16,7 @@ import type { StructureView } from '../structure/site-structure.store';
 import { PublishedContentSiteResponse } from './published-site.dto';
 import { SiteScripts } from './site-scripts';
 import { SiteVisitorAuth } from './site-visitor-auth';
-import { visibleStructure } from './visible-structure';
+import { visibleStructure, withoutDraftLinks } from './visible-structure';
 
 /**
  * The published profile of a site (`getPublishedContentSite`): everything a renderer needs —
@@ -42,7 +42,8 @@ export class PublishedSiteService {
    */
   async get(site: Site, userId: string, role: Role | null): Promise<PublishedContentSiteResponse> {
     const view = await this.structure.view(site, userId, this.dataSource.manager);
-    return this.present(site, view, role);
+    // Draft external links are not published, for members either.
+    return this.present(site, { ...view, model: withoutDraftLinks(view.model) }, role);
   }
 
   /**
@@ -51,8 +52,9 @@ export class PublishedSiteService {
    */
   async getForReader(site: Site, reader: SiteReaderActor): Promise<PublishedContentSiteResponse> {
     const claims = { claims: reader.claims } as VisitorClaims;
+    const drafts = reader.preview?.draft === true;
     const view = await this.structure.publishedView(site, (model, live) =>
-      visibleStructure(model, claims, live),
+      visibleStructure(model, claims, live, { drafts }),
     );
     return this.present(site, view, null);
   }

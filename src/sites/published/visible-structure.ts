@@ -4,7 +4,8 @@ import { StructureModel } from '../structure/structure-model';
 /**
  * The structure of a site as one visitor sees it: the site spaces and sections whose condition
  * the visitor meets, whose space is live (`liveSpaceIds`), and, for a section, that keep at
- * least one such site space; groups left without sections go too. A default that is hidden
+ * least one such site space; the external links that are not drafts (unless `drafts`: a
+ * member's preview) and whose condition the visitor meets; groups left without sections or links go too. A default that is hidden
  * falls back to the first visible item (StructureModel's own fallback), so what is absent for a
  * visitor is absent everywhere: in the lookup, the published structure, search and reads.
  */
@@ -12,6 +13,7 @@ export function visibleStructure(
   model: StructureModel,
   visitor: VisitorClaims,
   liveSpaceIds: ReadonlySet<string>,
+  options: { drafts?: boolean } = {},
 ): StructureModel {
   const sections = model.sections.filter((section) => meetsCondition(section.condition, visitor));
   const sectionIds = new Set(sections.map((section) => section.id));
@@ -23,11 +25,34 @@ export function visibleStructure(
   );
   const withVariants = new Set(siteSpaces.map((siteSpace) => siteSpace.sectionId));
   const visibleSections = sections.filter((section) => withVariants.has(section.id));
-  const groups = model.groups.filter((group) => keepsSections(model, group.id, visibleSections));
-  return new StructureModel(model.site, groups, visibleSections, siteSpaces);
+  const links = (options.drafts ? model.externalLinks : liveLinks(model)).filter((link) =>
+    meetsCondition(link.condition, visitor),
+  );
+  const groups = model.groups.filter((group) =>
+    keepsSections(model, group.id, [...visibleSections, ...links]),
+  );
+  // Links live only in a site with sections, among them (addExternalLinkToSite).
+  const shown = visibleSections.length > 0 ? links : [];
+  return new StructureModel(model.site, groups, visibleSections, siteSpaces, shown);
 }
 
-/** Whether a group holds, at any depth, one of `sections`. */
+/**
+ * The structure without its draft external links, as the published site shows it to a member
+ * (who sees every section and site space, whatever their conditions).
+ */
+export function withoutDraftLinks(model: StructureModel): StructureModel {
+  return new StructureModel(
+    model.site,
+    model.groups,
+    model.sections,
+    model.siteSpaces,
+    liveLinks(model),
+  );
+}
+
+const liveLinks = (model: StructureModel) => model.externalLinks.filter((link) => !link.draft);
+
+/** Whether a group holds, at any depth, one of `sections` (or links). */
 function keepsSections(
   model: StructureModel,
   groupId: string,

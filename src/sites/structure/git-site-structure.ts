@@ -15,12 +15,13 @@ import {
 } from '../../spaces/content/space-sites';
 import { Space } from '../../spaces/entities/space.entity';
 import { Site } from '../entities/site.entity';
+import { SiteExternalLink } from './entities/site-external-link.entity';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
 import { SiteSpace } from './entities/site-space.entity';
 import { SiteStructureRepository } from './site-structure.repository';
 import { SiteStructureStore } from './site-structure.store';
-import type { StructureModel } from './structure-model';
+import { childId, type StructureModel } from './structure-model';
 
 /**
  * The structure of the sites a space is in, as a Git repository describes it (the SpaceSites
@@ -134,10 +135,8 @@ export class GitSiteStructure implements OnModuleInit {
       at: string,
     ): Promise<void> => {
       const named = new Set(list.flatMap((node) => (node.id ? [node.id] : [])));
-      const kept = model.children(groupId).filter((child) => {
-        const id = child.type === 'site-section' ? child.section.id : child.group.id;
-        return !named.has(id);
-      });
+      // External links are not in gitbook-docs.yaml: they keep their place after what it names.
+      const kept = model.children(groupId).filter((child) => !named.has(childId(child)));
       let position = 0;
       for (const [i, node] of list.entries()) {
         const place = `${at}.${i}`;
@@ -156,8 +155,10 @@ export class GitSiteStructure implements OnModuleInit {
       for (const child of kept) {
         if (child.type === 'site-section') {
           await manager.update(SiteSection, child.section.id, { position: position++ });
-        } else {
+        } else if (child.type === 'site-section-group') {
           await manager.update(SiteSectionGroup, child.group.id, { position: position++ });
+        } else {
+          await manager.update(SiteExternalLink, child.link.id, { position: position++ });
         }
       }
     };
@@ -252,7 +253,9 @@ function treeOf(model: StructureModel, spaces: readonly Space[]): SiteTreeNode[]
       };
     });
   const children = (groupId: string | null): (SiteTreeGroup | SiteTreeSection)[] =>
-    model.children(groupId).map((child) => {
+    model.children(groupId).flatMap((child) => {
+      // External links are not in gitbook-docs.yaml.
+      if (child.type === 'site-external-link') return [];
       if (child.type === 'site-section-group') {
         const group = child.group;
         return {

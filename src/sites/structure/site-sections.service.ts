@@ -11,6 +11,7 @@ import {
   MoveSiteSectionDto,
   UpdateSiteSectionDto,
 } from './dto/site-section.dto';
+import { SiteExternalLink } from './entities/site-external-link.entity';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
 import { SiteSpace } from './entities/site-space.entity';
@@ -128,13 +129,14 @@ const SITE_SECTIONS: NodeKind<SectionTypes> = {
 
   /**
    * With its site spaces; deleting the default section makes the next one the default,
-   * deleting the last one removes the (empty) groups too.
+   * deleting the last one removes the (empty) groups and the external links too.
    */
   async remove({ manager, model, store }, section) {
     const wasDefault = model.defaultSectionId() === section.id;
     await manager.delete(SiteSection, section.id);
     if (model.sections.length === 1) {
-      // The last section: the site has no sections any more, so no groups either.
+      // The last section: the site has no sections any more, so no groups or links either.
+      await manager.delete(SiteExternalLink, { siteId: model.site.id });
       await manager.delete(SiteSectionGroup, { siteId: model.site.id });
     }
     if (wasDefault) {

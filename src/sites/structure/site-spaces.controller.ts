@@ -1,11 +1,23 @@
+import { HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Access, CurrentUser, Granted } from '../../platform/auth/access.decorator';
+import type { UserActor } from '../../platform/auth/actor';
+import { ErrorBody } from '../../platform/errors/error-body';
+import { UrlBuilder } from '../../platform/urls/url-builder';
+import { BodyOf } from '../../platform/validation/typed-params';
+import { SITE_WRITE } from '../site-access';
+import type { SiteAccess } from '../site-access.policy';
 import {
   AddSiteSpaceDto,
+  DuplicateSiteSpaceDto,
   ListSiteSpacesQueryDto,
   MoveSiteSpaceDto,
   UpdateSiteSpaceDto,
 } from './dto/site-space.dto';
 import { SiteSpaceResponse } from './dto/site-structure.response';
 import { SiteSpacesService } from './site-spaces.service';
+import { SiteStructurePresenter } from './site-structure.presenter';
 import { StructureNodeController } from './structure-node.controller';
 
 export class SiteSpacesController extends StructureNodeController({
@@ -67,4 +79,47 @@ export class SiteSpacesController extends StructureNodeController({
     badMove: 'Invalid move position.',
   },
   present: (presenter, { view, node }) => presenter.siteSpace(view, node),
-}) {}
+}) {
+  constructor(
+    private readonly siteSpaces: SiteSpacesService,
+    presenter: SiteStructurePresenter,
+    urls: UrlBuilder,
+  ) {
+    super(siteSpaces, presenter, urls);
+  }
+
+  @Post('orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/duplicate')
+  @HttpCode(201)
+  @Access('siteSpace', SITE_WRITE, { param: 'siteSpaceId', reaches: 'organization' })
+  @ApiOperation({
+    operationId: 'duplicateSiteSpace',
+    summary: 'Duplicate a space in a site',
+    description:
+      "A copy of the site space's space (as `duplicateSpace`: same content and settings, " +
+      'next to it, titled "… (copy)"; the create role where it goes), shown by a new site ' +
+      'space right after the source, with its condition. The only variant of a section is ' +
+      'copied into a new section right after that one; otherwise the copy is a variant of the ' +
+      'same section (or of the root). Bindery has no drafts: `draft: true` is 400.',
+  })
+  @ApiCreatedResponse({ type: SiteSpaceResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'Invalid input.' })
+  async duplicate(
+    @CurrentUser() actor: UserActor,
+    @Granted() site: SiteAccess,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @BodyOf(DuplicateSiteSpaceDto) body: DuplicateSiteSpaceDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SiteSpaceResponse> {
+    const { view, node } = await this.siteSpaces.duplicate(
+      site.organizationId,
+      site.siteId!,
+      actor.userId,
+      siteSpaceId,
+      body?.draft ?? false,
+    );
+    response.location(
+      this.urls.api('orgs', site.organizationId, 'sites', site.siteId!, 'site-spaces', node.id),
+    );
+    return this.presenter.siteSpace(view, node);
+  }
+}

@@ -1,19 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { DomainError, invalidInput } from '../../platform/errors/domain-error';
+import { DomainError, invalidInput, notFound } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
+import { charCount } from '../../platform/validation/chars';
+import { SpaceAccessResolver } from '../../spaces/space-access.resolver';
+import { SpaceLifecycle } from '../../spaces/space-lifecycle.service';
 import {
   AddSiteSpaceDto,
   ListSiteSpacesQueryDto,
   MoveSiteSpaceDto,
   UpdateSiteSpaceDto,
 } from './dto/site-space.dto';
+import { SiteSection } from './entities/site-section.entity';
 import { SiteSpace } from './entities/site-space.entity';
 import { derivePath } from './paths';
 import { SiteStructureStore, siteSpaceNotFound } from './site-structure.store';
 import type { StructureModel } from './structure-model';
-import { type NodeKind, type NodeWrite, StructureNodes } from './structure-nodes';
+import { type NodeKind, type NodeView, type NodeWrite, StructureNodes } from './structure-nodes';
 
 export interface SiteSpaceTypes {
   node: SiteSpace;
@@ -136,10 +140,112 @@ async function insertSiteSpace(
   return id;
 }
 
+/** `title (copy)`, cut to a section title's 128 characters. */
+function sectionCopyTitle(title: string): string {
+  const suffix = ' (copy)';
+  const kept = [...title]
+    .slice(0, 128 - suffix.length)
+    .join('')
+    .trimEnd();
+  return charCount(kept) > 0 ? `${kept}${suffix}` : 'Copy';
+}
+
 @Injectable()
 export class SiteSpacesService extends StructureNodes<SiteSpaceTypes> {
-  constructor(store: SiteStructureStore, clock: Clock) {
+  constructor(
+    store: SiteStructureStore,
+    clock: Clock,
+    private readonly spaceAccess: SpaceAccessResolver,
+    private readonly lifecycle: SpaceLifecycle,
+  ) {
     super(store, clock, SITE_SPACES);
+  }
+
+  /**
+   * `duplicateSiteSpace`: a copy of the site space's space (SpaceLifecycle.duplicate: same
+   * content and settings, next to it, needing the create role there), shown by a new site
+   * space right after the source, with its condition. The only variant of a section is copied
+   * into a new section right after that one (its title with ` (copy)`, its icon, description and
+   * condition); otherwise the copy is a variant of the same section (or the root). One
+   * transaction; 404 `Site space` when it is not in the site, `Space` when the caller cannot
+   * see its space. Bindery has no drafts: `draft: true` is 400.
+   */
+  async duplicate(
+    organizationId: string,
+    siteId: string,
+    userId: string,
+    siteSpaceId: string,
+    draft: boolean,
+  ): Promise<NodeView<SiteSpace>> {
+    if (draft) {
+      throw invalidInput('draft: Bindery has no draft site spaces or sections; send false.');
+    }
+    const { site, result: id } = await this.writeNode(
+      organizationId,
+      siteId,
+      siteSpaceId,
+      async ({ manager, model, now }, source) => {
+        const access = await this.spaceAccess.reload(manager, userId, source.spaceId);
+        if (access.entity.deletedAt !== null) throw notFound('Space');
+        const copy = await this.lifecycle.duplicateIn(manager, access, userId);
+        const section = source.sectionId === null ? null : model.section(source.sectionId);
+        const id = newId();
+        const created = now();
+        if (section && model.siteSpacesOf(section.id).length === 1) {
+          const sectionId = newId();
+          const title = sectionCopyTitle(section.title);
+          await manager.insert(SiteSection, {
+            ...section,
+            id: sectionId,
+            title,
+            path: derivePath(title, 'section', model.sectionPaths()),
+            defaultSiteSpaceId: id,
+            position: model.endOfChildren(section.sectionGroupId),
+            createdAt: created,
+          });
+          await manager.insert(SiteSpace, {
+            id,
+            siteId: model.site.id,
+            sectionId,
+            spaceId: copy.entity.id,
+            path: source.path,
+            condition: source.condition,
+            position: 0,
+            createdAt: created,
+          });
+          const reloaded = await this.store.load(manager, model.site, { lock: true });
+          await this.store.move(
+            manager,
+            reloaded,
+            { type: 'site-section', id: sectionId },
+            { after: { type: 'site-section', id: section.id } },
+          );
+          return id;
+        }
+        await manager.insert(SiteSpace, {
+          id,
+          siteId: model.site.id,
+          sectionId: source.sectionId,
+          spaceId: copy.entity.id,
+          path: derivePath(copy.entity.title, 'space', model.siteSpacePaths(source.sectionId)),
+          condition: source.condition,
+          position: model.endOfSiteSpaces(source.sectionId),
+          createdAt: created,
+        });
+        const reloaded = await this.store.load(manager, model.site, { lock: true });
+        await this.store.move(
+          manager,
+          reloaded,
+          { type: 'site-space', id },
+          { after: { type: 'site-space', id: source.id } },
+        );
+        return id;
+      },
+    );
+    const view = await this.store.view(site, userId);
+    const node = view.model.siteSpace(id);
+    if (!node) throw siteSpaceNotFound();
+    return { view, node };
   }
 
   /** {@link insertSiteSpace} in a write already under way (a new site's initial site spaces). */

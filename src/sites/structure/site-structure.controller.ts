@@ -13,6 +13,7 @@ import { SITE_READ, SITE_WRITE } from '../site-access';
 import type { SiteAccess } from '../site-access.policy';
 import { SiteStructureQueryDto, SortSiteStructureDto } from './dto/site-structure.dto';
 import {
+  SiteExternalLinkResponse,
   SiteSectionGroupResponse,
   SiteSectionResponse,
   SiteSpaceResponse,
@@ -23,7 +24,12 @@ import { SiteStructureService } from './site-structure.service';
 
 const BASE = 'orgs/:organizationId/sites/:siteId/structure';
 
-@ApiExtraModels(SiteSpaceResponse, SiteSectionResponse, SiteSectionGroupResponse)
+@ApiExtraModels(
+  SiteSpaceResponse,
+  SiteSectionResponse,
+  SiteSectionGroupResponse,
+  SiteExternalLinkResponse,
+)
 @Controller()
 export class SiteStructureController {
   constructor(
@@ -58,8 +64,8 @@ export class SiteStructureController {
     operationId: 'sortSiteStructure',
     summary: 'Sort the structure of a site',
     description:
-      'Moves a site space among the site spaces of its section (or root), or a section or ' +
-      'group among the sections and groups of its parent; `position: {}` moves it to the end. ' +
+      'Moves a site space among the site spaces of its section (or root), or a section, ' +
+      'group or external link among the sections, groups and links of its parent; `position: {}` moves it to the end. ' +
       'Replaces the deprecated moves. 400 when the item or a pointer is not in the site, a ' +
       'pointer is not a sibling, or `before` and `after` are not next to each other.',
   })
@@ -70,6 +76,7 @@ export class SiteStructureController {
         { $ref: getSchemaPath(SiteSpaceResponse) },
         { $ref: getSchemaPath(SiteSectionResponse) },
         { $ref: getSchemaPath(SiteSectionGroupResponse) },
+        { $ref: getSchemaPath(SiteExternalLinkResponse) },
       ],
     },
   })
@@ -79,7 +86,9 @@ export class SiteStructureController {
     @Granted() site: SiteAccess,
     @Param('siteId') siteId: string,
     @Body() body: SortSiteStructureDto,
-  ): Promise<SiteSpaceResponse | SiteSectionResponse | SiteSectionGroupResponse> {
+  ): Promise<
+    SiteSpaceResponse | SiteSectionResponse | SiteSectionGroupResponse | SiteExternalLinkResponse
+  > {
     const { view, item } = await this.structure.sort(
       site.organizationId,
       siteId,

@@ -2,16 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { SpacesPresenter } from '../../spaces/spaces.presenter';
 import { SitesPresenter } from '../sites.presenter';
 import {
+  SiteExternalLinkResponse,
   SiteSectionGroupResponse,
   SiteSectionResponse,
   SiteSpaceResponse,
   SiteStructureResponse,
   SiteStructureUrlsResponse,
 } from './dto/site-structure.response';
+import type { SiteExternalLink } from './entities/site-external-link.entity';
 import type { SiteSection } from './entities/site-section.entity';
 import type { SiteSectionGroup } from './entities/site-section-group.entity';
 import type { SiteSpace } from './entities/site-space.entity';
 import {
+  siteExternalLinkNotFound,
   siteSectionGroupNotFound,
   siteSectionNotFound,
   siteSpaceNotFound,
@@ -19,7 +22,10 @@ import {
 } from './site-structure.store';
 import type { StructureItemRef } from './structure-model';
 
-/** GitBook's `SiteSpace`, `SiteSection`, `SiteSectionGroup` and `SiteStructure`. */
+/**
+ * GitBook's `SiteSpace`, `SiteSection`, `SiteSectionGroup`, `SiteExternalLink` and
+ * `SiteStructure`.
+ */
 @Injectable()
 export class SiteStructurePresenter {
   constructor(
@@ -45,7 +51,7 @@ export class SiteStructurePresenter {
   item(
     view: StructureView,
     ref: StructureItemRef,
-  ): SiteSpaceResponse | SiteSectionResponse | SiteSectionGroupResponse {
+  ): SiteSpaceResponse | SiteSectionResponse | SiteSectionGroupResponse | SiteExternalLinkResponse {
     const { model } = view;
     switch (ref.type) {
       case 'site-space': {
@@ -63,7 +69,30 @@ export class SiteStructurePresenter {
         if (!group) throw siteSectionGroupNotFound();
         return this.group(view, group);
       }
+      case 'site-external-link': {
+        const link = model.externalLink(ref.id);
+        if (!link) throw siteExternalLinkNotFound();
+        return this.externalLink(link);
+      }
     }
+  }
+
+  externalLink(link: SiteExternalLink): SiteExternalLinkResponse {
+    return {
+      object: 'site-external-link',
+      id: link.id,
+      title: link.title,
+      ...(link.localizedTitle !== null ? { localizedTitle: link.localizedTitle } : {}),
+      ...(link.description !== null ? { description: link.description } : {}),
+      ...(link.localizedDescription !== null
+        ? { localizedDescription: link.localizedDescription }
+        : {}),
+      ...(link.icon !== null ? { icon: link.icon } : {}),
+      url: link.url,
+      ...(link.sectionGroupId !== null ? { sectionGroup: link.sectionGroupId } : {}),
+      draft: link.draft,
+      ...(link.condition !== null ? { condition: link.condition } : {}),
+    };
   }
 
   siteSpace(view: StructureView, siteSpace: SiteSpace): SiteSpaceResponse {
@@ -126,13 +155,15 @@ export class SiteStructurePresenter {
   private children(
     view: StructureView,
     groupId: string | null,
-  ): (SiteSectionResponse | SiteSectionGroupResponse)[] {
+  ): (SiteSectionResponse | SiteSectionGroupResponse | SiteExternalLinkResponse)[] {
     return view.model
       .children(groupId)
       .map((child) =>
         child.type === 'site-section'
           ? this.section(view, child.section)
-          : this.group(view, child.group),
+          : child.type === 'site-section-group'
+            ? this.group(view, child.group)
+            : this.externalLink(child.link),
       );
   }
 

@@ -17,6 +17,7 @@ import { Site } from '../entities/site.entity';
 import type { SiteOrganization } from '../sites.presenter';
 import { SitesRepository } from '../sites.repository';
 import { siteNotFound, SitesService } from '../sites.service';
+import { SiteExternalLink } from './entities/site-external-link.entity';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
 import { SiteSpace } from './entities/site-space.entity';
@@ -46,6 +47,7 @@ interface StructureRows {
   groups: SiteSectionGroup[];
   sections: SiteSection[];
   siteSpaces: SiteSpace[];
+  externalLinks: SiteExternalLink[];
 }
 
 /**
@@ -125,7 +127,13 @@ export class SiteStructureStore {
     // The defaults as they are now (the site may have been read before another write).
     site.defaultSiteSectionId = rows.defaults.sectionId;
     site.defaultSiteSpaceId = rows.defaults.siteSpaceId;
-    return new StructureModel(site, rows.groups, rows.sections, rows.siteSpaces);
+    return new StructureModel(
+      site,
+      rows.groups,
+      rows.sections,
+      rows.siteSpaces,
+      rows.externalLinks,
+    );
   }
 
   private async readRows(
@@ -140,6 +148,7 @@ export class SiteStructureStore {
     const groups = await manager.find(SiteSectionGroup, { where, ...lock });
     const sections = await manager.find(SiteSection, { where, ...lock });
     const siteSpaces = await manager.find(SiteSpace, { where, ...lock });
+    const externalLinks = await manager.find(SiteExternalLink, { where, ...lock });
     return {
       defaults: {
         sectionId: defaults.default_site_section_id,
@@ -148,6 +157,7 @@ export class SiteStructureStore {
       groups,
       sections,
       siteSpaces,
+      externalLinks,
     };
   }
 
@@ -345,6 +355,8 @@ export class SiteStructureStore {
         await manager.update(SiteSection, ref.id, { position, sectionGroupId: parentId });
       } else if (ref.type === 'site-section-group') {
         await manager.update(SiteSectionGroup, ref.id, { position, parentId });
+      } else if (ref.type === 'site-external-link') {
+        await manager.update(SiteExternalLink, ref.id, { position, sectionGroupId: parentId });
       } else {
         await manager.update(SiteSpace, ref.id, { position });
       }
@@ -359,9 +371,10 @@ export const unknownPointer = (which: 'before' | 'after', pointer: StructureItem
 export const siteSpaceNotFound = () => notFound('Site space');
 export const siteSectionNotFound = () => notFound('Site section');
 export const siteSectionGroupNotFound = () => notFound('Site section group');
+export const siteExternalLinkNotFound = () => notFound('Site external link');
 
 function freezeRows(rows: StructureRows): StructureRows {
-  for (const list of [rows.groups, rows.sections, rows.siteSpaces]) {
+  for (const list of [rows.groups, rows.sections, rows.siteSpaces, rows.externalLinks]) {
     list.forEach((row) => Object.freeze(row));
     Object.freeze(list);
   }

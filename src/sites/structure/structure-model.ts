@@ -1,10 +1,16 @@
 import type { Site } from '../entities/site.entity';
+import type { SiteExternalLink } from './entities/site-external-link.entity';
 import type { SiteSection } from './entities/site-section.entity';
 import type { SiteSectionGroup } from './entities/site-section-group.entity';
 import type { SiteSpace } from './entities/site-space.entity';
 
 /** The kinds of items of a site's structure, with GitBook's names. */
-export const STRUCTURE_ITEM_TYPES = ['site-space', 'site-section', 'site-section-group'] as const;
+export const STRUCTURE_ITEM_TYPES = [
+  'site-space',
+  'site-section',
+  'site-section-group',
+  'site-external-link',
+] as const;
 export type StructureItemType = (typeof STRUCTURE_ITEM_TYPES)[number];
 
 export interface StructureItemRef {
@@ -12,18 +18,26 @@ export interface StructureItemRef {
   id: string;
 }
 
-/** A child of the root or of a group: a section or a nested group. */
+/** A child of the root or of a group: a section, a nested group or an external link. */
 export type StructureChild =
   | { type: 'site-section'; section: SiteSection }
-  | { type: 'site-section-group'; group: SiteSectionGroup };
+  | { type: 'site-section-group'; group: SiteSectionGroup }
+  | { type: 'site-external-link'; link: SiteExternalLink };
 
 /** One key for items of any kind, so a sibling list can mix sections and groups. */
 export const itemKey = (ref: StructureItemRef): string => `${ref.type}:${ref.id}`;
 
-export const childRef = (child: StructureChild): StructureItemRef =>
+export const childId = (child: StructureChild): string =>
   child.type === 'site-section'
-    ? { type: child.type, id: child.section.id }
-    : { type: child.type, id: child.group.id };
+    ? child.section.id
+    : child.type === 'site-section-group'
+      ? child.group.id
+      : child.link.id;
+
+export const childRef = (child: StructureChild): StructureItemRef => ({
+  type: child.type,
+  id: childId(child),
+});
 
 interface Ordered {
   id: string;
@@ -40,7 +54,7 @@ function byPosition(a: Ordered, b: Ordered): number {
 }
 
 /**
- * A site's whole structure in memory: its groups, sections and site spaces. Sites are small
+ * A site's whole structure in memory: its groups, sections, site spaces and external links. Sites are small
  * (tens of items), so reads present from it and writes decide on it, then write the rows that
  * change. Defaults are read with a fallback to the first item, which keeps a site consistent
  * when a purged space took the default site space with it.
@@ -49,16 +63,24 @@ export class StructureModel {
   private readonly groupsById: Map<string, SiteSectionGroup>;
   private readonly sectionsById: Map<string, SiteSection>;
   private readonly siteSpacesById: Map<string, SiteSpace>;
+  private readonly linksById: Map<string, SiteExternalLink>;
 
   constructor(
     readonly site: Site,
     readonly groups: SiteSectionGroup[],
     readonly sections: SiteSection[],
     readonly siteSpaces: SiteSpace[],
+    /** None where only sections and site spaces matter (the published lookup). */
+    readonly externalLinks: SiteExternalLink[] = [],
   ) {
     this.groupsById = new Map(groups.map((group) => [group.id, group]));
     this.sectionsById = new Map(sections.map((section) => [section.id, section]));
     this.siteSpacesById = new Map(siteSpaces.map((siteSpace) => [siteSpace.id, siteSpace]));
+    this.linksById = new Map(externalLinks.map((link) => [link.id, link]));
+  }
+
+  externalLink(id: string): SiteExternalLink | undefined {
+    return this.linksById.get(id);
   }
 
   group(id: string): SiteSectionGroup | undefined {
@@ -81,6 +103,8 @@ export class StructureModel {
         return this.sectionsById.has(ref.id);
       case 'site-section-group':
         return this.groupsById.has(ref.id);
+      case 'site-external-link':
+        return this.linksById.has(ref.id);
     }
   }
 
@@ -89,13 +113,15 @@ export class StructureModel {
     return this.sections.length > 0;
   }
 
-  /** The sections and groups directly under a group (null: the site root), in order. */
+  /** The sections, groups and links directly under a group (null: the site root), in order. */
   children(groupId: string | null): StructureChild[] {
     const sections = this.sections.filter((section) => section.sectionGroupId === groupId);
     const groups = this.groups.filter((group) => group.parentId === groupId);
+    const links = this.externalLinks.filter((link) => link.sectionGroupId === groupId);
     return [
       ...sections.map((section) => ({ entity: section, child: { type: 'site-section', section } })),
       ...groups.map((group) => ({ entity: group, child: { type: 'site-section-group', group } })),
+      ...links.map((link) => ({ entity: link, child: { type: 'site-external-link', link } })),
     ]
       .sort((a, b) => byPosition(a.entity, b.entity))
       .map(({ child }) => child as StructureChild);
@@ -125,10 +151,13 @@ export class StructureModel {
     return this.children(this.parentOf(ref)).map(childRef);
   }
 
-  /** The group a section or group is in (null: the root). */
+  /** The group a section, group or link is in (null: the root). */
   parentOf(ref: StructureItemRef): string | null {
     if (ref.type === 'site-section') return this.sectionsById.get(ref.id)?.sectionGroupId ?? null;
     if (ref.type === 'site-section-group') return this.groupsById.get(ref.id)?.parentId ?? null;
+    if (ref.type === 'site-external-link') {
+      return this.linksById.get(ref.id)?.sectionGroupId ?? null;
+    }
     return null;
   }
 
@@ -141,6 +170,8 @@ export class StructureModel {
         return this.sectionsById.get(ref.id)?.position;
       case 'site-section-group':
         return this.groupsById.get(ref.id)?.position;
+      case 'site-external-link':
+        return this.linksById.get(ref.id)?.position;
     }
   }
 
@@ -157,7 +188,11 @@ export class StructureModel {
   /** Every section, in the order a reader meets them (depth first through the groups). */
   sectionsInOrder(groupId: string | null = null): SiteSection[] {
     return this.children(groupId).flatMap((child) =>
-      child.type === 'site-section' ? [child.section] : this.sectionsInOrder(child.group.id),
+      child.type === 'site-section'
+        ? [child.section]
+        : child.type === 'site-section-group'
+          ? this.sectionsInOrder(child.group.id)
+          : [],
     );
   }
 

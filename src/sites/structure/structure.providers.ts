@@ -1,7 +1,10 @@
+import { SiteExternalLink } from './entities/site-external-link.entity';
 import { SiteSection } from './entities/site-section.entity';
 import { SiteSectionGroup } from './entities/site-section-group.entity';
 import { GitSiteStructure } from './git-site-structure';
 import { SiteSpace } from './entities/site-space.entity';
+import { SiteExternalLinksController } from './site-external-links.controller';
+import { SiteExternalLinksService } from './site-external-links.service';
 import { SiteSectionGroupsController } from './site-section-groups.controller';
 import { SiteSectionGroupsService } from './site-section-groups.service';
 import { SiteSectionsController } from './site-sections.controller';
@@ -15,16 +18,17 @@ import { SiteStructureService } from './site-structure.service';
 import { SiteStructureStore } from './site-structure.store';
 
 /**
- * The structure of a site (site spaces, sections, section groups), registered in SitesModule:
+ * The structure of a site (site spaces, sections, section groups, external links), registered in SitesModule:
  * its routes need SitesService, and the site's own routes need SiteStructureService (site
  * spaces on creation, defaults, counts), so both live in one module.
  */
-export const STRUCTURE_ENTITIES = [SiteSectionGroup, SiteSection, SiteSpace];
+export const STRUCTURE_ENTITIES = [SiteSectionGroup, SiteSection, SiteSpace, SiteExternalLink];
 
 export const STRUCTURE_CONTROLLERS = [
   SiteSpacesController,
   SiteSectionsController,
   SiteSectionGroupsController,
+  SiteExternalLinksController,
   SiteStructureController,
 ];
 
@@ -35,6 +39,7 @@ export const STRUCTURE_PROVIDERS = [
   SiteSpacesService,
   SiteSectionsService,
   SiteSectionGroupsService,
+  SiteExternalLinksService,
   SiteStructureService,
   GitSiteStructure,
 ];

@@ -128,3 +128,16 @@ export class MoveSiteSpaceDto {
   @Type(() => SiteSpaceMovePositionDto)
   position?: SiteSpaceMovePositionDto;
 }
+
+/** `duplicateSiteSpace`'s optional body. */
+export class DuplicateSiteSpaceDto {
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Whether the copy (and a new section) should be drafts. Bindery has no drafts: only ' +
+      'false is accepted, and the copy is live.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  draft?: boolean;
+}

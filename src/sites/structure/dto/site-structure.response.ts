@@ -47,15 +47,44 @@ export class SiteSectionResponse {
   @ApiPropertyOptional({ maxLength: 50, example: 'gear' }) icon?: string;
 }
 
+/** GitBook's `SiteExternalLink`. */
+export class SiteExternalLinkResponse {
+  @ApiProperty({ enum: ['site-external-link'] }) object!: 'site-external-link';
+  @ApiProperty() id!: string;
+  @ApiProperty({ minLength: 2, maxLength: 128 }) title!: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 128 },
+    description: 'The title by language, for languages other than the default.',
+  })
+  localizedTitle?: Record<string, string>;
+  @ApiPropertyOptional({ maxLength: 256 }) description?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 256 },
+    description: 'The description by language, for languages other than the default.',
+  })
+  localizedDescription?: Record<string, string>;
+  @ApiPropertyOptional({ maxLength: 50, example: 'gear' }) icon?: string;
+  @ApiProperty({ format: 'uri', maxLength: 2048, description: 'Absolute HTTP or HTTPS URL.' })
+  url!: string;
+  @ApiPropertyOptional({ description: 'ID of the group it is in; absent at the site root.' })
+  sectionGroup?: string;
+  @ApiProperty({ description: 'Whether it is a draft, absent from the published site.' })
+  draft!: boolean;
+  @ApiPropertyOptional({ maxLength: 1024 }) condition?: string;
+}
+
 const sectionOrGroup = {
   oneOf: [
     { $ref: getSchemaPath(SiteSectionResponse) },
     { $ref: getSchemaPath('SiteSectionGroupResponse') },
+    { $ref: getSchemaPath(SiteExternalLinkResponse) },
   ],
 };
 
 /** GitBook's `SiteSectionGroup`. */
-@ApiExtraModels(SiteSectionResponse)
+@ApiExtraModels(SiteSectionResponse, SiteExternalLinkResponse)
 export class SiteSectionGroupResponse {
   @ApiProperty({ enum: ['site-section-group'] }) object!: 'site-section-group';
   @ApiProperty() id!: string;
@@ -73,14 +102,19 @@ export class SiteSectionGroupResponse {
   @ApiProperty({
     type: 'array',
     items: sectionOrGroup,
-    description: 'The sections and groups directly in the group, in order.',
+    description: 'The sections, groups and external links directly in the group, in order.',
   })
-  children!: (SiteSectionResponse | SiteSectionGroupResponse)[];
+  children!: (SiteSectionResponse | SiteSectionGroupResponse | SiteExternalLinkResponse)[];
   @ApiPropertyOptional({ maxLength: 50, example: 'gear' }) icon?: string;
 }
 
 /** GitBook's `SiteStructure`: sections (and groups) when the site has sections, else site spaces. */
-@ApiExtraModels(SiteSpaceResponse, SiteSectionResponse, SiteSectionGroupResponse)
+@ApiExtraModels(
+  SiteSpaceResponse,
+  SiteSectionResponse,
+  SiteSectionGroupResponse,
+  SiteExternalLinkResponse,
+)
 export class SiteStructureResponse {
   @ApiProperty({ enum: ['sections', 'siteSpaces'] }) type!: 'sections' | 'siteSpaces';
   @ApiProperty({
@@ -89,10 +123,15 @@ export class SiteStructureResponse {
       oneOf: [
         { $ref: getSchemaPath(SiteSectionResponse) },
         { $ref: getSchemaPath(SiteSectionGroupResponse) },
+        { $ref: getSchemaPath(SiteExternalLinkResponse) },
         { $ref: getSchemaPath(SiteSpaceResponse) },
       ],
     },
-    description: 'Sections and groups with `type: sections`; site spaces with `type: siteSpaces`.',
+    description:
+      'Sections, groups and external links with `type: sections`; site spaces with ' +
+      '`type: siteSpaces`.',
   })
-  structure!: (SiteSectionResponse | SiteSectionGroupResponse)[] | SiteSpaceResponse[];
+  structure!:
+    | (SiteSectionResponse | SiteSectionGroupResponse | SiteExternalLinkResponse)[]
+    | SiteSpaceResponse[];
 }
