@@ -337,6 +337,26 @@ describe('site visitors and hidden pages (e2e)', () => {
       `${space}/revisions/${revision}/reusable-contents/rcShared/document`,
       'reveals',
     );
+    // A reusable content by id: its title and document's id, not the document.
+    get(
+      `${spaceRoute}/content/reusable-contents/:reusableContentId`,
+      `${space}/content/reusable-contents/rcShared`,
+      'unrelated',
+    );
+    get(
+      `${revisionRoute}/reusable-contents/:reusableContentId`,
+      `${space}/revisions/${revision}/reusable-contents/rcShared`,
+      'unrelated',
+    );
+    // A document by its id: the visible page's, which refers to the hidden page.
+    const documentOf = async (pageId: string) =>
+      (await s.org.owner.client.get(`${space}/content/page/${pageId}`).expect(200)).body
+        .documentId as string;
+    get(
+      `${spaceRoute}/documents/:documentId`,
+      `${space}/documents/${await documentOf(readingListId)}`,
+      'reveals',
+    );
     get(
       `${spaceRoute}/content/page/:pageId`,
       `${space}/content/page/${s.openId}?format=markdown`,
@@ -428,6 +448,12 @@ describe('site visitors and hidden pages (e2e)', () => {
       get(
         `${revisionRoute}/path/*pagePath`,
         `${space}/revisions/${revision}/path/${path}`,
+        'reveals',
+        absent,
+      );
+      get(
+        `${spaceRoute}/documents/:documentId`,
+        `${space}/documents/${await documentOf(pageId)}`,
         'reveals',
         absent,
       );
