@@ -4,6 +4,7 @@ import { documentProblem } from '../../content-engine/documents/document-validat
 import { markdownToDocument } from '../../content-engine/documents/markdown';
 import { slugify, uniqueSlug } from '../../content-engine/tree/slug';
 import { DomainError } from '../../platform/errors/domain-error';
+import { DEFAULT_PAGE_LAYOUT } from '../../spaces/content/content.presenter';
 
 /**
  * A computed revision's pages and files as GitBook answers them (`RevisionPage`,
@@ -25,22 +26,6 @@ export function seededId(seed: string, place: string): string {
     .replace(/[^a-zA-Z0-9]/g, '')
     .slice(0, 20);
 }
-
-const PAGE_LAYOUT = {
-  width: 'default',
-  cover: true,
-  coverSize: 'full',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: true,
-  coverMask: 'none',
-  tags: true,
-  actions: true,
-  anchors: true,
-};
 
 export interface ComputedRevisionContext {
   seed: string;
@@ -111,7 +96,7 @@ async function pagesAt(
       ...(typeof page.description === 'string' ? { description: page.description } : {}),
       urls: { app: context.appUrl(path) },
       pages: children,
-      layout: PAGE_LAYOUT,
+      layout: DEFAULT_PAGE_LAYOUT,
       tags: [],
       document: await bodyOf(page, context.seed, at),
     });
