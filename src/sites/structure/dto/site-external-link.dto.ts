@@ -52,18 +52,8 @@ const localized = (max: number) => ({
   example: { fr: 'Statut' },
 });
 
-export class AddSiteExternalLinkDto {
-  @ApiProperty({ minLength: 2, maxLength: 128, example: 'Status' })
-  @Transform(trim)
-  @IsString()
-  @Chars(2, 128)
-  title!: string;
-
-  @ApiPropertyOptional(localized(128))
-  @PresentNotNull()
-  @IsLocalizedString(128)
-  localizedTitle?: Record<string, string>;
-
+/** What adding and updating a link take alike: each optional, `null` clearing it. */
+class SiteExternalLinkDetails {
   @ApiPropertyOptional({ type: String, maxLength: 256, nullable: true })
   @ValidateIf(present)
   @IsString()
@@ -80,6 +70,29 @@ export class AddSiteExternalLinkDto {
   @IsString()
   @Chars(1, 50)
   icon?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: MAX_CONDITION_LENGTH,
+    nullable: true,
+    description: 'Expression over the visitor claims deciding whether a visitor sees the link.',
+  })
+  @ValidateIf(present)
+  @IsCondition()
+  condition?: string | null;
+}
+
+export class AddSiteExternalLinkDto extends SiteExternalLinkDetails {
+  @ApiProperty({ minLength: 2, maxLength: 128, example: 'Status' })
+  @Transform(trim)
+  @IsString()
+  @Chars(2, 128)
+  title!: string;
+
+  @ApiPropertyOptional(localized(128))
+  @PresentNotNull()
+  @IsLocalizedString(128)
+  localizedTitle?: Record<string, string>;
 
   @ApiProperty({
     format: 'uri',
@@ -106,19 +119,9 @@ export class AddSiteExternalLinkDto {
   @PresentNotNull()
   @IsBoolean()
   draft?: boolean;
-
-  @ApiPropertyOptional({
-    type: String,
-    maxLength: MAX_CONDITION_LENGTH,
-    nullable: true,
-    description: 'Expression over the visitor claims deciding whether a visitor sees the link.',
-  })
-  @ValidateIf(present)
-  @IsCondition()
-  condition?: string | null;
 }
 
-export class UpdateSiteExternalLinkDto {
+export class UpdateSiteExternalLinkDto extends SiteExternalLinkDetails {
   @ApiPropertyOptional({ minLength: 2, maxLength: 128 })
   @PresentNotNull()
   @Transform(trim)
@@ -130,23 +133,6 @@ export class UpdateSiteExternalLinkDto {
   @ValidateIf(present)
   @IsLocalizedString(128)
   localizedTitle?: Record<string, string> | null;
-
-  @ApiPropertyOptional({ type: String, maxLength: 256, nullable: true })
-  @ValidateIf(present)
-  @IsString()
-  @MaxChars(256)
-  description?: string | null;
-
-  @ApiPropertyOptional({ ...localized(256), nullable: true })
-  @ValidateIf(present)
-  @IsLocalizedString(256)
-  localizedDescription?: Record<string, string> | null;
-
-  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true, example: 'gear' })
-  @ValidateIf(present)
-  @IsString()
-  @Chars(1, 50)
-  icon?: string | null;
 
   @ApiPropertyOptional({
     format: 'uri',
@@ -176,14 +162,4 @@ export class UpdateSiteExternalLinkDto {
   @PresentNotNull()
   @IsBoolean()
   draft?: boolean;
-
-  @ApiPropertyOptional({
-    type: String,
-    maxLength: MAX_CONDITION_LENGTH,
-    nullable: true,
-    description: 'Expression over the visitor claims deciding whether a visitor sees the link.',
-  })
-  @ValidateIf(present)
-  @IsCondition()
-  condition?: string | null;
 }
